@@ -1,0 +1,133 @@
+# conebench — GNU Make build. `make` builds libconebench.a and bin/conebench; `make test` runs
+# every cmocka test; see `make help`.
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+CC      ?= cc
+BUILD   ?= build
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN    := -Wall -Wextra -Werror -Wno-error=deprecated-declarations
+OPT     ?= -O2 -g
+PKGS    := hdf5 lapacke openblas
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+SICONOS_CFLAGS := -I/usr/include/siconos -I/usr/include/siconos/numerics
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) -Iinclude -Iproblems -Isolvers -Imodels -Iharness \
+             $(PKG_CFLAGS) $(SICONOS_CFLAGS)
+LDLIBS  := -lsiconos_numerics -lfclib $(PKG_LIBS) -lcrypto -lm
+TEST_LDLIBS := -lcmocka
+
+LIB_DIRS := solvers problems problems/scenarios models harness
+LIB_SRC  := $(filter-out harness/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
+LIB      := $(BUILD)/libconebench.a
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+TEST_SUPPORT := $(wildcard tests/support/*.c)
+BENCH_SRC := $(wildcard tests/bench/*.c)
+BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+HEADERS  := $(wildcard include/conebench/*.h) $(wildcard */*_internal.h)
+
+# Debian packages conebench needs (install-deps) and a header that proves each is present.
+DEB_PKGS := build-essential pkg-config libsiconos-numerics-dev libfclib-dev libhdf5-dev \
+            libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
+            libclang-rt-14-dev
+DEP_HEADERS := /usr/include/siconos/numerics/NumericsMatrix.h /usr/include/fclib.h \
+               /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
+               /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h /usr/include/cmocka.h \
+               /usr/include/openssl/sha.h /usr/bin/pkg-config /usr/bin/gnuplot
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+export CONEBENCH_QUICK CONEBENCH_DATA
+
+.PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo
+
+all: bin/conebench
+
+help:
+	@echo "make              build libconebench.a and bin/conebench"
+	@echo "make test         build and run every test (cmocka)"
+	@echo "make sanitize     tests under ASan+UBSan (build-asan/)"
+	@echo "make valgrind     tests and the bad-input corpus under valgrind memcheck"
+	@echo "make fuzz         build libFuzzer targets (build-fuzz/); make fuzz-run FUZZ_SECONDS=60"
+	@echo "make bench        benchmarks against Siconos (see BENCHMARKS.md)"
+	@echo "make install-deps install the Debian packages conebench needs (root, apt-get)"
+
+install-deps:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PKGS)
+
+# Installs missing packages by itself when it can (root + apt-get), else prints the command.
+$(DEPS_STAMP):
+	@missing=""; for h in $(DEP_HEADERS); do [ -e "$$h" ] || missing="$$missing $$h"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "conebench: missing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    $(MAKE) --no-print-directory install-deps || exit 1; \
+	  else \
+	    echo "conebench: run: sudo apt-get install -y $(DEB_PKGS)"; exit 1; \
+	  fi; \
+	fi
+	@mkdir -p $(BUILD) && touch $@
+
+check-deps: $(DEPS_STAMP)
+
+$(BUILD)/%.o: %.c $(HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+lib: $(LIB)
+
+bin/conebench: $(BUILD)/harness/main.o $(LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(LIB) $(HEADERS) tests/support/test_support.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
+
+$(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -O3 -march=native -o $@ $< $(LIB) $(LDLIBS)
+
+# Run every test; a failing test fails `make test` after all have run.
+test: bin/conebench $(TEST_BIN)
+	@fail=0; for t in $(TEST_BIN); do \
+	  echo "== $$t"; OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $$t || fail=1; \
+	done; \
+	bash tests/cli_bad_inputs.sh "$(TEST_RUNNER)" bin/conebench || fail=1; \
+	if [ $$fail = 0 ]; then echo "make test: all test programs passed"; else echo "make test: FAILURES"; fi; \
+	exit $$fail
+
+sanitize:
+	$(MAKE) --no-print-directory test BUILD=build-asan CC=clang \
+	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  LDLIBS_EXTRA= CONEBENCH_QUICK=1
+
+valgrind: bin/conebench $(TEST_BIN)
+	$(MAKE) --no-print-directory test CONEBENCH_QUICK=1 \
+	  TEST_RUNNER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 60
+build-fuzz/lib/%.o: %.c $(HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -Iinclude -Iproblems -Isolvers -Imodels -Iharness $(PKG_CFLAGS) $(SICONOS_CFLAGS) -c $< -o $@
+build-fuzz/%: tests/fuzz/%.c $(patsubst %.c,build-fuzz/lib/%.o,$(LIB_SRC))
+	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude $(PKG_CFLAGS) -o $@ $^ $(LDLIBS)
+fuzz: $(FUZZ_BIN)
+fuzz-run: fuzz
+	@for f in $(FUZZ_BIN); do n=$$(basename $$f); mkdir -p build-fuzz/corpus-$$n; \
+	  echo "== $$n for $(FUZZ_SECONDS) s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$n tests/fuzz/seeds/$$n 2>&1 | tail -3 || exit 1; done
+
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+clean:
+	rm -rf build build-asan build-fuzz bin

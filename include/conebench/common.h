@@ -1,0 +1,58 @@
+/* conebench — common definitions: error codes, error messages, clocks, safe sizes.
+ *
+ * Conventions used by every module:
+ *  - functions return a cb_code (CB_OK on success); a solver's outcome is in info->status;
+ *  - a cb_error receives a human-readable message "FILE:LINE: what" (input files) or
+ *    "field: what" (arguments); callers may pass NULL when they do not want it;
+ *  - every *_free function accepts NULL.
+ */
+#ifndef CONEBENCH_COMMON_H
+#define CONEBENCH_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CB_VERSION "0.1.0"
+
+typedef enum {
+    CB_OK = 0,
+    CB_ERR_INPUT = 2,    /* invalid input data or arguments (CLI exit status 2) */
+    CB_ERR_NOMEM = 3,    /* allocation failed */
+    CB_ERR_IO = 4,       /* file system or library failure */
+    CB_ERR_INTERNAL = 5  /* a broken invariant inside conebench */
+} cb_code;
+
+#define CB_ERROR_LEN 1024
+
+typedef struct {
+    char text[CB_ERROR_LEN]; /* empty when no error was recorded */
+} cb_error;
+
+/* Record "fmt..." in err (no-op if err is NULL). Returns code, for `return cb_fail(...)`. */
+int cb_fail(cb_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Record "file:line: fmt..." in err. Returns code. */
+int cb_fail_at(cb_error *err, int code, const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void cb_error_clear(cb_error *err);
+
+/* Monotonic wall clock in seconds. */
+double cb_now(void);
+
+/* *out = a * b; returns 0 if it does not overflow SIZE_MAX, -1 otherwise. */
+int cb_mul_size(size_t a, size_t b, size_t *out);
+
+/* malloc/calloc of count*size bytes with overflow check; NULL on overflow or failure. */
+void *cb_calloc(size_t count, size_t size);
+void *cb_malloc_array(size_t count, size_t size);
+
+/* 1 if every entry of x[0..n) is finite. */
+int cb_all_finite(const double *x, size_t n);
+
+/* Duplicate a string; NULL on failure or NULL input. */
+char *cb_strdup(const char *s);
+
+/* SHA-256 of a memory buffer as 64 lowercase hex digits + NUL (libcrypto). */
+void cb_sha256_buffer(const void *data, size_t len, char hex[65]);
+
+#endif

@@ -1,0 +1,39 @@
+/* conebench — random problems with a known solution (SPEC §3, "random" generator).
+ *
+ * The solution is built by Moreau decomposition: choose p* ∈ K and ŷ* ∈ K* with ⟨ŷ*, p*⟩ = 0
+ * contact by contact (mixing take-off, stick, slide, roll, slide+roll, spin), recover y* from ŷ*
+ * (y*_N = ŷ*_N − Σ μ_i ‖y*_i‖), and set q = y* − W p*. Deterministic from the seed.
+ */
+#ifndef CONEBENCH_GENERATE_H
+#define CONEBENCH_GENERATE_H
+
+#include "conebench/problem.h"
+
+typedef enum {
+    CB_GEN_MULTIBODY = 0, /* W = Hᵀ M⁻¹ H from random rigid bodies and contacts */
+    CB_GEN_SPD = 1        /* random symmetric W with chosen condition number */
+} cb_gen_matrix;
+
+typedef struct {
+    cb_kind kind;
+    int nc;              /* ≥ 1 */
+    uint64_t seed;
+    cb_gen_matrix matrix;
+    double cond;         /* CB_GEN_SPD: condition number ≥ 1 (default 1e3) */
+    int semidefinite;    /* CB_GEN_SPD: make W singular (a few zero eigenvalues) */
+    double density;      /* CB_GEN_SPD: fraction of coupled off-diagonal block pairs, (0, 1] */
+    int bodies;          /* CB_GEN_MULTIBODY: number of bodies (0: chosen from nc) */
+    double mu_min, mu_max;     /* ranges of the coefficients drawn per contact */
+    double mur_min, mur_max;
+    double mus_min, mus_max;
+    cb_storage storage;  /* storage of the output W */
+} cb_random_settings;
+
+void cb_random_settings_default(cb_random_settings *s);
+
+/* Generate. *p_star and *y_star (n entries each, caller frees) receive the known solution;
+ * either may be NULL if not wanted. */
+int cb_generate_random(const cb_random_settings *s, cb_problem **out, double **p_star,
+                       double **y_star, cb_error *err);
+
+#endif

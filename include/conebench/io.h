@@ -1,0 +1,76 @@
+/* conebench — problem and solution files (SPEC §3).
+ *
+ * Readers validate everything before allocating; errors are "FILE:LINE: what" (line 0 when the
+ * position is not a text line, e.g. HDF5). Writers are atomic (temp file + rename): a failed
+ * write leaves no partial file. Output problems own their arrays (cb_problem_free).
+ *
+ * Formats:
+ *  - Siconos text (rollingFrictionContact_printInFile / frictionContact_printInFile): d, nc,
+ *    NumericsMatrix (storage 0 dense, 1 sparse-block, 2 CSparse dump — read only), q, μ,
+ *    then μ_r for rolling kinds and μ_s for rollspin3d. d = 5 ⇒ rolling3d, d = 6 ⇒ rollspin3d,
+ *    d = 2 ⇒ coulomb2d, d = 3 ⇒ coulomb3d unless the caller asks for rolling2d.
+ *  - Siconos global rolling text (GRFC3D: M, H, q, b, μ, μ_r) condensed to local form.
+ *  - FCLIB HDF5: fclib_local, fclib_global (condensed), fclib_global_rolling (condensed).
+ */
+#ifndef CONEBENCH_IO_H
+#define CONEBENCH_IO_H
+
+#include <stdio.h>
+#include "conebench/problem.h"
+
+typedef struct {
+    int force_kind;  /* 0: infer the kind from d; 1: use `kind` (must have the file's d) */
+    cb_kind kind;
+} cb_read_settings;
+
+void cb_read_settings_default(cb_read_settings *s);
+
+/* Read any supported problem file (format detected from content). Fills prov.source/sha256. */
+int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **out, cb_error *err);
+
+/* Write Siconos text (storage 0 for dense, 1 for BSR), %.17g, atomically. Reading it back gives
+ * the same bits. */
+int cb_write_problem(const char *path, const cb_problem *prob, cb_error *err);
+/* The same to an open stream (not atomic). */
+int cb_write_problem_stream(FILE *f, const cb_problem *prob, cb_error *err);
+
+/* Solution file: line 1 "nc d", then nc·d lines "p_i y_i" (%.17g). y may be NULL (zeros). */
+int cb_write_solution(const char *path, int nc, int d, const double *p, const double *y,
+                      cb_error *err);
+/* Reads and validates; *p and *y are allocated (nc·d each), caller frees. */
+int cb_read_solution(const char *path, int *nc, int *d, double **p, double **y, cb_error *err);
+
+/* SHA-256 of a file as 64 lowercase hex digits + NUL (libcrypto). */
+int cb_sha256_file(const char *path, char hex[65], cb_error *err);
+
+/* Write `len` bytes to `path` atomically (temp file in the same directory + rename). */
+int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_error *err);
+
+/* Read a whole regular file (rejects directories and files over max_bytes). *data is
+ * NUL-terminated; caller frees. */
+int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err);
+
+/* A global problem before condensation: M v = H p + f, y = Hᵀ v + w, with n dofs, nc contacts.
+ * M and H are triplets (row i, column j, value x), duplicates summed. */
+typedef struct {
+    int nrow, ncol, nnz;
+    int *i, *j;
+    double *x;
+} cb_triplets;
+
+typedef struct {
+    cb_kind kind;
+    int ndof;       /* n */
+    int nc;
+    cb_triplets M;  /* n × n, symmetric positive definite */
+    cb_triplets H;  /* n × nc·d */
+    double *f;      /* n */
+    double *w;      /* nc·d */
+    double *mu, *mu_r, *mu_s; /* nc each */
+} cb_global_problem;
+
+void cb_global_problem_free(cb_global_problem *g);
+/* W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w via LAPACKE Cholesky of M. Output is dense storage. */
+int cb_condense_global(const cb_global_problem *g, cb_problem **out, cb_error *err);
+
+#endif

@@ -1,0 +1,130 @@
+/* conebench — the solver interface and registry (SPEC §4).
+ *
+ * Every solver is a cb_solver function table: setup (validate + allocate opaque work), solve,
+ * cleanup. Callers normally use cb_solve(), which times the phases, runs the solver, and then
+ * re-scores the result with the judge (cb_judge): info->error, info->error_q and the final
+ * status come from the judge, never from the solver's own word.
+ *
+ * Ownership: cb_solution arrays are owned by the caller (cb_solution_alloc / cb_solution_free).
+ * info->trace is allocated by cb_solve when settings->trace is set; free it with cb_info_free.
+ */
+#ifndef CONEBENCH_SOLVER_H
+#define CONEBENCH_SOLVER_H
+
+#include "conebench/problem.h"
+#include "conebench/judge.h"
+
+typedef enum {
+    CB_STATUS_SOLVED = 0,
+    CB_STATUS_MAX_ITER = 1,
+    CB_STATUS_TIME_LIMIT = 2,
+    CB_STATUS_DIVERGED = 3,   /* a non-finite iterate */
+    CB_STATUS_BAD_INPUT = 4,
+    CB_STATUS_NOT_SOLVED = 5, /* solver stopped claiming success, the judge disagrees */
+    CB_STATUS_CRASHED = 6     /* harness only: the child process died */
+} cb_status;
+
+const char *cb_status_name(cb_status s); /* "solved", "max_iter", ... */
+int cb_status_parse(const char *name, cb_status *out);
+
+/* One per-solver option, as given by the user ("key=value"). */
+typedef struct {
+    const char *key;
+    const char *value;
+} cb_option;
+
+/* Description of an option a solver accepts (for `conebench list solvers` and validation). */
+typedef struct {
+    const char *key;
+    const char *default_value;
+    const char *help;
+} cb_option_spec;
+
+typedef struct {
+    double tol;          /* target judged error (default 1e-8) */
+    int max_iter;        /* outer iterations (sweeps for nsgs) (default 10000) */
+    double time_limit;   /* seconds of wall time, ≤ 0 for none (default 60) */
+    int trace;           /* record (iteration, time, error) every iteration (default 0) */
+    const cb_option *options; /* per-solver options, not owned */
+    int noptions;
+} cb_settings;
+
+void cb_settings_default(cb_settings *s);
+
+/* Deterministic work counters: identical for identical runs. */
+typedef struct {
+    long long block_products; /* d×d block × vector products (dense rows count every block) */
+    long long projections;    /* cone projections of one contact */
+    long long local_iters;    /* iterations of local (one-contact) solvers */
+    long long error_evals;    /* full residual evaluations */
+} cb_work;
+
+typedef struct {
+    int iteration;
+    double time_s;
+    double error;
+} cb_trace_point;
+
+typedef struct {
+    cb_status status;
+    int iterations;
+    double error;        /* as judged */
+    double error_q;      /* as judged */
+    double solver_error; /* the solver's own last estimate */
+    double time_setup, time_solve, time_judge; /* seconds */
+    cb_work work;
+    cb_trace_point *trace; /* ntrace points when settings->trace */
+    int ntrace, trace_cap;
+} cb_info;
+
+void cb_info_free(cb_info *info); /* frees the trace, keeps the struct */
+
+typedef struct {
+    size_t n;  /* nc · d */
+    double *p; /* reaction; on entry to solve: the warm start (zeros by default) */
+    double *y; /* velocity y = W p + q */
+} cb_solution;
+
+int cb_solution_alloc(const cb_problem *prob, cb_solution *sol, cb_error *err);
+void cb_solution_free(cb_solution *sol);
+
+typedef struct cb_solver {
+    const char *name;
+    const char *summary;              /* one line */
+    const cb_option_spec *options;    /* terminated by {NULL, NULL, NULL} */
+    /* May this solver run on prob? (kind/storage support); CB_OK or CB_ERR_INPUT + message. */
+    int (*supports)(const cb_problem *prob, cb_error *err);
+    /* Validate options and allocate work. */
+    int (*setup)(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err);
+    /* Iterate from sol->p; fill sol->p, sol->y, info->status, iterations, solver_error, work.
+     * Must stop on max_iter and time_limit, and return status DIVERGED at once on NaN/inf.
+     * Calls cb_info_trace() each iteration (it is a no-op when tracing is off). */
+    int (*solve)(void *work, const cb_settings *s, cb_solution *sol, cb_info *info, cb_error *err);
+    void (*cleanup)(void *work);
+} cb_solver;
+
+/* Registry. */
+int cb_solver_count(void);
+const cb_solver *cb_solver_at(int i);
+const cb_solver *cb_solver_find(const char *name);
+
+/* Run `solver` on prob from sol->p (warm start), then judge. Returns CB_OK when the run happened
+ * (whatever its status), CB_ERR_INPUT for invalid settings/options/problem. */
+int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
+             cb_solution *sol, cb_info *info, cb_error *err);
+
+/* Helpers for solver implementations. */
+/* Record a trace point when s->trace (time since t0). Returns CB_ERR_NOMEM on failure. */
+int cb_info_trace(cb_info *info, const cb_settings *s, int iteration, double t0, double error);
+/* Check every option key is in spec; CB_ERR_INPUT naming the bad key otherwise. */
+int cb_options_check(const cb_settings *s, const cb_option_spec *spec, const char *solver,
+                     cb_error *err);
+/* Option value (string) or the spec default. */
+const char *cb_option_get(const cb_settings *s, const cb_option_spec *spec, const char *key);
+/* Parsed numeric option with range check [lo, hi]; CB_ERR_INPUT naming key otherwise. */
+int cb_option_double(const cb_settings *s, const cb_option_spec *spec, const char *key,
+                     double lo, double hi, double *out, cb_error *err);
+int cb_option_int(const cb_settings *s, const cb_option_spec *spec, const char *key,
+                  long lo, long hi, long *out, cb_error *err);
+
+#endif

@@ -1,0 +1,15 @@
+/* conebench — internal interfaces between the file-format modules of problems/ (not installed). */
+#ifndef CONEBENCH_IO_INTERNAL_H
+#define CONEBENCH_IO_INTERNAL_H
+
+#include "conebench/io.h"
+
+/* Siconos text (local d/nc/NumericsMatrix/q/μ[/μ_r[/μ_s]] or global GRFC3D), from a NUL-terminated
+ * buffer holding the file `path` (used in messages). Global files are condensed. */
+int cb_read_siconos_text(const char *path, const char *text, size_t len,
+                         const cb_read_settings *s, cb_problem **out, cb_error *err);
+
+/* FCLIB HDF5 (fclib_local, fclib_global, fclib_global_rolling); global ones are condensed. */
+int cb_read_fclib(const char *path, const cb_read_settings *s, cb_problem **out, cb_error *err);
+
+#endif

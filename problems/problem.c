@@ -1,0 +1,383 @@
+/* conebench — problem model: allocation, validation, W·p kernels, storage conversion. */
+#include "conebench/problem.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cb_storage_name(cb_storage s) { return s == CB_STORAGE_BSR ? "bsr" : "dense"; }
+
+size_t cb_problem_n(const cb_problem *prob) { return (size_t)prob->nc * (size_t)prob->d; }
+
+static int alloc_arrays(cb_problem *p, int nnzb, cb_error *err)
+{
+    size_t n = cb_problem_n(p), nn, bb, vals;
+    if (cb_mul_size(n, n, &nn) || cb_mul_size((size_t)p->d, (size_t)p->d, &bb) ||
+        cb_mul_size(bb, (size_t)(nnzb > 0 ? nnzb : 0), &vals))
+        return cb_fail(err, CB_ERR_INPUT, "nc: problem size overflows");
+    p->q = cb_calloc(n, sizeof(double));
+    p->mu = cb_calloc((size_t)p->nc, sizeof(double));
+    p->mu_r = cb_calloc((size_t)p->nc, sizeof(double));
+    p->mu_s = cb_calloc((size_t)p->nc, sizeof(double));
+    if (p->storage == CB_STORAGE_DENSE) {
+        p->W = cb_calloc(nn, sizeof(double));
+    } else {
+        p->bsr.nbrows = p->nc;
+        p->bsr.nnzb = nnzb;
+        p->bsr.row_ptr = cb_calloc((size_t)p->nc + 1, sizeof(int));
+        p->bsr.col = cb_calloc((size_t)nnzb, sizeof(int));
+        p->bsr.val = cb_calloc(vals, sizeof(double));
+    }
+    int dense_ok = p->storage != CB_STORAGE_DENSE || p->W;
+    int bsr_ok = p->storage != CB_STORAGE_BSR || (p->bsr.row_ptr && p->bsr.col && p->bsr.val);
+    if (!p->q || !p->mu || !p->mu_r || !p->mu_s || !dense_ok || !bsr_ok)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory for a problem with nc = %d", p->nc);
+    return CB_OK;
+}
+
+int cb_problem_alloc(cb_kind kind, int nc, cb_storage storage, int nnzb, cb_problem **out,
+                     cb_error *err)
+{
+    *out = NULL;
+    int d = cb_kind_dim(kind);
+    if (d == 0)
+        return cb_fail(err, CB_ERR_INPUT, "kind: invalid cone kind %d", (int)kind);
+    if (nc < 1)
+        return cb_fail(err, CB_ERR_INPUT, "nc: must be ≥ 1, got %d", nc);
+    if (storage != CB_STORAGE_DENSE && storage != CB_STORAGE_BSR)
+        return cb_fail(err, CB_ERR_INPUT, "storage: invalid value %d", (int)storage);
+    if (storage == CB_STORAGE_BSR && nnzb < 0)
+        return cb_fail(err, CB_ERR_INPUT, "nnzb: must be ≥ 0, got %d", nnzb);
+    if ((long long)nc * d > 0x7fffffffLL)
+        return cb_fail(err, CB_ERR_INPUT, "nc: nc·d = %lld exceeds the int range",
+                       (long long)nc * d);
+    cb_problem *p = calloc(1, sizeof *p);
+    if (!p)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    p->kind = kind;
+    p->nc = nc;
+    p->d = d;
+    p->storage = storage;
+    int rc = alloc_arrays(p, nnzb, err);
+    if (rc != CB_OK) {
+        cb_problem_free(p);
+        return rc;
+    }
+    *out = p;
+    return CB_OK;
+}
+
+void cb_problem_free(cb_problem *p)
+{
+    if (!p)
+        return;
+    free(p->name);
+    free(p->W);
+    free(p->bsr.row_ptr);
+    free(p->bsr.col);
+    free(p->bsr.val);
+    free(p->q);
+    free(p->mu);
+    free(p->mu_r);
+    free(p->mu_s);
+    free(p->prov.source);
+    free(p->prov.generator);
+    free(p->prov.params);
+    free(p);
+}
+
+static int check_bsr(const cb_problem *p, cb_error *err)
+{
+    const cb_bsr *b = &p->bsr;
+    if (b->nbrows != p->nc)
+        return cb_fail(err, CB_ERR_INPUT, "W: BSR has %d block rows, expected nc = %d", b->nbrows,
+                       p->nc);
+    if (b->row_ptr[0] != 0 || b->row_ptr[p->nc] != b->nnzb)
+        return cb_fail(err, CB_ERR_INPUT, "W: BSR row pointers must run from 0 to nnzb = %d",
+                       b->nnzb);
+    for (int a = 0; a < p->nc; a++) {
+        if (b->row_ptr[a + 1] < b->row_ptr[a])
+            return cb_fail(err, CB_ERR_INPUT, "W: BSR row pointer decreases at block row %d", a);
+        for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++) {
+            if (b->col[k] < 0 || b->col[k] >= p->nc)
+                return cb_fail(err, CB_ERR_INPUT, "W: BSR block column %d out of range [0, %d)",
+                               b->col[k], p->nc);
+            if (k > b->row_ptr[a] && b->col[k] <= b->col[k - 1])
+                return cb_fail(err, CB_ERR_INPUT,
+                               "W: BSR block columns not strictly increasing in block row %d", a);
+        }
+    }
+    return CB_OK;
+}
+
+static int check_finite(const double *x, size_t n, const char *field, cb_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return cb_fail(err, CB_ERR_INPUT, "%s: entry %zu is not finite", field, i);
+    return CB_OK;
+}
+
+static int check_coeffs(const double *m, int nc, const char *field, cb_error *err)
+{
+    for (int i = 0; i < nc; i++)
+        if (!isfinite(m[i]) || m[i] < 0)
+            return cb_fail(err, CB_ERR_INPUT, "%s: entry %d is %g, must be finite and ≥ 0", field,
+                           i, m[i]);
+    return CB_OK;
+}
+
+int cb_problem_check(const cb_problem *p, cb_error *err)
+{
+    if (!p)
+        return cb_fail(err, CB_ERR_INPUT, "problem: NULL");
+    if (cb_kind_dim(p->kind) == 0 || p->d != cb_kind_dim(p->kind))
+        return cb_fail(err, CB_ERR_INPUT, "kind: invalid kind or d = %d", p->d);
+    if (p->nc < 1)
+        return cb_fail(err, CB_ERR_INPUT, "nc: must be ≥ 1, got %d", p->nc);
+    size_t n = cb_problem_n(p);
+    int rc = CB_OK;
+    if (p->storage == CB_STORAGE_DENSE)
+        rc = p->W ? check_finite(p->W, n * n, "W", err)
+                  : cb_fail(err, CB_ERR_INPUT, "W: missing");
+    else if (p->storage == CB_STORAGE_BSR)
+        rc = check_bsr(p, err) ? CB_ERR_INPUT
+                               : check_finite(p->bsr.val,
+                                              (size_t)p->bsr.nnzb * (size_t)(p->d * p->d), "W",
+                                              err);
+    else
+        rc = cb_fail(err, CB_ERR_INPUT, "storage: invalid");
+    if (rc == CB_OK)
+        rc = check_finite(p->q, n, "q", err);
+    if (rc == CB_OK)
+        rc = check_coeffs(p->mu, p->nc, "mu", err);
+    if (rc == CB_OK)
+        rc = check_coeffs(p->mu_r, p->nc, "mu_r", err);
+    if (rc == CB_OK)
+        rc = check_coeffs(p->mu_s, p->nc, "mu_s", err);
+    return rc;
+}
+
+/* y_a += B x for one d×d column-major block B. */
+static inline void block_gemv_add(int d, const double *B, const double *x, double *y)
+{
+    for (int j = 0; j < d; j++) {
+        double xj = x[j];
+        const double *c = B + (size_t)j * d;
+        for (int i = 0; i < d; i++)
+            y[i] += c[i] * xj;
+    }
+}
+
+/* y = W p. */
+void cb_problem_Wp(const cb_problem *p, const double *x, double *y)
+{
+    int n = (int)cb_problem_n(p), d = p->d;
+    if (p->storage == CB_STORAGE_DENSE) {
+        cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, p->W, n, x, 1, 0.0, y, 1);
+        return;
+    }
+    memset(y, 0, (size_t)n * sizeof(double));
+    const cb_bsr *b = &p->bsr;
+    for (int a = 0; a < p->nc; a++)
+        for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++)
+            block_gemv_add(d, b->val + (size_t)k * d * d, x + (size_t)b->col[k] * d,
+                           y + (size_t)a * d);
+}
+
+/* y = W p + q. */
+void cb_problem_y(const cb_problem *p, const double *x, double *y)
+{
+    cb_problem_Wp(p, x, y);
+    size_t n = cb_problem_n(p);
+    for (size_t i = 0; i < n; i++)
+        y[i] += p->q[i];
+}
+
+/* out = Σ_β W_αβ p_β (one block row). */
+void cb_problem_row_Wp(const cb_problem *p, int alpha, const double *x, double *out)
+{
+    int n = (int)cb_problem_n(p), d = p->d;
+    if (p->storage == CB_STORAGE_DENSE) {
+        cblas_dgemv(CblasColMajor, CblasNoTrans, d, n, 1.0, p->W + (size_t)alpha * d, n, x, 1,
+                    0.0, out, 1);
+        return;
+    }
+    memset(out, 0, (size_t)d * sizeof(double));
+    const cb_bsr *b = &p->bsr;
+    for (int k = b->row_ptr[alpha]; k < b->row_ptr[alpha + 1]; k++)
+        block_gemv_add(d, b->val + (size_t)k * d * d, x + (size_t)b->col[k] * d, out);
+}
+
+void cb_problem_diag_block(const cb_problem *p, int alpha, double *out)
+{
+    int d = p->d;
+    size_t n = cb_problem_n(p);
+    memset(out, 0, (size_t)d * d * sizeof(double));
+    if (p->storage == CB_STORAGE_DENSE) {
+        size_t off = (size_t)alpha * d;
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++)
+                out[i + j * d] = p->W[(off + i) + (off + j) * n];
+        return;
+    }
+    const cb_bsr *b = &p->bsr;
+    for (int k = b->row_ptr[alpha]; k < b->row_ptr[alpha + 1]; k++)
+        if (b->col[k] == alpha)
+            memcpy(out, b->val + (size_t)k * d * d, (size_t)d * d * sizeof(double));
+}
+
+long long cb_problem_blocks_per_matvec(const cb_problem *p)
+{
+    return p->storage == CB_STORAGE_DENSE ? (long long)p->nc * p->nc : (long long)p->bsr.nnzb;
+}
+
+void cb_problem_friction(const cb_problem *p, int alpha, cb_friction *f)
+{
+    f->mu = p->mu[alpha];
+    f->mu_r = p->mu_r[alpha];
+    f->mu_s = p->mu_s[alpha];
+}
+
+int cb_problem_set_name(cb_problem *p, const char *name)
+{
+    char *c = cb_strdup(name);
+    if (name && !c)
+        return CB_ERR_NOMEM;
+    free(p->name);
+    p->name = c;
+    return CB_OK;
+}
+
+int cb_problem_set_provenance(cb_problem *p, const char *source, const char *generator,
+                              const char *params, uint64_t seed)
+{
+    char *s = cb_strdup(source), *g = cb_strdup(generator), *pa = cb_strdup(params);
+    if ((source && !s) || (generator && !g) || (params && !pa)) {
+        free(s);
+        free(g);
+        free(pa);
+        return CB_ERR_NOMEM;
+    }
+    free(p->prov.source);
+    free(p->prov.generator);
+    free(p->prov.params);
+    p->prov.source = s;
+    p->prov.generator = g;
+    p->prov.params = pa;
+    p->prov.seed = seed;
+    return CB_OK;
+}
+
+/* Copy q, μ's, name and provenance from src to dst (same kind and nc). */
+static int copy_common(const cb_problem *src, cb_problem *dst)
+{
+    size_t n = cb_problem_n(src);
+    memcpy(dst->q, src->q, n * sizeof(double));
+    memcpy(dst->mu, src->mu, (size_t)src->nc * sizeof(double));
+    memcpy(dst->mu_r, src->mu_r, (size_t)src->nc * sizeof(double));
+    memcpy(dst->mu_s, src->mu_s, (size_t)src->nc * sizeof(double));
+    memcpy(dst->prov.sha256, src->prov.sha256, sizeof dst->prov.sha256);
+    if (cb_problem_set_name(dst, src->name) != CB_OK)
+        return CB_ERR_NOMEM;
+    return cb_problem_set_provenance(dst, src->prov.source, src->prov.generator, src->prov.params,
+                                     src->prov.seed);
+}
+
+int cb_problem_copy(const cb_problem *src, cb_problem **out, cb_error *err)
+{
+    int rc = cb_problem_alloc(src->kind, src->nc, src->storage, src->bsr.nnzb, out, err);
+    if (rc != CB_OK)
+        return rc;
+    cb_problem *dst = *out;
+    size_t n = cb_problem_n(src);
+    if (src->storage == CB_STORAGE_DENSE) {
+        memcpy(dst->W, src->W, n * n * sizeof(double));
+    } else {
+        memcpy(dst->bsr.row_ptr, src->bsr.row_ptr, ((size_t)src->nc + 1) * sizeof(int));
+        memcpy(dst->bsr.col, src->bsr.col, (size_t)src->bsr.nnzb * sizeof(int));
+        memcpy(dst->bsr.val, src->bsr.val,
+               (size_t)src->bsr.nnzb * (size_t)(src->d * src->d) * sizeof(double));
+    }
+    if (copy_common(src, dst) != CB_OK) {
+        cb_problem_free(dst);
+        *out = NULL;
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    }
+    return CB_OK;
+}
+
+/* 1 if dense block (a, b) of W has a nonzero entry. */
+static int dense_block_nonzero(const cb_problem *p, int a, int b)
+{
+    size_t n = cb_problem_n(p), d = (size_t)p->d;
+    for (size_t j = 0; j < d; j++)
+        for (size_t i = 0; i < d; i++)
+            if (p->W[(a * d + i) + (b * d + j) * n] != 0.0)
+                return 1;
+    return 0;
+}
+
+int cb_problem_to_bsr(const cb_problem *src, cb_problem **out, cb_error *err)
+{
+    if (src->storage == CB_STORAGE_BSR)
+        return cb_problem_copy(src, out, err);
+    long long nnzb = 0;
+    for (int a = 0; a < src->nc; a++)
+        for (int b = 0; b < src->nc; b++)
+            nnzb += (a == b || dense_block_nonzero(src, a, b));
+    if (nnzb > 0x7fffffffLL)
+        return cb_fail(err, CB_ERR_INPUT, "W: too many blocks for BSR");
+    int rc = cb_problem_alloc(src->kind, src->nc, CB_STORAGE_BSR, (int)nnzb, out, err);
+    if (rc != CB_OK)
+        return rc;
+    cb_problem *dst = *out;
+    size_t n = cb_problem_n(src), d = (size_t)src->d;
+    int k = 0;
+    for (int a = 0; a < src->nc; a++) {
+        dst->bsr.row_ptr[a] = k;
+        for (int b = 0; b < src->nc; b++) {
+            if (a != b && !dense_block_nonzero(src, a, b))
+                continue;
+            dst->bsr.col[k] = b;
+            double *B = dst->bsr.val + (size_t)k * d * d;
+            for (size_t j = 0; j < d; j++)
+                for (size_t i = 0; i < d; i++)
+                    B[i + j * d] = src->W[(a * d + i) + (b * d + j) * n];
+            k++;
+        }
+    }
+    dst->bsr.row_ptr[src->nc] = k;
+    if (copy_common(src, dst) != CB_OK) {
+        cb_problem_free(dst);
+        *out = NULL;
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    }
+    return CB_OK;
+}
+
+int cb_problem_to_dense(const cb_problem *src, cb_problem **out, cb_error *err)
+{
+    if (src->storage == CB_STORAGE_DENSE)
+        return cb_problem_copy(src, out, err);
+    int rc = cb_problem_alloc(src->kind, src->nc, CB_STORAGE_DENSE, 0, out, err);
+    if (rc != CB_OK)
+        return rc;
+    cb_problem *dst = *out;
+    size_t n = cb_problem_n(src), d = (size_t)src->d;
+    for (int a = 0; a < src->nc; a++)
+        for (int k = src->bsr.row_ptr[a]; k < src->bsr.row_ptr[a + 1]; k++) {
+            const double *B = src->bsr.val + (size_t)k * d * d;
+            size_t b = (size_t)src->bsr.col[k];
+            for (size_t j = 0; j < d; j++)
+                for (size_t i = 0; i < d; i++)
+                    dst->W[(a * d + i) + (b * d + j) * n] = B[i + j * d];
+        }
+    if (copy_common(src, dst) != CB_OK) {
+        cb_problem_free(dst);
+        *out = NULL;
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    }
+    return CB_OK;
+}

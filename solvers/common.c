@@ -1,0 +1,98 @@
+/* conebench — errors, clocks, checked allocation, SHA-256 of buffers. */
+#include "conebench/common.h"
+
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int vfail(cb_error *err, int code, const char *prefix, const char *fmt, va_list ap)
+{
+    if (err) {
+        size_t k = (size_t)snprintf(err->text, sizeof err->text, "%s", prefix);
+        if (k < sizeof err->text)
+            vsnprintf(err->text + k, sizeof err->text - k, fmt, ap);
+    }
+    return code;
+}
+
+int cb_fail(cb_error *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(err, code, "", fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int cb_fail_at(cb_error *err, int code, const char *file, long line, const char *fmt, ...)
+{
+    char prefix[600];
+    snprintf(prefix, sizeof prefix, "%s:%ld: ", file ? file : "?", line);
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(err, code, prefix, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void cb_error_clear(cb_error *err)
+{
+    if (err)
+        err->text[0] = '\0';
+}
+
+double cb_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cb_mul_size(size_t a, size_t b, size_t *out)
+{
+    if (a != 0 && b > SIZE_MAX / a)
+        return -1;
+    *out = a * b;
+    return 0;
+}
+
+void *cb_calloc(size_t count, size_t size)
+{
+    size_t bytes;
+    if (cb_mul_size(count, size, &bytes) != 0)
+        return NULL;
+    return calloc(bytes ? count : 1, bytes ? size : 1);
+}
+
+void *cb_malloc_array(size_t count, size_t size)
+{
+    size_t bytes;
+    if (cb_mul_size(count, size, &bytes) != 0)
+        return NULL;
+    return malloc(bytes ? bytes : 1);
+}
+
+char *cb_strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c)
+        memcpy(c, s, n);
+    return c;
+}
+
+void cb_sha256_buffer(const void *data, size_t len, char hex[65])
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    hex[0] = '\0';
+    if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != 32)
+        return;
+    for (unsigned i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", md[i]);
+}

@@ -1,0 +1,79 @@
+/* conebench — the judge: natural-map residual of a reaction p, recomputing y = W p + q. */
+#include "conebench/judge.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* ‖p − P_K(p − ŷ)‖² for one contact, ŷ = y + g(y). */
+double cb_contact_residual2(cb_kind kind, const cb_friction *f, const double *p, const double *y)
+{
+    int d = cb_kind_dim(kind);
+    double yhat[CB_MAX_DIM], z[CB_MAX_DIM];
+    cb_modified_velocity(kind, f, y, yhat);
+    for (int i = 0; i < d; i++)
+        z[i] = p[i] - yhat[i];
+    if (cb_project(kind, f, z, z) == CB_PROJ_NONFINITE)
+        return NAN;
+    double s = 0;
+    for (int i = 0; i < d; i++)
+        s += (p[i] - z[i]) * (p[i] - z[i]);
+    return s;
+}
+
+/* error = ‖e‖ / max(‖q‖, ‖p‖, ‖y‖) (if > DBL_EPSILON), error_q = ‖e‖ / max(‖q‖, DBL_MIN). */
+static void normalise(cb_judgement *j, double abs_error)
+{
+    double norm = fmax(j->norm_q, fmax(j->norm_p, j->norm_y));
+    j->abs_error = abs_error;
+    j->error = fabs(norm) > DBL_EPSILON ? abs_error / norm : abs_error;
+    j->error_q = abs_error / fmax(j->norm_q, DBL_MIN);
+}
+
+int cb_judge(const cb_problem *prob, const double *p, double tol, double *y_out,
+             cb_judgement *out, cb_error *err)
+{
+    if (!prob || !p || !out)
+        return cb_fail(err, CB_ERR_INPUT, "judge: NULL argument");
+    if (!(tol >= 0))
+        return cb_fail(err, CB_ERR_INPUT, "tol: must be ≥ 0, got %g", tol);
+    size_t n = cb_problem_n(prob);
+    double *y = y_out ? y_out : cb_calloc(n, sizeof(double));
+    if (!y)
+        return cb_fail(err, CB_ERR_NOMEM, "judge: out of memory");
+    cb_judgement j = {0};
+    j.finite = cb_all_finite(p, n);
+    double e2 = NAN;
+    if (j.finite) {
+        cb_problem_y(prob, p, y);
+        j.finite = cb_all_finite(y, n);
+    }
+    if (j.finite) {
+        e2 = 0;
+        for (int a = 0; a < prob->nc; a++) {
+            cb_friction f;
+            cb_problem_friction(prob, a, &f);
+            size_t off = (size_t)a * prob->d;
+            e2 += cb_contact_residual2(prob->kind, &f, p + off, y + off);
+        }
+        j.norm_p = cblas_dnrm2((int)n, p, 1);
+        j.norm_y = cblas_dnrm2((int)n, y, 1);
+    }
+    j.norm_q = cblas_dnrm2((int)n, prob->q, 1);
+    normalise(&j, j.finite ? sqrt(e2) : INFINITY);
+    j.finite = j.finite && isfinite(j.abs_error);
+    j.solved = j.finite && j.error <= tol && j.error_q <= 1.0;
+    *out = j;
+    if (!y_out)
+        free(y);
+    return CB_OK;
+}
+
+int cb_all_finite(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
+}

@@ -1,0 +1,212 @@
+/* conebench — solver framework: settings, options, solutions, traces, and cb_solve (run + judge). */
+#include "conebench/solver.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_names[] = {"solved",     "max_iter",   "time_limit", "diverged",
+                                           "bad_input",  "not_solved", "crashed"};
+
+const char *cb_status_name(cb_status s)
+{
+    return (unsigned)s < sizeof status_names / sizeof *status_names ? status_names[s] : "invalid";
+}
+
+int cb_status_parse(const char *name, cb_status *out)
+{
+    for (unsigned i = 0; i < sizeof status_names / sizeof *status_names; i++)
+        if (name && strcmp(name, status_names[i]) == 0) {
+            *out = (cb_status)i;
+            return CB_OK;
+        }
+    return CB_ERR_INPUT;
+}
+
+void cb_settings_default(cb_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->tol = 1e-8;
+    s->max_iter = 10000;
+    s->time_limit = 60.0;
+    s->trace = 0;
+}
+
+void cb_info_free(cb_info *info)
+{
+    if (!info)
+        return;
+    free(info->trace);
+    info->trace = NULL;
+    info->ntrace = info->trace_cap = 0;
+}
+
+int cb_solution_alloc(const cb_problem *prob, cb_solution *sol, cb_error *err)
+{
+    sol->n = cb_problem_n(prob);
+    sol->p = cb_calloc(sol->n, sizeof(double));
+    sol->y = cb_calloc(sol->n, sizeof(double));
+    if (!sol->p || !sol->y) {
+        cb_solution_free(sol);
+        return cb_fail(err, CB_ERR_NOMEM, "solution: out of memory (n = %zu)", sol->n);
+    }
+    return CB_OK;
+}
+
+void cb_solution_free(cb_solution *sol)
+{
+    if (!sol)
+        return;
+    free(sol->p);
+    free(sol->y);
+    sol->p = sol->y = NULL;
+}
+
+int cb_info_trace(cb_info *info, const cb_settings *s, int iteration, double t0, double error)
+{
+    if (!s->trace)
+        return CB_OK;
+    if (info->ntrace == info->trace_cap) {
+        int cap = info->trace_cap ? 2 * info->trace_cap : 256;
+        cb_trace_point *t = realloc(info->trace, (size_t)cap * sizeof *t);
+        if (!t)
+            return CB_ERR_NOMEM;
+        info->trace = t;
+        info->trace_cap = cap;
+    }
+    cb_trace_point *pt = &info->trace[info->ntrace++];
+    pt->iteration = iteration;
+    pt->time_s = cb_now() - t0;
+    pt->error = error;
+    return CB_OK;
+}
+
+static const cb_option_spec *find_spec(const cb_option_spec *spec, const char *key)
+{
+    for (; spec && spec->key; spec++)
+        if (strcmp(spec->key, key) == 0)
+            return spec;
+    return NULL;
+}
+
+int cb_options_check(const cb_settings *s, const cb_option_spec *spec, const char *solver,
+                     cb_error *err)
+{
+    for (int i = 0; i < s->noptions; i++) {
+        const cb_option *o = &s->options[i];
+        if (!o->key || !o->value)
+            return cb_fail(err, CB_ERR_INPUT, "option %d: missing key or value", i);
+        if (!find_spec(spec, o->key))
+            return cb_fail(err, CB_ERR_INPUT, "option %s: not an option of solver %s", o->key,
+                           solver);
+    }
+    return CB_OK;
+}
+
+const char *cb_option_get(const cb_settings *s, const cb_option_spec *spec, const char *key)
+{
+    for (int i = s->noptions - 1; i >= 0; i--) /* the last one given wins */
+        if (s->options[i].key && strcmp(s->options[i].key, key) == 0)
+            return s->options[i].value;
+    const cb_option_spec *sp = find_spec(spec, key);
+    return sp ? sp->default_value : NULL;
+}
+
+int cb_option_double(const cb_settings *s, const cb_option_spec *spec, const char *key,
+                     double lo, double hi, double *out, cb_error *err)
+{
+    const char *v = cb_option_get(s, spec, key);
+    if (!v)
+        return cb_fail(err, CB_ERR_INPUT, "option %s: no value and no default", key);
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(x))
+        return cb_fail(err, CB_ERR_INPUT, "option %s: '%s' is not a finite number", key, v);
+    if (x < lo || x > hi)
+        return cb_fail(err, CB_ERR_INPUT, "option %s: %g is outside [%g, %g]", key, x, lo, hi);
+    *out = x;
+    return CB_OK;
+}
+
+int cb_option_int(const cb_settings *s, const cb_option_spec *spec, const char *key, long lo,
+                  long hi, long *out, cb_error *err)
+{
+    const char *v = cb_option_get(s, spec, key);
+    if (!v)
+        return cb_fail(err, CB_ERR_INPUT, "option %s: no value and no default", key);
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE)
+        return cb_fail(err, CB_ERR_INPUT, "option %s: '%s' is not an integer", key, v);
+    if (x < lo || x > hi)
+        return cb_fail(err, CB_ERR_INPUT, "option %s: %ld is outside [%ld, %ld]", key, x, lo, hi);
+    *out = x;
+    return CB_OK;
+}
+
+static int check_settings(const cb_settings *s, cb_error *err)
+{
+    if (!(s->tol > 0) || !isfinite(s->tol))
+        return cb_fail(err, CB_ERR_INPUT, "tol: must be finite and > 0, got %g", s->tol);
+    if (s->max_iter < 1)
+        return cb_fail(err, CB_ERR_INPUT, "max_iter: must be ≥ 1, got %d", s->max_iter);
+    if (isnan(s->time_limit))
+        return cb_fail(err, CB_ERR_INPUT, "time_limit: is NaN");
+    if (s->noptions < 0 || (s->noptions > 0 && !s->options))
+        return cb_fail(err, CB_ERR_INPUT, "options: inconsistent count %d", s->noptions);
+    return CB_OK;
+}
+
+/* Final status: the judge decides "solved"; a solver's failure status is kept. */
+static void judge_status(cb_info *info, const cb_judgement *j)
+{
+    info->error = j->error;
+    info->error_q = j->error_q;
+    if (!j->finite)
+        info->status = CB_STATUS_DIVERGED;
+    else if (info->status == CB_STATUS_SOLVED && !j->solved)
+        info->status = CB_STATUS_NOT_SOLVED;
+}
+
+int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
+             cb_solution *sol, cb_info *info, cb_error *err)
+{
+    memset(info, 0, sizeof *info);
+    info->status = CB_STATUS_BAD_INPUT;
+    if (!solver || !prob || !s || !sol || !sol->p || !sol->y)
+        return cb_fail(err, CB_ERR_INPUT, "solve: NULL argument");
+    int rc = check_settings(s, err);
+    if (rc == CB_OK)
+        rc = cb_problem_check(prob, err);
+    if (rc == CB_OK && sol->n != cb_problem_n(prob))
+        rc = cb_fail(err, CB_ERR_INPUT, "solution: size %zu, problem needs %zu", sol->n,
+                     cb_problem_n(prob));
+    if (rc == CB_OK && !cb_all_finite(sol->p, sol->n))
+        rc = cb_fail(err, CB_ERR_INPUT, "warm start: p has a non-finite entry");
+    if (rc == CB_OK && solver->supports)
+        rc = solver->supports(prob, err);
+    if (rc != CB_OK)
+        return rc;
+    void *work = NULL;
+    double t0 = cb_now();
+    rc = solver->setup(prob, s, &work, err);
+    info->time_setup = cb_now() - t0;
+    if (rc != CB_OK)
+        return rc;
+    t0 = cb_now();
+    rc = solver->solve(work, s, sol, info, err);
+    info->time_solve = cb_now() - t0;
+    solver->cleanup(work);
+    if (rc != CB_OK)
+        return rc;
+    t0 = cb_now();
+    cb_judgement j;
+    rc = cb_judge(prob, sol->p, s->tol, sol->y, &j, err);
+    info->time_judge = cb_now() - t0;
+    if (rc == CB_OK)
+        judge_status(info, &j);
+    return rc;
+}

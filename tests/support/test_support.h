@@ -1,0 +1,36 @@
+/* conebench tests — shared helpers (cmocka). */
+#ifndef CONEBENCH_TEST_SUPPORT_H
+#define CONEBENCH_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* Directory of the Siconos data (../shared/data or $CONEBENCH_DATA), or NULL when absent.
+ * Prints once why it is absent. */
+const char *cbt_data_dir(void);
+/* Full path of a data file (static buffer), or NULL when the data folder is absent. */
+const char *cbt_data_path(const char *relative);
+/* Skip the current cmocka test when the data folder is absent, saying so. */
+#define CBT_REQUIRE_DATA()                                                                   \
+    do {                                                                                     \
+        if (!cbt_data_dir()) {                                                               \
+            print_message("skipped: Siconos data folder absent (../shared/data or "          \
+                          "$CONEBENCH_DATA)\n");                                             \
+            skip();                                                                          \
+        }                                                                                    \
+    } while (0)
+/* 1 when CONEBENCH_QUICK is set (sanitizer/valgrind runs use fewer random samples). */
+int cbt_quick(void);
+/* n, or n/div when quick (at least 1). */
+long cbt_scale(long n, long div);
+/* Relative difference |a−b| / max(|a|, |b|, floor). */
+double cbt_reldiff(double a, double b, double floor);
+/* Max over i of |a_i − b_i| / max(‖a‖∞, ‖b‖∞, floor). */
+double cbt_vec_reldiff(const double *a, const double *b, size_t n, double floor);
+/* A fresh temporary directory under /tmp (static buffer). */
+const char *cbt_tmpdir(void);
+
+#endif
