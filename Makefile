@@ -9,12 +9,11 @@ CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror -Wno-error=deprecated-declarations
 OPT     ?= -O2 -g
 PKGS    := hdf5 lapacke openblas
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+BIN     ?= bin/conebench
 SICONOS_CFLAGS := -I/usr/include/siconos -I/usr/include/siconos/numerics
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) -Iinclude -Iproblems -Isolvers -Imodels -Iharness \
              $(PKG_CFLAGS) $(SICONOS_CFLAGS)
-LDLIBS  := -lsiconos_numerics -lfclib $(PKG_LIBS) -lcrypto -lm
+LDLIBS  = -lsiconos_numerics -lfclib $(PKG_LIBS) -lcrypto -lm
 TEST_LDLIBS := -lcmocka
 
 LIB_DIRS := solvers problems problems/scenarios models harness
@@ -27,7 +26,7 @@ TEST_SUPPORT := $(wildcard tests/support/*.c)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
-HEADERS  := $(wildcard include/conebench/*.h) $(wildcard */*_internal.h)
+HEADERS  := $(wildcard include/conebench/*.h */*.h)
 
 # Debian packages conebench needs (install-deps) and a header that proves each is present.
 DEB_PKGS := build-essential pkg-config libsiconos-numerics-dev libfclib-dev libhdf5-dev \
@@ -37,13 +36,13 @@ DEP_HEADERS := /usr/include/siconos/numerics/NumericsMatrix.h /usr/include/fclib
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
                /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h /usr/include/cmocka.h \
                /usr/include/openssl/sha.h /usr/bin/pkg-config /usr/bin/gnuplot
-DEPS_STAMP := $(BUILD)/.deps-ok
+DEPS_STAMP := $(BUILD)/config.mk
 
 export CONEBENCH_QUICK CONEBENCH_DATA
 
 .PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo
 
-all: bin/conebench
+all: $(BIN)
 
 help:
 	@echo "make              build libconebench.a and bin/conebench"
@@ -58,7 +57,9 @@ install-deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PKGS)
 
-# Installs missing packages by itself when it can (root + apt-get), else prints the command.
+# $(BUILD)/config.mk checks the Debian packages (installing missing ones by itself when it can:
+# root + apt-get; else it prints the apt-get line) and records pkg-config flags. Make re-reads
+# the Makefile once it exists, so a fresh machine needs nothing but `make test`.
 $(DEPS_STAMP):
 	@missing=""; for h in $(DEP_HEADERS); do [ -e "$$h" ] || missing="$$missing $$h"; done; \
 	if [ -n "$$missing" ]; then \
@@ -69,7 +70,14 @@ $(DEPS_STAMP):
 	    echo "conebench: run: sudo apt-get install -y $(DEB_PKGS)"; exit 1; \
 	  fi; \
 	fi
-	@mkdir -p $(BUILD) && touch $@
+	@mkdir -p $(BUILD)
+	@{ echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; \
+	   echo "PKG_LIBS := $$(pkg-config --libs $(PKGS))"; } > $@.tmp && mv $@.tmp $@
+
+NO_DEPS_GOALS := install-deps clean help
+ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+include $(DEPS_STAMP)
+endif
 
 check-deps: $(DEPS_STAMP)
 
@@ -83,8 +91,8 @@ $(LIB): $(LIB_OBJ)
 
 lib: $(LIB)
 
-bin/conebench: $(BUILD)/harness/main.o $(LIB)
-	@mkdir -p bin
+$(BIN): $(BUILD)/harness/main.o $(LIB)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(LIB) $(HEADERS) tests/support/test_support.h
@@ -96,20 +104,20 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
 	$(CC) $(CFLAGS_ALL) -O3 -march=native -o $@ $< $(LIB) $(LDLIBS)
 
 # Run every test; a failing test fails `make test` after all have run.
-test: bin/conebench $(TEST_BIN)
+test: $(BIN) $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $$t || fail=1; \
 	done; \
-	bash tests/cli_bad_inputs.sh "$(TEST_RUNNER)" bin/conebench || fail=1; \
+	bash tests/cli_bad_inputs.sh "$(TEST_RUNNER)" $(BIN) || fail=1; \
 	if [ $$fail = 0 ]; then echo "make test: all test programs passed"; else echo "make test: FAILURES"; fi; \
 	exit $$fail
 
 sanitize:
-	$(MAKE) --no-print-directory test BUILD=build-asan CC=clang \
+	$(MAKE) --no-print-directory test BUILD=build-asan BIN=build-asan/conebench CC=clang \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  LDLIBS_EXTRA= CONEBENCH_QUICK=1
+	  CONEBENCH_QUICK=1
 
-valgrind: bin/conebench $(TEST_BIN)
+valgrind: $(BIN) $(TEST_BIN)
 	$(MAKE) --no-print-directory test CONEBENCH_QUICK=1 \
 	  TEST_RUNNER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 

@@ -1,0 +1,126 @@
+/* conebench — command dispatch and shared CLI helpers. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cb_cli_exit_code(int code)
+{
+    return code == CB_OK ? CB_EXIT_OK : code == CB_ERR_INPUT ? CB_EXIT_BADINPUT : CB_EXIT_FAIL;
+}
+
+int cb_cli_report(int code, const cb_error *err)
+{
+    fprintf(stderr, "conebench: %s\n", err && err->text[0] ? err->text : "unknown error");
+    return cb_cli_exit_code(code);
+}
+
+int cb_cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("conebench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CB_EXIT_BADINPUT;
+}
+
+int cb_cli_parse_double(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(x))
+        return cb_cli_usage_error("%s: '%s' is not a finite number", opt, s);
+    *out = x;
+    return CB_EXIT_OK;
+}
+
+int cb_cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE)
+        return cb_cli_usage_error("%s: '%s' is not an integer", opt, s);
+    if (x < lo || x > hi)
+        return cb_cli_usage_error("%s: %ld is outside [%ld, %ld]", opt, x, lo, hi);
+    *out = x;
+    return CB_EXIT_OK;
+}
+
+void cb_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+void cb_json_number(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.17g", x);
+    else
+        fputs("null", f);
+}
+
+static const struct {
+    const char *name;
+    int (*run)(int, char **);
+    const char *usage;
+} commands[] = {
+    {"list", cb_cmd_list, "list solvers|scenarios|campaigns"},
+    {"info", cb_cmd_info, "info FILE [--json] [--kind K]"},
+    {"project", cb_cmd_project, "project --kind K --mu M [--mur MR] [--mus MS] [--count]"},
+    {"error", cb_cmd_error, "error FILE --solution SOL [--tol T] [--kind K]"},
+    {"generate", cb_cmd_generate,
+     "generate random --kind K --nc N --seed S [--matrix multibody|spd] [--cond C]\n"
+     "                   [--density D] [--semidefinite] [--storage dense|bsr] -o FILE "
+     "[--solution SOL]"},
+    {"solve", cb_cmd_solve,
+     "solve FILE --solver S [--tol T] [--max-iter N] [--time-limit S] [--option k=v]...\n"
+     "                   [--warm-start SOL] [--trace OUT.csv] [--solution OUT.sol] [--json]"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "conebench %s — cone complementarity benchmarks for contact with rolling "
+               "friction\nusage:\n",
+            CB_VERSION);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(f, "  conebench %s\n", commands[i].usage);
+    fprintf(f, "Errors go to stderr; exit 2 = bad input, 1 = failure.\n");
+}
+
+int cb_cli_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CB_EXIT_BADINPUT;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CB_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("conebench %s\n", CB_VERSION);
+        return CB_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    usage(stderr);
+    return cb_cli_usage_error("unknown command '%s'", argv[1]);
+}

@@ -1,0 +1,173 @@
+/* conebench — CLI commands on problem files: info, error, generate, project, list. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/generate.h"
+#include "conebench/io.h"
+#include "conebench/judge.h"
+#include "conebench/solver.h"
+
+/* --kind K for readers: force the cone kind (e.g. rolling2d for a d = 3 file). */
+static int parse_read_kind(const char *arg, cb_read_settings *rs)
+{
+    if (cb_kind_parse(arg, &rs->kind) != CB_OK)
+        return cb_cli_usage_error("--kind: unknown cone kind '%s'", arg);
+    rs->force_kind = 1;
+    return CB_EXIT_OK;
+}
+
+/* min and max of x[0..n). */
+static void range(const double *x, int n, double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        *lo = fmin(*lo, x[i]);
+        *hi = fmax(*hi, x[i]);
+    }
+}
+
+static void print_info(const cb_problem *p, int json)
+{
+    size_t n = cb_problem_n(p);
+    double qn = 0, mlo, mhi, rlo, rhi, slo, shi;
+    for (size_t i = 0; i < n; i++)
+        qn += p->q[i] * p->q[i];
+    range(p->mu, p->nc, &mlo, &mhi);
+    range(p->mu_r, p->nc, &rlo, &rhi);
+    range(p->mu_s, p->nc, &slo, &shi);
+    long long nnzb = p->storage == CB_STORAGE_BSR ? p->bsr.nnzb : (long long)p->nc * p->nc;
+    if (!json) {
+        printf("file: %s\nkind: %s\nnc: %d\nd: %d\nstorage: %s\nnnz_blocks: %lld\n"
+               "norm_q: %.17g\nmu: [%.17g, %.17g]\nmu_r: [%.17g, %.17g]\nmu_s: [%.17g, %.17g]\n"
+               "sha256: %s\n",
+               p->prov.source, cb_kind_name(p->kind), p->nc, p->d, cb_storage_name(p->storage),
+               nnzb, sqrt(qn), mlo, mhi, rlo, rhi, slo, shi, p->prov.sha256);
+        return;
+    }
+    printf("{\"file\":");
+    cb_json_string(stdout, p->prov.source);
+    printf(",\"kind\":\"%s\",\"nc\":%d,\"d\":%d,\"storage\":\"%s\",\"nnz_blocks\":%lld,"
+           "\"norm_q\":",
+           cb_kind_name(p->kind), p->nc, p->d, cb_storage_name(p->storage), nnzb);
+    cb_json_number(stdout, sqrt(qn));
+    printf(",\"mu\":[%.17g,%.17g],\"mu_r\":[%.17g,%.17g],\"mu_s\":[%.17g,%.17g],"
+           "\"sha256\":\"%s\"}\n",
+           mlo, mhi, rlo, rhi, slo, shi, p->prov.sha256);
+}
+
+int cb_cmd_info(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, 0, 'j'}, {"kind", required_argument, 0, 'k'}, {0, 0, 0, 0}};
+    cb_read_settings rs;
+    cb_read_settings_default(&rs);
+    int json = 0, c, rc;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c == 'j')
+            json = 1;
+        else if (c == 'k' && (rc = parse_read_kind(optarg, &rs)) != CB_EXIT_OK)
+            return rc;
+        else if (c == '?')
+            return cb_cli_usage_error("usage: conebench info FILE [--json] [--kind K]");
+    }
+    if (optind != argc - 1)
+        return cb_cli_usage_error("usage: conebench info FILE [--json] [--kind K]");
+    cb_problem *p = NULL;
+    cb_error err = {{0}};
+    rc = cb_read_problem(argv[optind], &rs, &p, &err);
+    if (rc != CB_OK)
+        return cb_cli_report(rc, &err);
+    print_info(p, json);
+    cb_problem_free(p);
+    return CB_EXIT_OK;
+}
+
+/* Judge a solution file against a problem file. */
+static int judge_files(const char *file, const char *sol, const cb_read_settings *rs, double tol)
+{
+    cb_problem *p = NULL;
+    double *x = NULL, *y = NULL;
+    int nc, d;
+    cb_error err = {{0}};
+    cb_judgement j;
+    int rc = cb_read_problem(file, rs, &p, &err);
+    if (rc == CB_OK)
+        rc = cb_read_solution(sol, &nc, &d, &x, &y, &err);
+    if (rc == CB_OK && (nc != p->nc || d != p->d))
+        rc = cb_fail_at(&err, CB_ERR_INPUT, sol, 1,
+                        "solution is %d contacts of dimension %d, problem %s has %d of %d", nc, d,
+                        file, p->nc, p->d);
+    if (rc == CB_OK)
+        rc = cb_judge(p, x, tol, NULL, &j, &err);
+    if (rc == CB_OK) {
+        printf("{\"error\":");
+        cb_json_number(stdout, j.error);
+        printf(",\"error_q\":");
+        cb_json_number(stdout, j.error_q);
+        printf(",\"abs_error\":");
+        cb_json_number(stdout, j.abs_error);
+        printf(",\"tol\":%.17g,\"solved\":%s}\n", tol, j.solved ? "true" : "false");
+    }
+    cb_problem_free(p);
+    free(x);
+    free(y);
+    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
+}
+
+int cb_cmd_error(int argc, char **argv)
+{
+    static const struct option opts[] = {{"solution", required_argument, 0, 's'},
+                                         {"tol", required_argument, 0, 't'},
+                                         {"kind", required_argument, 0, 'k'},
+                                         {0, 0, 0, 0}};
+    static const char *use = "usage: conebench error FILE --solution SOL [--tol T] [--kind K]";
+    cb_read_settings rs;
+    cb_read_settings_default(&rs);
+    const char *sol = NULL;
+    double tol = 1e-8;
+    int c, rc = CB_EXIT_OK;
+    optind = 1;
+    while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c == 's')
+            sol = optarg;
+        else if (c == 't')
+            rc = cb_cli_parse_double("--tol", optarg, &tol);
+        else if (c == 'k')
+            rc = parse_read_kind(optarg, &rs);
+        else
+            rc = cb_cli_usage_error("%s", use);
+    }
+    if (rc != CB_EXIT_OK)
+        return rc;
+    if (optind != argc - 1 || !sol)
+        return cb_cli_usage_error("%s", use);
+    if (!(tol > 0))
+        return cb_cli_usage_error("--tol: must be > 0");
+    return judge_files(argv[optind], sol, &rs, tol);
+}
+
+int cb_cmd_list(int argc, char **argv)
+{
+    if (argc != 2)
+        return cb_cli_usage_error("usage: conebench list solvers|scenarios|campaigns");
+    if (!strcmp(argv[1], "solvers")) {
+        for (int i = 0; i < cb_solver_count(); i++) {
+            const cb_solver *s = cb_solver_at(i);
+            printf("%-20s %s\n", s->name, s->summary);
+            for (const cb_option_spec *o = s->options; o && o->key; o++)
+                printf("    %s=%s  %s\n", o->key, o->default_value, o->help);
+        }
+        return CB_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "scenarios") || !strcmp(argv[1], "campaigns")) {
+        fprintf(stderr, "conebench: no %s are available in this version yet\n", argv[1]);
+        return CB_EXIT_OK;
+    }
+    return cb_cli_usage_error("list: unknown list '%s' (solvers, scenarios, campaigns)", argv[1]);
+}

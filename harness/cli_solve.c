@@ -1,0 +1,217 @@
+/* conebench — `conebench solve`: run one registered solver on one problem file. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/io.h"
+#include "conebench/solver.h"
+
+#define MAX_OPTIONS 64
+
+static const char *use =
+    "usage: conebench solve FILE --solver S [--tol T] [--max-iter N] [--time-limit S]\n"
+    "         [--option k=v]... [--warm-start SOL] [--trace OUT.csv] [--solution OUT.sol]\n"
+    "         [--json] [--kind K]";
+
+typedef struct {
+    const char *file, *solver, *warm, *trace, *solution;
+    int json;
+    cb_settings s;
+    cb_read_settings rs;
+    cb_option opts[MAX_OPTIONS];
+    char *opt_buf[MAX_OPTIONS];
+} solve_args;
+
+/* "k=v" → option (the string is copied and split). */
+static int add_option(solve_args *a, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv)
+        return cb_cli_usage_error("--option: '%s' is not of the form key=value", kv);
+    if (a->s.noptions == MAX_OPTIONS)
+        return cb_cli_usage_error("--option: more than %d options", MAX_OPTIONS);
+    char *c = cb_strdup(kv);
+    if (!c)
+        return cb_cli_usage_error("out of memory");
+    c[eq - kv] = '\0';
+    a->opt_buf[a->s.noptions] = c;
+    a->opts[a->s.noptions].key = c;
+    a->opts[a->s.noptions].value = c + (eq - kv) + 1;
+    a->s.noptions++;
+    return CB_EXIT_OK;
+}
+
+static int solve_option(int c, solve_args *a)
+{
+    long v;
+    int rc;
+    switch (c) {
+    case 's': a->solver = optarg; return CB_EXIT_OK;
+    case 't': return cb_cli_parse_double("--tol", optarg, &a->s.tol);
+    case 'n':
+        rc = cb_cli_parse_long("--max-iter", optarg, 1, 0x7fffffff, &v);
+        a->s.max_iter = (int)v;
+        return rc;
+    case 'l': return cb_cli_parse_double("--time-limit", optarg, &a->s.time_limit);
+    case 'o': return add_option(a, optarg);
+    case 'w': a->warm = optarg; return CB_EXIT_OK;
+    case 'r': a->trace = optarg; a->s.trace = 1; return CB_EXIT_OK;
+    case 'x': a->solution = optarg; return CB_EXIT_OK;
+    case 'j': a->json = 1; return CB_EXIT_OK;
+    case 'k':
+        a->rs.force_kind = 1;
+        return cb_kind_parse(optarg, &a->rs.kind) == CB_OK
+                   ? CB_EXIT_OK
+                   : cb_cli_usage_error("--kind: unknown cone kind '%s'", optarg);
+    default: return cb_cli_usage_error("%s", use);
+    }
+}
+
+static int parse_solve(int argc, char **argv, solve_args *a)
+{
+    static const struct option opts[] = {
+        {"solver", required_argument, 0, 's'},     {"tol", required_argument, 0, 't'},
+        {"max-iter", required_argument, 0, 'n'},   {"time-limit", required_argument, 0, 'l'},
+        {"option", required_argument, 0, 'o'},     {"warm-start", required_argument, 0, 'w'},
+        {"trace", required_argument, 0, 'r'},      {"solution", required_argument, 0, 'x'},
+        {"json", no_argument, 0, 'j'},             {"kind", required_argument, 0, 'k'},
+        {0, 0, 0, 0}};
+    int c, rc = CB_EXIT_OK;
+    optind = 1;
+    while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "", opts, NULL)) != -1)
+        rc = solve_option(c, a);
+    if (rc == CB_EXIT_OK && (optind != argc - 1 || !a->solver))
+        rc = cb_cli_usage_error("%s", use);
+    if (rc == CB_EXIT_OK)
+        a->file = argv[optind];
+    if (rc == CB_EXIT_OK && !(a->s.tol > 0))
+        rc = cb_cli_usage_error("--tol: must be > 0");
+    return rc;
+}
+
+/* Load the warm start SOL into sol->p (must match nc and d). */
+static int load_warm(const char *path, const cb_problem *p, cb_solution *sol, cb_error *err)
+{
+    int nc, d;
+    double *x = NULL, *y = NULL;
+    int rc = cb_read_solution(path, &nc, &d, &x, &y, err);
+    if (rc == CB_OK && (nc != p->nc || d != p->d))
+        rc = cb_fail_at(err, CB_ERR_INPUT, path, 1,
+                        "warm start has %d contacts of dimension %d, the problem %d of %d", nc, d,
+                        p->nc, p->d);
+    if (rc == CB_OK)
+        memcpy(sol->p, x, sol->n * sizeof(double));
+    free(x);
+    free(y);
+    return rc;
+}
+
+/* Write the trace as CSV (iteration,time_s,error), atomically. */
+static int write_trace(const char *path, const cb_info *info, cb_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
+    fprintf(f, "iteration,time_s,error\n");
+    for (int i = 0; i < info->ntrace; i++)
+        fprintf(f, "%d,%.9g,%.17g\n", info->trace[i].iteration, info->trace[i].time_s,
+                info->trace[i].error);
+    fclose(f);
+    int rc = cb_write_file_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
+}
+
+static void print_options(FILE *f, const solve_args *a)
+{
+    fputc('{', f);
+    for (int i = 0; i < a->s.noptions; i++) {
+        if (i)
+            fputc(',', f);
+        cb_json_string(f, a->opts[i].key);
+        fputc(':', f);
+        cb_json_string(f, a->opts[i].value);
+    }
+    fputc('}', f);
+}
+
+static void print_result(const solve_args *a, const cb_problem *p, const cb_info *info)
+{
+    double t = info->time_setup + info->time_solve;
+    if (!a->json) {
+        printf("%s  %s  nc=%d  %s  status=%s  iterations=%d  error=%.3e  error_q=%.3e  "
+               "time=%.6fs\n",
+               p->name ? p->name : a->file, cb_kind_name(p->kind), p->nc, a->solver,
+               cb_status_name(info->status), info->iterations, info->error, info->error_q, t);
+        return;
+    }
+    printf("{\"problem\":");
+    cb_json_string(stdout, a->file);
+    printf(",\"sha256\":\"%s\",\"kind\":\"%s\",\"nc\":%d,\"solver\":", p->prov.sha256,
+           cb_kind_name(p->kind), p->nc);
+    cb_json_string(stdout, a->solver);
+    printf(",\"options\":");
+    print_options(stdout, a);
+    printf(",\"tol\":%.17g,\"status\":\"%s\",\"iterations\":%d,\"error\":", a->s.tol,
+           cb_status_name(info->status), info->iterations);
+    cb_json_number(stdout, info->error);
+    printf(",\"error_q\":");
+    cb_json_number(stdout, info->error_q);
+    printf(",\"time_s\":%.9g,\"time_setup_s\":%.9g,\"time_solve_s\":%.9g,\"time_judge_s\":%.9g,",
+           t, info->time_setup, info->time_solve, info->time_judge);
+    printf("\"work\":{\"block_products\":%lld,\"projections\":%lld,\"local_iters\":%lld,"
+           "\"error_evals\":%lld}}\n",
+           info->work.block_products, info->work.projections, info->work.local_iters,
+           info->work.error_evals);
+}
+
+/* Read, solve, write outputs. */
+static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
+{
+    cb_problem *p = NULL;
+    cb_solution sol = {0};
+    cb_info info = {0};
+    int rc = cb_read_problem(a->file, &a->rs, &p, err);
+    if (rc == CB_OK)
+        rc = cb_solution_alloc(p, &sol, err);
+    if (rc == CB_OK && a->warm)
+        rc = load_warm(a->warm, p, &sol, err);
+    if (rc == CB_OK)
+        rc = cb_solve(solver, p, &a->s, &sol, &info, err);
+    if (rc == CB_OK && a->trace)
+        rc = write_trace(a->trace, &info, err);
+    if (rc == CB_OK && a->solution)
+        rc = cb_write_solution(a->solution, p->nc, p->d, sol.p, sol.y, err);
+    if (rc == CB_OK)
+        print_result(a, p, &info);
+    cb_info_free(&info);
+    cb_solution_free(&sol);
+    cb_problem_free(p);
+    return rc;
+}
+
+int cb_cmd_solve(int argc, char **argv)
+{
+    solve_args a;
+    memset(&a, 0, sizeof a);
+    cb_settings_default(&a.s);
+    a.s.options = a.opts;
+    cb_read_settings_default(&a.rs);
+    int rc = parse_solve(argc, argv, &a);
+    if (rc == CB_EXIT_OK) {
+        const cb_solver *solver = cb_solver_find(a.solver);
+        cb_error err = {{0}};
+        if (!solver)
+            rc = cb_cli_usage_error("--solver: unknown solver '%s' (see conebench list solvers)",
+                                    a.solver);
+        else if ((rc = run_solve(&a, solver, &err)) != CB_OK)
+            rc = cb_cli_report(rc, &err);
+    }
+    for (int i = 0; i < a.s.noptions; i++)
+        free(a.opt_buf[i]);
+    return rc;
+}

@@ -1,0 +1,26 @@
+/* conebench — the solver registry: every solver behind the same function table. */
+#include <string.h>
+
+#include "solvers_internal.h"
+
+static const cb_solver *const registry[] = {
+    &cb_solver_nsgs,         &cb_solver_psor,
+    &cb_solver_pfp,          &cb_solver_eg,
+    &cb_solver_siconos_nsgs, &cb_solver_siconos_nsgs_light,
+    &cb_solver_siconos_admm,
+};
+
+int cb_solver_count(void) { return (int)(sizeof registry / sizeof *registry); }
+
+const cb_solver *cb_solver_at(int i)
+{
+    return i >= 0 && i < cb_solver_count() ? registry[i] : NULL;
+}
+
+const cb_solver *cb_solver_find(const char *name)
+{
+    for (int i = 0; name && i < cb_solver_count(); i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# conebench CLI contract on bad input: every file in tests/bad_inputs/ and a set of bad command
+# lines must give exit status 2, a message "conebench: ..." on stderr (naming FILE:LINE for
+# files), nothing on stdout, and no output file. Usage: cli_bad_inputs.sh "RUNNER" BIN
+set -u
+runner=${1:-}
+bin=${2:-bin/conebench}
+pass=0
+fail=0
+tmp=$(mktemp -d /tmp/cbcli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect_bad NAME PATTERN CMD...: exit 2, stderr matches PATTERN, stdout empty.
+expect_bad() {
+  local name=$1 pattern=$2; shift 2
+  local rc=0
+  $runner "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
+  if [ "$rc" = 2 ] && grep -qE "$pattern" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL [$name]: exit $rc (want 2), stderr: $(head -c 300 "$tmp/err"), stdout: $(head -c 100 "$tmp/out")"
+  fi
+}
+
+for f in tests/bad_inputs/*; do
+  [ -f "$f" ] || continue
+  expect_bad "info $f" "^conebench: $(printf '%s' "$f" | sed 's/[.[\*^$]/\\&/g'):[0-9]+: " "$bin" info "$f"
+done
+expect_bad "directory" "^conebench: tests/bad_inputs:[0-9]+: .*director" "$bin" info tests/bad_inputs
+expect_bad "missing file" "^conebench: $tmp/nope.dat:[0-9]+: " "$bin" info "$tmp/nope.dat"
+expect_bad "unknown command" "unknown command" "$bin" frobnicate
+expect_bad "project bad kind" "--kind" "$bin" project --kind square --mu 1
+expect_bad "project negative mu" "coefficients must be" "$bin" project --kind coulomb3d --mu -1
+printf '1 2\n' >"$tmp/short.txt"
+expect_bad "project short line" "<stdin>:1: expected 3 numbers" bash -c "'$bin' project --kind coulomb3d --mu 0.5 < '$tmp/short.txt'"
+expect_bad "project nan" "<stdin>:1: .*finite" bash -c "echo 'nan 1 2' | '$bin' project --kind coulomb3d --mu 0.5"
+expect_bad "generate bad nc" "--nc" "$bin" generate random --kind rolling3d --nc -4 --seed 1 -o "$tmp/g.dat"
+expect_bad "generate bad kind" "--kind" "$bin" generate random --kind cube --nc 4 --seed 1 -o "$tmp/g.dat"
+expect_bad "generate bad cond" "cond" "$bin" generate random --kind rolling3d --nc 4 --seed 1 --matrix spd --cond 0.5 -o "$tmp/g.dat"
+[ -e "$tmp/g.dat" ] && { fail=$((fail + 1)); echo "FAIL: partial output file left by generate"; }
+"$bin" generate random --kind rolling3d --nc 3 --seed 1 -o "$tmp/ok.dat" --solution "$tmp/ok.sol" 2>/dev/null
+expect_bad "solve unknown solver" "unknown solver" "$bin" solve "$tmp/ok.dat" --solver magic
+expect_bad "solve bad option" "option bogus" "$bin" solve "$tmp/ok.dat" --solver nsgs --option bogus=1
+expect_bad "solve bad tol" "--tol" "$bin" solve "$tmp/ok.dat" --solver nsgs --tol abc
+expect_bad "error mismatch" "^conebench: .*:1: solution is" "$bin" error "$tmp/ok.dat" --solution <(printf '1 5\n0 0\n0 0\n0 0\n0 0\n0 0\n')
+for f in tests/bad_inputs/solutions/*; do
+  [ -f "$f" ] || continue
+  expect_bad "error $f" "^conebench: .*:[0-9]+: " "$bin" error "$tmp/ok.dat" --solution "$f"
+done
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,316 @@
+/* conebench tests — problem kernels, the judge (against Siconos 4.4), contact modes, and the
+ * solver framework (options, status, judge override). */
+#include "test_support.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/judge.h"
+#include "conebench/modes.h"
+#include "conebench/problem.h"
+#include "conebench/rng.h"
+#include "conebench/solver.h"
+
+#include <NumericsMatrix.h>
+#include <FrictionContactProblem.h>
+#include <RollingFrictionContactProblem.h>
+#include <fc3d_compute_error.h>
+#include <rolling_fc3d_compute_error.h>
+
+/* A dense random problem: W with some zero off-diagonal blocks, q, μ's, all from seed. */
+static cb_problem *random_dense(cb_kind kind, int nc, uint64_t seed)
+{
+    cb_problem *p = NULL;
+    assert_int_equal(cb_problem_alloc(kind, nc, CB_STORAGE_DENSE, 0, &p, NULL), CB_OK);
+    cb_rng r;
+    cb_rng_seed(&r, seed);
+    size_t n = cb_problem_n(p);
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < n; i++) {
+            int coupled = (i / p->d == j / p->d) || ((i / p->d + j / p->d) % 3 == 0);
+            p->W[i + j * n] = coupled ? cb_rng_normal(&r) : 0.0;
+        }
+    for (size_t i = 0; i < n; i++)
+        p->q[i] = cb_rng_normal(&r);
+    for (int a = 0; a < nc; a++) {
+        p->mu[a] = cb_rng_range(&r, 0.05, 1.0);
+        p->mu_r[a] = kind >= CB_KIND_ROLLING2D ? cb_rng_range(&r, 0.01, 0.2) : 0.0;
+        p->mu_s[a] = kind == CB_KIND_ROLLSPIN3D ? cb_rng_range(&r, 0.01, 0.1) : 0.0;
+    }
+    return p;
+}
+
+static double *random_vec(size_t n, uint64_t seed, double scale)
+{
+    double *x = malloc(n * sizeof *x);
+    assert_non_null(x);
+    cb_rng r;
+    cb_rng_seed(&r, seed);
+    for (size_t i = 0; i < n; i++)
+        x[i] = scale * cb_rng_normal(&r);
+    return x;
+}
+
+/* W p for dense and BSR storage agree with a naive triple loop; row products and diagonal
+ * blocks agree with the full product. */
+static void test_matvec_dense_bsr(void **state)
+{
+    (void)state;
+    for (int k = 0; k < CB_KIND_COUNT; k++) {
+        cb_problem *dn = random_dense((cb_kind)k, 9, 100 + k), *bs = NULL;
+        assert_int_equal(cb_problem_to_bsr(dn, &bs, NULL), CB_OK);
+        assert_true(bs->bsr.nnzb < 81 && bs->bsr.nnzb >= 9); /* zero blocks were dropped */
+        size_t n = cb_problem_n(dn);
+        double *x = random_vec(n, 7, 1.0), *y1 = calloc(n, 8), *y2 = calloc(n, 8), *y3 = calloc(n, 8);
+        for (size_t i = 0; i < n; i++) {
+            y3[i] = dn->q[i];
+            for (size_t j = 0; j < n; j++)
+                y3[i] += dn->W[i + j * n] * x[j];
+        }
+        cb_problem_y(dn, x, y1);
+        cb_problem_y(bs, x, y2);
+        assert_true(cbt_vec_reldiff(y1, y3, n, 1e-300) < 1e-14);
+        assert_true(cbt_vec_reldiff(y2, y3, n, 1e-300) < 1e-14);
+        for (int a = 0; a < dn->nc; a++) {
+            double r1[CB_MAX_DIM], r2[CB_MAX_DIM], D1[36], D2[36];
+            cb_problem_row_Wp(dn, a, x, r1);
+            cb_problem_row_Wp(bs, a, x, r2);
+            for (int i = 0; i < dn->d; i++) {
+                assert_true(fabs(r1[i] + dn->q[a * dn->d + i] - y3[a * dn->d + i]) < 1e-12);
+                assert_true(fabs(r2[i] - r1[i]) < 1e-12);
+            }
+            cb_problem_diag_block(dn, a, D1);
+            cb_problem_diag_block(bs, a, D2);
+            assert_memory_equal(D1, D2, sizeof(double) * dn->d * dn->d);
+        }
+        cb_problem *back = NULL;
+        assert_int_equal(cb_problem_to_dense(bs, &back, NULL), CB_OK);
+        assert_memory_equal(back->W, dn->W, n * n * sizeof(double));
+        cb_problem_free(back);
+        free(x), free(y1), free(y2), free(y3);
+        cb_problem_free(dn);
+        cb_problem_free(bs);
+    }
+}
+
+/* Validation names the field. */
+static void test_problem_check(void **state)
+{
+    (void)state;
+    cb_problem *p = random_dense(CB_KIND_ROLLING3D, 3, 1);
+    cb_error err = {{0}};
+    assert_int_equal(cb_problem_check(p, &err), CB_OK);
+    p->mu_r[1] = -0.1;
+    assert_int_equal(cb_problem_check(p, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "mu_r"));
+    p->mu_r[1] = 0.1;
+    p->q[4] = NAN;
+    assert_int_equal(cb_problem_check(p, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "q"));
+    cb_problem_free(p);
+    cb_problem *q = NULL;
+    assert_int_equal(cb_problem_alloc(CB_KIND_ROLLING3D, 0, CB_STORAGE_DENSE, 0, &q, &err),
+                     CB_ERR_INPUT);
+    assert_null(q);
+    assert_non_null(strstr(err.text, "nc"));
+    assert_int_equal(cb_problem_alloc(CB_KIND_ROLLING3D, 1 << 30, CB_STORAGE_DENSE, 0, &q, &err),
+                     CB_ERR_INPUT); /* nc·d overflows int */
+    assert_null(q);
+}
+
+/* Siconos' error of (p, y=Wp+q) for a dense rolling3d or coulomb3d problem, norm = ‖q‖. */
+static double siconos_error(const cb_problem *p, const double *x)
+{
+    size_t n = cb_problem_n(p);
+    double *W = malloc(n * n * 8), *q = malloc(n * 8), *mu = malloc(p->nc * 8),
+           *mur = malloc(p->nc * 8), *w = calloc(n, 8), *xc = malloc(n * 8), err = -1, nq = 0;
+    memcpy(W, p->W, n * n * 8);
+    memcpy(q, p->q, n * 8);
+    memcpy(mu, p->mu, p->nc * 8);
+    memcpy(mur, p->mu_r, p->nc * 8);
+    memcpy(xc, x, n * 8);
+    for (size_t i = 0; i < n; i++)
+        nq += q[i] * q[i];
+    NumericsMatrix *M = NM_create_from_data(NM_DENSE, (int)n, (int)n, W);
+    if (p->kind == CB_KIND_ROLLING3D) {
+        RollingFrictionContactProblem *sp =
+            rollingFrictionContactProblem_new_with_data(5, p->nc, M, q, mu, mur);
+        rolling_fc3d_compute_error(sp, xc, w, 1e-8, NULL, sqrt(nq), &err);
+        rollingFrictionContactProblem_free(sp);
+    } else {
+        free(mur);
+        FrictionContactProblem *sp = frictionContactProblem_new_with_data(3, p->nc, M, q, mu);
+        fc3d_compute_error(sp, xc, w, 1e-8, NULL, sqrt(nq), &err);
+        frictionContactProblem_free(sp);
+    }
+    free(w);
+    free(xc);
+    return err;
+}
+
+/* The judge's `error` equals Siconos 4.4's on random (p, W, q), every normalisation branch. */
+static void test_judge_vs_siconos(void **state)
+{
+    (void)state;
+    const cb_kind kinds[2] = {CB_KIND_ROLLING3D, CB_KIND_COULOMB3D};
+    const double scales[4] = {1e-3, 1.0, 1e3, 1e-20}; /* 1e-20: max() < DBL_EPSILON branch */
+    int count = 0;
+    for (int k = 0; k < 2; k++)
+        for (int trial = 0; trial < 40; trial++) {
+            cb_problem *p = random_dense(kinds[k], 1 + trial % 7, 1000 + trial);
+            size_t n = cb_problem_n(p);
+            double s = scales[trial % 4];
+            for (size_t i = 0; i < n; i++)
+                p->q[i] *= s;
+            double *x = random_vec(n, 2000 + trial, s);
+            cb_judgement j;
+            assert_int_equal(cb_judge(p, x, 1e-8, NULL, &j, NULL), CB_OK);
+            double se = siconos_error(p, x);
+            assert_true(cbt_reldiff(j.error, se, 1e-300) < 1e-10);
+            assert_true(j.finite);
+            count++;
+            free(x);
+            cb_problem_free(p);
+        }
+    print_message("judge == Siconos on %d random problems (rolling3d, coulomb3d)\n", count);
+}
+
+/* error_q = ‖e‖/‖q‖; `solved` needs error ≤ tol and error_q ≤ 1; NaN ⇒ not finite. */
+static void test_judge_rules(void **state)
+{
+    (void)state;
+    cb_problem *p = random_dense(CB_KIND_ROLLING3D, 2, 5);
+    size_t n = cb_problem_n(p);
+    double *x = random_vec(n, 3, 1.0);
+    cb_judgement j;
+    assert_int_equal(cb_judge(p, x, 1e-8, NULL, &j, NULL), CB_OK);
+    assert_true(fabs(j.error_q - j.abs_error / j.norm_q) <= 1e-15 * j.error_q);
+    assert_true(fabs(j.error - j.abs_error / fmax(j.norm_q, fmax(j.norm_p, j.norm_y))) <=
+                1e-15 * j.error);
+    assert_false(j.solved);
+    assert_int_equal(cb_judge(p, x, 1e10, NULL, &j, NULL), CB_OK);
+    assert_int_equal(j.solved, j.error_q <= 1.0);
+    /* a huge p: error small by the max() normalisation, but error_q exposes it */
+    for (size_t i = 0; i < n; i++)
+        x[i] *= 1e150;
+    assert_int_equal(cb_judge(p, x, 1.0, NULL, &j, NULL), CB_OK);
+    assert_true(j.error <= 1.0 + 1e-12 && j.error_q > 1.0);
+    assert_false(j.solved);
+    x[3] = NAN;
+    assert_int_equal(cb_judge(p, x, 1.0, NULL, &j, NULL), CB_OK);
+    assert_false(j.finite);
+    assert_false(j.solved);
+    /* p = 0 on a problem with q ∈ K* (take-off everywhere) is an exact solution */
+    memset(x, 0, n * sizeof *x);
+    for (int a = 0; a < p->nc; a++) {
+        p->q[a * 5] = 1.0;
+        for (int i = 1; i < 5; i++)
+            p->q[a * 5 + i] = 0.1;
+    }
+    assert_int_equal(cb_judge(p, x, 1e-15, NULL, &j, NULL), CB_OK);
+    assert_true(j.solved && j.abs_error == 0.0);
+    free(x);
+    cb_problem_free(p);
+}
+
+/* Modes of hand-made contacts (rollspin3d, μ = 0.5, μ_r = 0.1, μ_s = 0.05). */
+static void test_modes(void **state)
+{
+    (void)state;
+    const cb_friction f = {0.5, 0.1, 0.05};
+    const struct {
+        double p[6], y[6];
+        int mode;
+        const char *name;
+    } cases[] = {
+        {{0, 0, 0, 0, 0, 0}, {1, 2, 3, 4, 5, 6}, CB_MODE_TAKEOFF, "takeoff"},
+        {{1, 0.1, 0, 0.01, 0, 0}, {0, 0, 0, 0, 0, 0}, CB_MODE_STICK, "stick"},
+        {{1, -0.5, 0, 0, 0, 0}, {0, 2, 0, 0, 0, 0}, CB_MODE_SLIDE, "slide"},
+        {{1, 0, 0, 0, -0.1, 0}, {0, 0, 0, 0, 3, 0}, CB_MODE_ROLL, "roll"},
+        {{2, 0.6, 0.8, -0.2, 0, 0}, {0, -0.6, -0.8, 1, 0, 0}, CB_MODE_SLIDE | CB_MODE_ROLL,
+         "slide+roll"},
+        {{1, 0, 0, 0, 0, 0.05}, {0, 0, 0, 0, 0, -1}, CB_MODE_SPIN, "spin"},
+        {{1, 0.1, 0, 0, 0, 0}, {0, 2, 0, 0, 0, 0}, CB_MODE_UNDEFINED, "undefined"},
+    };
+    char buf[64];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int m = cb_contact_mode(CB_KIND_ROLLSPIN3D, &f, cases[i].p, cases[i].y, NULL);
+        assert_int_equal(m, cases[i].mode);
+        assert_string_equal(cb_mode_name(m, buf, sizeof buf), cases[i].name);
+    }
+}
+
+/* A test-only solver that returns p = 0 and claims success: the judge must overrule it. */
+static int liar_setup(const cb_problem *p, const cb_settings *s, void **w, cb_error *e)
+{
+    (void)s, (void)e;
+    *w = (void *)p;
+    return CB_OK;
+}
+static int liar_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *info, cb_error *e)
+{
+    (void)w, (void)e;
+    memset(sol->p, 0, sol->n * sizeof(double));
+    info->status = CB_STATUS_SOLVED;
+    info->iterations = 1;
+    return cb_info_trace(info, s, 1, cb_now(), 0.0);
+}
+static void liar_cleanup(void *w) { (void)w; }
+static const cb_option_spec liar_opts[] = {{"rho", "1.5", "step"}, {NULL, NULL, NULL}};
+static const cb_solver liar = {"liar", "claims success", liar_opts, NULL,
+                               liar_setup, liar_solve, liar_cleanup};
+
+static void test_solve_framework(void **state)
+{
+    (void)state;
+    cb_problem *p = random_dense(CB_KIND_ROLLING3D, 3, 9);
+    cb_solution sol;
+    cb_info info;
+    cb_settings s;
+    cb_error err = {{0}};
+    cb_settings_default(&s);
+    s.trace = 1;
+    assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
+    assert_int_equal(cb_solve(&liar, p, &s, &sol, &info, &err), CB_OK);
+    assert_int_equal(info.status, CB_STATUS_NOT_SOLVED); /* p = 0 is not a solution here */
+    assert_int_equal(info.ntrace, 1);
+    assert_true(info.error > 1e-8);
+    cb_info_free(&info);
+    /* options: unknown key rejected, known key parsed with range check */
+    cb_option o[2] = {{"rho", "2.5"}, {"bogus", "1"}};
+    s.options = o;
+    s.noptions = 2;
+    assert_int_equal(cb_options_check(&s, liar_opts, "liar", &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "bogus"));
+    s.noptions = 1;
+    double v;
+    assert_int_equal(cb_option_double(&s, liar_opts, "rho", 0, 10, &v, &err), CB_OK);
+    assert_true(v == 2.5);
+    assert_int_equal(cb_option_double(&s, liar_opts, "rho", 0, 1, &v, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "rho"));
+    s.noptions = 0;
+    assert_int_equal(cb_option_double(&s, liar_opts, "rho", 0, 10, &v, &err), CB_OK);
+    assert_true(v == 1.5);
+    /* invalid settings and warm start */
+    s.tol = -1;
+    assert_int_equal(cb_solve(&liar, p, &s, &sol, &info, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "tol"));
+    cb_settings_default(&s);
+    sol.p[2] = INFINITY;
+    assert_int_equal(cb_solve(&liar, p, &s, &sol, &info, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "warm start"));
+    cb_solution_free(&sol);
+    cb_problem_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matvec_dense_bsr), cmocka_unit_test(test_problem_check),
+        cmocka_unit_test(test_judge_vs_siconos), cmocka_unit_test(test_judge_rules),
+        cmocka_unit_test(test_modes),            cmocka_unit_test(test_solve_framework),
+    };
+    return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}
