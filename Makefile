@@ -81,23 +81,29 @@ endif
 
 check-deps: $(DEPS_STAMP)
 
+# `make V=1` shows full command lines.
+Q := $(if $(V),,@)
 $(BUILD)/%.o: %.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	@$(if $(Q),echo "  CC $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@$(if $(Q),echo "  AR $@")
+	$(Q)ar rcs $@ $^
 
 lib: $(LIB)
 
 $(BIN): $(BUILD)/harness/main.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(LIB) $(HEADERS) tests/support/test_support.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -136,6 +142,13 @@ fuzz-run: fuzz
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# The main job: run the default campaign (isolated runs, 2 at a time) and write the report.
+DEMO_DIR ?= results/default
+demo: $(BIN)
+	$(BIN) run default -o $(DEMO_DIR) --jobs 2
+	$(BIN) report $(DEMO_DIR)
+	@echo "conebench: open $(DEMO_DIR)/report.md (figures in $(DEMO_DIR)/figures/)"
 
 clean:
 	rm -rf build build-asan build-fuzz bin

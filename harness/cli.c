@@ -92,6 +92,8 @@ static const struct {
     {"solve", cb_cmd_solve,
      "solve FILE --solver S [--tol T] [--max-iter N] [--time-limit S] [--option k=v]...\n"
      "                   [--warm-start SOL] [--trace OUT.csv] [--solution OUT.sol] [--json]"},
+    {"run", cb_cmd_run, "run CAMPAIGN [-o DIR] [--jobs N] [--shard i/N] [--resume] [--quiet]"},
+    {"report", cb_cmd_report, "report DIR"},
 };
 
 static void usage(FILE *f)

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glob.h>
+
+#include "conebench/campaign.h"
 #include "conebench/generate.h"
 #include "conebench/io.h"
 #include "conebench/judge.h"
@@ -152,6 +155,33 @@ int cb_cmd_error(int argc, char **argv)
     return judge_files(argv[optind], sol, &rs, tol);
 }
 
+/* Every campaign file (harness/campaigns/NAME.conf) with its description line. */
+static int list_campaigns(void)
+{
+    const char *home = getenv("CONEBENCH_HOME");
+    char pattern[4096];
+    snprintf(pattern, sizeof pattern, "%s%sharness/campaigns/*.conf", home ? home : "",
+             home ? "/" : "");
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0) {
+        globfree(&g);
+        fprintf(stderr, "conebench: no campaign files under %s\n", pattern);
+        return CB_EXIT_OK;
+    }
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        cb_campaign *c = NULL;
+        cb_error err;
+        if (cb_campaign_parse(g.gl_pathv[i], "/tmp", &c, &err) == CB_OK)
+            printf("%-16s %-6ld runs  %s\n", c->name, cb_campaign_nruns(c),
+                   c->description ? c->description : "");
+        else
+            printf("%-16s (invalid: %s)\n", g.gl_pathv[i], err.text);
+        cb_campaign_free(c);
+    }
+    globfree(&g);
+    return CB_EXIT_OK;
+}
+
 int cb_cmd_list(int argc, char **argv)
 {
     if (argc != 2)
@@ -165,7 +195,9 @@ int cb_cmd_list(int argc, char **argv)
         }
         return CB_EXIT_OK;
     }
-    if (!strcmp(argv[1], "scenarios") || !strcmp(argv[1], "campaigns")) {
+    if (!strcmp(argv[1], "campaigns"))
+        return list_campaigns();
+    if (!strcmp(argv[1], "scenarios")) {
         fprintf(stderr, "conebench: no %s are available in this version yet\n", argv[1]);
         return CB_EXIT_OK;
     }

@@ -208,5 +208,7 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
     info->time_judge = cb_now() - t0;
     if (rc == CB_OK)
         judge_status(info, &j);
+    if (rc == CB_OK && s->trace && info->ntrace == 0) /* solvers that cannot trace: last point */
+        rc = cb_info_trace(info, s, info->iterations, cb_now() - info->time_solve, info->error);
     return rc;
 }

@@ -1,0 +1,436 @@
+/* conebench — campaign files: parse, locate, expand into runs. */
+#include "conebench/campaign.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "conebench/io.h"
+
+#define MAX_TOKENS 64
+
+typedef struct {
+    const char *file;
+    long line;
+    char *tok[MAX_TOKENS];
+    int ntok;
+    const char *gen_dir;
+} parse_ctx;
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *cb_data_dir(void)
+{
+    const char *env = getenv("CONEBENCH_DATA");
+    if (env && *env)
+        return is_dir(env) ? env : NULL;
+    return is_dir("../shared/data") ? "../shared/data" : NULL;
+}
+
+int cb_campaign_locate(const char *name, char *buf, size_t len, cb_error *err)
+{
+    size_t n = strlen(name);
+    const char *home = getenv("CONEBENCH_HOME");
+    int is_path = strchr(name, '/') || (n > 5 && strcmp(name + n - 5, ".conf") == 0);
+    int w = is_path ? snprintf(buf, len, "%s", name)
+                    : snprintf(buf, len, "%s%sharness/campaigns/%s.conf", home ? home : "",
+                               home ? "/" : "", name);
+    if (w < 0 || (size_t)w >= len)
+        return cb_fail(err, CB_ERR_INPUT, "campaign: name too long");
+    struct stat st;
+    if (stat(buf, &st) != 0 || !S_ISREG(st.st_mode))
+        return cb_fail_at(err, CB_ERR_INPUT, buf, 0,
+                          "no such campaign file (see conebench list campaigns)");
+    return CB_OK;
+}
+
+/* Make room for element `count`: capacity doubles whenever count is 0 or a power of two. */
+static int grow(void **arr, int count, size_t elem)
+{
+    if (count != 0 && (count & (count - 1)) != 0)
+        return CB_OK;
+    size_t cap = count ? (size_t)count * 2 : 2;
+    void *p = realloc(*arr, cap * elem);
+    if (!p)
+        return CB_ERR_NOMEM;
+    *arr = p;
+    return CB_OK;
+}
+
+static int add_problem(cb_campaign *c, const char *path, const char *name,
+                       const cb_random_settings *gen)
+{
+    if (grow((void **)&c->problems, c->nproblems, sizeof *c->problems) != CB_OK)
+        return CB_ERR_NOMEM;
+    cb_campaign_problem *p = &c->problems[c->nproblems];
+    memset(p, 0, sizeof *p);
+    p->path = cb_strdup(path);
+    p->name = cb_strdup(name);
+    if (gen) {
+        p->generated = 1;
+        p->gen = *gen;
+    }
+    c->nproblems++;
+    return p->path && p->name ? CB_OK : CB_ERR_NOMEM;
+}
+
+/* Display name of a file: basename without extension. */
+static void base_name(const char *path, char *buf, size_t len)
+{
+    const char *b = strrchr(path, '/');
+    snprintf(buf, len, "%s", b ? b + 1 : path);
+    char *dot = strrchr(buf, '.');
+    if (dot && dot != buf && (!strcmp(dot, ".dat") || !strcmp(dot, ".hdf5") || !strcmp(dot, ".h5")))
+        *dot = '\0';
+}
+
+/* Expand globs (relative to prefix) into file problems; a glob matching nothing is an error. */
+static int add_globs(cb_campaign *c, parse_ctx *x, const char *prefix, cb_error *err)
+{
+    for (int t = 1; t < x->ntok; t++) {
+        char pattern[4096], name[512];
+        snprintf(pattern, sizeof pattern, "%s%s%s", prefix ? prefix : "", prefix ? "/" : "",
+                 x->tok[t]);
+        glob_t g;
+        int rc = glob(pattern, 0, NULL, &g);
+        if (rc != 0) {
+            globfree(&g);
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "no file matches '%s'",
+                              pattern);
+        }
+        for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+            base_name(g.gl_pathv[i], name, sizeof name);
+            rc = add_problem(c, g.gl_pathv[i], name, NULL);
+        }
+        globfree(&g);
+        if (rc != 0)
+            return cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
+    }
+    return CB_OK;
+}
+
+static int parse_num(parse_ctx *x, const char *what, const char *s, double lo, double hi,
+                     double *out, cb_error *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v) || v < lo || v > hi)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: '%s' is not a number in "
+                          "[%g, %g]", what, s, lo, hi);
+    *out = v;
+    return CB_OK;
+}
+
+/* One key=value of a `generate random` line into the settings (seeds handled by the caller). */
+static int gen_key(parse_ctx *x, const char *k, const char *v, cb_random_settings *g,
+                   cb_error *err)
+{
+    double d;
+    int rc = CB_OK;
+    if (!strcmp(k, "kind")) {
+        if (cb_kind_parse(v, &g->kind) != CB_OK)
+            rc = cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "kind: unknown '%s'", v);
+    } else if (!strcmp(k, "nc")) {
+        if ((rc = parse_num(x, "nc", v, 1, 1e8, &d, err)) == CB_OK)
+            g->nc = (int)d;
+    } else if (!strcmp(k, "matrix")) {
+        if (strcmp(v, "multibody") && strcmp(v, "spd"))
+            rc = cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "matrix: '%s' is not "
+                            "multibody or spd", v);
+        g->matrix = v[0] == 'm' ? CB_GEN_MULTIBODY : CB_GEN_SPD;
+    } else if (!strcmp(k, "cond")) {
+        rc = parse_num(x, "cond", v, 1, 1e300, &g->cond, err);
+    } else if (!strcmp(k, "density")) {
+        rc = parse_num(x, "density", v, 0, 1, &g->density, err);
+    } else if (!strcmp(k, "storage")) {
+        if (strcmp(v, "bsr") && strcmp(v, "dense"))
+            rc = cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "storage: '%s'", v);
+        g->storage = v[0] == 'b' ? CB_STORAGE_BSR : CB_STORAGE_DENSE;
+    } else if (!strcmp(k, "semidefinite")) {
+        if ((rc = parse_num(x, "semidefinite", v, 0, 1, &d, err)) == CB_OK)
+            g->semidefinite = (int)d;
+    } else {
+        rc = cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "generate: unknown key '%s'", k);
+    }
+    return rc;
+}
+
+/* generate random k=v... seeds=A..B */
+static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
+{
+    if (x->ntok < 2 || strcmp(x->tok[1], "random") != 0)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "generate: only 'random'");
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    long s0 = 1, s1 = 1;
+    int rc = CB_OK;
+    for (int t = 2; t < x->ntok && rc == CB_OK; t++) {
+        char *eq = strchr(x->tok[t], '=');
+        if (!eq)
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "'%s' is not key=value",
+                              x->tok[t]);
+        *eq = '\0';
+        if (!strcmp(x->tok[t], "seeds")) {
+            if (sscanf(eq + 1, "%ld..%ld", &s0, &s1) < 1 || s0 < 0 || s1 < s0)
+                rc = cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "seeds: want A or A..B");
+            if (!strstr(eq + 1, ".."))
+                s1 = s0;
+        } else {
+            rc = gen_key(x, x->tok[t], eq + 1, &g, err);
+        }
+    }
+    for (long s = s0; s <= s1 && rc == CB_OK; s++) {
+        char name[256], path[4096];
+        g.seed = (uint64_t)s;
+        snprintf(name, sizeof name, "random-%s-nc%d-%s-s%ld", cb_kind_name(g.kind), g.nc,
+                 g.matrix == CB_GEN_SPD ? "spd" : "mb", s);
+        snprintf(path, sizeof path, "%s/%s.dat", x->gen_dir ? x->gen_dir : ".", name);
+        if (add_problem(c, path, name, &g) != CB_OK)
+            rc = cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
+    }
+    return rc;
+}
+
+/* solver NAME [k=v]... [label=L] */
+static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
+{
+    if (x->ntok < 2)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "solver: missing name");
+    if (grow((void **)&c->solvers, c->nsolvers, sizeof *c->solvers) != CB_OK)
+        return cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
+    cb_campaign_solver *s = &c->solvers[c->nsolvers++];
+    memset(s, 0, sizeof *s);
+    s->solver = cb_strdup(x->tok[1]);
+    char label[1024];
+    size_t k = (size_t)snprintf(label, sizeof label, "%s", x->tok[1]);
+    for (int t = 2; t < x->ntok; t++) {
+        char *eq = strchr(x->tok[t], '=');
+        if (!eq || eq == x->tok[t])
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "'%s' is not key=value",
+                              x->tok[t]);
+        if (!strncmp(x->tok[t], "label=", 6)) {
+            free(s->label);
+            s->label = cb_strdup(eq + 1);
+            continue;
+        }
+        if (s->noptions == CB_CAMPAIGN_MAX_OPTIONS)
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "solver: too many options");
+        *eq = '\0';
+        s->options[s->noptions].key = cb_strdup(x->tok[t]);
+        s->options[s->noptions].value = cb_strdup(eq + 1);
+        if (!s->options[s->noptions].key || !s->options[s->noptions].value)
+            return cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
+        s->noptions++;
+        if (k < sizeof label)
+            k += (size_t)snprintf(label + k, sizeof label - k, " %s=%s", x->tok[t], eq + 1);
+    }
+    if (!s->label)
+        s->label = cb_strdup(label);
+    return s->solver && s->label ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+}
+
+/* Scalar directives: tol, max-iter, time-limit, repetitions, trace, name, description. */
+static int parse_scalar(cb_campaign *c, parse_ctx *x, cb_error *err)
+{
+    const char *d = x->tok[0];
+    double v;
+    int rc = CB_OK;
+    if (x->ntok < 2)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: missing value", d);
+    if (!strcmp(d, "tol")) {
+        c->ntols = 0;
+        for (int t = 1; t < x->ntok && rc == CB_OK; t++) {
+            if (c->ntols == CB_CAMPAIGN_MAX_TOLS)
+                return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "tol: at most %d",
+                                  CB_CAMPAIGN_MAX_TOLS);
+            rc = parse_num(x, "tol", x->tok[t], 1e-300, 1, &c->tols[c->ntols++], err);
+        }
+    } else if (!strcmp(d, "max-iter")) {
+        if ((rc = parse_num(x, "max-iter", x->tok[1], 1, 2e9, &v, err)) == CB_OK)
+            c->max_iter = (int)v;
+    } else if (!strcmp(d, "time-limit")) {
+        rc = parse_num(x, "time-limit", x->tok[1], 1e-3, 1e6, &c->time_limit, err);
+    } else if (!strcmp(d, "repetitions")) {
+        if ((rc = parse_num(x, "repetitions", x->tok[1], 1, 1000, &v, err)) == CB_OK)
+            c->repetitions = (int)v;
+    } else if (!strcmp(d, "trace")) {
+        if (strcmp(x->tok[1], "on") && strcmp(x->tok[1], "off"))
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "trace: on or off");
+        c->trace = !strcmp(x->tok[1], "on");
+    } else {
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "unknown directive '%s'", d);
+    }
+    return rc;
+}
+
+/* Join tokens 1.. with spaces (for name/description). */
+static char *join_rest(parse_ctx *x)
+{
+    size_t n = 1;
+    for (int t = 1; t < x->ntok; t++)
+        n += strlen(x->tok[t]) + 1;
+    char *s = calloc(n, 1);
+    for (int t = 1; s && t < x->ntok; t++) {
+        if (t > 1)
+            strcat(s, " ");
+        strcat(s, x->tok[t]);
+    }
+    return s;
+}
+
+static int parse_line(cb_campaign *c, parse_ctx *x, cb_error *err)
+{
+    const char *d = x->tok[0];
+    if (!strcmp(d, "name") || !strcmp(d, "description")) {
+        char **dst = d[0] == 'n' ? &c->name : &c->description;
+        free(*dst);
+        *dst = join_rest(x);
+        return *dst ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    }
+    if (!strcmp(d, "problem"))
+        return add_globs(c, x, NULL, err);
+    if (!strcmp(d, "data")) {
+        const char *dir = cb_data_dir();
+        if (!dir) {
+            c->data_missing = 1;
+            return CB_OK;
+        }
+        return add_globs(c, x, dir, err);
+    }
+    if (!strcmp(d, "generate"))
+        return parse_generate(c, x, err);
+    if (!strcmp(d, "solver"))
+        return parse_solver(c, x, err);
+    return parse_scalar(c, x, err);
+}
+
+/* Split a line into whitespace tokens (comments stripped). */
+static int tokenize(char *line, parse_ctx *x, cb_error *err)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    x->ntok = 0;
+    for (char *s = strtok(line, " \t\r"); s; s = strtok(NULL, " \t\r")) {
+        if (x->ntok == MAX_TOKENS)
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "too many words");
+        x->tok[x->ntok++] = s;
+    }
+    return CB_OK;
+}
+
+static int check_campaign(cb_campaign *c, const char *path, cb_error *err)
+{
+    if (c->nsolvers == 0)
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "no solver directive");
+    if (c->nproblems == 0 && !c->data_missing)
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "no problem, data or generate directive");
+    for (int i = 0; i < c->nsolvers; i++)
+        if (!cb_solver_find(c->solvers[i].solver) && strncmp(c->solvers[i].solver, "test-", 5))
+            return cb_fail_at(err, CB_ERR_INPUT, path, 0, "unknown solver '%s'",
+                              c->solvers[i].solver);
+    if (c->ntols == 0)
+        c->tols[c->ntols++] = 1e-8;
+    if (!c->name) {
+        char name[256];
+        base_name(path, name, sizeof name);
+        char *dot = strrchr(name, '.');
+        if (dot)
+            *dot = '\0';
+        c->name = cb_strdup(name);
+    }
+    return c->name ? CB_OK : CB_ERR_NOMEM;
+}
+
+int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    *out = NULL;
+    int rc = cb_read_file(path, 1 << 20, &text, &len, err);
+    if (rc != CB_OK)
+        return rc;
+    cb_campaign *c = calloc(1, sizeof *c);
+    parse_ctx x = {path, 0, {0}, 0, gen_dir};
+    if (!c || !(c->path = cb_strdup(path))) {
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+        goto cleanup;
+    }
+    c->max_iter = 10000;
+    c->time_limit = 10;
+    c->repetitions = 1;
+    c->trace = 1;
+    for (char *line = text, *next; rc == CB_OK && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        x.line++;
+        rc = tokenize(line, &x, err);
+        if (rc == CB_OK && x.ntok > 0)
+            rc = parse_line(c, &x, err);
+    }
+    if (rc == CB_OK)
+        rc = check_campaign(c, path, err);
+cleanup:
+    free(text);
+    if (rc != CB_OK)
+        cb_campaign_free(c);
+    else
+        *out = c;
+    return rc;
+}
+
+void cb_campaign_free(cb_campaign *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->nproblems; i++) {
+        free(c->problems[i].path);
+        free(c->problems[i].name);
+    }
+    for (int i = 0; i < c->nsolvers; i++) {
+        free(c->solvers[i].solver);
+        free(c->solvers[i].label);
+        for (int k = 0; k < c->solvers[i].noptions; k++) {
+            free((char *)c->solvers[i].options[k].key);
+            free((char *)c->solvers[i].options[k].value);
+        }
+    }
+    free(c->problems);
+    free(c->solvers);
+    free(c->name);
+    free(c->description);
+    free(c->path);
+    free(c);
+}
+
+long cb_campaign_nruns(const cb_campaign *c)
+{
+    return (long)c->nproblems * c->nsolvers * c->ntols * c->repetitions;
+}
+
+void cb_campaign_run(const cb_campaign *c, long i, cb_run_ref *r)
+{
+    r->index = i;
+    r->rep = (int)(i % c->repetitions);
+    i /= c->repetitions;
+    r->tol = (int)(i % c->ntols);
+    i /= c->ntols;
+    r->solver = (int)(i % c->nsolvers);
+    r->problem = (int)(i / c->nsolvers);
+    char key[2048], hex[65];
+    snprintf(key, sizeof key, "%s|%s|%.17g|%d", c->problems[r->problem].name,
+             c->solvers[r->solver].label, c->tols[r->tol], r->rep);
+    cb_sha256_buffer(key, strlen(key), hex);
+    memcpy(r->id, hex, 16);
+    r->id[16] = '\0';
+}

@@ -1,0 +1,58 @@
+/* conebench — machine description (machine.txt) and a stable machine id. */
+#include "conebench/runner.h"
+
+#include <cblas.h>
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conebench/io.h"
+
+/* First "model name" of /proc/cpuinfo. */
+static void cpu_model(char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (!strncmp(line, "model name", 10) && colon) {
+            snprintf(buf, len, "%s", colon + 2);
+            buf[strcspn(buf, "\n")] = '\0';
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+const char *cb_machine_id(void)
+{
+    static char id[17];
+    if (!id[0]) {
+        char model[256], host[256] = "", key[600], hex[65];
+        cpu_model(model, sizeof model);
+        gethostname(host, sizeof host - 1);
+        snprintf(key, sizeof key, "%s|%ld|%s", model, sysconf(_SC_NPROCESSORS_ONLN), host);
+        cb_sha256_buffer(key, strlen(key), hex);
+        memcpy(id, hex, 16);
+    }
+    return id;
+}
+
+int cb_write_machine_info(const char *path, cb_error *err)
+{
+    char model[256], buf[2048];
+    unsigned maj = 0, min = 0, rel = 0;
+    cpu_model(model, sizeof model);
+    H5get_libversion(&maj, &min, &rel);
+    int n = snprintf(buf, sizeof buf,
+                     "machine_id: %s\ncpu: %s\ncores: %ld\ncompiler: %s\nopenblas: %s\n"
+                     "hdf5: %u.%u.%u\nsiconos-numerics: Debian libsiconos-numerics 4.4\n"
+                     "conebench: %s\n",
+                     cb_machine_id(), model, sysconf(_SC_NPROCESSORS_ONLN), __VERSION__,
+                     openblas_get_config(), maj, min, rel, CB_VERSION);
+    return cb_write_file_atomic(path, buf, (size_t)n, err);
+}

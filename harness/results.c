@@ -1,0 +1,220 @@
+/* conebench — runs.csv rows: format, parse, read. */
+#include "conebench/results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/io.h"
+
+#define NCOLS 22
+
+const char *cb_results_header(void)
+{
+    return "run_id,problem,sha256,kind,nc,solver,label,options,tol,rep,status,iterations,error,"
+           "error_q,time_s,time_setup_s,time_solve_s,block_products,projections,local_iters,"
+           "error_evals,machine\n";
+}
+
+/* Append a CSV string field (quoted when it has a comma, quote or line break). */
+static void put_str(char *buf, size_t len, size_t *k, const char *s, int last)
+{
+    int quote = strpbrk(s, ",\"\r\n") != NULL;
+    if (quote && *k < len)
+        buf[(*k)++] = '"';
+    for (; *s && *k < len; s++) {
+        if (*s == '"' && *k + 1 < len)
+            buf[(*k)++] = '"';
+        buf[(*k)++] = *s;
+    }
+    if (quote && *k < len)
+        buf[(*k)++] = '"';
+    if (*k < len)
+        buf[(*k)++] = last ? '\n' : ',';
+}
+
+static void put_fmt(char *buf, size_t len, size_t *k, const char *fmt, double v)
+{
+    char tmp[64];
+    if (isnan(v))
+        snprintf(tmp, sizeof tmp, "nan");
+    else if (isinf(v))
+        snprintf(tmp, sizeof tmp, v > 0 ? "inf" : "-inf");
+    else
+        snprintf(tmp, sizeof tmp, fmt, v);
+    put_str(buf, len, k, tmp, 0);
+}
+
+int cb_result_format(const cb_result *r, char *buf, size_t len)
+{
+    size_t k = 0;
+    put_str(buf, len, &k, r->run_id, 0);
+    put_str(buf, len, &k, r->problem, 0);
+    put_str(buf, len, &k, r->sha256, 0);
+    put_str(buf, len, &k, r->kind, 0);
+    put_fmt(buf, len, &k, "%.0f", r->nc);
+    put_str(buf, len, &k, r->solver, 0);
+    put_str(buf, len, &k, r->label, 0);
+    put_str(buf, len, &k, r->options, 0);
+    put_fmt(buf, len, &k, "%.17g", r->tol);
+    put_fmt(buf, len, &k, "%.0f", r->rep);
+    put_str(buf, len, &k, cb_status_name(r->status), 0);
+    put_fmt(buf, len, &k, "%.0f", r->iterations);
+    put_fmt(buf, len, &k, "%.17g", r->error);
+    put_fmt(buf, len, &k, "%.17g", r->error_q);
+    put_fmt(buf, len, &k, "%.9g", r->time_s);
+    put_fmt(buf, len, &k, "%.9g", r->time_setup_s);
+    put_fmt(buf, len, &k, "%.9g", r->time_solve_s);
+    put_fmt(buf, len, &k, "%.0f", (double)r->work.block_products);
+    put_fmt(buf, len, &k, "%.0f", (double)r->work.projections);
+    put_fmt(buf, len, &k, "%.0f", (double)r->work.local_iters);
+    put_fmt(buf, len, &k, "%.0f", (double)r->work.error_evals);
+    put_str(buf, len, &k, r->machine, 1);
+    if (k >= len)
+        return -1;
+    buf[k] = '\0';
+    return (int)k;
+}
+
+/* Split one CSV line into fields (quotes honoured); returns the count or -1. */
+static int split_csv(const char *line, char fields[NCOLS][512])
+{
+    int n = 0;
+    const char *s = line;
+    for (;;) {
+        if (n == NCOLS)
+            return -1;
+        size_t k = 0;
+        int quoted = *s == '"';
+        s += quoted;
+        while (*s && (quoted || *s != ',')) {
+            if (quoted && *s == '"') {
+                if (s[1] != '"') {
+                    quoted = 0;
+                    s++;
+                    continue;
+                }
+                s++;
+            }
+            if (k + 1 >= 512)
+                return -1;
+            fields[n][k++] = *s++;
+        }
+        if (quoted)
+            return -1;
+        fields[n++][k] = '\0';
+        if (*s != ',')
+            return n;
+        s++;
+    }
+}
+
+static int num(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return end != s && *end == '\0' ? 0 : -1;
+}
+
+static int copy_field(char *dst, size_t len, const char *src)
+{
+    if (strlen(src) >= len)
+        return -1;
+    strcpy(dst, src);
+    return 0;
+}
+
+int cb_result_parse(const char *line, cb_result *r)
+{
+    char f[NCOLS][512];
+    double v[NCOLS] = {0};
+    memset(r, 0, sizeof *r);
+    if (split_csv(line, f) != NCOLS)
+        return CB_ERR_INPUT;
+    static const int numeric[] = {4, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+    for (size_t i = 0; i < sizeof numeric / sizeof *numeric; i++)
+        if (num(f[numeric[i]], &v[numeric[i]]) != 0)
+            return CB_ERR_INPUT;
+    if (copy_field(r->run_id, sizeof r->run_id, f[0]) || copy_field(r->problem, sizeof r->problem, f[1]) ||
+        copy_field(r->sha256, sizeof r->sha256, f[2]) || copy_field(r->kind, sizeof r->kind, f[3]) ||
+        copy_field(r->solver, sizeof r->solver, f[5]) || copy_field(r->label, sizeof r->label, f[6]) ||
+        copy_field(r->options, sizeof r->options, f[7]) ||
+        copy_field(r->machine, sizeof r->machine, f[21]) || cb_status_parse(f[10], &r->status))
+        return CB_ERR_INPUT;
+    r->nc = (int)v[4];
+    r->tol = v[8];
+    r->rep = (int)v[9];
+    r->iterations = (int)v[11];
+    r->error = v[12];
+    r->error_q = v[13];
+    r->time_s = v[14];
+    r->time_setup_s = v[15];
+    r->time_solve_s = v[16];
+    r->work.block_products = (long long)v[17];
+    r->work.projections = (long long)v[18];
+    r->work.local_iters = (long long)v[19];
+    r->work.error_evals = (long long)v[20];
+    return CB_OK;
+}
+
+/* Append a parsed row to out. */
+static int push_row(cb_results *out, const cb_result *r)
+{
+    if ((out->nrows & (out->nrows - 1)) == 0) {
+        size_t cap = out->nrows ? 2 * (size_t)out->nrows : 16;
+        cb_result *rows = realloc(out->rows, cap * sizeof *rows);
+        if (!rows)
+            return CB_ERR_NOMEM;
+        out->rows = rows;
+    }
+    out->rows[out->nrows++] = *r;
+    return CB_OK;
+}
+
+int cb_results_read(const char *path, cb_results *out, cb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? CB_OK : cb_fail_at(err, CB_ERR_IO, path, 0, "%s", strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long lineno = 0, pos = 0;
+    int rc = CB_OK;
+    while (rc == CB_OK && (n = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        int complete = line[n - 1] == '\n';
+        if (complete)
+            line[n - 1] = '\0';
+        cb_result r;
+        if (lineno == 1 && !strncmp(line, "run_id,", 7)) {
+            pos += n;
+            out->valid_bytes = pos;
+            continue;
+        }
+        if (complete && cb_result_parse(line, &r) == CB_OK) {
+            rc = push_row(out, &r) ? cb_fail(err, CB_ERR_NOMEM, "out of memory") : CB_OK;
+            pos += n;
+            out->valid_bytes = pos;
+        } else if (complete) {
+            rc = cb_fail_at(err, CB_ERR_INPUT, path, lineno, "malformed result row");
+        }
+    }
+    free(line);
+    fclose(f);
+    if (rc != CB_OK)
+        cb_results_free(out);
+    return rc;
+}
+
+void cb_results_free(cb_results *r)
+{
+    if (!r)
+        return;
+    free(r->rows);
+    r->rows = NULL;
+    r->nrows = 0;
+}

@@ -1,0 +1,477 @@
+/* conebench — campaign runner: one child process per run, time limits, atomic row appends,
+ * resume, shards, progress. */
+#include "conebench/runner.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "conebench/io.h"
+#include "conebench/results.h"
+
+#define MAX_JOBS 256
+#define MSG_LEN 8192
+
+typedef struct {
+    pid_t pid;
+    int fd;
+    cb_run_ref ref;
+    double start, deadline;
+    int killed;
+    size_t len;
+    char msg[MSG_LEN];
+} child;
+
+typedef struct {
+    const cb_campaign *c;
+    const cb_runner_settings *s;
+    int out_fd;           /* runs.csv, O_APPEND */
+    FILE *errlog;
+    cb_runner_summary *sum;
+    double t0, last_note;
+    int tty;
+    const cb_solver *(*find)(const char *name);
+} run_ctx;
+
+void cb_runner_settings_default(cb_runner_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->outdir = "results/default";
+    s->jobs = 1;
+    s->shard_count = 1;
+    s->progress = 1;
+    s->kill_after = 2.0;
+}
+
+static int make_dir(const char *path, cb_error *err)
+{
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot create directory: %s",
+                          strerror(errno));
+    return CB_OK;
+}
+
+/* Settings of one run: campaign limits plus the solver's option set. */
+static void run_settings(const cb_campaign *c, const cb_run_ref *r, cb_settings *s)
+{
+    const cb_campaign_solver *cs = &c->solvers[r->solver];
+    cb_settings_default(s);
+    s->tol = c->tols[r->tol];
+    s->max_iter = c->max_iter;
+    s->time_limit = c->time_limit;
+    s->trace = c->trace;
+    s->options = cs->options;
+    s->noptions = cs->noptions;
+}
+
+/* Options as "k=v;k=v". */
+static void options_string(const cb_campaign_solver *cs, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < cs->noptions && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", i ? ";" : "", cs->options[i].key,
+                              cs->options[i].value);
+}
+
+/* The row fields known before running. */
+static void row_init(const cb_campaign *c, const cb_run_ref *r, cb_result *row)
+{
+    memset(row, 0, sizeof *row);
+    const cb_campaign_solver *cs = &c->solvers[r->solver];
+    snprintf(row->run_id, sizeof row->run_id, "%s", r->id);
+    snprintf(row->problem, sizeof row->problem, "%s", c->problems[r->problem].name);
+    snprintf(row->solver, sizeof row->solver, "%s", cs->solver);
+    snprintf(row->label, sizeof row->label, "%s", cs->label);
+    options_string(cs, row->options, sizeof row->options);
+    snprintf(row->machine, sizeof row->machine, "%s", cb_machine_id());
+    row->tol = c->tols[r->tol];
+    row->rep = r->rep;
+    row->error = row->error_q = NAN;
+}
+
+static void write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, buf, len);
+        if (w <= 0 && errno != EINTR)
+            return;
+        if (w > 0) {
+            buf += w;
+            len -= (size_t)w;
+        }
+    }
+}
+
+/* Trace of one run as CSV, atomically. */
+static int write_trace(const char *outdir, const cb_run_ref *r, const cb_info *info,
+                       cb_error *err)
+{
+    char path[4096], *buf = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/traces/%s.csv", outdir, r->id);
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
+    fprintf(f, "iteration,time_s,error\n");
+    for (int i = 0; i < info->ntrace; i++)
+        fprintf(f, "%d,%.9g,%.17g\n", info->trace[i].iteration, info->trace[i].time_s,
+                info->trace[i].error);
+    fclose(f);
+    int rc = cb_write_file_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
+}
+
+/* Child side of one run: read, solve (judged by cb_solve), send "P ...", then "R row" or "E msg".
+ * Never returns. */
+static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
+{
+    const cb_campaign *c = x->c;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    cb_problem *p = NULL;
+    cb_solution sol = {0};
+    cb_info info = {0};
+    cb_settings s;
+    cb_result row;
+    cb_error err = {{0}};
+    char msg[MSG_LEN];
+    const cb_solver *solver = x->find(c->solvers[r->solver].solver);
+    int rc = solver ? cb_read_problem(c->problems[r->problem].path, NULL, &p, &err)
+                    : cb_fail(&err, CB_ERR_INPUT, "unknown solver '%s'",
+                              c->solvers[r->solver].solver);
+    if (rc == CB_OK) {
+        int n = snprintf(msg, sizeof msg, "P %s %s %d\n", p->prov.sha256, cb_kind_name(p->kind),
+                         p->nc);
+        write_all(fd, msg, (size_t)n);
+        run_settings(c, r, &s);
+        rc = cb_solution_alloc(p, &sol, &err);
+    }
+    if (rc == CB_OK)
+        rc = cb_solve(solver, p, &s, &sol, &info, &err);
+    if (rc == CB_OK && s.trace)
+        rc = write_trace(x->s->outdir, r, &info, &err);
+    if (rc == CB_OK) {
+        row_init(c, r, &row);
+        snprintf(row.sha256, sizeof row.sha256, "%s", p->prov.sha256);
+        snprintf(row.kind, sizeof row.kind, "%s", cb_kind_name(p->kind));
+        row.nc = p->nc;
+        row.status = info.status;
+        row.iterations = info.iterations;
+        row.error = info.error;
+        row.error_q = info.error_q;
+        row.time_setup_s = info.time_setup;
+        row.time_solve_s = info.time_solve;
+        row.time_s = info.time_setup + info.time_solve;
+        row.work = info.work;
+        msg[0] = 'R', msg[1] = ' ';
+        int n = cb_result_format(&row, msg + 2, sizeof msg - 2);
+        if (n > 0)
+            write_all(fd, msg, (size_t)n + 2);
+    } else {
+        int n = snprintf(msg, sizeof msg, "E %s\n", err.text);
+        write_all(fd, msg, (size_t)n);
+    }
+    _exit(rc == CB_OK ? 0 : 2);
+}
+
+static int spawn(run_ctx *x, child *ch, const cb_run_ref *r, cb_error *err)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return cb_fail(err, CB_ERR_IO, "pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return cb_fail(err, CB_ERR_IO, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        close(x->out_fd);
+        child_main(x, r, fds[1]);
+    }
+    close(fds[1]);
+    memset(ch, 0, sizeof *ch);
+    ch->pid = pid;
+    ch->fd = fds[0];
+    ch->ref = *r;
+    ch->start = cb_now();
+    ch->deadline = ch->start + 1.5 * x->c->time_limit + x->s->kill_after;
+    return CB_OK;
+}
+
+/* Turn a finished child's messages and exit status into a row. */
+static void child_row(const run_ctx *x, child *ch, int wstatus, cb_result *row)
+{
+    char *rline = NULL, *eline = NULL, *pline = strstr(ch->msg, "P ") == ch->msg ? ch->msg : NULL;
+    for (char *l = ch->msg; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        if (!strncmp(l, "R ", 2))
+            rline = l + 2;
+        if (!strncmp(l, "E ", 2))
+            eline = l + 2;
+    }
+    if (rline && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+        rline[strcspn(rline, "\n")] = '\0';
+        if (cb_result_parse(rline, row) == CB_OK)
+            return;
+    }
+    row_init(x->c, &ch->ref, row);
+    if (pline)
+        sscanf(pline, "P %64s %15s %d", row->sha256, row->kind, &row->nc);
+    row->time_s = cb_now() - ch->start;
+    row->status = ch->killed ? CB_STATUS_TIME_LIMIT
+                  : (eline && WIFEXITED(wstatus)) ? CB_STATUS_BAD_INPUT
+                                                   : CB_STATUS_CRASHED;
+    if (eline && x->errlog)
+        fprintf(x->errlog, "%s %s %s: %.*s\n", row->run_id, row->problem, row->label,
+                (int)strcspn(eline, "\n"), eline);
+    else if (row->status == CB_STATUS_CRASHED && x->errlog)
+        fprintf(x->errlog, "%s %s %s: child %s %d\n", row->run_id, row->problem, row->label,
+                WIFSIGNALED(wstatus) ? "killed by signal" : "exited with",
+                WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : WEXITSTATUS(wstatus));
+}
+
+static void progress(run_ctx *x, int final)
+{
+    const cb_runner_summary *s = x->sum;
+    if (!x->s->progress)
+        return;
+    double now = cb_now(), el = now - x->t0;
+    long todo = s->total - s->skipped, done = s->done;
+    double eta = done > 0 ? el / (double)done * (double)(todo - done) : 0;
+    if (x->tty) {
+        fprintf(stderr, "\r[%ld/%ld] solved %ld, failed %ld, crashed %ld, ETA %.0f s   %s", done,
+                todo, s->solved, s->failed, s->crashed, eta, final ? "\n" : "");
+    } else if (final || now - x->last_note >= 10.0) {
+        fprintf(stderr, "conebench: run %ld/%ld done, %ld failed, %.0f s elapsed, ETA %.0f s\n",
+                done, todo, s->failed + s->crashed, el, eta);
+        x->last_note = now;
+    }
+}
+
+/* Reap a child whose pipe closed: append its row. */
+static int finish(run_ctx *x, child *ch, cb_error *err)
+{
+    int wstatus = 0;
+    close(ch->fd);
+    while (waitpid(ch->pid, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    cb_result row;
+    char line[4096];
+    child_row(x, ch, wstatus, &row);
+    int n = cb_result_format(&row, line, sizeof line);
+    if (n < 0)
+        return cb_fail(err, CB_ERR_INTERNAL, "result row too long for %s", row.run_id);
+    write_all(x->out_fd, line, (size_t)n); /* one write: no torn rows between runs */
+    x->sum->done++;
+    x->sum->solved += row.status == CB_STATUS_SOLVED;
+    x->sum->crashed += row.status == CB_STATUS_CRASHED;
+    x->sum->failed += row.status != CB_STATUS_SOLVED && row.status != CB_STATUS_CRASHED;
+    progress(x, 0);
+    return CB_OK;
+}
+
+/* Read what is available from running children; kill the ones past their deadline. */
+static int pump(run_ctx *x, child *kids, int *nkids, cb_error *err)
+{
+    struct pollfd pf[MAX_JOBS];
+    for (int i = 0; i < *nkids; i++)
+        pf[i] = (struct pollfd){kids[i].fd, POLLIN, 0};
+    poll(pf, (nfds_t)*nkids, 20);
+    double now = cb_now();
+    for (int i = 0; i < *nkids; i++) {
+        child *ch = &kids[i];
+        if (!ch->killed && now > ch->deadline) {
+            kill(ch->pid, SIGKILL);
+            ch->killed = 1;
+        }
+        if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        ssize_t r = read(ch->fd, ch->msg + ch->len, MSG_LEN - 1 - ch->len);
+        if (r > 0) {
+            ch->len += (size_t)r;
+            ch->msg[ch->len] = '\0';
+            continue;
+        }
+        if (r < 0 && errno == EINTR)
+            continue;
+        int rc = finish(x, ch, err);
+        kids[i] = kids[--*nkids];
+        pf[i] = pf[*nkids];
+        i--;
+        if (rc != CB_OK)
+            return rc;
+    }
+    return CB_OK;
+}
+
+static int cmp_id(const void *a, const void *b) { return strcmp(a, b); }
+
+/* Open runs.csv: with resume keep its complete rows (cutting a torn tail) and list their ids. */
+static int open_results(run_ctx *x, char (**done)[17], long *ndone, cb_error *err)
+{
+    char path[4096];
+    cb_results old = {0};
+    snprintf(path, sizeof path, "%s/runs.csv", x->s->outdir);
+    *done = NULL;
+    *ndone = 0;
+    int rc = x->s->resume ? cb_results_read(path, &old, err) : CB_OK;
+    if (rc != CB_OK)
+        return rc;
+    x->out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | (x->s->resume ? 0 : O_TRUNC), 0666);
+    if (x->out_fd < 0 || (x->s->resume && ftruncate(x->out_fd, old.valid_bytes) != 0)) {
+        cb_results_free(&old);
+        return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+    }
+    if (lseek(x->out_fd, 0, SEEK_END) == 0)
+        write_all(x->out_fd, cb_results_header(), strlen(cb_results_header()));
+    *done = old.nrows ? malloc((size_t)old.nrows * sizeof **done) : NULL;
+    for (int i = 0; *done && i < old.nrows; i++)
+        memcpy((*done)[i], old.rows[i].run_id, 17);
+    *ndone = *done ? old.nrows : 0;
+    if (*done)
+        qsort(*done, (size_t)*ndone, 17, cmp_id);
+    cb_results_free(&old);
+    return CB_OK;
+}
+
+/* Write generated problems that runs of this shard need and that do not exist yet. */
+static int generate_needed(run_ctx *x, const long *todo, long ntodo, cb_error *err)
+{
+    const cb_campaign *c = x->c;
+    int rc = CB_OK;
+    for (long k = 0; k < ntodo && rc == CB_OK; k++) {
+        cb_run_ref r;
+        cb_campaign_run(c, todo[k], &r);
+        const cb_campaign_problem *pr = &c->problems[r.problem];
+        struct stat st;
+        if (!pr->generated || stat(pr->path, &st) == 0)
+            continue;
+        cb_problem *p = NULL;
+        if (x->s->progress)
+            fprintf(stderr, "conebench: generating %s\n", pr->name);
+        rc = cb_generate_random(&pr->gen, &p, NULL, NULL, err);
+        if (rc == CB_OK)
+            rc = cb_write_problem(pr->path, p, err);
+        cb_problem_free(p);
+    }
+    return rc;
+}
+
+/* The runs of this shard not done yet. */
+static long pending_runs(run_ctx *x, char (*done)[17], long ndone, long **todo)
+{
+    long n = cb_campaign_nruns(x->c), k = 0;
+    *todo = malloc((size_t)(n > 0 ? n : 1) * sizeof **todo);
+    for (long i = 0; *todo && i < n; i++) {
+        if (i % x->s->shard_count != x->s->shard_index)
+            continue;
+        x->sum->total++;
+        cb_run_ref r;
+        cb_campaign_run(x->c, i, &r);
+        if (done && bsearch(r.id, done, (size_t)ndone, 17, cmp_id)) {
+            x->sum->skipped++;
+            continue;
+        }
+        (*todo)[k++] = i;
+    }
+    return *todo ? k : -1;
+}
+
+static int check_runner(const cb_runner_settings *s, cb_error *err)
+{
+    if (!s->outdir || !*s->outdir)
+        return cb_fail(err, CB_ERR_INPUT, "-o: output directory missing");
+    if (s->jobs < 1 || s->jobs > MAX_JOBS)
+        return cb_fail(err, CB_ERR_INPUT, "--jobs: must be in [1, %d]", MAX_JOBS);
+    if (s->shard_count < 1 || s->shard_index < 0 || s->shard_index >= s->shard_count)
+        return cb_fail(err, CB_ERR_INPUT, "--shard: need 0 ≤ i < N, got %d/%d", s->shard_index,
+                       s->shard_count);
+    return CB_OK;
+}
+
+/* Keep up to `jobs` children running until every pending run is recorded. */
+static int run_all(run_ctx *x, const long *todo, long ntodo, cb_error *err)
+{
+    child kids[MAX_JOBS];
+    int nkids = 0, rc = CB_OK;
+    long next = 0;
+    while (rc == CB_OK && (next < ntodo || nkids > 0)) {
+        while (rc == CB_OK && nkids < x->s->jobs && next < ntodo) {
+            cb_run_ref r;
+            cb_campaign_run(x->c, todo[next++], &r);
+            if ((rc = spawn(x, &kids[nkids], &r, err)) == CB_OK)
+                nkids++;
+        }
+        if (rc == CB_OK)
+            rc = pump(x, kids, &nkids, err);
+    }
+    for (int i = 0; i < nkids; i++) { /* only on error: do not leave children behind */
+        kill(kids[i].pid, SIGKILL);
+        close(kids[i].fd);
+        waitpid(kids[i].pid, NULL, 0);
+    }
+    return rc;
+}
+
+int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner_summary *sum,
+                    cb_error *err)
+{
+    char path[4096], (*done)[17] = NULL;
+    long ndone = 0, *todo = NULL, ntodo;
+    run_ctx x = {c, s, -1, NULL, sum, cb_now(), 0, isatty(2),
+                 s->find_solver ? s->find_solver : cb_solver_find};
+    memset(sum, 0, sizeof *sum);
+    int rc = check_runner(s, err);
+    const char *subdirs[] = {"", "/traces", "/problems"};
+    for (int i = 0; i < 3 && rc == CB_OK; i++) {
+        snprintf(path, sizeof path, "%s%s", s->outdir, subdirs[i]);
+        rc = make_dir(path, err);
+    }
+    if (rc == CB_OK) {
+        snprintf(path, sizeof path, "%s/machine.txt", s->outdir);
+        rc = cb_write_machine_info(path, err);
+    }
+    if (rc == CB_OK) {
+        char lim[256];
+        int n = snprintf(lim, sizeof lim, "time_limit %.17g\nmax_iter %d\ncampaign %s\n",
+                         c->time_limit, c->max_iter, c->name);
+        snprintf(path, sizeof path, "%s/limits.txt", s->outdir);
+        rc = cb_write_file_atomic(path, lim, (size_t)n, err);
+    }
+    if (rc == CB_OK)
+        rc = open_results(&x, &done, &ndone, err);
+    if (rc == CB_OK && (ntodo = pending_runs(&x, done, ndone, &todo)) < 0)
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    if (rc == CB_OK)
+        rc = generate_needed(&x, todo, ntodo, err);
+    snprintf(path, sizeof path, "%s/errors.log", s->outdir);
+    if (rc == CB_OK && !(x.errlog = fopen(path, s->resume ? "a" : "w")))
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+    if (rc == CB_OK) {
+        openblas_set_num_threads(1); /* parallelism comes from --jobs */
+        setvbuf(x.errlog, NULL, _IOLBF, 0);
+        rc = run_all(&x, todo, ntodo, err);
+        progress(&x, 1);
+    }
+    sum->elapsed = cb_now() - x.t0;
+    if (x.errlog)
+        fclose(x.errlog);
+    if (x.out_fd >= 0)
+        close(x.out_fd);
+    free(done);
+    free(todo);
+    return rc;
+}

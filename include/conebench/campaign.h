@@ -1,0 +1,82 @@
+/* conebench — campaign files (SPEC §9): which problems, solvers, tolerances and limits to run.
+ *
+ * Plain text, one directive a line, '#' starts a comment:
+ *   name NAME                     description TEXT...
+ *   problem GLOB...               files or globs, relative to the working directory
+ *   data GLOB...                  globs relative to the Siconos data folder ($CONEBENCH_DATA or
+ *                                 ../shared/data); skipped, with a note, when it is absent
+ *   generate random kind=K nc=N seeds=A..B [matrix=multibody|spd] [cond=C] [density=D]
+ *                   [storage=bsr|dense] [semidefinite=0|1]
+ *   solver NAME [key=value]... [label=LABEL]   one solver with one option set
+ *   tol T...                      tolerances (each run is done for each)
+ *   max-iter N    time-limit S    repetitions R    trace on|off
+ * Errors are "FILE:LINE: what".
+ *
+ * Ownership: cb_campaign owns all its strings and arrays; cb_campaign_free releases them.
+ */
+#ifndef CONEBENCH_CAMPAIGN_H
+#define CONEBENCH_CAMPAIGN_H
+
+#include "conebench/generate.h"
+#include "conebench/solver.h"
+
+#define CB_CAMPAIGN_MAX_OPTIONS 16
+#define CB_CAMPAIGN_MAX_TOLS 8
+
+/* One problem of a campaign: a file, or a generator recipe written to a file before running. */
+typedef struct {
+    char *path;          /* file to read (for generated ones: where it is written) */
+    char *name;          /* display name */
+    int generated;       /* 1: produce `path` with cb_generate_random(&gen) first */
+    cb_random_settings gen;
+} cb_campaign_problem;
+
+/* One solver with one option set. */
+typedef struct {
+    char *solver;
+    char *label;         /* solver name plus options unless label= was given */
+    int noptions;
+    cb_option options[CB_CAMPAIGN_MAX_OPTIONS]; /* key/value strings owned by the campaign */
+} cb_campaign_solver;
+
+typedef struct {
+    char *name;
+    char *description;
+    char *path;          /* the campaign file */
+    cb_campaign_problem *problems;
+    int nproblems;
+    cb_campaign_solver *solvers;
+    int nsolvers;
+    double tols[CB_CAMPAIGN_MAX_TOLS];
+    int ntols;
+    int max_iter;        /* default 10000 */
+    double time_limit;   /* seconds per run, default 10 */
+    int repetitions;     /* default 1 */
+    int trace;           /* default 1 */
+    int data_missing;    /* a `data` line was skipped because the data folder is absent */
+} cb_campaign;
+
+/* Parse a campaign file. Generated problems get paths under gen_dir (e.g. OUT/problems). */
+int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err);
+void cb_campaign_free(cb_campaign *c);
+
+/* Resolve NAME to harness/campaigns/NAME.conf (under $CONEBENCH_HOME if set, else the working
+ * directory); a NAME containing '/' or ending in .conf is a path. Writes into buf. */
+int cb_campaign_locate(const char *name, char *buf, size_t len, cb_error *err);
+
+/* The Siconos data folder ($CONEBENCH_DATA, else ../shared/data) or NULL when absent. */
+const char *cb_data_dir(void);
+
+/* Number of runs: problems × solvers × tols × repetitions. */
+long cb_campaign_nruns(const cb_campaign *c);
+
+/* The run with index i in the canonical order (problem, solver, tol, repetition). */
+typedef struct {
+    long index;
+    int problem, solver, tol, rep;
+    char id[17];         /* stable id: 16 hex digits of sha256(problem name|label|tol|rep) */
+} cb_run_ref;
+
+void cb_campaign_run(const cb_campaign *c, long i, cb_run_ref *out);
+
+#endif

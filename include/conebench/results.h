@@ -1,0 +1,51 @@
+/* conebench — campaign results (SPEC §9): DIR/runs.csv, one row per run, read and written here.
+ *
+ * Columns: run_id, problem, sha256, kind, nc, solver, label, options, tol, rep, status,
+ * iterations, error, error_q, time_s, time_setup_s, time_solve_s, block_products, projections,
+ * local_iters, error_evals, machine. Fields are RFC 4180 CSV (quoted when needed). Rows are
+ * appended with one write() each, so a killed campaign leaves at most one torn last line, which
+ * readers ignore (cb_results_read reports how many bytes of valid rows the file has).
+ */
+#ifndef CONEBENCH_RESULTS_H
+#define CONEBENCH_RESULTS_H
+
+#include <stdio.h>
+#include "conebench/solver.h"
+
+typedef struct {
+    char run_id[17];
+    char problem[256];
+    char sha256[65];
+    char kind[16];
+    int nc;
+    char solver[64];
+    char label[256];
+    char options[512];
+    double tol;
+    int rep;
+    cb_status status;
+    int iterations;
+    double error, error_q;
+    double time_s, time_setup_s, time_solve_s;
+    cb_work work;
+    char machine[17];
+} cb_result;
+
+typedef struct {
+    cb_result *rows;
+    int nrows;
+    long valid_bytes; /* length of the file prefix made of complete, valid rows */
+} cb_results;
+
+/* The header line (with '\n'). */
+const char *cb_results_header(void);
+/* Format one row (with '\n') into buf; returns its length, or -1 if it does not fit. */
+int cb_result_format(const cb_result *r, char *buf, size_t len);
+/* Parse one row (no '\n'); CB_ERR_INPUT if malformed. */
+int cb_result_parse(const char *line, cb_result *r);
+/* Read DIR/runs.csv style file. A missing file gives zero rows. A torn or malformed last line is
+ * skipped; a malformed line elsewhere is an error naming FILE:LINE. */
+int cb_results_read(const char *path, cb_results *out, cb_error *err);
+void cb_results_free(cb_results *r);
+
+#endif

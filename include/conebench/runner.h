@@ -1,0 +1,44 @@
+/* conebench — the campaign runner (SPEC §9): every run in its own child process with a time
+ * limit, so a crash or a hang is recorded (status crashed / time_limit) and the campaign goes on.
+ *
+ * Output directory: runs.csv (cb_results format, one row appended per run with a single write),
+ * traces/<run_id>.csv (iteration,time_s,error), problems/ (generated problems), machine.txt,
+ * errors.log (messages of runs that could not start, e.g. unsupported kind).
+ * Sharding: run i belongs to shard i mod N, so shards are disjoint, deterministic, and their
+ * runs.csv files concatenate (minus repeated headers) into the unsharded result.
+ */
+#ifndef CONEBENCH_RUNNER_H
+#define CONEBENCH_RUNNER_H
+
+#include "conebench/campaign.h"
+
+typedef struct {
+    const char *outdir;
+    int jobs;            /* parallel children, ≥ 1 (default 1) */
+    int shard_index;     /* 0 ≤ shard_index < shard_count (default 0 of 1) */
+    int shard_count;
+    int resume;          /* keep finished runs of runs.csv, run only the others */
+    int progress;        /* 1: progress on stderr (a live line on a TTY) */
+    double kill_after;   /* a child is killed at time_limit · 1.5 + kill_after s (default 2) */
+    /* Solver lookup (default cb_solver_find); tests inject test-only solvers here. */
+    const cb_solver *(*find_solver)(const char *name);
+} cb_runner_settings;
+
+typedef struct {
+    long total;          /* runs of this shard */
+    long skipped;        /* already done (resume) */
+    long done;           /* run now */
+    long solved, failed, crashed;
+    double elapsed;
+} cb_runner_summary;
+
+void cb_runner_settings_default(cb_runner_settings *s);
+int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner_summary *sum,
+                    cb_error *err);
+
+/* 16 hex digits identifying this machine (CPU model, cores, host name). */
+const char *cb_machine_id(void);
+/* Write CPU, cores, compiler and library versions to path (atomically). */
+int cb_write_machine_info(const char *path, cb_error *err);
+
+#endif

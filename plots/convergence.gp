@@ -1,0 +1,26 @@
+# Convergence curves of every solver on one problem: judged-normalisation residual against
+# iteration (left) and against time (right). Variables set by `conebench report`:
+#   data  file with one block per solver (blocks separated by two blank lines); each block starts
+#         with a line "# <solver label>" and then rows "iteration time_s error"
+#   titles  solver labels separated by "|";  nblk  number of blocks
+#   out   output file without extension (writes out.png and out.svg);  ttl  title;  tol  tolerance
+set key outside right top title "solver" box
+set logscale y 10
+set format y "10^{%T}"
+set grid xtics ytics
+do for [t in "pngcairo svg"] {
+    if (t eq "pngcairo") { set terminal pngcairo size 1400,560 enhanced font "DejaVu Sans,11"; set output out.".png" }
+    else { set terminal svg size 1400,560 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
+    set multiplot layout 1,2 title ttl font ",13" noenhanced
+    set xlabel "iteration"; set ylabel "residual ‖e‖ / max(‖q‖,‖p‖,‖y‖)"
+    set logscale x 10; set format x "%g"
+    set key off
+    plot for [i=0:nblk-1] data index i using 1:3 with linespoints linewidth 2 pointsize 0.6 title word(titles, i+1) noenhanced, \
+         tol with lines dashtype 2 linecolor rgb "gray40" notitle
+    set xlabel "time [s]"; set format x "10^{%T}"
+    set key outside right top title "solver" box
+    plot for [i=0:nblk-1] data index i using 2:3 with linespoints linewidth 2 pointsize 0.6 title word(titles, i+1) noenhanced, \
+         tol with lines dashtype 2 linecolor rgb "gray40" title "tolerance"
+    unset multiplot
+    set output
+}
