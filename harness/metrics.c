@@ -39,7 +39,7 @@ double cb_perf_profile(const double *ratio, int np, int ns, int s, double tau)
         return NAN;
     int k = 0;
     for (int p = 0; p < np; p++)
-        k += ratio[p * ns + s] <= tau;
+        k += isfinite(ratio[p * ns + s]) && ratio[p * ns + s] <= tau;
     return (double)k / np;
 }
 

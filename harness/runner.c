@@ -138,6 +138,9 @@ static int write_trace(const char *outdir, const cb_run_ref *r, const cb_info *i
 static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
 {
     const cb_campaign *c = x->c;
+    static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t i = 0; i < sizeof crash_signals / sizeof *crash_signals; i++)
+        signal(crash_signals[i], SIG_DFL); /* a crash must kill the child, whatever the parent set */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     cb_problem *p = NULL;
     cb_solution sol = {0};

@@ -1,0 +1,338 @@
+/* conebench tests — the harness: campaign parsing, isolated runner (crash, hang, kill -9 then
+ * resume, shards), results files, and performance-profile properties. */
+#include "test_support.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conebench/campaign.h"
+#include "conebench/metrics.h"
+#include "conebench/results.h"
+#include "conebench/rng.h"
+#include "conebench/runner.h"
+
+/* Test-only solvers: crash, hang, sleep briefly then return p = 0. */
+static int t_setup(const cb_problem *p, const cb_settings *s, void **w, cb_error *e)
+{
+    (void)p, (void)s, (void)e;
+    *w = NULL;
+    return CB_OK;
+}
+static void t_cleanup(void *w) { (void)w; }
+static int crash_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *i, cb_error *e)
+{
+    (void)w, (void)s, (void)sol, (void)i, (void)e;
+    raise(SIGSEGV);
+    return CB_OK;
+}
+static int hang_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *i, cb_error *e)
+{
+    (void)w, (void)s, (void)sol, (void)i, (void)e;
+    for (;;)
+        pause();
+    return CB_OK;
+}
+static int nap_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *i, cb_error *e)
+{
+    (void)w, (void)s, (void)e;
+    struct timespec ts = {0, 30 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    memset(sol->p, 0, sol->n * sizeof(double));
+    i->status = CB_STATUS_MAX_ITER;
+    i->iterations = 1;
+    return CB_OK;
+}
+static const cb_solver crash = {"test-crash", "segfaults", NULL, NULL, t_setup, crash_solve, t_cleanup};
+static const cb_solver hang = {"test-hang", "never returns", NULL, NULL, t_setup, hang_solve, t_cleanup};
+static const cb_solver nap = {"test-nap", "sleeps 30 ms", NULL, NULL, t_setup, nap_solve, t_cleanup};
+
+static const cb_solver *find(const char *name)
+{
+    if (!strcmp(name, "test-crash"))
+        return &crash;
+    if (!strcmp(name, "test-hang"))
+        return &hang;
+    if (!strcmp(name, "test-nap"))
+        return &nap;
+    return cb_solver_find(name);
+}
+
+/* Write a campaign file in dir and parse it. */
+static cb_campaign *campaign(const char *dir, const char *text)
+{
+    char path[512], gen[512];
+    snprintf(path, sizeof path, "%s/c.conf", dir);
+    snprintf(gen, sizeof gen, "%s/gen", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    cb_campaign *c = NULL;
+    cb_error err = {{0}};
+    int rc = cb_campaign_parse(path, gen, &c, &err);
+    if (rc != CB_OK)
+        fail_msg("campaign: %s", err.text);
+    char mk[600];
+    snprintf(mk, sizeof mk, "mkdir -p %s", gen);
+    assert_int_equal(system(mk), 0);
+    return c;
+}
+
+static void settings(cb_runner_settings *s, const char *out)
+{
+    cb_runner_settings_default(s);
+    s->outdir = out;
+    s->progress = 0;
+    s->find_solver = find;
+    s->kill_after = 0.5;
+}
+
+static void read_rows(const char *out, cb_results *r)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/runs.csv", out);
+    cb_error err = {{0}};
+    if (cb_results_read(path, r, &err) != CB_OK)
+        fail_msg("%s", err.text);
+}
+
+static int status_of(const cb_results *r, const char *solver)
+{
+    for (int i = 0; i < r->nrows; i++)
+        if (!strcmp(r->rows[i].solver, solver))
+            return (int)r->rows[i].status;
+    return -1;
+}
+
+/* A crashing solver is recorded as crashed, a hanging one as time_limit; the others still run
+ * and are judged (nsgs solves its problem). */
+static void test_crash_and_hang(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    cb_campaign *c = campaign(dir, "generate random kind=rolling3d nc=5 seeds=1\n"
+                                   "solver test-crash\nsolver test-hang\nsolver nsgs\n"
+                                   "tol 1e-8\ntime-limit 0.5\n");
+    char out[600];
+    snprintf(out, sizeof out, "%s/out", dir);
+    cb_runner_settings s;
+    settings(&s, out);
+    cb_runner_summary sum;
+    cb_error err = {{0}};
+    assert_int_equal(cb_run_campaign(c, &s, &sum, &err), CB_OK);
+    assert_int_equal(sum.total, 3);
+    assert_int_equal(sum.crashed, 1);
+    cb_results r;
+    read_rows(out, &r);
+    assert_int_equal(r.nrows, 3);
+    assert_int_equal(status_of(&r, "test-crash"), CB_STATUS_CRASHED);
+    assert_int_equal(status_of(&r, "test-hang"), CB_STATUS_TIME_LIMIT);
+    assert_int_equal(status_of(&r, "nsgs"), CB_STATUS_SOLVED);
+    for (int i = 0; i < r.nrows; i++) { /* kind and nc are known even for the crashed run */
+        assert_string_equal(r.rows[i].kind, "rolling3d");
+        assert_int_equal(r.rows[i].nc, 5);
+    }
+    cb_results_free(&r);
+    cb_campaign_free(c);
+}
+
+/* 1 if every run id of the campaign appears exactly once in r. */
+static int each_run_once(const cb_campaign *c, const cb_results *r)
+{
+    long n = cb_campaign_nruns(c);
+    if (r->nrows != n)
+        return 0;
+    for (long i = 0; i < n; i++) {
+        cb_run_ref ref;
+        cb_campaign_run(c, i, &ref);
+        int k = 0;
+        for (int j = 0; j < r->nrows; j++)
+            k += !strcmp(r->rows[j].run_id, ref.id);
+        if (k != 1)
+            return 0;
+    }
+    return 1;
+}
+
+/* kill -9 in the middle of a campaign, then --resume: every run once, no torn row. */
+static void test_kill_then_resume(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    cb_campaign *c = campaign(dir, "generate random kind=coulomb3d nc=3 seeds=1..12\n"
+                                   "solver test-nap\nsolver test-nap label=nap2\ntol 1e-6\n");
+    char out[600], path[700];
+    snprintf(out, sizeof out, "%s/out", dir);
+    cb_runner_settings s;
+    settings(&s, out);
+    s.jobs = 2;
+    pid_t pid = fork();
+    if (pid == 0) {
+        cb_runner_summary sum;
+        _exit(cb_run_campaign(c, &s, &sum, NULL) == CB_OK ? 0 : 1);
+    }
+    struct timespec ts = {0, 400 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    cb_results r;
+    read_rows(out, &r);
+    long before = r.nrows;
+    cb_results_free(&r);
+    assert_true(before > 0 && before < cb_campaign_nruns(c)); /* really interrupted */
+    snprintf(path, sizeof path, "%s/runs.csv", out);
+    FILE *f = fopen(path, "a"); /* simulate a row torn by the kill */
+    fputs("deadbeefdeadbeef,random-coulomb3d-nc3-mb-s1,abc,coulomb3d,3,test-na", f);
+    fclose(f);
+    s.resume = 1;
+    cb_runner_summary sum;
+    assert_int_equal(cb_run_campaign(c, &s, &sum, NULL), CB_OK);
+    assert_int_equal(sum.skipped, before);
+    read_rows(out, &r);
+    assert_true(each_run_once(c, &r));
+    cb_results_free(&r);
+    f = fopen(path, "r"); /* every line complete and parseable */
+    char line[4096];
+    int lines = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t n = strlen(line);
+        assert_true(n > 0 && line[n - 1] == '\n');
+        line[n - 1] = '\0';
+        cb_result row;
+        assert_true(lines == 0 || cb_result_parse(line, &row) == CB_OK);
+        lines++;
+    }
+    fclose(f);
+    assert_int_equal(lines, cb_campaign_nruns(c) + 1);
+    cb_campaign_free(c);
+}
+
+/* Two shards concatenated give the same set of runs as the unsharded campaign. */
+static void test_shards(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    cb_campaign *c = campaign(dir, "generate random kind=rolling3d nc=4 seeds=1..3\n"
+                                   "generate random kind=coulomb3d nc=4 seeds=1..2\n"
+                                   "solver nsgs\nsolver psor\ntol 1e-4 1e-8\nrepetitions 2\n");
+    char out[3][600];
+    cb_results r[3];
+    for (int k = 0; k < 3; k++) {
+        snprintf(out[k], sizeof out[k], "%s/out%d", dir, k);
+        cb_runner_settings s;
+        settings(&s, out[k]);
+        s.shard_count = k == 2 ? 1 : 2;
+        s.shard_index = k == 2 ? 0 : k;
+        cb_runner_summary sum;
+        assert_int_equal(cb_run_campaign(c, &s, &sum, NULL), CB_OK);
+        read_rows(out[k], &r[k]);
+    }
+    assert_true(r[0].nrows > 0 && r[1].nrows > 0);
+    cb_results merged = {0};
+    merged.nrows = r[0].nrows + r[1].nrows;
+    merged.rows = malloc((size_t)merged.nrows * sizeof *merged.rows);
+    memcpy(merged.rows, r[0].rows, (size_t)r[0].nrows * sizeof *merged.rows);
+    memcpy(merged.rows + r[0].nrows, r[1].rows, (size_t)r[1].nrows * sizeof *merged.rows);
+    assert_true(each_run_once(c, &merged));
+    assert_true(each_run_once(c, &r[2]));
+    for (int i = 0; i < r[2].nrows; i++) /* same runs, same deterministic outcome */
+        for (int j = 0; j < merged.nrows; j++)
+            if (!strcmp(r[2].rows[i].run_id, merged.rows[j].run_id)) {
+                assert_int_equal(r[2].rows[i].iterations, merged.rows[j].iterations);
+                assert_int_equal(r[2].rows[i].status, merged.rows[j].status);
+            }
+    cb_results_free(&merged);
+    for (int k = 0; k < 3; k++)
+        cb_results_free(&r[k]);
+    cb_campaign_free(c);
+}
+
+/* Dolan–Moré profiles on synthetic data: ρ_s(1) sums to ≥ 1 with ties, each ρ_s is
+ * non-decreasing, and ends at the solver's success rate. */
+static void test_profiles(void **state)
+{
+    (void)state;
+    enum { NP = 200, NS = 4 };
+    static double cost[NP * NS], ratio[NP * NS];
+    cb_rng r;
+    cb_rng_seed(&r, 42);
+    int solved[NS] = {0};
+    for (int p = 0; p < NP; p++)
+        for (int s = 0; s < NS; s++) {
+            double u = cb_rng_uniform(&r);
+            cost[p * NS + s] = u < 0.15 * s ? INFINITY : (p % 5 == 0 ? 1.0 : exp(6 * u));
+            solved[s] += isfinite(cost[p * NS + s]);
+        }
+    cb_perf_ratios(cost, NP, NS, ratio);
+    double at1 = 0;
+    int solvable = 0;
+    for (int p = 0; p < NP; p++) {
+        int any = 0;
+        for (int s = 0; s < NS; s++)
+            any |= isfinite(cost[p * NS + s]);
+        solvable += any;
+    }
+    for (int s = 0; s < NS; s++) {
+        at1 += cb_perf_profile(ratio, NP, NS, s, 1.0);
+        double prev = 0;
+        for (double tau = 1; tau <= 1e4; tau *= 1.05) {
+            double v = cb_perf_profile(ratio, NP, NS, s, tau);
+            assert_true(v >= prev);
+            prev = v;
+        }
+        assert_true(fabs(cb_perf_profile(ratio, NP, NS, s, INFINITY) - (double)solved[s] / NP) <
+                    1e-15);
+    }
+    assert_true(at1 * NP >= solvable); /* every solvable problem has a best solver (ties count) */
+    assert_true(at1 >= 1.0 - 1e-12 || solvable < NP);
+    double x[4] = {0.0, 0.01, 0.1, 1.0}; /* shifted geomean against a hand computation */
+    double want = exp((log(0.01) + log(0.02) + log(0.11) + log(1.01)) / 4) - 0.01;
+    assert_true(fabs(cb_shifted_geomean(x, 4, 0.01) - want) < 1e-15);
+    assert_true(cb_median(x, 4) == 0.055);
+}
+
+/* Bad campaign files: FILE:LINE: what. */
+static void test_campaign_errors(void **state)
+{
+    (void)state;
+    const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"solver nsgs\ngenerate random kind=cube nc=3\n", "c.conf:2: kind"},
+        {"solver nsgs\ngenerate random kind=rolling3d nc=3\ntol abc\n", "c.conf:3: tol"},
+        {"generate random kind=rolling3d nc=3\nsolver nosuch\n", "unknown solver 'nosuch'"},
+        {"generate random kind=rolling3d nc=3\n", "no solver"},
+        {"solver nsgs\nproblem /nonexistent/*.dat\n", "c.conf:2: no file matches"},
+        {"solver nsgs\nfrobnicate 3\n", "c.conf:2: unknown directive"},
+    };
+    const char *dir = cbt_tmpdir();
+    char path[600];
+    snprintf(path, sizeof path, "%s/c.conf", dir);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        FILE *f = fopen(path, "w");
+        fputs(cases[i].text, f);
+        fclose(f);
+        cb_campaign *c = NULL;
+        cb_error err = {{0}};
+        assert_int_equal(cb_campaign_parse(path, dir, &c, &err), CB_ERR_INPUT);
+        assert_null(c);
+        if (!strstr(err.text, cases[i].want))
+            fail_msg("case %zu: '%s' does not contain '%s'", i, err.text, cases[i].want);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_crash_and_hang), cmocka_unit_test(test_kill_then_resume),
+        cmocka_unit_test(test_shards),         cmocka_unit_test(test_profiles),
+        cmocka_unit_test(test_campaign_errors),
+    };
+    return cmocka_run_group_tests_name("harness", tests, NULL, NULL);
+}
