@@ -1,0 +1,465 @@
+/* conebench — problem and solution files: format detection, atomic writes, SHA-256, whole-file
+ * reads, solution files (SPEC §3, §5, §11). The Siconos text format is in io_siconos.c, FCLIB
+ * HDF5 in io_fclib.c, the global→local condensation in condense.c. */
+#include "io_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Largest problem or solution file read into memory. */
+#define CB_MAX_FILE_BYTES ((size_t)1 << 31)
+
+void cb_read_settings_default(cb_read_settings *s)
+{
+    s->force_kind = 0;
+    s->kind = CB_KIND_COULOMB3D;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Whole files                                                                                  */
+
+static int open_code(int e) { return e == ENOENT || e == EACCES || e == ENOTDIR ? CB_ERR_INPUT : CB_ERR_IO; }
+
+/* Open for reading without blocking on FIFOs; only regular files of at most max_bytes. */
+static int open_regular(const char *path, size_t max_bytes, int *fd, size_t *size, cb_error *err)
+{
+    struct stat st;
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+        return cb_fail_at(err, open_code(errno), path, 0, "cannot open: %s", strerror(errno));
+    if (fstat(*fd, &st) != 0)
+        return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot stat: %s", strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "not a regular file (a directory)");
+    if (!S_ISREG(st.st_mode))
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "not a regular file");
+    if ((unsigned long long)st.st_size > (unsigned long long)max_bytes)
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "file too large (%lld bytes, limit %zu)",
+                          (long long)st.st_size, max_bytes);
+    int flags = fcntl(*fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK);
+    *size = (size_t)st.st_size;
+    return CB_OK;
+}
+
+/* Read to EOF into a growing buffer (the file may change size while being read). */
+static int read_all(int fd, const char *path, size_t max_bytes, size_t hint, char **data,
+                    size_t *len, cb_error *err)
+{
+    size_t cap = hint + 1, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf)
+        return cb_fail_at(err, CB_ERR_NOMEM, path, 0, "out of memory for %zu bytes", cap);
+    for (;;) {
+        if (n == cap) {
+            size_t ncap = cap > max_bytes / 2 ? max_bytes + 1 : 2 * cap;
+            char *nb = ncap > cap ? realloc(buf, ncap + 1) : NULL;
+            if (!nb) {
+                free(buf);
+                return ncap > cap ? cb_fail_at(err, CB_ERR_NOMEM, path, 0, "out of memory")
+                                  : cb_fail_at(err, CB_ERR_INPUT, path, 0, "file too large");
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            free(buf);
+            return cb_fail_at(err, CB_ERR_IO, path, 0, "read failed: %s", strerror(errno));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    if (n > max_bytes) {
+        free(buf);
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "file too large (limit %zu)", max_bytes);
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return CB_OK;
+}
+
+int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err)
+{
+    int fd = -1;
+    size_t size = 0;
+    *data = NULL;
+    *len = 0;
+    int rc = open_regular(path, max_bytes, &fd, &size, err);
+    if (rc == CB_OK)
+        rc = read_all(fd, path, max_bytes, size, data, len, err);
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
+int cb_sha256_file(const char *path, char hex[65], cb_error *err)
+{
+    unsigned char md[EVP_MAX_MD_SIZE], buf[1 << 16];
+    unsigned int mdlen = 0;
+    int rc = CB_OK;
+    hex[0] = '\0';
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    FILE *f = fopen(path, "rb");
+    if (!ctx || !f || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+        rc = cb_fail_at(err, f ? CB_ERR_IO : open_code(errno), path, 0, "cannot hash: %s",
+                        f ? "libcrypto failure" : strerror(errno));
+        goto cleanup;
+    }
+    size_t r;
+    while ((r = fread(buf, 1, sizeof buf, f)) > 0)
+        if (EVP_DigestUpdate(ctx, buf, r) != 1)
+            break;
+    if (ferror(f) || !feof(f) || EVP_DigestFinal_ex(ctx, md, &mdlen) != 1 || mdlen != 32) {
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot hash: read or digest failure");
+        goto cleanup;
+    }
+    for (unsigned i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", md[i]);
+cleanup:
+    if (f)
+        fclose(f);
+    EVP_MD_CTX_free(ctx);
+    return rc;
+}
+
+/* Create "<path>.tmp.<pid>.<k>" exclusively (same directory, honours the umask). */
+static int create_temp(const char *path, char **tmp, int *fd, cb_error *err)
+{
+    static unsigned counter;
+    size_t cap = strlen(path) + 64;
+    *tmp = malloc(cap);
+    if (!*tmp)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned k = __atomic_fetch_add(&counter, 1u, __ATOMIC_RELAXED);
+        snprintf(*tmp, cap, "%s.tmp.%ld.%u", path, (long)getpid(), k);
+        *fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (*fd >= 0)
+            return CB_OK;
+        if (errno != EEXIST)
+            break;
+    }
+    int e = errno;
+    free(*tmp);
+    *tmp = NULL;
+    return cb_fail_at(err, open_code(e), path, 0, "cannot create a temporary file: %s",
+                      strerror(e));
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, data, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        data += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* fsync the directory holding path, so the rename is durable (best effort). */
+static void sync_parent(const char *path)
+{
+    char *dir = cb_strdup(path);
+    if (!dir)
+        return;
+    char *slash = strrchr(dir, '/');
+    const char *d = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
+    int fd = open(d, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_error *err)
+{
+    char *tmp = NULL;
+    int fd = -1;
+    int rc = create_temp(path, &tmp, &fd, err);
+    if (rc != CB_OK)
+        return rc;
+    if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "write failed: %s", strerror(errno));
+        goto cleanup;
+    }
+    int cr = close(fd);
+    fd = -1;
+    if (cr != 0 || rename(tmp, path) != 0) {
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot replace the file: %s", strerror(errno));
+        goto cleanup;
+    }
+    sync_parent(path);
+cleanup:
+    if (fd >= 0)
+        close(fd);
+    if (rc != CB_OK)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Problems                                                                                     */
+
+static const char hdf5_signature[8] = {'\211', 'H', 'D', 'F', '\r', '\n', '\032', '\n'};
+
+/* HDF5 superblocks sit at offset 0, 512, 1024, 2048, ... */
+static int is_hdf5(const char *data, size_t len)
+{
+    for (size_t off = 0; off + 8 <= len; off = off ? 2 * off : 512)
+        if (memcmp(data + off, hdf5_signature, 8) == 0)
+            return 1;
+    return 0;
+}
+
+/* "dir/name.ext" → "name". */
+static int set_name_from_path(cb_problem *p, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *name = cb_strdup(base);
+    if (!name)
+        return CB_ERR_NOMEM;
+    char *dot = strrchr(name, '.');
+    if (dot && dot != name)
+        *dot = '\0';
+    int rc = cb_problem_set_name(p, name);
+    free(name);
+    return rc;
+}
+
+int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **out, cb_error *err)
+{
+    cb_read_settings def;
+    char *data = NULL, hex[65];
+    size_t len = 0;
+    *out = NULL;
+    if (!s) {
+        cb_read_settings_default(&def);
+        s = &def;
+    }
+    int rc = cb_read_file(path, CB_MAX_FILE_BYTES, &data, &len, err);
+    if (rc != CB_OK)
+        return rc;
+    cb_sha256_buffer(data, len, hex); /* exactly the bytes parsed */
+    if (is_hdf5(data, len)) {
+        free(data);
+        data = NULL;
+        rc = cb_read_fclib(path, s, out, err);
+    } else {
+        rc = cb_read_siconos_text(path, data, len, s, out, err);
+    }
+    if (rc == CB_OK && (set_name_from_path(*out, path) != CB_OK ||
+                        cb_problem_set_provenance(*out, path, NULL, NULL, 0) != CB_OK))
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    if (rc == CB_OK)
+        memcpy((*out)->prov.sha256, hex, sizeof hex);
+    free(data);
+    if (rc != CB_OK) {
+        cb_problem_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* Render into memory with `render`, then write atomically. */
+static int write_rendered(const char *path, int (*render)(FILE *, const void *, cb_error *),
+                          const void *arg, cb_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    int rc = render(f, arg, err);
+    if (fclose(f) != 0 && rc == CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    if (rc == CB_OK)
+        rc = cb_write_file_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
+}
+
+static int render_problem(FILE *f, const void *arg, cb_error *err)
+{
+    return cb_write_problem_stream(f, arg, err);
+}
+
+int cb_write_problem(const char *path, const cb_problem *prob, cb_error *err)
+{
+    return write_rendered(path, render_problem, prob, err);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Solutions: "nc d" then nc·d lines "p_i y_i"                                                   */
+
+typedef struct {
+    int nc, d;
+    const double *p, *y;
+} solution_view;
+
+static int render_solution(FILE *f, const void *arg, cb_error *err)
+{
+    const solution_view *s = arg;
+    size_t n = (size_t)s->nc * (size_t)s->d;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(s->p[i]) || (s->y && !isfinite(s->y[i])))
+            return cb_fail(err, CB_ERR_INPUT, "%s: entry %zu is not finite",
+                           isfinite(s->p[i]) ? "y" : "p", i);
+    fprintf(f, "%d %d\n", s->nc, s->d);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%.17g %.17g\n", s->p[i], s->y ? s->y[i] : 0.0);
+    return ferror(f) ? cb_fail(err, CB_ERR_IO, "write failed") : CB_OK;
+}
+
+int cb_write_solution(const char *path, int nc, int d, const double *p, const double *y,
+                      cb_error *err)
+{
+    if (nc < 1 || d < 1 || d > CB_MAX_DIM || (long long)nc * d > 0x7fffffffLL)
+        return cb_fail(err, CB_ERR_INPUT, "solution: invalid size nc = %d, d = %d", nc, d);
+    if (!p)
+        return cb_fail(err, CB_ERR_INPUT, "p: NULL");
+    solution_view s = {nc, d, p, y};
+    return write_rendered(path, render_solution, &s, err);
+}
+
+/* A small tokeniser over a NUL-terminated buffer, tracking lines. */
+typedef struct {
+    const char *path, *p, *end;
+    long line, tok_line;
+    cb_error *err;
+} sol_lexer;
+
+static int sol_token(sol_lexer *lx, char *buf, size_t cap)
+{
+    while (lx->p < lx->end && isspace((unsigned char)*lx->p))
+        lx->line += *lx->p++ == '\n';
+    if (lx->p >= lx->end)
+        return 0;
+    lx->tok_line = lx->line;
+    size_t n = 0, full = 0;
+    for (; lx->p < lx->end && !isspace((unsigned char)*lx->p); lx->p++, full++)
+        if (n + 1 < cap)
+            buf[n++] = *lx->p ? *lx->p : '?'; /* a NUL must not end the token early */
+    if (full > n)
+        buf[n - 1] = '?'; /* truncated: never parse a prefix as the value */
+    buf[n] = '\0';
+    return 1;
+}
+
+static int sol_int(sol_lexer *lx, const char *field, long lo, long hi, int *out)
+{
+    char buf[64], *e;
+    if (!sol_token(lx, buf, sizeof buf))
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, lx->tok_line,
+                          "%s: unexpected end of file", field);
+    errno = 0;
+    long long v = strtoll(buf, &e, 10);
+    if (e == buf || *e || errno == ERANGE || v < lo || v > hi)
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, lx->tok_line,
+                          "%s: expected an integer in [%ld, %ld], got '%s'", field, lo, hi, buf);
+    *out = (int)v;
+    return CB_OK;
+}
+
+static int sol_double(sol_lexer *lx, const char *field, size_t i, double *out)
+{
+    char buf[128], *e;
+    if (!sol_token(lx, buf, sizeof buf))
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, lx->tok_line,
+                          "%s entry %zu: unexpected end of file", field, i);
+    *out = strtod(buf, &e);
+    if (e == buf || *e)
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, lx->tok_line,
+                          "%s entry %zu: not a number ('%s')", field, i, buf);
+    if (!isfinite(*out))
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, lx->tok_line,
+                          "%s entry %zu: not finite ('%s')", field, i, buf);
+    return CB_OK;
+}
+
+/* Header "nc d"; the body must hold at least 2·nc·d tokens (checked before allocating). */
+static int sol_header(sol_lexer *lx, size_t len, int *nc, int *d, size_t *n)
+{
+    if (len == 0)
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, 1, "nc: the file is empty");
+    int rc = sol_int(lx, "nc", 1, 0x7fffffffL, nc);
+    if (rc == CB_OK)
+        rc = sol_int(lx, "d", 1, CB_MAX_DIM, d);
+    if (rc != CB_OK)
+        return rc;
+    if ((long long)*nc * *d > 0x7fffffffLL)
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, lx->tok_line,
+                          "nc: nc·d = %lld exceeds the largest supported size",
+                          (long long)*nc * *d);
+    *n = (size_t)*nc * (size_t)*d;
+    if (2 * *n > len) /* every value needs at least one character and one separator */
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, lx->tok_line,
+                          "nc: the file is too short for nc·d = %zu pairs (p, y)", *n);
+    return CB_OK;
+}
+
+static int sol_body(sol_lexer *lx, size_t n, double *p, double *y)
+{
+    char buf[48];
+    int rc = CB_OK;
+    for (size_t i = 0; i < n && rc == CB_OK; i++) {
+        rc = sol_double(lx, "p", i, &p[i]);
+        if (rc == CB_OK)
+            rc = sol_double(lx, "y", i, &y[i]);
+    }
+    if (rc == CB_OK && sol_token(lx, buf, sizeof buf))
+        rc = cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, lx->tok_line,
+                        "trailing data after the %zu pairs (p, y): '%s'", n, buf);
+    return rc;
+}
+
+int cb_read_solution(const char *path, int *nc, int *d, double **p, double **y, cb_error *err)
+{
+    char *data = NULL;
+    size_t len = 0, n = 0;
+    int rnc = 0, rd = 0;
+    *p = *y = NULL;
+    int rc = cb_read_file(path, CB_MAX_FILE_BYTES, &data, &len, err);
+    if (rc != CB_OK)
+        return rc;
+    sol_lexer lx = {path, data, data + len, 1, 1, err};
+    rc = sol_header(&lx, len, &rnc, &rd, &n);
+    if (rc == CB_OK) {
+        *p = cb_malloc_array(n, sizeof(double));
+        *y = cb_malloc_array(n, sizeof(double));
+        if (!*p || !*y)
+            rc = cb_fail(err, CB_ERR_NOMEM, "out of memory for %zu pairs", n);
+    }
+    if (rc == CB_OK)
+        rc = sol_body(&lx, n, *p, *y);
+    free(data);
+    if (rc != CB_OK) {
+        free(*p);
+        free(*y);
+        *p = *y = NULL;
+        return rc;
+    }
+    *nc = rnc;
+    *d = rd;
+    return CB_OK;
+}
