@@ -74,9 +74,12 @@ static int add_problem(cb_campaign *c, const char *path, const char *name,
     memset(p, 0, sizeof *p);
     p->path = cb_strdup(path);
     p->name = cb_strdup(name);
+    cb_read_settings_default(&p->read);
     if (gen) {
         p->generated = 1;
         p->gen = *gen;
+        p->read.force_kind = 1;
+        p->read.kind = gen->kind;
     }
     c->nproblems++;
     return p->path && p->name ? CB_OK : CB_ERR_NOMEM;
@@ -92,9 +95,20 @@ static void base_name(const char *path, char *buf, size_t len)
         *dot = '\0';
 }
 
-/* Expand globs (relative to prefix) into file problems; a glob matching nothing is an error. */
+/* Expand globs (relative to prefix) into file problems; a glob matching nothing is an error.
+ * A final kind=K applies to every file of the line. */
 static int add_globs(cb_campaign *c, parse_ctx *x, const char *prefix, cb_error *err)
 {
+    cb_read_settings rs;
+    cb_read_settings_default(&rs);
+    if (x->ntok > 2 && !strncmp(x->tok[x->ntok - 1], "kind=", 5)) {
+        if (cb_kind_parse(x->tok[x->ntok - 1] + 5, &rs.kind) != CB_OK)
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "kind: unknown '%s'",
+                              x->tok[x->ntok - 1] + 5);
+        rs.force_kind = 1;
+        x->ntok--;
+    }
+    int first = c->nproblems;
     for (int t = 1; t < x->ntok; t++) {
         char pattern[4096], name[512];
         snprintf(pattern, sizeof pattern, "%s%s%s", prefix ? prefix : "", prefix ? "/" : "",
@@ -114,6 +128,8 @@ static int add_globs(cb_campaign *c, parse_ctx *x, const char *prefix, cb_error 
         if (rc != 0)
             return cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
     }
+    for (int i = first; i < c->nproblems; i++)
+        c->problems[i].read = rs;
     return CB_OK;
 }
 

@@ -93,7 +93,10 @@ static const struct {
      "solve FILE --solver S [--tol T] [--max-iter N] [--time-limit S] [--option k=v]...\n"
      "                   [--warm-start SOL] [--trace OUT.csv] [--solution OUT.sol] [--json]"},
     {"run", cb_cmd_run, "run CAMPAIGN [-o DIR] [--jobs N] [--shard i/N] [--resume] [--quiet]"},
-    {"report", cb_cmd_report, "report DIR"},
+    {"report", cb_cmd_report, "report DIR [--no-figures] [--max-convergence N]"},
+    {"bench-check", cb_cmd_bench_check,
+     "bench-check [--baseline DIR] [--campaign NAME] [-o DIR] [--write-baseline] [--quiet]"},
+    {"compare", cb_cmd_compare, "compare BASELINE CURRENT"},
 };
 
 static void usage(FILE *f)

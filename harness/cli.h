@@ -33,6 +33,8 @@ int cb_cmd_generate(int argc, char **argv);
 int cb_cmd_solve(int argc, char **argv);
 int cb_cmd_run(int argc, char **argv);
 int cb_cmd_report(int argc, char **argv);
+int cb_cmd_bench_check(int argc, char **argv);
+int cb_cmd_compare(int argc, char **argv);
 
 int cb_cli_main(int argc, char **argv);
 

@@ -150,7 +150,8 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
     cb_error err = {{0}};
     char msg[MSG_LEN];
     const cb_solver *solver = x->find(c->solvers[r->solver].solver);
-    int rc = solver ? cb_read_problem(c->problems[r->problem].path, NULL, &p, &err)
+    int rc = solver ? cb_read_problem(c->problems[r->problem].path, &c->problems[r->problem].read, &p,
+                                      &err)
                     : cb_fail(&err, CB_ERR_INPUT, "unknown solver '%s'",
                               c->solvers[r->solver].solver);
     if (rc == CB_OK) {

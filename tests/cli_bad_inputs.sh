@@ -15,7 +15,7 @@ expect_bad() {
   local name=$1 pattern=$2; shift 2
   local rc=0
   $runner "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
-  if [ "$rc" = 2 ] && grep -qE "$pattern" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+  if [ "$rc" = 2 ] && grep -qE -- "$pattern" "$tmp/err" && [ ! -s "$tmp/out" ]; then
     pass=$((pass + 1))
   else
     fail=$((fail + 1))
@@ -43,7 +43,8 @@ expect_bad "generate bad cond" "cond" "$bin" generate random --kind rolling3d --
 expect_bad "solve unknown solver" "unknown solver" "$bin" solve "$tmp/ok.dat" --solver magic
 expect_bad "solve bad option" "option bogus" "$bin" solve "$tmp/ok.dat" --solver nsgs --option bogus=1
 expect_bad "solve bad tol" "--tol" "$bin" solve "$tmp/ok.dat" --solver nsgs --tol abc
-expect_bad "error mismatch" "^conebench: .*:1: solution is" "$bin" error "$tmp/ok.dat" --solution <(printf '1 5\n0 0\n0 0\n0 0\n0 0\n0 0\n')
+printf '1 5\n0 0\n0 0\n0 0\n0 0\n0 0\n' >"$tmp/one.sol"
+expect_bad "error mismatch" "^conebench: .*one.sol:1: solution is" "$bin" error "$tmp/ok.dat" --solution "$tmp/one.sol"
 for f in tests/bad_inputs/solutions/*; do
   [ -f "$f" ] || continue
   expect_bad "error $f" "^conebench: .*:[0-9]+: " "$bin" error "$tmp/ok.dat" --solution "$f"

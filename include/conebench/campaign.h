@@ -2,7 +2,8 @@
  *
  * Plain text, one directive a line, '#' starts a comment:
  *   name NAME                     description TEXT...
- *   problem GLOB...               files or globs, relative to the working directory
+ *   problem GLOB... [kind=K]      files or globs, relative to the working directory; kind=K
+ *                                 reads them as cone kind K (e.g. rolling2d for d = 3 files)
  *   data GLOB...                  globs relative to the Siconos data folder ($CONEBENCH_DATA or
  *                                 ../shared/data); skipped, with a note, when it is absent
  *   generate random kind=K nc=N seeds=A..B [matrix=multibody|spd] [cond=C] [density=D]
@@ -18,6 +19,7 @@
 #define CONEBENCH_CAMPAIGN_H
 
 #include "conebench/generate.h"
+#include "conebench/io.h"
 #include "conebench/solver.h"
 
 #define CB_CAMPAIGN_MAX_OPTIONS 16
@@ -29,6 +31,7 @@ typedef struct {
     char *name;          /* display name */
     int generated;       /* 1: produce `path` with cb_generate_random(&gen) first */
     cb_random_settings gen;
+    cb_read_settings read; /* how to read `path` (kind forced for generated rolling2d, ...) */
 } cb_campaign_problem;
 
 /* One solver with one option set. */

@@ -1,0 +1,614 @@
+/* conebench — `conebench simulate SCENARIO` (run a scenario with a model, CSV time series and a
+ * JSON summary) and `conebench generate SCENARIO` (dump the CCP of chosen time steps). */
+#include "cli.h"
+#include "cli_sim.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "conebench/analytic.h"
+#include "conebench/io.h"
+#include "conebench/scenarios.h"
+#include "conebench/timestepper.h"
+
+#define MAX_KV 64
+
+static const char *sim_use =
+    "usage: conebench simulate SCENARIO [--model nonsmooth|analytic] [--param k=v]...\n"
+    "         [--solver S] [--tol T] [--max-iter N] [--time-limit S] [--option k=v]...\n"
+    "         [--csv OUT] [--every N] [--json]";
+static const char *gen_use =
+    "usage: conebench generate SCENARIO [--param k=v]... --steps LIST -o DIR [--solver S]\n"
+    "         [--tol T] [--max-iter N] [--option k=v]...   (LIST: 100,200,500)";
+
+typedef struct {
+    int n;
+    cb_option kv[MAX_KV];
+    char *buf[MAX_KV];
+} kv_list;
+
+typedef struct {
+    const char *scenario, *model, *solver, *csv, *outdir, *steps;
+    int json;
+    long every;
+    double tol;          /* the solver tolerance when have_tol, else the scenario's */
+    int have_tol;
+    long max_iter;       /* ≤ 0: default */
+    double time_limit;   /* < 0: default */
+    kv_list params, options;
+} sim_args;
+
+static void kv_free(kv_list *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->buf[i]);
+    l->n = 0;
+}
+
+/* "k=v" → (k, v) appended to l; opt names the flag in errors. */
+static int kv_add(kv_list *l, const char *opt, const char *s)
+{
+    const char *eq = strchr(s, '=');
+    if (!eq || eq == s)
+        return cb_cli_usage_error("%s: '%s' is not of the form key=value", opt, s);
+    if (l->n == MAX_KV)
+        return cb_cli_usage_error("%s: more than %d given", opt, MAX_KV);
+    char *c = cb_strdup(s);
+    if (!c)
+        return cb_cli_usage_error("out of memory");
+    c[eq - s] = '\0';
+    l->buf[l->n] = c;
+    l->kv[l->n].key = c;
+    l->kv[l->n].value = c + (eq - s) + 1;
+    l->n++;
+    return CB_EXIT_OK;
+}
+
+static int sim_option(int c, sim_args *a)
+{
+    switch (c) {
+    case 'm': a->model = optarg; return CB_EXIT_OK;
+    case 'p': return kv_add(&a->params, "--param", optarg);
+    case 's': a->solver = optarg; return CB_EXIT_OK;
+    case 't': a->have_tol = 1; return cb_cli_parse_double("--tol", optarg, &a->tol);
+    case 'n': return cb_cli_parse_long("--max-iter", optarg, 1, 0x7fffffff, &a->max_iter);
+    case 'l': return cb_cli_parse_double("--time-limit", optarg, &a->time_limit);
+    case 'O': return kv_add(&a->options, "--option", optarg);
+    case 'c': a->csv = optarg; return CB_EXIT_OK;
+    case 'e': return cb_cli_parse_long("--every", optarg, 1, 0x7fffffff, &a->every);
+    case 'j': a->json = 1; return CB_EXIT_OK;
+    case 'S': a->steps = optarg; return CB_EXIT_OK;
+    case 'o': a->outdir = optarg; return CB_EXIT_OK;
+    default: return CB_EXIT_BADINPUT; /* getopt has said what is wrong */
+    }
+}
+
+/* Parse argv (argv[0] = subcommand); exactly one positional argument, the scenario. */
+static int parse_args(int argc, char **argv, sim_args *a, const char *use)
+{
+    static const struct option opts[] = {
+        {"model", required_argument, 0, 'm'},  {"param", required_argument, 0, 'p'},
+        {"solver", required_argument, 0, 's'}, {"tol", required_argument, 0, 't'},
+        {"max-iter", required_argument, 0, 'n'}, {"time-limit", required_argument, 0, 'l'},
+        {"option", required_argument, 0, 'O'}, {"csv", required_argument, 0, 'c'},
+        {"every", required_argument, 0, 'e'},  {"json", no_argument, 0, 'j'},
+        {"steps", required_argument, 0, 'S'},  {"output", required_argument, 0, 'o'},
+        {0, 0, 0, 0}};
+    memset(a, 0, sizeof *a);
+    a->model = "nonsmooth";
+    a->solver = "nsgs";
+    a->every = 1;
+    a->time_limit = -1;
+    int c, rc = CB_EXIT_OK;
+    optind = 1;
+    while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "o:", opts, NULL)) != -1)
+        rc = sim_option(c, a);
+    if (rc != CB_EXIT_OK)
+        return c == '?' ? cb_cli_usage_error("%s", use) : rc;
+    if (optind != argc - 1)
+        return cb_cli_usage_error("%s", use);
+    a->scenario = argv[optind];
+    if (a->have_tol && !(a->tol > 0))
+        return cb_cli_usage_error("--tol: must be > 0, got %g", a->tol);
+    return CB_EXIT_OK;
+}
+
+/* Build the scenario named in a (exit status). */
+static int build_scenario(const sim_args *a, cb_scenario *scen)
+{
+    const cb_scenario_def *def = cb_scenario_find(a->scenario);
+    if (!def)
+        return cb_cli_usage_error("unknown scenario '%s' (see: conebench list scenarios)",
+                                  a->scenario);
+    cb_error err;
+    cb_error_clear(&err);
+    int rc = cb_scenario_build(def, a->params.kv, a->params.n, scen, &err);
+    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
+}
+
+/* Run settings from the flags (solver looked up and options passed through). */
+static int run_settings(const sim_args *a, cb_run_settings *rs)
+{
+    cb_run_settings_default(rs);
+    rs->mj.solver = cb_solver_find(a->solver);
+    if (!rs->mj.solver)
+        return cb_cli_usage_error("--solver: unknown solver '%s' (see: conebench list solvers)",
+                                  a->solver);
+    if (a->max_iter > 0)
+        rs->mj.solve.max_iter = (int)a->max_iter;
+    if (a->time_limit >= 0)
+        rs->mj.solve.time_limit = a->time_limit;
+    rs->mj.solve.options = a->options.kv;
+    rs->mj.solve.noptions = a->options.n;
+    return CB_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ CSV time series */
+
+typedef struct {
+    FILE *f;
+    const cb_scenario *scen;
+    long every;
+} csv_ctx;
+
+static const char *comp_name(cb_kind kind, int r)
+{
+    static const char *names[CB_KIND_COUNT][CB_MAX_DIM] = {
+        {"rN", "rT"}, {"rN", "rT1", "rT2"}, {"rN", "rT", "mR"},
+        {"rN", "rT1", "rT2", "mR1", "mR2"}, {"rN", "rT1", "rT2", "mR1", "mR2", "mS"}};
+    return names[kind][r];
+}
+
+static void csv_header(const csv_ctx *c)
+{
+    static const char *st[] = {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz"};
+    const cb_scenario *s = c->scen;
+    fprintf(c->f, "t,step,nc,status,iterations,error,energy");
+    for (int k = 0; k < s->ntracked; k++)
+        for (int q = 0; q < 9; q++)
+            fprintf(c->f, ",b%d_%s", s->tracked[k], st[q]);
+    for (int k = 0; k < s->npairs; k++) {
+        for (int r = 0; r < cb_kind_dim(s->kind); r++)
+            fprintf(c->f, ",c%d_%d_%s", s->pairs[k].i, s->pairs[k].j, comp_name(s->kind, r));
+        fprintf(c->f, ",c%d_%d_mode", s->pairs[k].i, s->pairs[k].j);
+    }
+    fputc('\n', c->f);
+}
+
+/* Tracked contacts: reaction components and mode, or empty cells when absent. */
+static void csv_contacts(const csv_ctx *c, const cb_mj_work *w)
+{
+    const cb_scenario *s = c->scen;
+    int d = cb_kind_dim(s->kind);
+    for (int k = 0; k < s->npairs; k++) {
+        int a = w ? cb_mj_find_contact(w, s->pairs[k].i, s->pairs[k].j) : -1;
+        char mode[64] = "";
+        for (int r = 0; r < d; r++)
+            if (a >= 0)
+                fprintf(c->f, ",%.17g", cb_mj_reactions(w)[(size_t)a * d + r]);
+            else
+                fputc(',', c->f);
+        if (a >= 0)
+            cb_mode_name(cb_mj_modes(w)[a], mode, sizeof mode);
+        fprintf(c->f, ",%s", mode);
+    }
+}
+
+static void csv_row(const csv_ctx *c, const cb_system *sys, const cb_mj_work *w,
+                    const cb_step_record *rec)
+{
+    const cb_scenario *s = c->scen;
+    fprintf(c->f, "%.10g,%ld,%d,%s,%d,%.6g,%.17g", sys->t, rec ? rec->step : 0L,
+            rec ? rec->nc : 0, rec ? cb_status_name(rec->status) : "", rec ? rec->iterations : 0,
+            rec ? rec->error : 0.0,
+            cb_bodies_energy(sys->bodies, sys->nbodies, NULL, sys->gravity));
+    for (int k = 0; k < s->ntracked; k++) {
+        const cb_body *b = &sys->bodies[s->tracked[k]];
+        const double *v[3] = {b->x, b->v, b->w};
+        for (int q = 0; q < 9; q++)
+            fprintf(c->f, ",%.17g", v[q / 3][q % 3]);
+    }
+    csv_contacts(c, rec && rec->nc > 0 ? w : NULL);
+    fputc('\n', c->f);
+}
+
+static int csv_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
+                    const cb_step_record *rec)
+{
+    const csv_ctx *c = ctx;
+    if (c->f && rec->step % c->every == 0)
+        csv_row(c, sys, w, rec);
+    return 0;
+}
+
+/* Close the memory stream and write it to path atomically (exit status). */
+static int flush_csv(FILE *f, char **buf, size_t *len, const char *path)
+{
+    if (fclose(f) != 0)
+        return cb_cli_usage_error("csv: out of memory");
+    cb_error err;
+    cb_error_clear(&err);
+    int rc = cb_write_file_atomic(path, *buf, *len, &err);
+    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
+}
+
+/* ------------------------------------------------------------------ summaries */
+
+static void json_field(FILE *f, const char *key, double x)
+{
+    fprintf(f, ",");
+    cb_json_string(f, key);
+    fputc(':', f);
+    cb_json_number(f, x);
+}
+
+/* Scenario-specific summary fields (JSON). */
+static void json_summary(FILE *f, const cb_scenario *s, const cb_scenario_summary *m)
+{
+    if (s->outputs & CB_OUT_STOP) {
+        fprintf(f, ",\"stopped\":%s", m->stopped ? "true" : "false");
+        json_field(f, "x_stop", m->x_stop);
+        json_field(f, "t_stop", m->t_stop);
+    }
+    if (s->outputs & CB_OUT_REGIME) {
+        fprintf(f, ",\"regime\":");
+        cb_json_string(f, cb_regime_name(m->regime));
+        json_field(f, "v_slope", m->v_slope);
+        json_field(f, "w_roll", m->w_roll);
+    }
+    if (s->outputs & CB_OUT_PILE) {
+        json_field(f, "height_over_phi", m->height_over_phi);
+        json_field(f, "mean_radius_over_phi", m->mean_radius_over_phi);
+        fprintf(f, ",\"base_count\":%d", m->base_count);
+    }
+    if (s->outputs & CB_OUT_STACK) {
+        fprintf(f, ",\"collapsed\":%s", m->collapsed ? "true" : "false");
+        json_field(f, "drop", m->drop);
+    }
+}
+
+static void print_run(const sim_args *a, const cb_scenario *s, const cb_run_result *r)
+{
+    FILE *f = stdout;
+    fprintf(f, "{\"scenario\":");
+    cb_json_string(f, s->name);
+    fprintf(f, ",\"model\":\"nonsmooth\",\"params\":");
+    cb_json_string(f, s->params);
+    fprintf(f, ",\"solver\":");
+    cb_json_string(f, a->solver);
+    fprintf(f, ",\"kind\":\"%s\",\"steps\":%ld,\"unsolved\":%ld,\"iterations\":%lld,"
+               "\"max_nc\":%d",
+            cb_kind_name(s->kind), r->steps, r->unsolved, r->iterations, r->max_nc);
+    json_field(f, "t", r->t);
+    json_field(f, "max_error", r->max_error);
+    json_field(f, "max_energy_increase", r->max_energy_increase);
+    json_field(f, "time_s", r->time_s);
+    json_summary(f, s, &r->summary);
+    fprintf(f, "}\n");
+}
+
+static void print_text(const cb_scenario *s, const cb_run_result *r)
+{
+    const cb_scenario_summary *m = &r->summary;
+    printf("%s  steps=%ld  t=%.6g  unsolved=%ld  max_error=%.3e  iterations=%lld  time=%.3fs",
+           s->name, r->steps, r->t, r->unsolved, r->max_error, r->iterations, r->time_s);
+    if (s->outputs & CB_OUT_STOP)
+        printf("  stopped=%s  x_stop=%.9g  t_stop=%.9g", m->stopped ? "yes" : "no", m->x_stop,
+               m->t_stop);
+    if (s->outputs & CB_OUT_REGIME)
+        printf("  regime=%s", cb_regime_name(m->regime));
+    if (s->outputs & CB_OUT_PILE)
+        printf("  height/phi=%.4g  mean_radius/phi=%.4g", m->height_over_phi,
+               m->mean_radius_over_phi);
+    if (s->outputs & CB_OUT_STACK)
+        printf("  collapsed=%s  drop=%.4g", m->collapsed ? "yes" : "no", m->drop);
+    printf("\n");
+}
+
+/* ------------------------------------------------------------------ models */
+
+static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
+{
+    cb_run_settings rs;
+    int rc = run_settings(a, &rs);
+    if (rc != CB_EXIT_OK)
+        return rc;
+    if (a->have_tol)
+        scen->tol = a->tol;
+    char *buf = NULL;
+    size_t len = 0;
+    csv_ctx c = {NULL, scen, a->every};
+    if (a->csv && !(c.f = open_memstream(&buf, &len)))
+        return cb_cli_usage_error("csv: out of memory");
+    if (c.f) {
+        csv_header(&c);
+        cb_system s0 = {scen->bodies, scen->nbodies, scen->kind, {0, 0, 0}, scen->contact, 0};
+        memcpy(s0.gravity, scen->gravity, sizeof s0.gravity);
+        csv_row(&c, &s0, NULL, NULL);
+    }
+    cb_run_result res;
+    cb_error err;
+    cb_error_clear(&err);
+    rc = cb_nonsmooth_run(scen, &rs, csv_hook, &c, &res, &err);
+    int st = rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
+    if (c.f) {
+        int st2 = flush_csv(c.f, &buf, &len, a->csv);
+        st = st == CB_EXIT_OK ? st2 : st;
+    }
+    free(buf);
+    if (rc == CB_OK)
+        a->json ? print_run(a, scen, &res) : print_text(scen, &res);
+    return st;
+}
+
+/* Closed-form parameters of a sphere/disk-on-plane scenario (subject rolls about y). */
+static int analytic_params(const cb_scenario *s, cb_sphere_plane_params *p)
+{
+    if (!(s->outputs & CB_OUT_STOP) || s->subject < 0 || s->kind == CB_KIND_ROLLSPIN3D ||
+        s->bodies[s->subject].shape.kind == CB_SHAPE_BOX)
+        return cb_cli_usage_error("--model analytic: only sphere-plane and disk-rolling have a "
+                                  "closed form");
+    const cb_body *b = &s->bodies[s->subject];
+    p->R = b->shape.radius;
+    p->U0 = b->v[0];
+    p->W0 = b->w[1];
+    p->mu = s->contact.friction.mu;
+    p->mu_r = s->contact.friction.mu_r;
+    p->g = -s->gravity[2];
+    p->k = b->inertia[1] / (b->mass * p->R * p->R);
+    return CB_EXIT_OK;
+}
+
+static int simulate_analytic(const sim_args *a, const cb_scenario *s)
+{
+    cb_sphere_plane_params p;
+    cb_sphere_plane_solution sol;
+    cb_error err;
+    cb_error_clear(&err);
+    int rc = analytic_params(s, &p);
+    if (rc != CB_EXIT_OK)
+        return rc;
+    if ((rc = cb_sphere_plane_solve(&p, s->t_end, &sol, &err)) != CB_OK)
+        return cb_cli_report(rc, &err);
+    if (a->csv) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (!f)
+            return cb_cli_usage_error("csv: out of memory");
+        fprintf(f, "t,x,U,W\n");
+        double t_last = sol.stops ? sol.t_stop : s->t_end;
+        for (long k = 0; k * s->h <= t_last + 1e-12; k += a->every) {
+            double x, U, W;
+            cb_sphere_plane_eval(&sol, k * s->h, &x, &U, &W);
+            fprintf(f, "%.10g,%.17g,%.17g,%.17g\n", k * s->h, x, U, W);
+        }
+        rc = flush_csv(f, &buf, &len, a->csv);
+        free(buf);
+        if (rc != CB_EXIT_OK)
+            return rc;
+    }
+    if (a->json) {
+        printf("{\"scenario\":");
+        cb_json_string(stdout, s->name);
+        printf(",\"model\":\"analytic\",\"params\":");
+        cb_json_string(stdout, s->params);
+        printf(",\"stopped\":%s,\"phases\":%d", sol.stops ? "true" : "false", sol.nphases);
+        json_field(stdout, "x_stop", sol.x_stop);
+        json_field(stdout, "t_stop", sol.t_stop);
+        printf("}\n");
+    } else {
+        printf("%s  analytic  stopped=%s  x_stop=%.9g  t_stop=%.9g\n", s->name,
+               sol.stops ? "yes" : "no", sol.x_stop, sol.t_stop);
+    }
+    return CB_EXIT_OK;
+}
+
+int cb_cmd_simulate(int argc, char **argv)
+{
+    sim_args a;
+    cb_scenario scen;
+    memset(&scen, 0, sizeof scen);
+    int rc = parse_args(argc, argv, &a, sim_use);
+    if (rc == CB_EXIT_OK && (a.steps || a.outdir))
+        rc = cb_cli_usage_error("simulate: --steps and -o belong to `generate`");
+    if (rc == CB_EXIT_OK)
+        rc = build_scenario(&a, &scen);
+    if (rc == CB_EXIT_OK) {
+        if (!strcmp(a.model, "nonsmooth"))
+            rc = simulate_nonsmooth(&a, &scen);
+        else if (!strcmp(a.model, "analytic"))
+            rc = simulate_analytic(&a, &scen);
+        else if (!strcmp(a.model, "compliant"))
+            rc = cb_cli_usage_error("--model compliant: not available yet");
+        else
+            rc = cb_cli_usage_error("--model: '%s' is not nonsmooth, analytic or compliant",
+                                    a.model);
+    }
+    cb_scenario_free(&scen);
+    kv_free(&a.params);
+    kv_free(&a.options);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ generate SCENARIO */
+
+typedef struct {
+    long *steps;   /* sorted, unique */
+    int n, next;   /* next = index of the next step to dump */
+    const sim_args *a;
+    const cb_scenario *scen;
+    int written, failed;
+} gen_ctx;
+
+static int long_cmp(const void *x, const void *y)
+{
+    long a = *(const long *)x, b = *(const long *)y;
+    return (a > b) - (a < b);
+}
+
+/* "100,200,500" → sorted unique steps ≥ 1 (exit status). */
+static int parse_steps(const char *list, gen_ctx *g)
+{
+    size_t cap = 1;
+    for (const char *p = list; *p; p++)
+        cap += *p == ',';
+    g->steps = cb_malloc_array(cap, sizeof *g->steps);
+    if (!g->steps)
+        return cb_cli_usage_error("out of memory");
+    char *copy = cb_strdup(list), *save = NULL;
+    if (!copy)
+        return cb_cli_usage_error("out of memory");
+    int rc = CB_EXIT_OK;
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == CB_EXIT_OK;
+         tok = strtok_r(NULL, ",", &save))
+        rc = cb_cli_parse_long("--steps", tok, 1, 1000000000L, &g->steps[g->n++]);
+    free(copy);
+    if (rc == CB_EXIT_OK && g->n == 0)
+        rc = cb_cli_usage_error("--steps: empty list");
+    if (rc != CB_EXIT_OK)
+        return rc;
+    qsort(g->steps, (size_t)g->n, sizeof *g->steps, long_cmp);
+    int m = 0;
+    for (int k = 0; k < g->n; k++)
+        if (m == 0 || g->steps[k] != g->steps[m - 1])
+            g->steps[m++] = g->steps[k];
+    g->n = m;
+    return CB_EXIT_OK;
+}
+
+static int write_meta(const char *path, const gen_ctx *g, const cb_system *sys,
+                      const cb_problem *p, long step, cb_error *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return cb_fail(err, CB_ERR_NOMEM, "meta: out of memory");
+    fprintf(f, "scenario=%s\nparams=%s\nstep=%ld\nt=%.17g\nh=%.17g\nseed=%llu\nkind=%s\nnc=%d\n"
+               "solver=%s\nsha256=%s\n",
+            g->scen->name, g->scen->params, step, sys->t - g->scen->h, g->scen->h,
+            (unsigned long long)g->scen->seed, cb_kind_name(p->kind), p->nc, g->a->solver,
+            p->prov.sha256);
+    fclose(f);
+    int rc = cb_write_file_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
+}
+
+/* Dump the CCP of this step as DIR/SCENARIO-stepN.dat + .meta. */
+static int dump_step(gen_ctx *g, const cb_system *sys, const cb_mj_work *w, long step,
+                     cb_error *err)
+{
+    char path[4096], name[256];
+    cb_problem *p = NULL;
+    snprintf(name, sizeof name, "%s-step%ld", g->scen->name, step);
+    int rc = cb_problem_copy(cb_mj_problem(w), &p, err);
+    if (rc == CB_OK && (cb_problem_set_name(p, name) != CB_OK ||
+                        cb_problem_set_provenance(p, NULL, g->scen->name, g->scen->params,
+                                                  g->scen->seed) != CB_OK))
+        rc = cb_fail(err, CB_ERR_NOMEM, "generate: out of memory");
+    snprintf(path, sizeof path, "%s/%s.dat", g->a->outdir, name);
+    if (rc == CB_OK)
+        rc = cb_write_problem(path, p, err);
+    if (rc == CB_OK)
+        rc = cb_sha256_file(path, p->prov.sha256, err);
+    if (rc == CB_OK) {
+        printf("%s\n", path);
+        snprintf(path, sizeof path, "%s/%s.meta", g->a->outdir, name);
+        rc = write_meta(path, g, sys, p, step, err);
+    }
+    cb_problem_free(p);
+    return rc;
+}
+
+static int gen_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
+                    const cb_step_record *rec)
+{
+    gen_ctx *g = ctx;
+    if (g->next >= g->n || rec->step != g->steps[g->next])
+        return 0;
+    g->next++;
+    if (!cb_mj_problem(w)) {
+        fprintf(stderr, "conebench: step %ld (t = %g) has no contact: nothing written\n",
+                rec->step, rec->t);
+    } else {
+        cb_error err;
+        cb_error_clear(&err);
+        if (dump_step(g, sys, w, rec->step, &err) != CB_OK) {
+            cb_cli_report(CB_ERR_IO, &err);
+            g->failed = 1;
+            return 1;
+        }
+        g->written++;
+    }
+    return g->next >= g->n;
+}
+
+/* Create DIR when missing (exit status). */
+static int ensure_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return S_ISDIR(st.st_mode) ? CB_EXIT_OK
+                                   : cb_cli_usage_error("-o: '%s' is not a directory", dir);
+    if (mkdir(dir, 0777) != 0)
+        return cb_cli_usage_error("-o: cannot create '%s': %s", dir, strerror(errno));
+    return CB_EXIT_OK;
+}
+
+static int generate_run(const sim_args *a, cb_scenario *scen, gen_ctx *g)
+{
+    cb_run_settings rs;
+    int rc = run_settings(a, &rs);
+    if (rc != CB_EXIT_OK)
+        return rc;
+    if (a->have_tol)
+        scen->tol = a->tol;
+    scen->end_on_stop = 0;
+    long last = (long)ceil(scen->t_end / scen->h - 1e-9);
+    if (g->steps[g->n - 1] > last)
+        return cb_cli_usage_error("--steps: step %ld is beyond the horizon (%ld steps of %g s)",
+                                  g->steps[g->n - 1], last, scen->h);
+    if ((rc = ensure_dir(a->outdir)) != CB_EXIT_OK)
+        return rc;
+    rs.max_steps = g->steps[g->n - 1];
+    cb_run_result res;
+    cb_error err;
+    cb_error_clear(&err);
+    rc = cb_nonsmooth_run(scen, &rs, gen_hook, g, &res, &err);
+    if (rc != CB_OK)
+        return cb_cli_report(rc, &err);
+    return g->failed ? CB_EXIT_FAIL : CB_EXIT_OK;
+}
+
+int cb_cmd_generate_scenario(int argc, char **argv)
+{
+    sim_args a;
+    cb_scenario scen;
+    gen_ctx g;
+    memset(&scen, 0, sizeof scen);
+    memset(&g, 0, sizeof g);
+    int rc = parse_args(argc, argv, &a, gen_use);
+    if (rc == CB_EXIT_OK && (!a.steps || !a.outdir))
+        rc = cb_cli_usage_error("%s", gen_use);
+    if (rc == CB_EXIT_OK && (a.csv || a.json || strcmp(a.model, "nonsmooth") != 0))
+        rc = cb_cli_usage_error("generate: --csv, --json and --model belong to `simulate`");
+    if (rc == CB_EXIT_OK)
+        rc = parse_steps(a.steps, &g);
+    if (rc == CB_EXIT_OK)
+        rc = build_scenario(&a, &scen);
+    g.a = &a;
+    g.scen = &scen;
+    if (rc == CB_EXIT_OK)
+        rc = generate_run(&a, &scen, &g);
+    free(g.steps);
+    cb_scenario_free(&scen);
+    kv_free(&a.params);
+    kv_free(&a.options);
+    return rc;
+}

@@ -1,0 +1,961 @@
+/* conebench — FCLIB HDF5 reader (SPEC §3): fclib_local and fclib_global through Debian's libfclib 3.1,
+ * fclib_global_rolling (absent from libfclib 3.1) with the HDF5 C API. Global problems are condensed
+ * with cb_condense_global (W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w).
+ *
+ * libfclib 3.1 is not a defensive parser: any failed HDF5 call inside it ends in exit(1), it reads whole
+ * datasets into buffers sized from other datasets (a longer dataset overflows the heap), reads string
+ * dimensions into one hsize_t (a rank-2 string overflows its stack) and divides by spacedim. So before a
+ * file is handed to libfclib, every object libfclib will open is opened and read here with the same HDF5
+ * calls and every size it trusts is checked (the "probe"). Only a file that passes is read by libfclib, and
+ * its result is validated again while it is converted (pointers, index ranges, finiteness, μ ≥ 0).
+ * HDF5's automatic error printing is switched off for the whole read and restored afterwards.
+ *
+ * Layout (checked on ../shared/data): a matrix group holds the scalars nzmax, m, n, nz and arrays p, i, x.
+ * nz = -2: compressed rows (p: m+1 row pointers, i: column indices); nz = -1: compressed columns;
+ * nz ≥ 0: nz triplets with i = ROW and p = COLUMN (fclib.h's comment says the opposite; the data and
+ * Siconos' fclib_interface.c agree with this reading). Triplet x may hold nz ≤ entries ≤ nzmax values.
+ */
+#include "io_internal.h"
+
+#include <fclib.h>
+#include <errno.h>
+#include <hdf5.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FC_MAX_DIM 0x3fffffff             /* bound on m, n: m + 1 never overflows */
+#define FC_MAX_ENTRIES ((hsize_t)1 << 27) /* bound on the entry count of any dataset */
+#define FC_MAX_STRING ((size_t)1 << 20)   /* bound on an info string */
+#define FC_MAX_RATIO 1100                 /* deflate cannot expand data more than ~1032 times */
+
+typedef struct fclib_matrix fc_matrix;
+
+typedef enum { FC_INT, FC_DOUBLE, FC_STRING } fc_type;
+
+typedef struct {
+    const char *path; /* the file, first in every message */
+    cb_error *err;
+} fc_ctx;
+
+/* A global problem as stored (arrays owned when read here, borrowed from libfclib otherwise). */
+typedef struct {
+    int spacedim;
+    fc_matrix M, H;
+    double *f, *w, *mu, *mu_r;
+} fc_global;
+
+static const char *const fc_groups[3] = {"fclib_local", "fclib_global", "fclib_global_rolling"};
+
+/* ---------------------------------------------------------------- errors */
+
+static int fc_fail(const fc_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fc_fail(const fc_ctx *c, const char *fmt, ...)
+{
+    char msg[CB_ERROR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return cb_fail_at(c->err, CB_ERR_INPUT, c->path, 0, "%s", msg);
+}
+
+static int fc_nomem(const fc_ctx *c, const char *field)
+{
+    return cb_fail_at(c->err, CB_ERR_NOMEM, c->path, 0, "%s: out of memory", field);
+}
+
+/* Pass on the error of a conebench call, prefixed with the file. */
+static int fc_relay(const fc_ctx *c, int rc, const cb_error *e)
+{
+    return cb_fail_at(c->err, rc, c->path, 0, "%s", e->text[0] ? e->text : "failed");
+}
+
+/* ---------------------------------------------------------------- HDF5 objects */
+
+/* *yes = whether loc has a link `name`. */
+static int has_link(const fc_ctx *c, hid_t loc, const char *where, const char *name, int *yes)
+{
+    htri_t e = H5Lexists(loc, name, H5P_DEFAULT);
+    *yes = e > 0;
+    if (e < 0)
+        return fc_fail(c, "%s/%s: cannot be looked up (corrupt file?)", where, name);
+    return CB_OK;
+}
+
+/* loc/name must exist and be a hard link (libfclib opens objects by path: no soft or external links). */
+static int require_hard_link(const fc_ctx *c, hid_t loc, const char *where, const char *name)
+{
+    int yes;
+    int rc = has_link(c, loc, where, name, &yes);
+    if (rc != CB_OK)
+        return rc;
+    if (!yes)
+        return fc_fail(c, "%s/%s: missing", where, name);
+    H5L_info_t li;
+    if (H5Lget_info(loc, name, &li, H5P_DEFAULT) < 0 || li.type != H5L_TYPE_HARD)
+        return fc_fail(c, "%s/%s: must be a hard link", where, name);
+    return CB_OK;
+}
+
+static herr_t count_link(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)g;
+    (void)name;
+    (void)info;
+    ++*(long *)data;
+    return 0;
+}
+
+/* Open group loc/name; its links must be listable (libfclib searches them with H5LTfind_dataset). */
+static int open_group(const fc_ctx *c, hid_t loc, const char *where, const char *name, hid_t *gid)
+{
+    *gid = H5I_INVALID_HID;
+    int rc = require_hard_link(c, loc, where, name);
+    if (rc != CB_OK)
+        return rc;
+    hid_t g = H5Gopen2(loc, name, H5P_DEFAULT);
+    if (g < 0)
+        return fc_fail(c, "%s/%s: not a readable group", where, name);
+    long links = 0;
+    if (H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, count_link, &links) < 0) {
+        H5Gclose(g);
+        return fc_fail(c, "%s/%s: the group cannot be listed (corrupt file?)", where, name);
+    }
+    *gid = g;
+    return CB_OK;
+}
+
+/* Entry count of a scalar, null or 1-D dataset; -1 for any other shape. */
+static int dataset_count(hid_t ds, hsize_t *count)
+{
+    hid_t sp = H5Dget_space(ds);
+    if (sp < 0)
+        return -1;
+    int ok = 0;
+    H5S_class_t cls = H5Sget_simple_extent_type(sp);
+    if (cls == H5S_SCALAR || cls == H5S_NULL) {
+        *count = cls == H5S_SCALAR ? 1 : 0;
+        ok = 1;
+    } else if (cls == H5S_SIMPLE && H5Sget_simple_extent_ndims(sp) == 1) {
+        hsize_t dim = 0;
+        ok = H5Sget_simple_extent_dims(sp, &dim, NULL) == 1;
+        *count = dim;
+    }
+    H5Sclose(sp);
+    return ok ? 0 : -1;
+}
+
+/* 1 if the dataset's element type can be read as t (libfclib converts to native int/double). */
+static int type_ok(hid_t ds, fc_type t)
+{
+    hid_t ty = H5Dget_type(ds);
+    if (ty < 0)
+        return 0;
+    H5T_class_t cls = H5Tget_class(ty);
+    size_t size = H5Tget_size(ty);
+    int ok;
+    if (t == FC_INT)
+        ok = cls == H5T_INTEGER && size >= 1 && size <= 8;
+    else if (t == FC_DOUBLE)
+        ok = (cls == H5T_FLOAT && size >= 2 && size <= 16) ||
+             (cls == H5T_INTEGER && size >= 1 && size <= 8);
+    else
+        ok = cls == H5T_STRING && H5Tis_variable_str(ty) == 0 && size >= 1 && size <= FC_MAX_STRING;
+    H5Tclose(ty);
+    return ok;
+}
+
+/* 1 if the data are stored in the file itself (compact, contiguous or chunked; no external file) and
+ * actually there: an unallocated dataset of 2^27 fill values, or a bomb of compressed zeros, is refused. */
+static int storage_ok(hid_t ds, hsize_t count)
+{
+    hid_t dcpl = H5Dget_create_plist(ds);
+    if (dcpl < 0)
+        return 0;
+    H5D_layout_t lay = H5Pget_layout(dcpl);
+    int ext = H5Pget_external_count(dcpl), nfilt = H5Pget_nfilters(dcpl);
+    H5Pclose(dcpl);
+    if ((lay != H5D_COMPACT && lay != H5D_CONTIGUOUS && lay != H5D_CHUNKED) || ext != 0 || nfilt < 0)
+        return 0;
+    hid_t ty = H5Dget_type(ds);
+    if (ty < 0)
+        return 0;
+    hsize_t need = count * (hsize_t)H5Tget_size(ty); /* ≤ 2^27 · 2^20: no overflow */
+    H5Tclose(ty);
+    hsize_t have = H5Dget_storage_size(ds);
+    return nfilt == 0 ? have >= need : have * FC_MAX_RATIO >= need;
+}
+
+static const char *type_name(fc_type t)
+{
+    return t == FC_INT ? "integers" : t == FC_DOUBLE ? "numbers" : "a fixed-length string";
+}
+
+/* Open dataset loc/name after checking its link, shape, type and storage; *count = its entries. */
+static int open_dataset(const fc_ctx *c, hid_t loc, const char *where, const char *name, fc_type t,
+                        hid_t *dsid, hsize_t *count)
+{
+    *dsid = H5I_INVALID_HID;
+    int rc = require_hard_link(c, loc, where, name);
+    if (rc != CB_OK)
+        return rc;
+    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (ds < 0)
+        return fc_fail(c, "%s/%s: not a readable dataset", where, name);
+    if (dataset_count(ds, count) != 0 || *count > FC_MAX_ENTRIES)
+        rc = fc_fail(c, "%s/%s: must be a scalar or a 1-D dataset of at most %llu entries", where,
+                     name, (unsigned long long)FC_MAX_ENTRIES);
+    else if (!type_ok(ds, t))
+        rc = fc_fail(c, "%s/%s: must hold %s", where, name, type_name(t));
+    else if (!storage_ok(ds, *count))
+        rc = fc_fail(c, "%s/%s: data not stored in the file (unallocated, external or inflated)",
+                     where, name);
+    if (rc != CB_OK)
+        H5Dclose(ds);
+    else
+        *dsid = ds;
+    return rc;
+}
+
+static int count_error(const fc_ctx *c, const char *where, const char *name, hsize_t n, hsize_t lo,
+                       hsize_t hi)
+{
+    if (lo == hi)
+        return fc_fail(c, "%s/%s: has %llu entries, expected %llu", where, name,
+                       (unsigned long long)n, (unsigned long long)lo);
+    return fc_fail(c, "%s/%s: has %llu entries, expected between %llu and %llu", where, name,
+                   (unsigned long long)n, (unsigned long long)lo, (unsigned long long)hi);
+}
+
+/* Read dataset loc/name, which must have lo ≤ entries ≤ hi, as native int or double (a string with its
+ * own type, as H5LTread_dataset_string does) into a new buffer *out; with out == NULL only check that it
+ * reads. */
+static int read_dataset(const fc_ctx *c, hid_t loc, const char *where, const char *name, fc_type t,
+                        hsize_t lo, hsize_t hi, void **out)
+{
+    hid_t ds, mem = H5I_INVALID_HID;
+    hsize_t n = 0;
+    void *buf = NULL;
+    int rc = open_dataset(c, loc, where, name, t, &ds, &n);
+    if (rc != CB_OK)
+        return rc;
+    if (n < lo || n > hi)
+        rc = count_error(c, where, name, n, lo, hi);
+    else if ((mem = t == FC_INT      ? H5Tcopy(H5T_NATIVE_INT)
+                    : t == FC_DOUBLE ? H5Tcopy(H5T_NATIVE_DOUBLE)
+                                     : H5Dget_type(ds)) < 0)
+        rc = fc_fail(c, "%s/%s: unsupported data type", where, name);
+    else if (!(buf = cb_calloc((size_t)n * H5Tget_size(mem) + 1, 1)))
+        rc = fc_nomem(c, name);
+    else if (H5Dread(ds, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        rc = fc_fail(c, "%s/%s: the data cannot be read (corrupt file?)", where, name);
+    if (rc == CB_OK && out) {
+        *out = buf;
+        buf = NULL;
+    }
+    free(buf);
+    if (mem >= 0)
+        H5Tclose(mem);
+    H5Dclose(ds);
+    return rc;
+}
+
+static int read_int(const fc_ctx *c, hid_t loc, const char *where, const char *name, int *v)
+{
+    void *buf = NULL;
+    int rc = read_dataset(c, loc, where, name, FC_INT, 1, 1, &buf);
+    if (rc == CB_OK)
+        *v = *(int *)buf;
+    free(buf);
+    return rc;
+}
+
+/* Read n doubles into a new *out, or only check that they read (out == NULL). */
+static int read_vector(const fc_ctx *c, hid_t loc, const char *where, const char *name, hsize_t n,
+                       double **out)
+{
+    void *buf = NULL;
+    int rc = read_dataset(c, loc, where, name, FC_DOUBLE, n, n, out ? &buf : NULL);
+    if (out)
+        *out = buf;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- matrices and info */
+
+/* Entry counts [lo, hi] of p, i, x implied by a matrix header, as libfclib 3.1 allocates them. */
+static int matrix_layout(const fc_ctx *c, const char *gw, const fc_matrix *h, hsize_t lim[3][2])
+{
+    if (h->m < 0 || h->n < 0 || h->m > FC_MAX_DIM || h->n > FC_MAX_DIM)
+        return fc_fail(c, "%s/m, n: size %d x %d is invalid", gw, h->m, h->n);
+    if (h->nzmax < 0 || (hsize_t)h->nzmax > FC_MAX_ENTRIES) /* libfclib mallocs nzmax values */
+        return fc_fail(c, "%s/nzmax: %d is invalid", gw, h->nzmax);
+    hsize_t nzmax = (hsize_t)h->nzmax, np;
+    if (h->nz >= 0) {
+        if (h->nz > h->nzmax)
+            return fc_fail(c, "%s/nz: %d triplets exceed nzmax = %d", gw, h->nz, h->nzmax);
+        hsize_t nz = (hsize_t)h->nz;
+        hsize_t l[3][2] = {{nz, nz}, {nz, nz}, {nz, nzmax}};
+        memcpy(lim, l, sizeof l);
+        return CB_OK;
+    }
+    if (h->nz != -1 && h->nz != -2)
+        return fc_fail(c, "%s/nz: %d is neither a triplet count (>= 0), -1 (compressed columns) nor "
+                          "-2 (compressed rows)", gw, h->nz);
+    np = (hsize_t)(h->nz == -1 ? h->n : h->m) + 1;
+    hsize_t l[3][2] = {{np, np}, {nzmax, nzmax}, {nzmax, nzmax}};
+    memcpy(lim, l, sizeof l);
+    return CB_OK;
+}
+
+/* The optional matrix info libfclib reads when "conditioning" exists. */
+static int probe_matrix_info(const fc_ctx *c, hid_t g, const char *gw)
+{
+    int yes;
+    int rc = has_link(c, g, gw, "conditioning", &yes);
+    if (rc != CB_OK || !yes)
+        return rc;
+    rc = has_link(c, g, gw, "comment", &yes);
+    if (rc == CB_OK && yes)
+        rc = read_dataset(c, g, gw, "comment", FC_STRING, 1, 1, NULL);
+    if (rc == CB_OK)
+        rc = read_dataset(c, g, gw, "conditioning", FC_DOUBLE, 1, 1, NULL);
+    if (rc == CB_OK)
+        rc = read_dataset(c, g, gw, "determinant", FC_DOUBLE, 1, 1, NULL);
+    if (rc == CB_OK)
+        rc = read_dataset(c, g, gw, "rank", FC_INT, 1, 1, NULL);
+    return rc;
+}
+
+/* Matrix group loc/name: *h gets its header and, when keep is set, its arrays p, i, x (else they are
+ * only checked to read, and h's arrays stay NULL). */
+static int read_matrix(const fc_ctx *c, hid_t loc, const char *where, const char *name, int keep,
+                       fc_matrix *h)
+{
+    static const char *const arr_name[3] = {"p", "i", "x"};
+    char gw[256];
+    hid_t g;
+    hsize_t lim[3][2];
+    void *arr[3] = {NULL, NULL, NULL};
+    memset(h, 0, sizeof *h);
+    snprintf(gw, sizeof gw, "%s/%s", where, name);
+    int rc = open_group(c, loc, where, name, &g);
+    if (rc != CB_OK)
+        return rc;
+    rc = read_int(c, g, gw, "nzmax", &h->nzmax);
+    if (rc == CB_OK)
+        rc = read_int(c, g, gw, "m", &h->m);
+    if (rc == CB_OK)
+        rc = read_int(c, g, gw, "n", &h->n);
+    if (rc == CB_OK)
+        rc = read_int(c, g, gw, "nz", &h->nz);
+    if (rc == CB_OK)
+        rc = matrix_layout(c, gw, h, lim);
+    for (int k = 0; k < 3 && rc == CB_OK; k++)
+        rc = read_dataset(c, g, gw, arr_name[k], k < 2 ? FC_INT : FC_DOUBLE, lim[k][0], lim[k][1],
+                          keep ? &arr[k] : NULL);
+    if (rc == CB_OK)
+        rc = probe_matrix_info(c, g, gw);
+    H5Gclose(g);
+    if (rc != CB_OK || !keep) {
+        free(arr[0]);
+        free(arr[1]);
+        free(arr[2]);
+        return rc;
+    }
+    h->p = arr[0];
+    h->i = arr[1];
+    h->x = arr[2];
+    return CB_OK;
+}
+
+/* The optional problem info (title, description, math_info) libfclib reads. */
+static int probe_problem_info(const fc_ctx *c, hid_t root, const char *where)
+{
+    static const char *const names[3] = {"title", "description", "math_info"};
+    char gw[128];
+    hid_t g;
+    int yes;
+    int rc = has_link(c, root, where, "info", &yes);
+    if (rc != CB_OK || !yes)
+        return rc;
+    rc = open_group(c, root, where, "info", &g);
+    if (rc != CB_OK)
+        return rc;
+    snprintf(gw, sizeof gw, "%s/info", where);
+    for (int k = 0; k < 3 && rc == CB_OK; k++) {
+        rc = has_link(c, g, gw, names[k], &yes);
+        if (rc == CB_OK && yes)
+            rc = read_dataset(c, g, gw, names[k], FC_STRING, 1, 1, NULL);
+    }
+    H5Gclose(g);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- problem groups */
+
+/* W square, n = nc·d with nc ≥ 1. */
+static int check_local_shape(const fc_ctx *c, const fc_matrix *W, int d)
+{
+    if (W->m != W->n || W->m < d || W->m % d != 0)
+        return fc_fail(c, "/fclib_local/W: %d x %d, must be square with a size that is a positive "
+                          "multiple of spacedim = %d", W->m, W->n, d);
+    return CB_OK;
+}
+
+/* Everything fclib_read_local will touch, before it touches it. */
+static int probe_local(const fc_ctx *c, hid_t file)
+{
+    const char *where = "/fclib_local";
+    hid_t root, vec;
+    fc_matrix W;
+    int d = 0, yes = 0;
+    int rc = open_group(c, file, "", fc_groups[0], &root);
+    if (rc != CB_OK)
+        return rc;
+    rc = read_int(c, root, where, "spacedim", &d);
+    if (rc == CB_OK && d != 2 && d != 3)
+        rc = fc_fail(c, "%s/spacedim: %d, must be 2 or 3", where, d);
+    if (rc == CB_OK)
+        rc = has_link(c, root, where, "V", &yes);
+    if (rc == CB_OK && yes)
+        rc = fc_fail(c, "%s/V: mixed problems (V, R, s) are not supported", where);
+    if (rc == CB_OK)
+        rc = read_matrix(c, root, where, "W", 0, &W);
+    if (rc == CB_OK)
+        rc = check_local_shape(c, &W, d);
+    if (rc == CB_OK && (rc = open_group(c, root, where, "vectors", &vec)) == CB_OK) {
+        hsize_t m = (hsize_t)W.m;
+        rc = read_vector(c, vec, "/fclib_local/vectors", "q", m, NULL);
+        if (rc == CB_OK)
+            rc = read_vector(c, vec, "/fclib_local/vectors", "mu", m / (hsize_t)d, NULL);
+        H5Gclose(vec);
+    }
+    if (rc == CB_OK)
+        rc = probe_problem_info(c, root, where);
+    H5Gclose(root);
+    return rc;
+}
+
+static void fc_global_free(fc_global *G)
+{
+    free(G->M.p);
+    free(G->M.i);
+    free(G->M.x);
+    free(G->H.p);
+    free(G->H.i);
+    free(G->H.x);
+    free(G->f);
+    free(G->w);
+    free(G->mu);
+    free(G->mu_r);
+    memset(G, 0, sizeof *G);
+}
+
+/* M square (ndof ≥ 1), H ndof × nc·d with nc ≥ 1. */
+static int check_global_shape(const fc_ctx *c, const char *where, const fc_global *G)
+{
+    int d = G->spacedim;
+    if (G->M.m != G->M.n || G->M.m < 1)
+        return fc_fail(c, "%s/M: %d x %d, must be square and non-empty", where, G->M.m, G->M.n);
+    if (G->H.m != G->M.m)
+        return fc_fail(c, "%s/H: has %d rows, M has %d", where, G->H.m, G->M.m);
+    if (G->H.n < d || G->H.n % d != 0)
+        return fc_fail(c, "%s/H: %d columns, must be a positive multiple of spacedim = %d", where,
+                       G->H.n, d);
+    return CB_OK;
+}
+
+/* f (ndof), w (nc·d), mu (nc) and for rolling problems mu_r (nc): read (keep) or checked. */
+static int read_global_vectors(const fc_ctx *c, hid_t root, const char *where, int rolling, int keep,
+                               fc_global *G)
+{
+    char vw[96];
+    hid_t v;
+    hsize_t n = (hsize_t)G->M.m, m = (hsize_t)G->H.n, nc = m / (hsize_t)G->spacedim;
+    snprintf(vw, sizeof vw, "%s/vectors", where);
+    int rc = open_group(c, root, where, "vectors", &v);
+    if (rc != CB_OK)
+        return rc;
+    rc = read_vector(c, v, vw, "f", n, keep ? &G->f : NULL);
+    if (rc == CB_OK)
+        rc = read_vector(c, v, vw, "w", m, keep ? &G->w : NULL);
+    if (rc == CB_OK)
+        rc = read_vector(c, v, vw, "mu", nc, keep ? &G->mu : NULL);
+    if (rc == CB_OK && rolling)
+        rc = read_vector(c, v, vw, "mu_r", nc, keep ? &G->mu_r : NULL);
+    H5Gclose(v);
+    return rc;
+}
+
+/* Group /group of a global problem: read it (keep) or check what fclib_read_global will touch. */
+static int read_global_group(const fc_ctx *c, hid_t file, const char *group, int rolling, int keep,
+                             fc_global *G)
+{
+    char where[64];
+    hid_t root;
+    int yes = 0;
+    memset(G, 0, sizeof *G);
+    snprintf(where, sizeof where, "/%s", group);
+    int rc = open_group(c, file, "", group, &root);
+    if (rc != CB_OK)
+        return rc;
+    rc = read_int(c, root, where, "spacedim", &G->spacedim);
+    if (rc == CB_OK && !(rolling ? G->spacedim == 3 || G->spacedim == 5
+                                 : G->spacedim == 2 || G->spacedim == 3))
+        rc = fc_fail(c, "%s/spacedim: %d, must be %s", where, G->spacedim,
+                     rolling ? "3 or 5" : "2 or 3");
+    if (rc == CB_OK)
+        rc = has_link(c, root, where, "G", &yes);
+    if (rc == CB_OK && yes)
+        rc = fc_fail(c, "%s/G: equality constraints (G, b) are not supported", where);
+    if (rc == CB_OK)
+        rc = read_matrix(c, root, where, "M", keep, &G->M);
+    if (rc == CB_OK)
+        rc = read_matrix(c, root, where, "H", keep, &G->H);
+    if (rc == CB_OK)
+        rc = check_global_shape(c, where, G);
+    if (rc == CB_OK)
+        rc = read_global_vectors(c, root, where, rolling, keep, G);
+    if (rc == CB_OK && !rolling)
+        rc = probe_problem_info(c, root, where);
+    H5Gclose(root);
+    if (rc != CB_OK)
+        fc_global_free(G);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- conversion */
+
+static int check_finite(const fc_ctx *c, const char *field, const double *x, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(x[k]))
+            return fc_fail(c, "%s: entry %zu is not finite", field, k);
+    return CB_OK;
+}
+
+static int check_coeffs(const fc_ctx *c, const char *field, const double *x, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(x[k]) || x[k] < 0)
+            return fc_fail(c, "%s: entry %zu is %g, must be finite and >= 0", field, k, x[k]);
+    return CB_OK;
+}
+
+/* Number of stored entries; for compressed layouts checks the pointer array first. */
+static int matrix_nnz(const fc_ctx *c, const char *field, const fc_matrix *A, int *nnz)
+{
+    if (A->nz >= 0) {
+        *nnz = A->nz;
+        return CB_OK;
+    }
+    int outer = A->nz == -1 ? A->n : A->m;
+    if (A->p[0] != 0)
+        return fc_fail(c, "%s/p: first pointer is %d, must be 0", field, A->p[0]);
+    for (int k = 0; k < outer; k++)
+        if (A->p[k + 1] < A->p[k])
+            return fc_fail(c, "%s/p: pointers decrease at %d", field, k);
+    if (A->p[outer] > A->nzmax)
+        return fc_fail(c, "%s/p: last pointer %d exceeds nzmax = %d", field, A->p[outer], A->nzmax);
+    *nnz = A->p[outer];
+    return CB_OK;
+}
+
+/* Copy the entries of A into t (allocated), checking index ranges and finiteness. */
+static int fill_triplets(const fc_ctx *c, const char *field, const fc_matrix *A, cb_triplets *t)
+{
+    int csc = A->nz == -1, o = 0;
+    for (int k = 0; k < t->nnz; k++) {
+        int r, col;
+        if (A->nz >= 0) {
+            r = A->i[k];
+            col = A->p[k];
+        } else {
+            while (k >= A->p[o + 1])
+                o++;
+            r = csc ? A->i[k] : o;
+            col = csc ? o : A->i[k];
+        }
+        if (r < 0 || r >= A->m)
+            return fc_fail(c, "%s/%s: row index %d out of range [0, %d) at entry %d", field,
+                           A->nz == -2 ? "p" : "i", r, A->m, k);
+        if (col < 0 || col >= A->n)
+            return fc_fail(c, "%s/%s: column index %d out of range [0, %d) at entry %d", field,
+                           A->nz == -1 ? "p" : A->nz == -2 ? "i" : "p", col, A->n, k);
+        if (!isfinite(A->x[k]))
+            return fc_fail(c, "%s/x: entry %d is not finite", field, k);
+        t->i[k] = r;
+        t->j[k] = col;
+        t->x[k] = A->x[k];
+    }
+    return CB_OK;
+}
+
+static void triplets_free(cb_triplets *t)
+{
+    free(t->i);
+    free(t->j);
+    free(t->x);
+    memset(t, 0, sizeof *t);
+}
+
+/* Any fclib layout → triplets (row, column, value). On failure t is left empty. */
+static int matrix_to_triplets(const fc_ctx *c, const char *field, const fc_matrix *A, cb_triplets *t)
+{
+    int nnz = 0;
+    memset(t, 0, sizeof *t);
+    int rc = matrix_nnz(c, field, A, &nnz);
+    if (rc != CB_OK)
+        return rc;
+    t->nrow = A->m;
+    t->ncol = A->n;
+    t->nnz = nnz;
+    t->i = cb_malloc_array((size_t)nnz, sizeof(int));
+    t->j = cb_malloc_array((size_t)nnz, sizeof(int));
+    t->x = cb_malloc_array((size_t)nnz, sizeof(double));
+    rc = t->i && t->j && t->x ? fill_triplets(c, field, A, t) : fc_nomem(c, field);
+    if (rc != CB_OK)
+        triplets_free(t);
+    return rc;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Counting sort of the entries by block row: row a's entries are order[start[a] .. start[a+1]). */
+static void bucket_rows(const cb_triplets *t, int d, int nc, int *order, int *start, int *cursor)
+{
+    memset(start, 0, ((size_t)nc + 1) * sizeof(int));
+    for (int k = 0; k < t->nnz; k++)
+        start[t->i[k] / d + 1]++;
+    for (int a = 0; a < nc; a++) {
+        start[a + 1] += start[a];
+        cursor[a] = start[a];
+    }
+    for (int k = 0; k < t->nnz; k++)
+        order[cursor[t->i[k] / d]++] = k;
+}
+
+/* Number of distinct d×d blocks, counting every diagonal block. */
+static long long count_blocks(const cb_triplets *t, int d, int nc, const int *order, const int *start,
+                              int *mark)
+{
+    long long nnzb = 0;
+    for (int b = 0; b < nc; b++)
+        mark[b] = -1;
+    for (int a = 0; a < nc; a++) {
+        mark[a] = a;
+        nnzb++;
+        for (int k = start[a]; k < start[a + 1]; k++) {
+            int b = t->j[order[k]] / d;
+            if (mark[b] != a) {
+                mark[b] = a;
+                nnzb++;
+            }
+        }
+    }
+    return nnzb;
+}
+
+/* Fill P's BSR structure (sorted block columns, diagonal always present) and sum the entries. */
+static void fill_bsr(cb_problem *P, const cb_triplets *t, const int *order, const int *start,
+                     int *mark, int *slot)
+{
+    int d = P->d, pos = 0;
+    cb_bsr *B = &P->bsr;
+    for (int b = 0; b < P->nc; b++)
+        mark[b] = -1;
+    for (int a = 0; a < P->nc; a++) {
+        int k0 = pos;
+        B->row_ptr[a] = pos;
+        mark[a] = a;
+        B->col[pos++] = a;
+        for (int k = start[a]; k < start[a + 1]; k++) {
+            int b = t->j[order[k]] / d;
+            if (mark[b] != a) {
+                mark[b] = a;
+                B->col[pos++] = b;
+            }
+        }
+        qsort(B->col + k0, (size_t)(pos - k0), sizeof(int), cmp_int);
+        for (int k = k0; k < pos; k++)
+            slot[B->col[k]] = k;
+        for (int k = start[a]; k < start[a + 1]; k++) {
+            int e = order[k], r = t->i[e], col = t->j[e];
+            B->val[(size_t)slot[col / d] * d * d + (size_t)(r % d) + (size_t)(col % d) * d] += t->x[e];
+        }
+    }
+    B->row_ptr[P->nc] = pos;
+}
+
+/* n×n triplets (n = nc·d) → a new BSR problem (duplicates summed); q, μ are left zero. */
+static int triplets_to_bsr(const fc_ctx *c, const cb_triplets *t, cb_kind kind, int nc,
+                           cb_problem **out)
+{
+    int d = cb_kind_dim(kind), rc = CB_OK;
+    int *order = cb_malloc_array((size_t)t->nnz, sizeof(int));
+    int *start = cb_malloc_array((size_t)nc + 1, sizeof(int));
+    int *mark = cb_malloc_array((size_t)nc, sizeof(int));
+    int *slot = cb_malloc_array((size_t)nc, sizeof(int));
+    if (!order || !start || !mark || !slot) {
+        rc = fc_nomem(c, "W");
+    } else {
+        bucket_rows(t, d, nc, order, start, mark);
+        long long nnzb = count_blocks(t, d, nc, order, start, mark);
+        cb_error e;
+        cb_error_clear(&e);
+        if (nnzb > INT_MAX)
+            rc = fc_fail(c, "W: %lld blocks, too many for BSR storage", nnzb);
+        else if ((rc = cb_problem_alloc(kind, nc, CB_STORAGE_BSR, (int)nnzb, out, &e)) != CB_OK)
+            rc = fc_relay(c, rc, &e);
+        else
+            fill_bsr(*out, t, order, start, mark, slot);
+    }
+    free(order);
+    free(start);
+    free(mark);
+    free(slot);
+    return rc;
+}
+
+/* The file's kind, or the caller's forced kind when it has the file's d and every block of the file. */
+static int choose_kind(const fc_ctx *c, const cb_read_settings *s, cb_kind file_kind, cb_kind *kind)
+{
+    *kind = file_kind;
+    if (!s || !s->force_kind)
+        return CB_OK;
+    int d = cb_kind_dim(file_kind);
+    if (cb_kind_dim(s->kind) != d)
+        return fc_fail(c, "kind: %s has d = %d but the file has spacedim %d", cb_kind_name(s->kind),
+                       cb_kind_dim(s->kind), d);
+    if (cb_kind_nblocks(s->kind) < cb_kind_nblocks(file_kind))
+        return fc_fail(c, "kind: %s has no rolling block but the file has mu_r",
+                       cb_kind_name(s->kind));
+    *kind = s->kind;
+    return CB_OK;
+}
+
+/* libfclib's fclib_local → BSR problem. */
+static int local_to_problem(const fc_ctx *c, const struct fclib_local *L, const cb_read_settings *s,
+                            cb_problem **out)
+{
+    cb_triplets t = {0};
+    cb_kind kind = CB_KIND_COULOMB3D;
+    int d = L->spacedim, rc;
+    if (d != 2 && d != 3)
+        return fc_fail(c, "/fclib_local/spacedim: %d, must be 2 or 3", d);
+    if (!L->W || !L->q || !L->mu)
+        return fc_fail(c, "/fclib_local: libfclib returned an incomplete problem");
+    rc = choose_kind(c, s, d == 2 ? CB_KIND_COULOMB2D : CB_KIND_COULOMB3D, &kind);
+    if (rc == CB_OK)
+        rc = check_local_shape(c, L->W, d);
+    int n = L->W->m, nc = n / d;
+    if (rc == CB_OK)
+        rc = check_finite(c, "/fclib_local/vectors/q", L->q, (size_t)n);
+    if (rc == CB_OK)
+        rc = check_coeffs(c, "/fclib_local/vectors/mu", L->mu, (size_t)nc);
+    if (rc == CB_OK)
+        rc = matrix_to_triplets(c, "/fclib_local/W", L->W, &t);
+    if (rc == CB_OK)
+        rc = triplets_to_bsr(c, &t, kind, nc, out);
+    if (rc == CB_OK) {
+        memcpy((*out)->q, L->q, (size_t)n * sizeof(double));
+        memcpy((*out)->mu, L->mu, (size_t)nc * sizeof(double));
+    }
+    triplets_free(&t);
+    return rc;
+}
+
+/* Check the vectors of a global problem (sizes were checked when they were read). */
+static int check_global_vectors(const fc_ctx *c, const char *where, const fc_global *G)
+{
+    char field[96];
+    size_t n = (size_t)G->M.m, m = (size_t)G->H.n, nc = m / (size_t)G->spacedim;
+    if (!G->f || !G->w || !G->mu)
+        return fc_fail(c, "%s/vectors: missing f, w or mu", where);
+    snprintf(field, sizeof field, "%s/vectors/f", where);
+    int rc = check_finite(c, field, G->f, n);
+    snprintf(field, sizeof field, "%s/vectors/w", where);
+    if (rc == CB_OK)
+        rc = check_finite(c, field, G->w, m);
+    snprintf(field, sizeof field, "%s/vectors/mu", where);
+    if (rc == CB_OK)
+        rc = check_coeffs(c, field, G->mu, nc);
+    snprintf(field, sizeof field, "%s/vectors/mu_r", where);
+    if (rc == CB_OK && G->mu_r)
+        rc = check_coeffs(c, field, G->mu_r, nc);
+    return rc;
+}
+
+/* A global problem (M, H, f, w, μ[, μ_r]) → condensed dense problem. */
+static int global_to_problem(const fc_ctx *c, const char *where, const fc_global *G,
+                             cb_kind file_kind, const cb_read_settings *s, cb_problem **out)
+{
+    char field[96];
+    cb_global_problem g;
+    cb_error e;
+    double *zeros = NULL;
+    memset(&g, 0, sizeof g);
+    cb_error_clear(&e);
+    int rc = choose_kind(c, s, file_kind, &g.kind);
+    if (rc == CB_OK)
+        rc = check_global_shape(c, where, G);
+    if (rc == CB_OK)
+        rc = check_global_vectors(c, where, G);
+    snprintf(field, sizeof field, "%s/M", where);
+    if (rc == CB_OK)
+        rc = matrix_to_triplets(c, field, &G->M, &g.M);
+    snprintf(field, sizeof field, "%s/H", where);
+    if (rc == CB_OK)
+        rc = matrix_to_triplets(c, field, &G->H, &g.H);
+    g.ndof = G->M.m;
+    g.nc = G->H.n / G->spacedim;
+    if (rc == CB_OK && !(zeros = cb_calloc((size_t)g.nc, sizeof(double))))
+        rc = fc_nomem(c, where);
+    if (rc == CB_OK) {
+        g.f = G->f;
+        g.w = G->w;
+        g.mu = G->mu;
+        g.mu_r = G->mu_r ? G->mu_r : zeros;
+        g.mu_s = zeros;
+        *out = NULL;
+        if ((rc = cb_condense_global(&g, out, &e)) != CB_OK) {
+            *out = NULL;
+            rc = fc_relay(c, rc, &e);
+        }
+    }
+    triplets_free(&g.M);
+    triplets_free(&g.H);
+    free(zeros);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- the three groups */
+
+static int read_local(const fc_ctx *c, hid_t file, const cb_read_settings *s, cb_problem **out)
+{
+    int rc = probe_local(c, file);
+    if (rc != CB_OK)
+        return rc;
+    struct fclib_local *L = fclib_read_local(c->path);
+    if (!L)
+        return fc_fail(c, "/fclib_local: libfclib could not read the problem");
+    rc = local_to_problem(c, L, s, out);
+    fclib_delete_local(L); /* frees the members, not the struct */
+    free(L);
+    return rc;
+}
+
+static int read_global(const fc_ctx *c, hid_t file, const cb_read_settings *s, cb_problem **out)
+{
+    fc_global G;
+    int rc = read_global_group(c, file, fc_groups[1], 0, 0, &G); /* probe only */
+    if (rc != CB_OK)
+        return rc;
+    struct fclib_global *F = fclib_read_global(c->path);
+    if (!F)
+        return fc_fail(c, "/fclib_global: libfclib could not read the problem");
+    if (!F->M || !F->H) {
+        rc = fc_fail(c, "/fclib_global: libfclib returned an incomplete problem");
+    } else {
+        fc_global view = {F->spacedim, *F->M, *F->H, F->f, F->w, F->mu, NULL};
+        cb_kind kind = F->spacedim == 2 ? CB_KIND_COULOMB2D : CB_KIND_COULOMB3D;
+        rc = global_to_problem(c, "/fclib_global", &view, kind, s, out);
+    }
+    fclib_delete_global(F); /* frees the members, not the struct */
+    free(F);
+    return rc;
+}
+
+static int read_rolling(const fc_ctx *c, hid_t file, const cb_read_settings *s, cb_problem **out)
+{
+    fc_global G;
+    int rc = read_global_group(c, file, fc_groups[2], 1, 1, &G);
+    if (rc != CB_OK)
+        return rc;
+    cb_kind kind = G.spacedim == 3 ? CB_KIND_ROLLING2D : CB_KIND_ROLLING3D;
+    rc = global_to_problem(c, "/fclib_global_rolling", &G, kind, s, out);
+    fc_global_free(&G);
+    return rc;
+}
+
+/* Dispatch on the one problem group the file has. */
+static int read_open_file(const fc_ctx *c, hid_t file, const cb_read_settings *s, cb_problem **out)
+{
+    int found = -1, yes = 0;
+    for (int k = 0; k < 3; k++) {
+        int rc = has_link(c, file, "", fc_groups[k], &yes);
+        if (rc != CB_OK)
+            return rc;
+        if (yes && found >= 0)
+            return fc_fail(c, "both /%s and /%s present: ambiguous FCLIB file", fc_groups[found],
+                           fc_groups[k]);
+        if (yes)
+            found = k;
+    }
+    if (found < 0)
+        return fc_fail(c, "no /fclib_local, /fclib_global or /fclib_global_rolling group: not an "
+                          "FCLIB problem");
+    if (found == 0)
+        return read_local(c, file, s, out);
+    if (found == 1)
+        return read_global(c, file, s, out);
+    return read_rolling(c, file, s, out);
+}
+
+/* Name (basename without extension) and provenance source. */
+static int set_origin(const fc_ctx *c, cb_problem *p)
+{
+    const char *base = strrchr(c->path, '/');
+    char *name = cb_strdup(base ? base + 1 : c->path);
+    if (!name)
+        return fc_nomem(c, "name");
+    char *dot = strrchr(name, '.');
+    if (dot && dot != name)
+        *dot = '\0';
+    int rc = cb_problem_set_name(p, name);
+    free(name);
+    if (rc == CB_OK)
+        rc = cb_problem_set_provenance(p, c->path, NULL, NULL, 0);
+    return rc == CB_OK ? CB_OK : fc_nomem(c, "provenance");
+}
+
+int cb_read_fclib(const char *path, const cb_read_settings *s, cb_problem **out, cb_error *err)
+{
+    fc_ctx c = {path, err};
+    H5E_auto2_t old_fn = NULL;
+    void *old_data = NULL;
+    int rc;
+    *out = NULL;
+    if (!path)
+        return cb_fail(err, CB_ERR_INPUT, "path: NULL");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
+    fclose(f);
+    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) {
+        rc = fc_fail(&c, "not a readable HDF5 file (truncated or corrupt?)");
+    } else {
+        rc = read_open_file(&c, file, s, out);
+        H5Fclose(file);
+    }
+    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
+    if (rc == CB_OK)
+        rc = set_origin(&c, *out);
+    if (rc != CB_OK) {
+        cb_problem_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}

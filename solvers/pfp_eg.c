@@ -1,0 +1,425 @@
+/* conebench — projected fixed point `pfp` (Acary & Bourrier eq. 64) and extra-gradient `eg`
+ * (eq. 65) for y = W p + q, ŷ = y + g(y), K* ∋ ŷ ⟂ p ∈ K, with F(p) = ŷ(W p + q):
+ *
+ *   pfp:  p_{k+1} = P_K(p_k − ρ_k F(p_k))
+ *   eg:   p̃_k = P_K(p_k − ρ_k F(p_k)),  p_{k+1} = P_K(p_k − ρ_k F(p̃_k))
+ *
+ * Self-adaptive step (default): the predictor p̃ = P_K(p − ρ F(p)) is recomputed with ρ ← τ ρ
+ * while ρ‖F(p) − F(p̃)‖ > L ‖p − p̃‖; after the step ρ ← ρ / τ when that ratio is below L_min.
+ * The stopping test is the judge's natural-map residual (judge.h), computed from the p and
+ * y = W p + q the iteration already has: same kernels, same normalisation, same bits. "Solved"
+ * also needs the iterate to have settled: error_q = ‖e‖/‖q‖ ≤ min(1, √tol) and a last step
+ * ‖p_k − p_{k−1}‖ ≤ ‖p_k‖ / 4. On an infeasible problem (W = 0, q_N < 0) the iterates run off
+ * to infinity: ‖e‖ ≈ ‖q‖ for ever, so the Siconos normalisation max(‖q‖, ‖p‖, ‖y‖) falls below
+ * any tol, and once ‖p‖ ≳ ‖q‖/ε even ‖e‖ rounds to 0 (p − ŷ == p); error_q ≤ 1 catches neither.
+ * W is only touched through the problem.h kernels, so dense and BSR storage behave alike.
+ */
+#include "solvers_internal.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PE_MAX_SHRINK 100 /* ρ reductions in one iteration before the rule is waived */
+#define PE_RUNNING (-1)   /* no stopping test holds yet */
+#define PE_MAX_STEP 0.25  /* "solved" needs ‖p_k − p_{k−1}‖ ≤ PE_MAX_STEP ‖p_k‖ */
+
+typedef enum { PE_STEP_OK, PE_STEP_DIVERGED, PE_STEP_TIME } pe_step;
+
+typedef struct {
+    double rho;   /* initial step; ≤ 0 before "auto" is resolved */
+    int adaptive; /* 1: self-adaptive rule, 0: fixed ρ */
+    double tau, L, Lmin;
+} pe_params;
+
+/* One iterate with its velocity y = W p + q and F = ŷ(y). */
+typedef struct {
+    double *p, *y, *F;
+} pe_point;
+
+typedef struct {
+    const cb_problem *prob;
+    size_t n;
+    int extragradient;
+    pe_params par;
+    double norm_q;
+    pe_point cur, trial, next; /* next: eg corrector only */
+    double *buf;               /* storage behind the points */
+} pe_work;
+
+/* State of one run. */
+typedef struct {
+    pe_work *w;
+    const cb_settings *s;
+    cb_info *info;
+    double t0;
+    double rho;   /* current step */
+    double ratio; /* ρ‖ΔF‖/‖Δp‖ of the last accepted predictor */
+    double err, err_q;
+    double norm_p; /* ‖p_k‖ */
+    double step;   /* ‖p_k − p_{k−1}‖ (0 at the warm start) */
+} pe_run;
+
+static const cb_option_spec pe_options[] = {
+    {"rho", "auto", "initial step rho > 0; auto = 1 / (largest diagonal entry of W), 1 if none"},
+    {"rho_mode", "adaptive",
+     "adaptive: shrink rho by tau while rho|dF| > L|dp|, grow by 1/tau when below Lmin; "
+     "fixed: keep rho"},
+    {"tau", "0.6666666666666666", "shrink factor of rho, in (0, 1)"},
+    {"L", "0.9", "largest accepted step ratio rho|F(p)-F(p~)| / |p-p~|, in (0, 1)"},
+    {"Lmin", "0.3", "grow rho by 1/tau when the step ratio is below Lmin, in [0, L)"},
+    {NULL, NULL, NULL}};
+
+/* ---------------------------------------------------------------- options and setup */
+
+/* x ∈ (0, 1) for option key. */
+static int open_unit(const cb_settings *s, const char *key, double *out, cb_error *err)
+{
+    int rc = cb_option_double(s, pe_options, key, 0.0, 1.0, out, err);
+    if (rc == CB_OK && (*out <= 0.0 || *out >= 1.0))
+        rc = cb_fail(err, CB_ERR_INPUT, "option %s: %g is not in the open interval (0, 1)", key,
+                     *out);
+    return rc;
+}
+
+/* Parse and validate every option (nothing is allocated here). */
+static int read_params(const cb_settings *s, const char *solver, pe_params *par, cb_error *err)
+{
+    int rc = cb_options_check(s, pe_options, solver, err);
+    if (rc != CB_OK)
+        return rc;
+    const char *rho = cb_option_get(s, pe_options, "rho");
+    par->rho = 0.0;
+    if (strcmp(rho, "auto") != 0) {
+        rc = cb_option_double(s, pe_options, "rho", 0.0, DBL_MAX, &par->rho, err);
+        if (rc == CB_OK && par->rho <= 0.0)
+            rc = cb_fail(err, CB_ERR_INPUT, "option rho: must be > 0 or auto, got %g", par->rho);
+        if (rc != CB_OK)
+            return rc;
+    }
+    const char *mode = cb_option_get(s, pe_options, "rho_mode");
+    if (strcmp(mode, "adaptive") != 0 && strcmp(mode, "fixed") != 0)
+        return cb_fail(err, CB_ERR_INPUT, "option rho_mode: '%s' is not adaptive or fixed", mode);
+    par->adaptive = strcmp(mode, "adaptive") == 0;
+    if ((rc = open_unit(s, "tau", &par->tau, err)) != CB_OK ||
+        (rc = open_unit(s, "L", &par->L, err)) != CB_OK ||
+        (rc = cb_option_double(s, pe_options, "Lmin", 0.0, 1.0, &par->Lmin, err)) != CB_OK)
+        return rc;
+    if (par->Lmin >= par->L)
+        return cb_fail(err, CB_ERR_INPUT, "option Lmin: %g must be < L = %g", par->Lmin, par->L);
+    return CB_OK;
+}
+
+/* ρ₀ = 1 / max_i W_ii (a cheap inverse Lipschitz estimate), 1 when the diagonal is zero. */
+static double auto_rho(const cb_problem *prob)
+{
+    int d = prob->d;
+    double block[CB_MAX_DIM * CB_MAX_DIM], dmax = 0.0;
+    for (int a = 0; a < prob->nc; a++) {
+        cb_problem_diag_block(prob, a, block);
+        for (int i = 0; i < d; i++)
+            dmax = fmax(dmax, fabs(block[i + i * d]));
+    }
+    double rho = dmax > 0.0 ? 1.0 / dmax : 1.0;
+    return isfinite(rho) ? rho : 1.0;
+}
+
+static void pe_cleanup(void *work)
+{
+    pe_work *w = work;
+    if (!w)
+        return;
+    free(w->buf);
+    free(w);
+}
+
+/* Validate options, then allocate 3 (pfp: 2) iterates of 3 vectors of n. */
+static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int extragradient,
+                           void **work, cb_error *err)
+{
+    const char *name = extragradient ? "eg" : "pfp";
+    pe_params par;
+    int rc = read_params(s, name, &par, err);
+    if (rc != CB_OK)
+        return rc;
+    size_t n = cb_problem_n(prob), npoints = extragradient ? 3 : 2, total;
+    pe_work *w = calloc(1, sizeof *w);
+    if (!w || cb_mul_size(3 * npoints, n, &total) != 0 ||
+        !(w->buf = cb_malloc_array(total, sizeof(double)))) {
+        pe_cleanup(w);
+        return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory (n = %zu)", name, n);
+    }
+    w->prob = prob;
+    w->n = n;
+    w->extragradient = extragradient;
+    w->par = par;
+    if (w->par.rho <= 0.0)
+        w->par.rho = auto_rho(prob);
+    w->norm_q = cblas_dnrm2((int)n, prob->q, 1);
+    pe_point *pts[3] = {&w->cur, &w->trial, &w->next};
+    for (size_t k = 0; k < npoints; k++) {
+        pts[k]->p = w->buf + (3 * k) * n;
+        pts[k]->y = w->buf + (3 * k + 1) * n;
+        pts[k]->F = w->buf + (3 * k + 2) * n;
+    }
+    *work = w;
+    return CB_OK;
+}
+
+static int pfp_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
+{
+    return pe_setup_common(prob, s, 0, work, err);
+}
+
+static int eg_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
+{
+    return pe_setup_common(prob, s, 1, work, err);
+}
+
+/* Every kind and both storages are supported. */
+static int pe_supports(const cb_problem *prob, cb_error *err)
+{
+    if (cb_kind_dim(prob->kind) != prob->d)
+        return cb_fail(err, CB_ERR_INPUT, "kind: %d has no cone", (int)prob->kind);
+    return CB_OK;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* y = W p + q, F = ŷ(y) = y + g(y) contact by contact; 1 when y and F are finite. */
+static int eval_point(const pe_work *w, pe_point *x, cb_work *cnt)
+{
+    const cb_problem *prob = w->prob;
+    cb_problem_y(prob, x->p, x->y);
+    cnt->block_products += cb_problem_blocks_per_matvec(prob);
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * prob->d;
+        cb_modified_velocity(prob->kind, &f, x->y + off, x->F + off);
+    }
+    return cb_all_finite(x->y, w->n) && cb_all_finite(x->F, w->n);
+}
+
+/* out = P_K(p − ρ F) contact by contact; 1 when every projection had finite input. */
+static int project_step(const pe_work *w, const double *p, const double *F, double rho,
+                        double *out, cb_work *cnt)
+{
+    const cb_problem *prob = w->prob;
+    int d = prob->d, ok = 1;
+    double z[CB_MAX_DIM];
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * d;
+        for (int i = 0; i < d; i++)
+            z[i] = p[off + i] - rho * F[off + i];
+        if (cb_project(prob->kind, &f, z, out + off) == CB_PROJ_NONFINITE)
+            ok = 0;
+    }
+    cnt->projections += prob->nc;
+    return ok;
+}
+
+/* ρ‖F(a) − F(b)‖ / ‖a − b‖ (0 when b = a, which then solves the problem). */
+static double step_ratio(size_t n, const pe_point *a, const pe_point *b, double rho)
+{
+    double dF = 0.0, dp = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double u = a->F[i] - b->F[i], v = a->p[i] - b->p[i];
+        dF += u * u;
+        dp += v * v;
+    }
+    return dp > 0.0 ? rho * sqrt(dF) / sqrt(dp) : 0.0;
+}
+
+/* err = ‖p − P_K(p − ŷ)‖ / max(‖q‖, ‖p‖, ‖y‖) (judge normalisation), err_q = ‖·‖ / ‖q‖. */
+static void residual(pe_run *r)
+{
+    const pe_work *w = r->w;
+    const cb_problem *prob = w->prob;
+    double e2 = 0.0;
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * prob->d;
+        e2 += cb_contact_residual2(prob->kind, &f, w->cur.p + off, w->cur.y + off);
+    }
+    double norm_p = cblas_dnrm2((int)w->n, w->cur.p, 1);
+    double norm_y = cblas_dnrm2((int)w->n, w->cur.y, 1);
+    double norm = fmax(w->norm_q, fmax(norm_p, norm_y)), e = sqrt(e2);
+    r->norm_p = norm_p;
+    r->err = fabs(norm) > DBL_EPSILON ? e / norm : e;
+    r->err_q = e / fmax(w->norm_q, DBL_MIN);
+    if (!isfinite(norm)) /* ‖p‖ or ‖y‖ overflows: diverged, though every entry is finite */
+        r->err = r->err_q = INFINITY;
+    r->info->work.projections += prob->nc;
+    r->info->work.error_evals++;
+}
+
+/* ---------------------------------------------------------------- iterations */
+
+static int time_up(const pe_run *r)
+{
+    return r->s->time_limit > 0 && cb_now() - r->t0 > r->s->time_limit;
+}
+
+/* ‖a − b‖ */
+static double distance(size_t n, const double *a, const double *b)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        s += (a[i] - b[i]) * (a[i] - b[i]);
+    return sqrt(s);
+}
+
+static void swap_points(pe_point *a, pe_point *b)
+{
+    pe_point t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* trial = P_K(p − ρ F(p)), shrinking ρ by τ while ρ‖F(p) − F(trial)‖ > L‖p − trial‖. */
+static pe_step predict(pe_run *r)
+{
+    pe_work *w = r->w;
+    cb_work *cnt = &r->info->work;
+    for (int shrinks = 0;; shrinks++) {
+        if (!project_step(w, w->cur.p, w->cur.F, r->rho, w->trial.p, cnt) ||
+            !eval_point(w, &w->trial, cnt))
+            return PE_STEP_DIVERGED;
+        if (!w->par.adaptive)
+            return PE_STEP_OK;
+        r->ratio = step_ratio(w->n, &w->cur, &w->trial, r->rho);
+        if (!(r->ratio > w->par.L) || shrinks >= PE_MAX_SHRINK)
+            return PE_STEP_OK; /* a NaN ratio (overflow) is left to the finiteness checks */
+        r->rho *= w->par.tau;
+        if (time_up(r))
+            return PE_STEP_TIME;
+    }
+}
+
+/* ρ ← ρ / τ after an accepted step whose ratio was below L_min. */
+static void grow(pe_run *r)
+{
+    if (r->w->par.adaptive && r->ratio < r->w->par.Lmin)
+        r->rho /= r->w->par.tau;
+}
+
+/* One pfp step (eq. 64): cur ← P_K(cur − ρ F(cur)). */
+static pe_step pfp_iteration(pe_run *r)
+{
+    pe_step st = predict(r);
+    if (st == PE_STEP_OK)
+        r->step = distance(r->w->n, r->w->cur.p, r->w->trial.p);
+    if (st != PE_STEP_TIME)
+        swap_points(&r->w->cur, &r->w->trial); /* a diverged iterate is handed back as is */
+    if (st == PE_STEP_OK)
+        grow(r);
+    return st;
+}
+
+/* One eg step (eq. 65): p̃ = P_K(p − ρ F(p)), then p ← P_K(p − ρ F(p̃)). */
+static pe_step eg_iteration(pe_run *r)
+{
+    pe_work *w = r->w;
+    pe_step st = predict(r);
+    if (st == PE_STEP_DIVERGED)
+        swap_points(&w->cur, &w->trial);
+    if (st != PE_STEP_OK)
+        return st;
+    int ok = project_step(w, w->cur.p, w->trial.F, r->rho, w->next.p, &r->info->work) &&
+             eval_point(w, &w->next, &r->info->work);
+    r->step = distance(w->n, w->cur.p, w->next.p);
+    swap_points(&w->cur, &w->next);
+    if (!ok)
+        return PE_STEP_DIVERGED;
+    grow(r);
+    return PE_STEP_OK;
+}
+
+/* The status that ends the run at iteration k, or PE_RUNNING. */
+static int stop_status(const pe_run *r, int k)
+{
+    if (!isfinite(r->err))
+        return CB_STATUS_DIVERGED;
+    if (r->err <= r->s->tol && r->err_q <= fmin(1.0, sqrt(r->s->tol)) &&
+        r->step <= PE_MAX_STEP * r->norm_p)
+        return CB_STATUS_SOLVED;
+    if (k >= r->s->max_iter)
+        return CB_STATUS_MAX_ITER;
+    if (time_up(r))
+        return CB_STATUS_TIME_LIMIT;
+    return PE_RUNNING;
+}
+
+/* Iterate from the evaluated warm start until a stopping test holds; *k counts iterations. */
+static int iterate(pe_run *r, int *k, int *status, cb_error *err)
+{
+    for (*k = 0;;) {
+        if ((*status = stop_status(r, *k)) != PE_RUNNING)
+            return CB_OK;
+        pe_step st = r->w->extragradient ? eg_iteration(r) : pfp_iteration(r);
+        if (st == PE_STEP_TIME) {
+            *status = CB_STATUS_TIME_LIMIT;
+            return CB_OK;
+        }
+        ++*k;
+        if (st == PE_STEP_DIVERGED) {
+            r->err = r->err_q = NAN;
+            *status = CB_STATUS_DIVERGED;
+            return CB_OK;
+        }
+        residual(r);
+        if (cb_info_trace(r->info, r->s, *k, r->t0, r->err) != CB_OK)
+            return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
+    }
+}
+
+static int pe_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
+                    cb_error *err)
+{
+    pe_work *w = work;
+    pe_run r = {.w = w, .s = s, .info = info, .t0 = cb_now(), .rho = w->par.rho};
+    int k = 0, status = CB_STATUS_DIVERGED, rc = CB_OK;
+    memcpy(w->cur.p, sol->p, w->n * sizeof(double));
+    if (eval_point(w, &w->cur, &info->work)) {
+        residual(&r);
+        rc = cb_info_trace(info, s, 0, r.t0, r.err) == CB_OK
+                 ? iterate(&r, &k, &status, err)
+                 : cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
+    } else {
+        r.err = r.err_q = NAN;
+    }
+    memcpy(sol->p, w->cur.p, w->n * sizeof(double));
+    memcpy(sol->y, w->cur.y, w->n * sizeof(double));
+    info->status = (cb_status)status;
+    info->iterations = k;
+    info->solver_error = r.err;
+    return rc;
+}
+
+const cb_solver cb_solver_pfp = {
+    .name = "pfp",
+    .summary = "projected fixed point p <- P_K(p - rho F(p)), F = W p + q + g(W p + q) (eq. 64); "
+               "self-adaptive or fixed rho",
+    .options = pe_options,
+    .supports = pe_supports,
+    .setup = pfp_setup,
+    .solve = pe_solve,
+    .cleanup = pe_cleanup,
+};
+
+const cb_solver cb_solver_eg = {
+    .name = "eg",
+    .summary = "extra-gradient p~ = P_K(p - rho F(p)), p <- P_K(p - rho F(p~)) (eq. 65); "
+               "self-adaptive or fixed rho",
+    .options = pe_options,
+    .supports = pe_supports,
+    .setup = eg_setup,
+    .solve = pe_solve,
+    .cleanup = pe_cleanup,
+};
