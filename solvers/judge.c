@@ -59,11 +59,13 @@ int cb_judge(const cb_problem *prob, const double *p, double tol, double *y_out,
         }
         j.norm_p = cblas_dnrm2((int)n, p, 1);
         j.norm_y = cblas_dnrm2((int)n, y, 1);
+        j.finite = isfinite(j.norm_p) && isfinite(j.norm_y);
     }
     j.norm_q = cblas_dnrm2((int)n, prob->q, 1);
     normalise(&j, j.finite ? sqrt(e2) : INFINITY);
     j.finite = j.finite && isfinite(j.abs_error);
-    j.solved = j.finite && j.error <= tol && j.error_q <= 1.0;
+    j.resolvable = j.finite && DBL_EPSILON * fmax(j.norm_p, j.norm_y) <= j.norm_q;
+    j.solved = j.finite && j.resolvable && j.error <= tol && j.error_q <= 1.0;
     *out = j;
     if (!y_out)
         free(y);

@@ -198,6 +198,23 @@ static void test_judge_rules(void **state)
     assert_int_equal(cb_judge(p, x, 1.0, NULL, &j, NULL), CB_OK);
     assert_true(j.error <= 1.0 + 1e-12 && j.error_q > 1.0);
     assert_false(j.solved);
+    /* an iterate running off to infinity on an infeasible problem (W = 0, q_N < 0): p − ŷ rounds
+     * to p, so the computed natural map is exactly 0, yet it must not count as solved */
+    memset(p->W, 0, n * n * sizeof(double));
+    memset(p->q, 0, n * sizeof(double));
+    p->q[0] = -1.0;
+    memset(x, 0, n * sizeof(double));
+    x[0] = 1e22;
+    assert_int_equal(cb_judge(p, x, 1e-8, NULL, &j, NULL), CB_OK);
+    assert_true(j.abs_error == 0.0 && j.finite && !j.resolvable);
+    assert_false(j.solved);
+    x[0] = 1e300; /* finite entries whose norm still fits, and one that overflows ‖p‖ */
+    x[5] = 1e300;
+    assert_int_equal(cb_judge(p, x, 1e-8, NULL, &j, NULL), CB_OK);
+    assert_false(j.solved);
+    x[0] = x[5] = DBL_MAX;
+    assert_int_equal(cb_judge(p, x, 1e-8, NULL, &j, NULL), CB_OK);
+    assert_false(j.finite);
     x[3] = NAN;
     assert_int_equal(cb_judge(p, x, 1.0, NULL, &j, NULL), CB_OK);
     assert_false(j.finite);
