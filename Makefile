@@ -40,7 +40,8 @@ DEPS_STAMP := $(BUILD)/config.mk
 
 export CONEBENCH_QUICK CONEBENCH_DATA
 
-.PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo
+.PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo \
+        bench-check bench-baseline
 
 all: $(BIN)
 
@@ -51,6 +52,8 @@ help:
 	@echo "make valgrind     tests and the bad-input corpus under valgrind memcheck"
 	@echo "make fuzz         build libFuzzer targets (build-fuzz/); make fuzz-run FUZZ_SECONDS=60"
 	@echo "make bench        benchmarks against Siconos (see BENCHMARKS.md)"
+	@echo "make bench-check  CI performance gate against results/baseline (make bench-baseline rewrites it)"
+	@echo "make demo         run the default campaign and write results/default/report.md"
 	@echo "make install-deps install the Debian packages conebench needs (root, apt-get)"
 
 install-deps:
@@ -142,6 +145,12 @@ fuzz-run: fuzz
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# The CI performance gate (SPEC §10): campaigns/ci against results/baseline/bench.csv.
+bench-check: $(BIN)
+	$(BIN) bench-check --baseline results/baseline
+bench-baseline: $(BIN)
+	$(BIN) bench-check --baseline results/baseline --write-baseline
 
 # The main job: run the default campaign (isolated runs, 2 at a time) and write the report.
 DEMO_DIR ?= results/default
