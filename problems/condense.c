@@ -6,8 +6,10 @@
  *     W = Hᵀ M⁻¹ H,    q = Hᵀ M⁻¹ f + w,
  * the same as Siconos 4.4 globalFrictionContact_reformulation_FrictionContact (local q = Hᵀ M⁻¹ q
  * + b), used by globalRollingFrictionContact_reformulation_RollingFrictionContact.
- * M is densified (duplicate triplets summed) and must be positive definite. A symmetric M is
- * factorised by Cholesky (LAPACKE dpotrf/dpotrs). Real files are not always symmetric (the
+ * M is split into the connected components of its sparsity graph (one rigid body or one
+ * finite-element mesh each; a diagonal M gives 1×1 components), and each component is densified
+ * (duplicate triplets summed) and must be positive definite. A symmetric block is factorised by
+ * Cholesky (LAPACKE dpotrf/dpotrs). Real files are not always symmetric (the
  * Siconos GRFC3D Chute M has 24 entry pairs differing by up to 7.5%, and Siconos itself uses LU):
  * then the symmetric part must pass Cholesky (positive definiteness) and M is solved by LU
  * (dgetrf/dgetrs), so that W matches Siconos. The output problem is dense.
@@ -96,22 +98,6 @@ static int check_global(const cb_global_problem *g, int *n, cb_error *err)
     return rc;
 }
 
-/* Dense column-major (nrow × ncol) sum of triplets. */
-static int densify(const cb_triplets *t, const char *name, double **out, cb_error *err)
-{
-    size_t count;
-    if (cb_mul_size((size_t)t->nrow, (size_t)t->ncol, &count))
-        return cb_fail(err, CB_ERR_INPUT, "%s: %d x %d is too large", name, t->nrow, t->ncol);
-    double *a = cb_calloc(count, sizeof(double));
-    if (!a)
-        return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory for a dense %d x %d matrix", name,
-                       t->nrow, t->ncol);
-    for (int k = 0; k < t->nnz; k++)
-        a[(size_t)t->i[k] + (size_t)t->j[k] * (size_t)t->nrow] += t->x[k];
-    *out = a;
-    return CB_OK;
-}
-
 /* 1 if M is symmetric to a relative 1e-12 per entry pair. */
 static int is_symmetric(const double *m, int n)
 {
@@ -198,48 +184,185 @@ static void copy_coeffs(const cb_global_problem *g, cb_problem *p)
         memcpy(p->mu_s, g->mu_s, bytes);
 }
 
-int cb_condense_global(const cb_global_problem *g, cb_problem **out, cb_error *err)
+/* Connected components of M's sparsity graph (union-find with path halving): comp[i] ∈ [0, nc). */
+static int components(const cb_triplets *M, int n, int *comp, int *ncomp)
 {
-    double *m = NULL, *h = NULL, *x = NULL, *v = NULL;
+    int *parent = cb_malloc_array((size_t)n, sizeof(int));
+    if (!parent)
+        return CB_ERR_NOMEM;
+    for (int i = 0; i < n; i++)
+        parent[i] = i;
+    for (int k = 0; k < M->nnz; k++) {
+        int a = M->i[k], b = M->j[k];
+        while (parent[a] != a)
+            a = parent[a] = parent[parent[a]];
+        while (parent[b] != b)
+            b = parent[b] = parent[parent[b]];
+        if (a != b)
+            parent[a > b ? a : b] = a < b ? a : b;
+    }
+    *ncomp = 0;
+    for (int i = 0; i < n; i++) { /* roots are the smallest index of their component */
+        int r = i;
+        while (parent[r] != r)
+            r = parent[r];
+        comp[i] = r == i ? (*ncomp)++ : comp[r];
+    }
+    free(parent);
+    return CB_OK;
+}
+
+/* Entries of a triplet matrix bucketed by the component of their row: order[start[c]..start[c+1]). */
+static int bucket(const cb_triplets *t, const int *comp, int ncomp, int **start, int **order)
+{
+    *start = cb_calloc((size_t)ncomp + 1, sizeof(int));
+    *order = cb_malloc_array((size_t)t->nnz, sizeof(int));
+    if (!*start || !*order)
+        return CB_ERR_NOMEM;
+    for (int k = 0; k < t->nnz; k++)
+        (*start)[comp[t->i[k]] + 1]++;
+    for (int c = 0; c < ncomp; c++)
+        (*start)[c + 1] += (*start)[c];
+    int *fill = cb_malloc_array((size_t)ncomp + 1, sizeof(int));
+    if (!fill)
+        return CB_ERR_NOMEM;
+    memcpy(fill, *start, ((size_t)ncomp + 1) * sizeof(int));
+    for (int k = 0; k < t->nnz; k++)
+        (*order)[fill[comp[t->i[k]]]++] = k;
+    free(fill);
+    return CB_OK;
+}
+
+/* Shared state of a condensation: components of M and H's entries per component. */
+typedef struct {
+    const cb_global_problem *g;
+    int n, ncomp;
+    int *comp, *local;          /* component of each dof, its index inside the component */
+    int *mstart, *morder;       /* M entries per component */
+    int *hstart, *horder;       /* H entries per component (by row) */
+    int *colmap;                /* global column → local column of the current component, or −1 */
+    int *cols;                  /* local column → global column */
+    cb_problem *out;
+} condense_ctx;
+
+/* W[C,C] += H_cᵀ M_c⁻¹ H_c and q[C] += H_cᵀ M_c⁻¹ f_c for component c with k dofs. */
+static int condense_component(condense_ctx *x, int c, const int *dofs, int k, cb_error *err)
+{
+    const cb_global_problem *g = x->g;
+    int m = 0, rc = CB_OK;
+    for (int e = x->hstart[c]; e < x->hstart[c + 1]; e++) {
+        int j = g->H.j[x->horder[e]];
+        if (x->colmap[j] < 0) {
+            x->colmap[j] = m;
+            x->cols[m++] = j;
+        }
+    }
+    double *mc = cb_calloc((size_t)k * k, sizeof(double)), *hc = cb_calloc((size_t)k * (m ? m : 1), sizeof(double));
+    double *xc = cb_malloc_array((size_t)k * (m ? m : 1), sizeof(double)), *v = cb_malloc_array((size_t)k, sizeof(double));
+    double *wc = cb_calloc((size_t)(m ? m : 1) * (m ? m : 1), sizeof(double));
     factor fac = {0, NULL, NULL};
-    int n = 0;
-    *out = NULL;
-    int rc = check_global(g, &n, err);
-    if (rc != CB_OK)
-        return rc;
-    int ndof = g->ndof;
-    if ((rc = densify(&g->M, "M", &m, err)) != CB_OK ||
-        (rc = densify(&g->H, "H", &h, err)) != CB_OK)
-        goto cleanup;
-    x = cb_malloc_array((size_t)ndof * (size_t)n, sizeof(double));
-    v = cb_malloc_array((size_t)ndof, sizeof(double));
-    if (!x || !v) {
+    if (!mc || !hc || !xc || !v || !wc) {
         rc = cb_fail(err, CB_ERR_NOMEM, "out of memory for the condensation");
         goto cleanup;
     }
-    memcpy(x, h, (size_t)ndof * (size_t)n * sizeof(double));
-    memcpy(v, g->f, (size_t)ndof * sizeof(double));
-    if ((rc = factorize(m, ndof, &fac, err)) != CB_OK ||
-        (rc = factor_solve(&fac, x, n, err)) != CB_OK || /* X = M⁻¹ H */
-        (rc = factor_solve(&fac, v, 1, err)) != CB_OK)   /* v = M⁻¹ f */
-        goto cleanup;
-    if ((rc = cb_problem_alloc(g->kind, g->nc, CB_STORAGE_DENSE, 0, out, err)) != CB_OK)
-        goto cleanup;
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, n, ndof, 1.0, h, ndof, x, ndof, 0.0,
-                (*out)->W, n); /* W = Hᵀ X */
-    memcpy((*out)->q, g->w, (size_t)n * sizeof(double));
-    cblas_dgemv(CblasColMajor, CblasTrans, ndof, n, 1.0, h, ndof, v, 1, 1.0, (*out)->q, 1);
-    copy_coeffs(g, *out);
-    rc = cb_problem_check(*out, err);
-cleanup:
-    free(fac.ipiv);
-    free(m);
-    free(h);
-    free(x);
-    free(v);
-    if (rc != CB_OK) {
-        cb_problem_free(*out);
-        *out = NULL;
+    for (int e = x->mstart[c]; e < x->mstart[c + 1]; e++) {
+        int t = x->morder[e];
+        mc[x->local[g->M.i[t]] + (size_t)x->local[g->M.j[t]] * k] += g->M.x[t];
     }
+    for (int e = x->hstart[c]; e < x->hstart[c + 1]; e++) {
+        int t = x->horder[e];
+        hc[x->local[g->H.i[t]] + (size_t)x->colmap[g->H.j[t]] * k] += g->H.x[t];
+    }
+    for (int i = 0; i < k; i++)
+        v[i] = g->f[dofs[i]];
+    memcpy(xc, hc, (size_t)k * m * sizeof(double));
+    if ((rc = factorize(mc, k, &fac, err)) != CB_OK || (m && (rc = factor_solve(&fac, xc, m, err)) != CB_OK) ||
+        (rc = factor_solve(&fac, v, 1, err)) != CB_OK)
+        goto cleanup;
+    if (m) {
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, m, m, k, 1.0, hc, k, xc, k, 0.0, wc, m);
+        size_t n = (size_t)x->n;
+        for (int b = 0; b < m; b++) {
+            double qb = 0;
+            for (int i = 0; i < k; i++)
+                qb += hc[i + (size_t)b * k] * v[i];
+            x->out->q[x->cols[b]] += qb;
+            for (int a = 0; a < m; a++)
+                x->out->W[(size_t)x->cols[a] + (size_t)x->cols[b] * n] += wc[a + (size_t)b * m];
+        }
+    }
+cleanup:
+    for (int b = 0; b < m; b++)
+        x->colmap[x->cols[b]] = -1;
+    free(fac.ipiv);
+    free(mc), free(hc), free(xc), free(v), free(wc);
+    return rc;
+}
+
+/* Components, local indices and buckets of M and H entries. */
+static int condense_setup(condense_ctx *x, cb_error *err)
+{
+    const cb_global_problem *g = x->g;
+    x->comp = cb_malloc_array((size_t)g->ndof, sizeof(int));
+    x->local = cb_malloc_array((size_t)g->ndof, sizeof(int));
+    x->colmap = cb_malloc_array((size_t)x->n, sizeof(int));
+    x->cols = cb_malloc_array((size_t)x->n, sizeof(int));
+    if (!x->comp || !x->local || !x->colmap || !x->cols || components(&g->M, g->ndof, x->comp, &x->ncomp) ||
+        bucket(&g->M, x->comp, x->ncomp, &x->mstart, &x->morder) ||
+        bucket(&g->H, x->comp, x->ncomp, &x->hstart, &x->horder))
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory for the condensation");
+    for (int j = 0; j < x->n; j++)
+        x->colmap[j] = -1;
+    return CB_OK;
+}
+
+/* W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w, one connected component of M at a time (rigid bodies give
+ * 6×6 blocks; a diagonal M gives 1×1 ones), each factorised densely with LAPACKE. */
+int cb_condense_global(const cb_global_problem *g, cb_problem **out, cb_error *err)
+{
+    condense_ctx x;
+    memset(&x, 0, sizeof x);
+    x.g = g;
+    int *dofs = NULL, *cstart = NULL;
+    *out = NULL;
+    int rc = check_global(g, &x.n, err);
+    if (rc == CB_OK)
+        rc = condense_setup(&x, err);
+    if (rc == CB_OK)
+        rc = cb_problem_alloc(g->kind, g->nc, CB_STORAGE_DENSE, 0, &x.out, err);
+    dofs = rc == CB_OK ? cb_malloc_array((size_t)g->ndof, sizeof(int)) : NULL;
+    cstart = rc == CB_OK ? cb_calloc((size_t)x.ncomp + 1, sizeof(int)) : NULL;
+    if (rc == CB_OK && (!dofs || !cstart))
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory for the condensation");
+    if (rc == CB_OK) {
+        int *fill = cb_malloc_array((size_t)x.ncomp + 1, sizeof(int));
+        if (!fill)
+            rc = cb_fail(err, CB_ERR_NOMEM, "out of memory for the condensation");
+        for (int i = 0; fill && i < g->ndof; i++) /* counting sort: dofs grouped by component */
+            cstart[x.comp[i] + 1]++;
+        for (int c = 0; fill && c < x.ncomp; c++)
+            cstart[c + 1] += cstart[c];
+        if (fill)
+            memcpy(fill, cstart, ((size_t)x.ncomp + 1) * sizeof(int));
+        for (int i = 0; fill && i < g->ndof; i++) {
+            int slot = fill[x.comp[i]]++;
+            dofs[slot] = i;
+            x.local[i] = slot - cstart[x.comp[i]];
+        }
+        free(fill);
+        memcpy(x.out->q, g->w, (size_t)x.n * sizeof(double));
+    }
+    for (int c = 0; rc == CB_OK && c < x.ncomp; c++)
+        rc = condense_component(&x, c, dofs + cstart[c], cstart[c + 1] - cstart[c], err);
+    if (rc == CB_OK) {
+        copy_coeffs(g, x.out);
+        rc = cb_problem_check(x.out, err);
+    }
+    if (rc == CB_OK)
+        *out = x.out;
+    else
+        cb_problem_free(x.out);
+    free(dofs), free(cstart), free(x.comp), free(x.local), free(x.colmap), free(x.cols);
+    free(x.mstart), free(x.morder), free(x.hstart), free(x.horder);
     return rc;
 }
