@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conebench/io.h"
 #include "conebench/judge.h"
 #include "conebench/modes.h"
 #include "conebench/problem.h"
@@ -322,12 +323,82 @@ static void test_solve_framework(void **state)
     cb_problem_free(p);
 }
 
+/* Run `conebench error FILE --solution SOL` and read its "error" field. */
+static double cli_error(const char *file, const char *sol)
+{
+    const char *bin = getenv("CONEBENCH_BIN");
+    char cmd[8192], out[1024] = "";
+    snprintf(cmd, sizeof cmd, "%s error '%s' --solution '%s'", bin && *bin ? bin : "bin/conebench",
+             file, sol);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    assert_int_equal(pclose(f), 0);
+    const char *e = strstr(out, "\"error\":");
+    assert_non_null(e);
+    return strtod(e + 8, NULL);
+}
+
+/* `conebench error` on every shipped rolling problem gives Siconos 4.4's
+ * rolling_fc3d_compute_error (problem read by Siconos' own reader, norm = ‖q‖) to 1e-10, for a
+ * random reaction and for nsgs's solution. */
+static void test_cli_error_vs_siconos(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_DATA();
+    const char *files[] = {"rolling/RFC3D_sphere_1.dat", "rolling/RFC3D_sphere_2.dat",
+                           "rolling/RFC3D_cube_1.dat", "rolling/rockfall_14_25792.dat"};
+    const char *dir = cbt_tmpdir();
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        char path[1024], sol[1024];
+        snprintf(path, sizeof path, "%s", cbt_data_path(files[k]));
+        snprintf(sol, sizeof sol, "%s/p%zu.sol", dir, k);
+        cb_problem *p = NULL;
+        cb_error err = {{0}};
+        if (cb_read_problem(path, NULL, &p, &err) != CB_OK)
+            fail_msg("%s", err.text);
+        size_t n = cb_problem_n(p);
+        FILE *fp = fopen(path, "r");
+        RollingFrictionContactProblem *sp = rollingFrictionContact_newFromFile(fp);
+        fclose(fp);
+        for (int variant = 0; variant < 2; variant++) {
+            cb_solution s;
+            cb_info info;
+            cb_settings st;
+            cb_settings_default(&st);
+            assert_int_equal(cb_solution_alloc(p, &s, NULL), CB_OK);
+            cb_rng r;
+            cb_rng_seed(&r, 7 + k);
+            for (size_t i = 0; i < n; i++)
+                s.p[i] = variant ? 0.0 : fabs(p->q[i]) * cb_rng_normal(&r);
+            if (variant)
+                assert_int_equal(cb_solve(cb_solver_find("nsgs"), p, &st, &s, &info, NULL), CB_OK);
+            assert_int_equal(cb_write_solution(sol, p->nc, p->d, s.p, s.y, NULL), CB_OK);
+            double *w = calloc(n, sizeof *w), nq = 0, se = -1;
+            for (size_t i = 0; i < n; i++)
+                nq += p->q[i] * p->q[i];
+            rolling_fc3d_compute_error(sp, s.p, w, 1e-8, NULL, sqrt(nq), &se);
+            double ours = cli_error(path, sol);
+            /* relative 1e-10, with an absolute floor of 1e-16 for machine-precision residuals
+             * (1e-17 vs 3e-17 is rounding in p − ŷ, not a disagreement) */
+            if (cbt_reldiff(ours, se, 1e-6) > 1e-10)
+                fail_msg("%s variant %d: conebench %.17g, Siconos %.17g", files[k], variant, ours, se);
+            free(w);
+            cb_solution_free(&s);
+        }
+        rollingFrictionContactProblem_free(sp);
+        cb_problem_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matvec_dense_bsr), cmocka_unit_test(test_problem_check),
         cmocka_unit_test(test_judge_vs_siconos), cmocka_unit_test(test_judge_rules),
         cmocka_unit_test(test_modes),            cmocka_unit_test(test_solve_framework),
+        cmocka_unit_test(test_cli_error_vs_siconos),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
