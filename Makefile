@@ -115,7 +115,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
 # Run every test; a failing test fails `make test` after all have run.
 test: $(BIN) $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
-	  echo "== $$t"; OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $$t || fail=1; \
+	  echo "== $$t"; CONEBENCH_BIN=$(BIN) OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $$t || fail=1; \
 	done; \
 	bash tests/cli_bad_inputs.sh "$(TEST_RUNNER)" $(BIN) || fail=1; \
 	if [ $$fail = 0 ]; then echo "make test: all test programs passed"; else echo "make test: FAILURES"; fi; \
