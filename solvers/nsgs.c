@@ -1,0 +1,617 @@
+/* conebench — nsgs (block Gauss–Seidel over contacts, Acary & Bourrier 2020 §5.2) and psor
+ * (one projection step per contact per sweep, Jean–Moreau / Chrono style). SPEC §4.
+ *
+ * Both keep y = W p + q up to date while sweeping: contact α reads q̄_α = y_α − W_αα p_α
+ * (= q_α + Σ_{β≠α} W_αβ p_β), solves its local problem, and pushes its change Δp_α into y with
+ * one block-column product y += W_{:,α} Δp_α (skipped when Δp_α = 0, e.g. a contact that stays
+ * open). This is the same iteration as the row form (Gauss–Seidel), at the cost of one block
+ * row/column per visited contact, but y is exact at the end of a sweep, so the judge's full
+ * residual costs nc projections and no mat-vec. y is recomputed from scratch before a result is
+ * declared solved (and at exit), so rounding drift can never make a run look solved.
+ *
+ * Local problems (nsgs): closed-form take-off / stick first (trivial=warm: only when they keep the
+ * contact's mode — the local problem may have several solutions), then semismooth Newton on the
+ * natural map (solvers/nsgs_local.c) or the self-adaptive projected fixed point. psor takes one
+ * step p_α ← P_K(p_α − ρ_α ŷ_α) with ρ_α = rho_factor/‖W_αα‖₂.
+ *
+ * Work counters: block_products counts d×d block × vector products (column update: nc blocks for
+ * dense, the column's stored blocks for BSR; W_αα p_α: 1; a full W p: nc² or nnzb);
+ * projections counts every one-contact projection (sweeps, local solvers, error evaluations);
+ * local_iters counts local solver iterations (psor: 1 per visit); error_evals the full
+ * residuals. All are deterministic. The sweep allocates nothing.
+ */
+#include "solvers_internal.h"
+#include "nsgs_internal.h"
+#include "conebench/rng.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { LOCAL_NEWTON = 0, LOCAL_PROJ = 1 } local_kind;
+typedef enum { ORDER_NATURAL = 0, ORDER_SHUFFLED = 1, ORDER_SYMMETRIC = 2 } sweep_order;
+typedef enum { TRIVIAL_WARM = 0, TRIVIAL_ALWAYS = 1, TRIVIAL_NEVER = 2 } trivial_mode;
+
+typedef struct {
+    int psor;
+    local_kind local;
+    double local_tol;
+    int local_max_iter;
+    sweep_order order;
+    uint64_t seed;
+    double omega;
+    int error_every;
+    trivial_mode trivial;
+    double rho_factor;
+} gs_options;
+
+typedef struct {
+    const cb_problem *prob;
+    int nc, d;
+    size_t n;
+    gs_options opt;
+    double *diag, *lu;   /* nc·d² diagonal blocks and their LU factors */
+    int *piv;            /* nc·d pivots */
+    unsigned char *lu_ok;/* nc: diagonal block invertible */
+    double *rho_nm;      /* nc: 1/‖W_αα‖₂ */
+    double *rho;         /* nc: self-adaptive local ρ (reset at each solve) */
+    double *qnorm;       /* nc: ‖q_α‖ */
+    int *order;          /* visiting order of one sweep */
+    int norder;
+    int *cptr, *crow;    /* BSR only: block columns (pointers, block-row index) */
+    double *cval;        /* BSR only: the blocks again, column by column (streamed updates) */
+    double norm_q;
+    double local_tol;    /* of the current solve: min(option, tol/10) */
+    cb_rng rng;
+} gs_work;
+
+static const cb_option_spec nsgs_spec[] = {
+    {"local", "newton", "local solver: newton (semismooth Newton on the natural map, line search, "
+                        "falls back to proj) | proj (projected fixed point, self-adaptive rho)"},
+    {"local_tol", "1e-10", "relative local tolerance on ||p - P_K(p - yhat)||, (0, 1); the run uses "
+                          "min(local_tol, tol/10)"},
+    {"local_max_iter", "100", "iterations per local solve (>= 1)"},
+    {"trivial", "warm", "closed-form take-off (p = 0) and stick (p = -W_aa^-1 qbar) tries: warm "
+                        "(take-off for an open contact, stick for a sticking one) | always | never"},
+    {"order", "natural", "sweep order: natural | shuffled (new permutation every sweep from seed) "
+                         "| symmetric (forward then backward in one sweep)"},
+    {"seed", "1", "seed of the shuffled order (>= 0)"},
+    {"omega", "1", "relaxation p_a <- p_a + omega (p_local - p_a), omega in (0, 2)"},
+    {"error_every", "1", "full judged residual every k sweeps (a sweep whose change in p is below "
+                         "tol also triggers one) (>= 1)"},
+    {NULL, NULL, NULL}};
+
+static const cb_option_spec psor_spec[] = {
+    {"rho_factor", "1.5", "rho_a = rho_factor / ||W_aa||_2, in [1e-6, 1e6]"},
+    {"order", "natural", "sweep order: natural | shuffled (new permutation every sweep from seed) "
+                         "| symmetric (forward then backward in one sweep)"},
+    {"seed", "1", "seed of the shuffled order (>= 0)"},
+    {"omega", "1", "relaxation p_a <- p_a + omega (P_K(p_a - rho_a yhat_a) - p_a), omega in (0, 2)"},
+    {"error_every", "1", "full judged residual every k sweeps (a sweep whose change in p is below "
+                         "tol also triggers one) (>= 1)"},
+    {NULL, NULL, NULL}};
+
+/* ---------------------------------------------------------------- options */
+
+/* *out = index of the option's value in names[0..count), or CB_ERR_INPUT naming the key. */
+static int option_choice(const cb_settings *s, const cb_option_spec *spec, const char *key,
+                         const char *const *names, int count, int *out, cb_error *err)
+{
+    const char *v = cb_option_get(s, spec, key);
+    for (int i = 0; v && i < count; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return CB_OK;
+        }
+    char list[128] = "";
+    for (int i = 0; i < count; i++) {
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+        if (i + 1 < count)
+            strncat(list, " | ", sizeof list - strlen(list) - 1);
+    }
+    return cb_fail(err, CB_ERR_INPUT, "option %s: '%s' is not one of %s", key, v ? v : "",
+                   list);
+}
+
+/* Options both solvers share: order, seed, omega, error_every. */
+static int parse_common(const cb_settings *s, const cb_option_spec *spec, gs_options *o,
+                        cb_error *err)
+{
+    static const char *const orders[] = {"natural", "shuffled", "symmetric"};
+    int ord = 0;
+    long seed = 0, every = 1;
+    int rc = option_choice(s, spec, "order", orders, 3, &ord, err);
+    if (rc == CB_OK)
+        rc = cb_option_int(s, spec, "seed", 0, LONG_MAX, &seed, err);
+    if (rc == CB_OK)
+        rc = cb_option_double(s, spec, "omega", 1e-3, 1.999, &o->omega, err);
+    if (rc == CB_OK)
+        rc = cb_option_int(s, spec, "error_every", 1, INT_MAX, &every, err);
+    o->order = (sweep_order)ord;
+    o->seed = (uint64_t)seed;
+    o->error_every = (int)every;
+    return rc;
+}
+
+/* nsgs-only options: local, local_tol, local_max_iter, trivial. */
+static int parse_local(const cb_settings *s, gs_options *o, cb_error *err)
+{
+    static const char *const locals[] = {"newton", "proj"};
+    static const char *const trivials[] = {"warm", "always", "never"};
+    int loc = 0, triv = 0;
+    long maxit = 1;
+    int rc = option_choice(s, nsgs_spec, "local", locals, 2, &loc, err);
+    if (rc == CB_OK)
+        rc = cb_option_double(s, nsgs_spec, "local_tol", DBL_MIN, 0.999, &o->local_tol, err);
+    if (rc == CB_OK)
+        rc = cb_option_int(s, nsgs_spec, "local_max_iter", 1, 1000000, &maxit, err);
+    if (rc == CB_OK)
+        rc = option_choice(s, nsgs_spec, "trivial", trivials, 3, &triv, err);
+    o->local = (local_kind)loc;
+    o->local_max_iter = (int)maxit;
+    o->trivial = (trivial_mode)triv;
+    return rc;
+}
+
+static int parse_options(const cb_settings *s, int psor, gs_options *o, cb_error *err)
+{
+    const cb_option_spec *spec = psor ? psor_spec : nsgs_spec;
+    memset(o, 0, sizeof *o);
+    o->psor = psor;
+    int rc = cb_options_check(s, spec, psor ? "psor" : "nsgs", err);
+    if (rc == CB_OK)
+        rc = parse_common(s, spec, o, err);
+    if (rc == CB_OK && psor)
+        rc = cb_option_double(s, spec, "rho_factor", 1e-6, 1e6, &o->rho_factor, err);
+    if (rc == CB_OK && !psor)
+        rc = parse_local(s, o, err);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static void gs_cleanup(void *work)
+{
+    gs_work *w = work;
+    if (!w)
+        return;
+    free(w->diag);
+    free(w->lu);
+    free(w->piv);
+    free(w->lu_ok);
+    free(w->rho_nm);
+    free(w->rho);
+    free(w->qnorm);
+    free(w->order);
+    free(w->cptr);
+    free(w->crow);
+    free(w->cval);
+    free(w);
+}
+
+/* Block-column copy of a BSR matrix: column β holds its blocks in row order (block-sparse
+ * columns), so a column update streams through memory. */
+static void build_columns(gs_work *w)
+{
+    const cb_bsr *b = &w->prob->bsr;
+    size_t dd = (size_t)(w->d * w->d);
+    for (int k = 0; k < b->nnzb; k++)
+        w->cptr[b->col[k] + 1]++;
+    for (int c = 0; c < w->nc; c++)
+        w->cptr[c + 1] += w->cptr[c];
+    int *fill = w->order; /* scratch (≥ nc entries), reset by the solve */
+    memcpy(fill, w->cptr, (size_t)w->nc * sizeof(int));
+    for (int a = 0; a < w->nc; a++)
+        for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++) {
+            int slot = fill[b->col[k]]++;
+            w->crow[slot] = a;
+            memcpy(w->cval + (size_t)slot * dd, b->val + (size_t)k * dd, dd * sizeof(double));
+        }
+}
+
+static int alloc_work(const cb_problem *prob, const gs_options *o, gs_work **out)
+{
+    gs_work *w = calloc(1, sizeof *w);
+    *out = w;
+    if (!w)
+        return CB_ERR_NOMEM;
+    w->prob = prob;
+    w->nc = prob->nc;
+    w->d = prob->d;
+    w->n = cb_problem_n(prob);
+    w->opt = *o;
+    size_t nc = (size_t)w->nc, dd = (size_t)(w->d * w->d);
+    w->norder = o->order == ORDER_SYMMETRIC ? 2 * w->nc - 1 : w->nc;
+    w->diag = cb_malloc_array(nc * dd, sizeof(double));
+    w->lu = cb_malloc_array(nc * dd, sizeof(double));
+    w->piv = cb_malloc_array(w->n, sizeof(int));
+    w->lu_ok = cb_calloc(nc, 1);
+    w->rho_nm = cb_malloc_array(nc, sizeof(double));
+    w->rho = cb_malloc_array(nc, sizeof(double));
+    w->qnorm = cb_malloc_array(nc, sizeof(double));
+    w->order = cb_malloc_array((size_t)w->norder, sizeof(int));
+    int ok = w->diag && w->lu && w->piv && w->lu_ok && w->rho_nm && w->rho && w->qnorm && w->order;
+    if (ok && prob->storage == CB_STORAGE_BSR) {
+        w->cptr = cb_calloc(nc + 1, sizeof(int));
+        w->crow = cb_malloc_array((size_t)prob->bsr.nnzb, sizeof(int));
+        w->cval = cb_malloc_array((size_t)prob->bsr.nnzb * dd, sizeof(double));
+        ok = w->cptr && w->crow && w->cval;
+    }
+    return ok ? CB_OK : CB_ERR_NOMEM;
+}
+
+/* Per contact: W_αα, its LU (stick solution), ρ = 1/‖W_αα‖₂, ‖q_α‖. */
+static void precompute_contacts(gs_work *w)
+{
+    int d = w->d;
+    size_t dd = (size_t)(d * d);
+    for (int a = 0; a < w->nc; a++) {
+        double *D = w->diag + a * dd;
+        cb_problem_diag_block(w->prob, a, D);
+        w->lu_ok[a] = cb_nsgs_lu_factor(d, D, w->lu + a * dd, w->piv + (size_t)a * d) == 0;
+        double nw = cb_nsgs_norm2(d, D);
+        w->rho_nm[a] = nw > 0 && isfinite(nw) ? 1.0 / nw : 1.0;
+        w->qnorm[a] = cblas_dnrm2(d, w->prob->q + (size_t)a * d, 1);
+    }
+    w->norm_q = cblas_dnrm2((int)w->n, w->prob->q, 1);
+    if (w->prob->storage == CB_STORAGE_BSR)
+        build_columns(w);
+}
+
+static int gs_setup(const cb_problem *prob, const cb_settings *s, int psor, void **work,
+                    cb_error *err)
+{
+    *work = NULL;
+    gs_options o;
+    int rc = parse_options(s, psor, &o, err);
+    if (rc != CB_OK)
+        return rc;
+    gs_work *w = NULL;
+    if (alloc_work(prob, &o, &w) != CB_OK) {
+        gs_cleanup(w);
+        return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory (nc = %d)", psor ? "psor" : "nsgs",
+                       prob->nc);
+    }
+    precompute_contacts(w);
+    *work = w;
+    return CB_OK;
+}
+
+static int nsgs_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
+{
+    return gs_setup(prob, s, 0, work, err);
+}
+
+static int psor_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
+{
+    return gs_setup(prob, s, 1, work, err);
+}
+
+static int gs_supports(const cb_problem *prob, cb_error *err)
+{
+    if (prob->storage != CB_STORAGE_DENSE && prob->storage != CB_STORAGE_BSR)
+        return cb_fail(err, CB_ERR_INPUT, "storage: nsgs/psor need dense or BSR W");
+    return CB_OK;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* y[0..m) += B x, B with d columns of leading dimension ld (d known at compile time). */
+static inline __attribute__((always_inline)) void cols_axpy(int d, const double *B, size_t ld,
+                                                            size_t m, const double *x, double *y)
+{
+    for (size_t i = 0; i < m; i++) {
+        double s = 0;
+        for (int j = 0; j < d; j++)
+            s += B[i + (size_t)j * ld] * x[j];
+        y[i] += s;
+    }
+}
+
+/* y += W_{:,α} dx; returns the number of blocks multiplied. */
+static inline __attribute__((always_inline)) long long column_update_d(const gs_work *w, int d,
+                                                                      int a, const double *dx,
+                                                                      double *y)
+{
+    const cb_problem *P = w->prob;
+    if (P->storage == CB_STORAGE_DENSE) {
+        cols_axpy(d, P->W + (size_t)a * d * w->n, w->n, w->n, dx, y);
+        return w->nc;
+    }
+    size_t dd = (size_t)(d * d);
+    for (int k = w->cptr[a]; k < w->cptr[a + 1]; k++)
+        cols_axpy(d, w->cval + (size_t)k * dd, (size_t)d, (size_t)d, dx,
+                  y + (size_t)w->crow[k] * d);
+    return w->cptr[a + 1] - w->cptr[a];
+}
+
+/* y += W_{:,α} dx with d specialised. */
+static long long column_update(const gs_work *w, int a, const double *dx, double *y)
+{
+    switch (w->d) {
+    case 2: return column_update_d(w, 2, a, dx, y);
+    case 3: return column_update_d(w, 3, a, dx, y);
+    case 5: return column_update_d(w, 5, a, dx, y);
+    case 6: return column_update_d(w, 6, a, dx, y);
+    default: return column_update_d(w, w->d, a, dx, y);
+    }
+}
+
+/* p_α ← p_α + ω (pn − p_α) (projected back on K when ω > 1), y += W_{:,α} Δp_α.
+ * Returns ‖Δp_α‖². */
+static double apply_update(const gs_work *w, int a, double *pn, double *p, double *y,
+                           cb_work *wk)
+{
+    int d = w->d;
+    double *pa = p + (size_t)a * d, dp[CB_MAX_DIM], s = 0;
+    if (w->opt.omega != 1.0) {
+        for (int i = 0; i < d; i++)
+            pn[i] = pa[i] + w->opt.omega * (pn[i] - pa[i]);
+        if (w->opt.omega > 1.0) {
+            cb_friction f;
+            cb_problem_friction(w->prob, a, &f);
+            cb_project(w->prob->kind, &f, pn, pn);
+            wk->projections++;
+        }
+    }
+    int moved = 0;
+    for (int i = 0; i < d; i++) {
+        dp[i] = pn[i] - pa[i];
+        moved |= dp[i] != 0.0 || isnan(dp[i]);
+        s += dp[i] * dp[i];
+        pa[i] = pn[i];
+    }
+    if (moved)
+        wk->block_products += column_update(w, a, dp, y);
+    return s;
+}
+
+/* ---------------------------------------------------------------- sweeps */
+
+/* 1 iff p is in the interior of K: r_N > 0 and ‖x_i‖ < μ_i r_N (x_i = 0 where μ_i = 0). */
+static int sticking(const cb_nsgs_local *lp, const double *p)
+{
+    cb_disk_cone c;
+    cb_disk_cone_of(lp->kind, &lp->f, &c);
+    if (!(p[0] > 0))
+        return 0;
+    for (int b = 0, off = 1; b < c.nblocks; off += c.size[b], b++) {
+        double n2 = 0, cap = c.mu[b] * p[0];
+        for (int k = 0; k < c.size[b]; k++)
+            n2 += p[off + k] * p[off + k];
+        if (!(n2 < cap * cap || (c.mu[b] == 0 && n2 == 0)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Which closed-form solutions may contact α try (lp->lu = NULL disables stick)? The local
+ * problem can have several solutions (W_αα couples normal and tangential parts, μ large):
+ * 'warm' keeps the mode — take-off only for an open contact (p_α = 0), stick only for a sticking
+ * one (p_α in the interior of K) — and lets the local solver, started at p_α, find the nearby
+ * solution otherwise; jumping between solutions can stall the sweep (seen on random SPD
+ * coulomb3d). Returns 0 when none may be tried. */
+static int trivial_allowed(const gs_work *w, cb_nsgs_local *lp, const double *pa)
+{
+    if (w->opt.trivial != TRIVIAL_WARM)
+        return w->opt.trivial == TRIVIAL_ALWAYS;
+    int open = 1, d = w->d;
+    for (int i = 0; i < d; i++)
+        open &= pa[i] == 0.0;
+    if (open) {
+        lp->lu = NULL;
+        return 1;
+    }
+    if (lp->qbar[0] >= 0) /* take-off from a closed contact: leave it to the local solver */
+        return 0;
+    if (!sticking(lp, pa))
+        lp->lu = NULL;
+    return 1;
+}
+
+/* nsgs at contact α: q̄ = y_α − W_αα p_α, then take-off/stick, then the local solver. */
+static void nsgs_contact(gs_work *w, int a, const double *p, const double *y, double *pn,
+                         cb_work *wk)
+{
+    int d = w->d;
+    size_t off = (size_t)a * d, dd = (size_t)(d * d);
+    double qbar[CB_MAX_DIM];
+    cb_nsgs_local lp = {.kind = w->prob->kind, .d = d, .W = w->diag + a * dd,
+                        .lu = w->lu_ok[a] ? w->lu + a * dd : NULL, .piv = w->piv + off,
+                        .qbar = qbar, .qnorm = w->qnorm[a], .rho_nm = w->rho_nm[a],
+                        .rho = w->rho + a, .tol = w->local_tol,
+                        .max_iter = w->opt.local_max_iter};
+    cb_problem_friction(w->prob, a, &lp.f);
+    for (int i = 0; i < d; i++) {
+        double s = y[off + i];
+        for (int j = 0; j < d; j++)
+            s -= lp.W[i + j * d] * p[off + j];
+        qbar[i] = s;
+        pn[i] = p[off + i];
+    }
+    wk->block_products++;
+    if (trivial_allowed(w, &lp, pn) && cb_nsgs_local_trivial(&lp, pn))
+        return;
+    cb_nsgs_local_stats st = {0, 0};
+    if (w->opt.local == LOCAL_NEWTON)
+        cb_nsgs_local_newton(&lp, pn, &st);
+    else
+        cb_nsgs_local_proj(&lp, pn, &st);
+    wk->local_iters += st.iters;
+    wk->projections += st.projections;
+}
+
+/* psor at contact α: pn = P_K(p_α − ρ_α ŷ(y_α)). */
+static void psor_contact(const gs_work *w, int a, const double *p, const double *y, double *pn,
+                         cb_work *wk)
+{
+    int d = w->d;
+    size_t off = (size_t)a * d;
+    cb_friction f;
+    cb_problem_friction(w->prob, a, &f);
+    double yh[CB_MAX_DIM], rho = w->opt.rho_factor * w->rho_nm[a];
+    cb_modified_velocity(w->prob->kind, &f, y + off, yh);
+    for (int i = 0; i < d; i++)
+        pn[i] = p[off + i] - rho * yh[i];
+    cb_project(w->prob->kind, &f, pn, pn);
+    wk->projections++;
+    wk->local_iters++;
+}
+
+/* One sweep over w->order; returns ‖Δp‖² (non-finite when an iterate is). */
+static double sweep(gs_work *w, double *p, double *y, cb_work *wk)
+{
+    double dp2 = 0;
+    for (int k = 0; k < w->norder; k++) {
+        int a = w->order[k];
+        double pn[CB_MAX_DIM];
+        if (w->opt.psor)
+            psor_contact(w, a, p, y, pn, wk);
+        else
+            nsgs_contact(w, a, p, y, pn, wk);
+        dp2 += apply_update(w, a, pn, p, y, wk);
+    }
+    return dp2;
+}
+
+/* Fill the visiting order for the next sweep (a fresh permutation when shuffled). */
+static void next_order(gs_work *w, int first)
+{
+    int nc = w->nc;
+    if (w->opt.order == ORDER_SHUFFLED) {
+        if (first)
+            for (int i = 0; i < nc; i++)
+                w->order[i] = i;
+        for (int i = nc - 1; i > 0; i--) { /* Fisher–Yates */
+            int j = (int)cb_rng_below(&w->rng, (uint64_t)i + 1);
+            int t = w->order[i];
+            w->order[i] = w->order[j];
+            w->order[j] = t;
+        }
+        return;
+    }
+    if (!first)
+        return;
+    for (int i = 0; i < nc; i++)
+        w->order[i] = i;
+    for (int i = nc; i < w->norder; i++) /* symmetric: back from nc − 2 to 0 */
+        w->order[i] = 2 * nc - 2 - i;
+}
+
+/* ---------------------------------------------------------------- residual and solve */
+
+/* The judge's residual of (p, y): error = ‖e‖/max(‖q‖,‖p‖,‖y‖) (or ‖e‖), *err_q = ‖e‖/‖q‖. */
+static double full_error(const gs_work *w, const double *p, const double *y, cb_work *wk,
+                         double *err_q)
+{
+    int d = w->d;
+    double e2 = 0;
+    for (int a = 0; a < w->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(w->prob, a, &f);
+        size_t off = (size_t)a * d;
+        e2 += cb_contact_residual2(w->prob->kind, &f, p + off, y + off);
+    }
+    wk->projections += w->nc;
+    wk->error_evals++;
+    double np = cblas_dnrm2((int)w->n, p, 1), ny = cblas_dnrm2((int)w->n, y, 1);
+    double norm = fmax(w->norm_q, fmax(np, ny)), e = sqrt(e2);
+    *err_q = e / fmax(w->norm_q, DBL_MIN);
+    return fabs(norm) > DBL_EPSILON ? e / norm : e;
+}
+
+/* y = W p + q from scratch (counted as one full product). */
+static void refresh_y(const gs_work *w, const double *p, double *y, cb_work *wk)
+{
+    cb_problem_y(w->prob, p, y);
+    wk->block_products += cb_problem_blocks_per_matvec(w->prob);
+}
+
+/* Full evaluation after a sweep: sets *status to SOLVED (after re-checking with a fresh y) or
+ * DIVERGED, leaves it otherwise; records the trace point. */
+static int evaluate(gs_work *w, const cb_settings *s, cb_solution *sol, cb_info *info,
+                    int iter, double t0, cb_status *status)
+{
+    double eq, e = full_error(w, sol->p, sol->y, &info->work, &eq);
+    if (e <= s->tol && eq <= 1.0) {
+        refresh_y(w, sol->p, sol->y, &info->work);
+        e = full_error(w, sol->p, sol->y, &info->work, &eq);
+        if (e <= s->tol && eq <= 1.0)
+            *status = CB_STATUS_SOLVED;
+    }
+    if (!isfinite(e))
+        *status = CB_STATUS_DIVERGED;
+    info->solver_error = e;
+    return cb_info_trace(info, s, iter, t0, e);
+}
+
+/* Is a full residual due after this sweep? (every error_every sweeps, on the last one, or when
+ * the change in p fell below tol·‖p‖). */
+static int full_due(const gs_work *w, const cb_settings *s, int iter, double dp2,
+                    const double *p)
+{
+    if (w->opt.error_every == 1 || iter % w->opt.error_every == 0 || iter == s->max_iter)
+        return 1;
+    return sqrt(dp2) <= s->tol * cblas_dnrm2((int)w->n, p, 1);
+}
+
+static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
+                    cb_error *err)
+{
+    gs_work *w = work;
+    double t0 = cb_now();
+    for (int a = 0; a < w->nc; a++)
+        w->rho[a] = w->rho_nm[a];
+    cb_rng_seed(&w->rng, w->opt.seed);
+    w->local_tol = fmin(w->opt.local_tol, 0.1 * s->tol);
+    refresh_y(w, sol->p, sol->y, &info->work);
+    cb_status status = CB_STATUS_MAX_ITER;
+    info->solver_error = INFINITY;
+    for (int it = 1; it <= s->max_iter; it++) {
+        next_order(w, it == 1);
+        double dp2 = sweep(w, sol->p, sol->y, &info->work);
+        info->iterations = it;
+        if (!isfinite(dp2)) {
+            status = CB_STATUS_DIVERGED;
+            break;
+        }
+        if (full_due(w, s, it, dp2, sol->p) &&
+            evaluate(w, s, sol, info, it, t0, &status) != CB_OK)
+            return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory for the trace",
+                           w->opt.psor ? "psor" : "nsgs");
+        if (status != CB_STATUS_MAX_ITER)
+            break;
+        if (s->time_limit > 0 && cb_now() - t0 >= s->time_limit) {
+            status = CB_STATUS_TIME_LIMIT;
+            break;
+        }
+    }
+    if (status != CB_STATUS_SOLVED && status != CB_STATUS_DIVERGED)
+        refresh_y(w, sol->p, sol->y, &info->work);
+    info->status = status;
+    return CB_OK;
+}
+
+const cb_solver cb_solver_nsgs = {
+    .name = "nsgs",
+    .summary = "block Gauss-Seidel over contacts; local Newton or projected fixed point, "
+               "take-off/stick shortcuts",
+    .options = nsgs_spec,
+    .supports = gs_supports,
+    .setup = nsgs_setup,
+    .solve = gs_solve,
+    .cleanup = gs_cleanup,
+};
+
+const cb_solver cb_solver_psor = {
+    .name = "psor",
+    .summary = "projected SOR: one projection step per contact per sweep, rho from W_aa",
+    .options = psor_spec,
+    .supports = gs_supports,
+    .setup = psor_setup,
+    .solve = gs_solve,
+    .cleanup = gs_cleanup,
+};

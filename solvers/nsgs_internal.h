@@ -1,0 +1,56 @@
+/* conebench — one-contact (local) solvers used by nsgs and psor (solvers/nsgs_local.c). Internal.
+ *
+ * The local problem of contact α (Acary & Bourrier 2020, eq. 67): find p ∈ K with
+ *     y = W p + q̄,   ŷ = y + g(y) ∈ K*,   ⟨ŷ, p⟩ = 0,
+ * where W = W_αα (d×d, column-major) and q̄ = q_α + Σ_{β≠α} W_αβ p_β.
+ *
+ * Local accuracy: the natural-map residual ‖p − P_K(p − ŷ)‖ is driven below
+ * tol · max(‖p‖, ‖y‖, ‖q_α‖) (the judge's normalisation restricted to one contact; ‖q_α‖ is the
+ * contact's original data, not q̄, whose size depends on the other contacts).
+ */
+#ifndef CONEBENCH_NSGS_INTERNAL_H
+#define CONEBENCH_NSGS_INTERNAL_H
+
+#include "conebench/cone.h"
+
+/* One local problem; every pointer is borrowed. */
+typedef struct {
+    cb_kind kind;
+    int d;
+    cb_friction f;
+    const double *W;    /* d×d diagonal block, column-major */
+    const double *lu;   /* LU factors of W (row pivots piv), or NULL when W is singular */
+    const int *piv;
+    const double *qbar; /* d */
+    double qnorm;       /* ‖q_α‖ of the original data (local normalisation) */
+    double rho_nm;      /* ρ of the natural map used by Newton (≈ 1/‖W‖₂) */
+    double *rho;        /* in/out: self-adaptive ρ of the projected fixed point */
+    double tol;         /* relative local tolerance */
+    int max_iter;       /* local iterations per solver */
+} cb_nsgs_local;
+
+/* Work of one local solve (added to the solver's counters). */
+typedef struct {
+    long long iters;
+    long long projections;
+} cb_nsgs_local_stats;
+
+/* LU with partial pivoting of a d×d column-major A into lu (d ≤ CB_MAX_DIM); -1 if singular
+ * (a pivot ≤ 1e-13 · max|A|), else 0. */
+int cb_nsgs_lu_factor(int d, const double *A, double *lu, int *piv);
+/* b ← A⁻¹ b from the factors of cb_nsgs_lu_factor. */
+void cb_nsgs_lu_solve(int d, const double *lu, const int *piv, double *b);
+/* ‖A‖₂ of a d×d column-major A (power iteration on AᵀA, deterministic). */
+double cb_nsgs_norm2(int d, const double *A);
+
+/* Take-off (p = 0 iff ŷ(q̄) ∈ K*) then stick (p = −W⁻¹q̄ iff it is in K). 1 and p set when one
+ * of them solves the local problem, else 0 and p untouched. */
+int cb_nsgs_local_trivial(const cb_nsgs_local *lp, double *p);
+/* Projected fixed point p ← P_K(p − ρ ŷ(W p + q̄)) with self-adaptive ρ, from p.
+ * Returns 0 when the local tolerance is met, 1 otherwise (p is the last iterate). */
+int cb_nsgs_local_proj(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *st);
+/* Semismooth Newton on p − P_K(p − ρ ŷ(W p + q̄)) with a backtracking line search, from p;
+ * falls back to cb_nsgs_local_proj when it fails. Returns 0 when the tolerance is met. */
+int cb_nsgs_local_newton(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *st);
+
+#endif
