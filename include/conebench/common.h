@@ -38,6 +38,8 @@ void cb_error_clear(cb_error *err);
 
 /* Monotonic wall clock in seconds. */
 double cb_now(void);
+/* CPU time of the calling thread in seconds (not inflated by other processes on the machine). */
+double cb_cpu_now(void);
 
 /* *out = a * b; returns 0 if it does not overflow SIZE_MAX, -1 otherwise. */
 int cb_mul_size(size_t a, size_t b, size_t *out);

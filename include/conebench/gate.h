@@ -2,12 +2,14 @@
  *
  * A bench run solves every (problem, solver, tol) of a campaign in this process, `repetitions`
  * times, and records the deterministic figures (status, iterations, work counters, judged error)
- * of the first repetition and the median time. Times are also divided by the median time of a
- * calibration kernel (fixed arithmetic, no conebench code) timed in the same process before and
- * after the runs, so that a baseline taken on a faster or slower machine still compares.
+ * of the first repetition and the minimum thread CPU time over the repetitions (CPU time is not
+ * inflated by other processes; the minimum is the least disturbed run of a deterministic
+ * computation). Times are also divided by the CPU time of a calibration kernel (fixed
+ * arithmetic, no conebench code; minimum of 7) timed in the same process before and after the
+ * runs, so that a baseline taken on a faster or slower machine still compares.
  *
  * Bench file (the baseline is one): '#'-comment lines, one of which is
- *   # tolerances: time=0.2 iterations=0 work=0 error_factor=100 min_time=0.002
+ *   # tolerances: time=0.15 iterations=0 work=0 error_factor=100 min_time=0.002
  * then CSV with header
  *   problem,solver,tol,status,iterations,block_products,projections,local_iters,error,time_s,
  *   norm_time
@@ -25,7 +27,7 @@
 #include "conebench/campaign.h"
 
 typedef struct {
-    double time;         /* relative, per-solver aggregate (default 0.20) */
+    double time;         /* relative, per-solver aggregate (default 0.15) */
     double iterations;   /* relative (default 0: deterministic) */
     double work;         /* relative (default 0) */
     double error_factor; /* (default 100) */
@@ -40,7 +42,7 @@ typedef struct {
     int iterations;
     cb_work work;
     double error;
-    double time_s;       /* median over repetitions */
+    double time_s;       /* minimum thread CPU time over repetitions */
     double norm_time;    /* time_s / calibration time */
 } cb_bench_row;
 

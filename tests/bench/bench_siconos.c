@@ -1,0 +1,435 @@
+/* conebench bench — conebench against Siconos 4.4 numerics (see BENCHMARKS.md).
+ *
+ * (a) projection throughput: cb_project vs Siconos projectionOnRollingCone (rolling3d) and
+ *     projectionOnCone (coulomb3d) on the same N random vectors (a mix of points inside K, in
+ *     the polar cone −K*, and generic points that land on the boundary), best-of-R and median
+ *     ns per vector. Siconos projects in place, so its loop copies each vector into the output
+ *     first; both loops read N inputs and write N outputs.
+ * (b) time to tolerance 1e-8: conebench's nsgs (registry "nsgs", through cb_solve) against the
+ *     siconos-nsgs adapter (FULL error evaluation) on the shipped rolling problems
+ *     (../shared/data/rolling or $CONEBENCH_DATA) and on random multibody BSR rolling3d problems
+ *     (cb_generate_random, nc = 10^2, 10^3, 10^4). Runs are interleaved (the order alternates
+ *     every repetition) so both solvers share the machine's noise. Times are cb_solve's
+ *     time_setup + time_solve (the judge is not timed); tiny problems are timed in batches of
+ *     solves of at least 20 ms. The big random problems do not reach 1e-8 in any affordable
+ *     number of sweeps, so they run a fixed sweep cap: both solvers compute the same Gauss–Seidel
+ *     iterates (equal iterations and judged errors), so the ratio is a per-sweep cost ratio.
+ *
+ * OpenBLAS runs single-threaded (both libraries call the same OpenBLAS).
+ *
+ * Usage: bench_siconos [--quick] [--proj-only | --solve-only]
+ *   --quick (or CONEBENCH_QUICK=1): 10^6 vectors, 3 repetitions, shipped problems and nc = 100.
+ * Progress goes to stderr, the tables to stdout.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/cone.h"
+#include "conebench/generate.h"
+#include "conebench/io.h"
+#include "conebench/problem.h"
+#include "conebench/rng.h"
+#include "conebench/solver.h"
+
+#include <cblas.h>
+
+#include "NumericsVerbose.h"
+#include "projectionOnCone.h"
+#include "projectionOnRollingCone.h"
+
+#define MAX_REPS 16
+#define NFRICTION 1024 /* coefficient table, indexed by vector number mod NFRICTION */
+
+typedef struct {
+    int quick;
+    int proj, solve;
+} bench_opts;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts t[0..n) in place; returns the median. */
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* ---- (a) projection throughput --------------------------------------------------------- */
+
+typedef struct {
+    cb_kind kind;
+    int d;
+    size_t n;
+    double *x, *out;
+    cb_friction f[NFRICTION];
+} proj_set;
+
+/* A random direction of length len in the 2-D block b. */
+static void disk_point(cb_rng *r, double len, double *b)
+{
+    double a = cb_rng_range(r, 0, 2 * M_PI);
+    b[0] = len * cos(a);
+    b[1] = len * sin(a);
+}
+
+/* One vector: 1/4 inside K, 1/4 in −K*, 1/2 generic over six decades of scale. */
+static void make_vector(cb_rng *r, const proj_set *s, const cb_friction *f, double *x)
+{
+    int rolling = s->kind == CB_KIND_ROLLING3D;
+    double u = cb_rng_uniform(r), scale = pow(10.0, cb_rng_range(r, -3, 3));
+    if (u < 0.25) { /* inside */
+        x[0] = scale;
+        disk_point(r, f->mu * x[0] * cb_rng_uniform(r), x + 1);
+        if (rolling)
+            disk_point(r, f->mu_r * x[0] * cb_rng_uniform(r), x + 3);
+    } else if (u < 0.5) { /* −x ∈ K*: x_N ≤ −(μ‖x_T‖ + μ_r‖x_R‖) */
+        double t = scale * cb_rng_uniform(r), m = rolling ? scale * cb_rng_uniform(r) : 0;
+        disk_point(r, t, x + 1);
+        if (rolling)
+            disk_point(r, m, x + 3);
+        x[0] = -(f->mu * t + f->mu_r * m) * (1.0 + cb_rng_uniform(r));
+    } else {
+        for (int i = 0; i < s->d; i++)
+            x[i] = scale * cb_rng_normal(r);
+    }
+}
+
+static int proj_set_init(proj_set *s, cb_kind kind, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->d = cb_kind_dim(kind);
+    s->n = n;
+    s->x = cb_malloc_array(n * (size_t)s->d, sizeof(double));
+    s->out = cb_malloc_array(n * (size_t)s->d, sizeof(double));
+    if (!s->x || !s->out)
+        return CB_ERR_NOMEM;
+    cb_rng r;
+    cb_rng_seed(&r, 20240501u + (uint64_t)kind);
+    for (int i = 0; i < NFRICTION; i++) {
+        s->f[i].mu = cb_rng_range(&r, 0.05, 1.0);
+        s->f[i].mu_r = kind == CB_KIND_ROLLING3D ? cb_rng_range(&r, 0.01, 0.5) : 0.0;
+    }
+    for (size_t i = 0; i < n; i++)
+        make_vector(&r, s, &s->f[i % NFRICTION], s->x + i * (size_t)s->d);
+    return CB_OK;
+}
+
+static void proj_set_free(proj_set *s)
+{
+    free(s->x);
+    free(s->out);
+}
+
+static double pass_ours(proj_set *s, long *cases)
+{
+    size_t d = (size_t)s->d;
+    double t0 = cb_now();
+    for (size_t i = 0; i < s->n; i++) {
+        cb_proj_case c = cb_project(s->kind, &s->f[i % NFRICTION], s->x + i * d, s->out + i * d);
+        if (cases)
+            cases[c + 1]++;
+    }
+    return cb_now() - t0;
+}
+
+static double pass_siconos(proj_set *s)
+{
+    size_t d = (size_t)s->d;
+    int rolling = s->kind == CB_KIND_ROLLING3D;
+    double t0 = cb_now();
+    for (size_t i = 0; i < s->n; i++) {
+        const cb_friction *f = &s->f[i % NFRICTION];
+        double *o = s->out + i * d;
+        memcpy(o, s->x + i * d, d * sizeof(double));
+        if (rolling)
+            projectionOnRollingCone(o, f->mu, f->mu_r);
+        else
+            projectionOnCone(o, f->mu);
+    }
+    return cb_now() - t0;
+}
+
+/* max_i ‖ours_i − siconos_i‖∞ / max(1, ‖x_i‖∞): the two must agree. */
+static double proj_agreement(proj_set *s)
+{
+    size_t d = (size_t)s->d;
+    double worst = 0, ours[CB_MAX_DIM];
+    pass_siconos(s);
+    for (size_t i = 0; i < s->n; i++) {
+        const double *x = s->x + i * d, *sic = s->out + i * d;
+        cb_project(s->kind, &s->f[i % NFRICTION], x, ours);
+        double diff = 0, norm = 1;
+        for (size_t k = 0; k < d; k++) {
+            diff = fmax(diff, fabs(ours[k] - sic[k]));
+            norm = fmax(norm, fabs(x[k]));
+        }
+        worst = fmax(worst, diff / norm);
+    }
+    return worst;
+}
+
+static void bench_projection(cb_kind kind, size_t n, int reps)
+{
+    proj_set s;
+    fprintf(stderr, "projection %s: generating %zu vectors\n", cb_kind_name(kind), n);
+    if (proj_set_init(&s, kind, n) != CB_OK) {
+        printf("%-10s  out of memory for %zu vectors: skipped\n", cb_kind_name(kind), n);
+        proj_set_free(&s);
+        return;
+    }
+    long cases[4] = {0};
+    pass_ours(&s, cases);
+    double agree = proj_agreement(&s), to[MAX_REPS], ts[MAX_REPS];
+    for (int r = 0; r < reps; r++) { /* interleaved, alternating order */
+        fprintf(stderr, "projection %s: repetition %d/%d\n", cb_kind_name(kind), r + 1, reps);
+        if (r % 2) {
+            ts[r] = pass_siconos(&s);
+            to[r] = pass_ours(&s, NULL);
+        } else {
+            to[r] = pass_ours(&s, NULL);
+            ts[r] = pass_siconos(&s);
+        }
+    }
+    double mo = median(to, reps), ms = median(ts, reps), scale = 1e9 / (double)n;
+    printf("%-10s %9zu  inside %4.1f%%  zero %4.1f%%  boundary %4.1f%%  nonfinite %ld\n",
+           cb_kind_name(kind), n, 100.0 * cases[1] / n, 100.0 * cases[2] / n,
+           100.0 * cases[3] / n, cases[0]);
+    printf("%-10s %-24s best %6.2f  median %6.2f  max %6.2f ns/vector\n", "", "cb_project",
+           to[0] * scale, mo * scale, to[reps - 1] * scale);
+    printf("%-10s %-24s best %6.2f  median %6.2f  max %6.2f ns/vector\n", "",
+           kind == CB_KIND_ROLLING3D ? "projectionOnRollingCone" : "projectionOnCone",
+           ts[0] * scale, ms * scale, ts[reps - 1] * scale);
+    printf("%-10s throughput ratio ours/Siconos: best %.2fx  median %.2fx   "
+           "max deviation %.1e\n", "", ts[0] / to[0], ms / mo, agree);
+    proj_set_free(&s);
+}
+
+/* ---- (b) time to tolerance ------------------------------------------------------------- */
+
+typedef struct {
+    const cb_solver *solver;
+    cb_status status;
+    int iterations;
+    double error;
+    double total[MAX_REPS], solve[MAX_REPS]; /* seconds per solve */
+    int batch;
+} run_stats;
+
+/* One timing sample: `batch` solves from p = 0; returns CB_OK and fills the outcome. */
+static int sample(run_stats *st, const cb_problem *prob, const cb_settings *s,
+                  cb_solution *sol, int rep)
+{
+    double tot = 0, sol_t = 0;
+    for (int b = 0; b < st->batch; b++) {
+        cb_info info;
+        cb_error err = {{0}};
+        memset(sol->p, 0, sol->n * sizeof(double));
+        int rc = cb_solve(st->solver, prob, s, sol, &info, &err);
+        if (rc != CB_OK) {
+            fprintf(stderr, "%s: %s\n", st->solver->name, err.text);
+            return rc;
+        }
+        tot += info.time_setup + info.time_solve;
+        sol_t += info.time_solve;
+        st->status = info.status;
+        st->iterations = info.iterations;
+        st->error = info.error;
+        cb_info_free(&info);
+    }
+    st->total[rep] = tot / st->batch;
+    st->solve[rep] = sol_t / st->batch;
+    return CB_OK;
+}
+
+/* Warm-up run; batch so that one sample lasts ≥ 20 ms (at most 2000 solves). */
+static int calibrate(run_stats *st, const cb_problem *prob, const cb_settings *s,
+                     cb_solution *sol)
+{
+    st->batch = 1;
+    int rc = sample(st, prob, s, sol, 0);
+    if (rc == CB_OK && st->total[0] < 0.02)
+        st->batch = st->total[0] > 1e-5 ? (int)ceil(0.02 / st->total[0]) : 2000;
+    if (st->batch > 2000)
+        st->batch = 2000;
+    return rc;
+}
+
+static void print_row(const char *label, int nc, const run_stats *st, int reps,
+                      const run_stats *ours)
+{
+    double tot[MAX_REPS], sol[MAX_REPS];
+    memcpy(tot, st->total, sizeof tot);
+    memcpy(sol, st->solve, sizeof sol);
+    double mt = median(tot, reps), ms = median(sol, reps);
+    printf("%-34s %6d  %-13s %-10s %6d  %9.3e  %11.3e  %9.3e  %9.3e  %9.3e", label, nc,
+           st->solver->name, cb_status_name(st->status), st->iterations, st->error, mt,
+           tot[0], tot[reps - 1], ms);
+    if (ours) {
+        double o[MAX_REPS];
+        memcpy(o, ours->total, sizeof o);
+        double mo = median(o, reps);
+        printf("  %6.2f  %6.2f", ms / mo, mt / mo);
+    }
+    printf("\n");
+}
+
+static void bench_problem(const char *label, const cb_problem *prob, int max_iter, int reps,
+                          const cb_solver *ours, const cb_solver *sic)
+{
+    cb_settings s;
+    cb_settings_default(&s);
+    s.tol = 1e-8;
+    s.max_iter = max_iter;
+    s.time_limit = 0;
+    cb_solution sol;
+    if (cb_solution_alloc(prob, &sol, NULL) != CB_OK)
+        return;
+    run_stats a = {.solver = ours}, b = {.solver = sic};
+    fprintf(stderr, "solve %s (nc = %d): warm-up\n", label, prob->nc);
+    int rc = calibrate(&a, prob, &s, &sol);
+    if (rc == CB_OK)
+        rc = calibrate(&b, prob, &s, &sol);
+    for (int r = 0; r < reps && rc == CB_OK; r++) {
+        fprintf(stderr, "solve %s: repetition %d/%d\n", label, r + 1, reps);
+        rc = r % 2 ? sample(&b, prob, &s, &sol, r) : sample(&a, prob, &s, &sol, r);
+        if (rc == CB_OK)
+            rc = r % 2 ? sample(&a, prob, &s, &sol, r) : sample(&b, prob, &s, &sol, r);
+    }
+    if (rc == CB_OK) {
+        print_row(label, prob->nc, &a, reps, NULL);
+        print_row(label, prob->nc, &b, reps, &a);
+    } else {
+        printf("%-34s %6d  failed (see stderr)\n", label, prob->nc);
+    }
+    cb_solution_free(&sol);
+}
+
+static const char *data_dir(void)
+{
+    const char *env = getenv("CONEBENCH_DATA");
+    if (env && *env)
+        return env;
+    return "../shared/data";
+}
+
+static void bench_shipped(int reps, const cb_solver *ours, const cb_solver *sic)
+{
+    static const char *const files[] = {
+        "RFC3D_sphere_1.dat", "RFC3D_sphere_2.dat", "RFC3D_cube_1.dat",
+        "rockfall_14_25792.dat", "GRFC3D_Chute-ndof-768-nc-4-3.dat",
+        "Chute-ndof-768-nc-4-3.hdf5"};
+    cb_read_settings rs;
+    cb_read_settings_default(&rs);
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rolling/%s", data_dir(), files[i]);
+        cb_problem *prob = NULL;
+        cb_error err = {{0}};
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            printf("%-34s skipped (%s absent)\n", files[i], path);
+            continue;
+        }
+        fclose(f);
+        if (cb_read_problem(path, &rs, &prob, &err) != CB_OK) {
+            printf("%-34s skipped (%s)\n", files[i], err.text);
+            continue;
+        }
+        bench_problem(files[i], prob, 10000, reps, ours, sic);
+        cb_problem_free(prob);
+    }
+}
+
+static void bench_random(int nc, int max_iter, int reps, const cb_solver *ours,
+                         const cb_solver *sic)
+{
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    g.kind = CB_KIND_ROLLING3D;
+    g.nc = nc;
+    g.seed = 1;
+    g.matrix = CB_GEN_MULTIBODY;
+    g.storage = CB_STORAGE_BSR;
+    cb_problem *prob = NULL;
+    cb_error err = {{0}};
+    fprintf(stderr, "generating random rolling3d nc = %d\n", nc);
+    if (cb_generate_random(&g, &prob, NULL, NULL, &err) != CB_OK) {
+        printf("random nc=%d: skipped (%s)\n", nc, err.text);
+        return;
+    }
+    char label[64];
+    snprintf(label, sizeof label, "random-mb-%d (cap %d)", nc, max_iter);
+    bench_problem(label, prob, max_iter, reps, ours, sic);
+    cb_problem_free(prob);
+}
+
+static void bench_solvers(const bench_opts *o)
+{
+    const cb_solver *ours = cb_solver_find("nsgs"), *sic = cb_solver_find("siconos-nsgs");
+    if (!ours || !sic) {
+        printf("time to tolerance: skipped (solver %s not in the registry)\n",
+               ours ? "siconos-nsgs" : "nsgs");
+        return;
+    }
+    int reps = o->quick ? 3 : 5;
+    printf("\n(b) time to tolerance 1e-8 from p = 0; times in seconds per solve "
+           "(setup + solve, judge excluded)\n");
+    printf("%-34s %6s  %-13s %-10s %6s  %9s  %11s  %9s  %9s  %9s  %6s  %6s\n", "problem", "nc",
+           "solver", "status", "iter", "error", "median", "min", "max", "solve-med",
+           "ratio", "ratio+");
+    bench_shipped(reps, ours, sic);
+    bench_random(100, 20000, reps, ours, sic);
+    if (o->quick)
+        return;
+    bench_random(1000, 500, reps, ours, sic);
+    bench_random(10000, 30, 3, ours, sic);
+}
+
+static int parse_args(int argc, char **argv, bench_opts *o)
+{
+    const char *q = getenv("CONEBENCH_QUICK");
+    o->quick = q && *q && strcmp(q, "0") != 0;
+    o->proj = o->solve = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0)
+            o->quick = 1;
+        else if (strcmp(argv[i], "--proj-only") == 0)
+            o->solve = 0;
+        else if (strcmp(argv[i], "--solve-only") == 0)
+            o->proj = 0;
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--proj-only | --solve-only]\n", argv[0]);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc;
+    numerics_set_verbose(0);
+    openblas_set_num_threads(1); /* one thread for both: Siconos and conebench share OpenBLAS */
+    printf("conebench %s vs Siconos numerics 4.4%s, OpenBLAS single-threaded\n", CB_VERSION,
+           o.quick ? " (quick)" : "");
+    if (o.proj) {
+        size_t n = o.quick ? 1000000 : 10000000;
+        int reps = o.quick ? 3 : 5;
+        printf("\n(a) projection throughput, %zu vectors, %d interleaved repetitions\n", n, reps);
+        bench_projection(CB_KIND_ROLLING3D, n, reps);
+        bench_projection(CB_KIND_COULOMB3D, n, reps);
+    }
+    if (o.solve)
+        bench_solvers(&o);
+    return 0;
+}

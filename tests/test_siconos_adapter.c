@@ -1,0 +1,437 @@
+/* conebench tests — the Siconos 4.4 adapters (siconos-nsgs, siconos-nsgs-light, siconos-admm):
+ * every verdict comes from cb_solve's judge, never from Siconos's own word.
+ *
+ * Iteration counts asserted below were measured with Debian's libsiconos-numerics 4.4.0
+ * (bookworm, OpenBLAS pthread) through this adapter; they match the SPEC (§4: FULL 29 sweeps,
+ * LIGHT_WITH_FULL_FINAL 5622 on rockfall_14). Iteration counts do not depend on timing.
+ */
+#include "test_support.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "conebench/generate.h"
+#include "conebench/io.h"
+#include "conebench/problem.h"
+#include "conebench/solver.h"
+#include "solvers_internal.h"
+
+#define TOL 1e-8
+
+static const cb_solver *const all_solvers[] = {
+    &cb_solver_siconos_nsgs, &cb_solver_siconos_nsgs_light, &cb_solver_siconos_admm};
+
+/* Siconos 4.4 leaks inside every ADMM solve (definitely lost: the NumericsMatrix header of its
+ * work matrix W = NM_new(), 64 bytes; the asymmetric variant also its transpose and sums,
+ * ~13 kB on rockfall_14). LeakSanitizer and `valgrind --errors-for-leak-kinds=definite` would
+ * fail on that, so CONEBENCH_QUICK runs (make sanitize / make valgrind) skip the ADMM solves;
+ * `make test` runs them all. */
+static size_t nsolvers(void)
+{
+    return cbt_quick() ? 2 : 3;
+}
+
+#define SKIP_ADMM_WHEN_QUICK()                                                               \
+    do {                                                                                     \
+        if (cbt_quick()) {                                                                   \
+            print_message("skipped under CONEBENCH_QUICK: Siconos ADMM leaks (see top)\n");  \
+            skip();                                                                          \
+        }                                                                                    \
+    } while (0)
+
+typedef struct {
+    int rc;
+    cb_info info;
+    double *p;   /* owned */
+    double norm_p;
+    cb_error err;
+} run_result;
+
+static cb_problem *load(const char *relative)
+{
+    const char *path = cbt_data_path(relative);
+    assert_non_null(path);
+    cb_read_settings rs;
+    cb_read_settings_default(&rs);
+    cb_problem *prob = NULL;
+    cb_error err = {{0}};
+    int rc = cb_read_problem(path, &rs, &prob, &err);
+    if (rc != CB_OK)
+        print_message("%s: %s\n", relative, err.text);
+    assert_int_equal(rc, CB_OK);
+    assert_non_null(prob);
+    return prob;
+}
+
+static void settings_init(cb_settings *s, double tol, int max_iter)
+{
+    cb_settings_default(s);
+    s->tol = tol;
+    s->max_iter = max_iter;
+    s->time_limit = 0; /* none: the tests below must not depend on the machine's speed */
+}
+
+static run_result run(const cb_solver *sv, const cb_problem *prob, const cb_settings *s)
+{
+    run_result r;
+    memset(&r, 0, sizeof r);
+    cb_solution sol;
+    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
+    r.rc = cb_solve(sv, prob, s, &sol, &r.info, &r.err);
+    r.norm_p = cblas_dnrm2((int)sol.n, sol.p, 1);
+    r.p = sol.p;
+    sol.p = NULL;
+    cb_solution_free(&sol);
+    return r;
+}
+
+static void result_free(run_result *r)
+{
+    cb_info_free(&r->info);
+    free(r->p);
+    r->p = NULL;
+}
+
+static void report(const char *what, const char *solver, const run_result *r)
+{
+    print_message("  %-34s %-18s %-10s it %6d  error %.3e  error_q %.3e  |p| %.3e\n", what,
+                  solver, cb_status_name(r->info.status), r->info.iterations, r->info.error,
+                  r->info.error_q, r->norm_p);
+}
+
+/* ---- rolling data ---------------------------------------------------------------------- */
+
+static const char *const rolling_files[] = {
+    "rolling/RFC3D_sphere_1.dat",          "rolling/RFC3D_sphere_2.dat",
+    "rolling/RFC3D_cube_1.dat",            "rolling/rockfall_14_25792.dat",
+    "rolling/GRFC3D_Chute-ndof-768-nc-4-3.dat", "rolling/Chute-ndof-768-nc-4-3.hdf5"};
+
+/* siconos-nsgs (FULL) reaches 1e-8 as judged on every rolling file, dense and BSR alike. */
+static void test_rolling_files_nsgs(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_DATA();
+    cb_settings s;
+    settings_init(&s, TOL, 10000);
+    for (size_t i = 0; i < sizeof rolling_files / sizeof *rolling_files; i++) {
+        cb_problem *prob = load(rolling_files[i]), *bsr = NULL;
+        assert_int_equal(prob->kind, CB_KIND_ROLLING3D);
+        run_result r = run(&cb_solver_siconos_nsgs, prob, &s);
+        report(rolling_files[i], "siconos-nsgs", &r);
+        assert_int_equal(r.rc, CB_OK);
+        assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+        assert_true(r.info.error <= TOL && r.info.error_q <= 1.0);
+        assert_true(r.info.work.block_products ==
+                    (long long)r.info.iterations * cb_problem_blocks_per_matvec(prob));
+        assert_int_equal(cb_problem_to_bsr(prob, &bsr, NULL), CB_OK);
+        run_result b = run(&cb_solver_siconos_nsgs, bsr, &s); /* NM_SPARSE path */
+        assert_int_equal(b.info.status, CB_STATUS_SOLVED);
+        assert_int_equal(b.info.iterations, r.info.iterations);
+        assert_true(cbt_vec_reldiff(b.p, r.p, cb_problem_n(prob), 1e-300) < 1e-10);
+        result_free(&b);
+        result_free(&r);
+        cb_problem_free(bsr);
+        cb_problem_free(prob);
+    }
+}
+
+/* rockfall_14: FULL needs 29 sweeps; Siconos's default LIGHT_WITH_FULL_FINAL needs 5622
+ * (measured here, and quoted by the SPEC). Both end solved as judged. */
+static void test_rockfall_full_vs_light(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_DATA();
+    cb_problem *prob = load("rolling/rockfall_14_25792.dat");
+    assert_int_equal(prob->nc, 14);
+    cb_settings s;
+    settings_init(&s, TOL, 10000);
+    run_result full = run(&cb_solver_siconos_nsgs, prob, &s);
+    run_result light = run(&cb_solver_siconos_nsgs_light, prob, &s);
+    report("rockfall_14", "siconos-nsgs", &full);
+    report("rockfall_14", "siconos-nsgs-light", &light);
+    assert_int_equal(full.info.status, CB_STATUS_SOLVED);
+    assert_int_equal(light.info.status, CB_STATUS_SOLVED);
+    assert_int_equal(full.info.iterations, 29);
+    /* 5622 measured; ±1 % allowance for a different BLAS kernel's rounding. */
+    assert_in_range(light.info.iterations, 5566, 5678);
+    assert_true(light.info.iterations > 100 * full.info.iterations);
+    /* FULL stops just under the tolerance; its error_q shows ‖q‖ ≪ ‖p‖ on this problem. */
+    assert_true(full.info.error > 1e-9 && full.info.error <= TOL);
+    assert_true(full.info.error_q < 1e-4);
+    result_free(&full);
+    result_free(&light);
+    cb_problem_free(prob);
+}
+
+/* rockfall_14 and siconos-admm. With Siconos's defaults (forced symmetry, constant ρ = 1) ADMM
+ * does not reach 1e-8 in 10000 iterations (judged error 1.08e-4, ‖p‖ 1.4e3): max_iter. With
+ * symmetry=check (→ the asymmetric variant: rockfall's W is asymmetric) and scaled residual
+ * balancing, Siconos reports success (info 0) after 330 iterations with its own error 3.6e-138
+ * at a finite ‖p‖ = 1.19e156. The judge refuses it: measured status "diverged", error_q = inf,
+ * because ‖e‖² overflows at ‖e‖ ~ 1e156. The blow-up is chaotic: under valgrind's FP emulation
+ * p even ends non-finite. So the assertions are: p blew up, and the judged status is diverged
+ * or not_solved with error_q > 1 — never solved. */
+static void test_rockfall_admm(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_DATA();
+    SKIP_ADMM_WHEN_QUICK();
+    cb_problem *prob = load("rolling/rockfall_14_25792.dat");
+    cb_settings s;
+    settings_init(&s, TOL, 10000);
+    run_result d = run(&cb_solver_siconos_admm, prob, &s);
+    report("rockfall_14 (defaults)", "siconos-admm", &d);
+    assert_int_equal(d.rc, CB_OK);
+    assert_int_equal(d.info.status, CB_STATUS_MAX_ITER);
+    assert_int_equal(d.info.iterations, 10000);
+    assert_true(d.info.error > 1e-5 && d.info.error < 1e-3);
+    assert_true(d.norm_p > 1e2 && d.norm_p < 1e4);
+
+    const cb_option opts[] = {{"symmetry", "check"},
+                              {"rho_strategy", "scaled_residual_balancing"}};
+    s.options = opts;
+    s.noptions = 2;
+    run_result b = run(&cb_solver_siconos_admm, prob, &s);
+    report("rockfall_14 (check, scaled rb)", "siconos-admm", &b);
+    print_message("  Siconos's own verdict: error %.3e after %d iterations\n",
+                  b.info.solver_error, b.info.iterations);
+    assert_int_equal(b.rc, CB_OK);
+    assert_true(b.norm_p > 1e100 || !isfinite(b.norm_p)); /* p blew up */
+    assert_int_not_equal(b.info.status, CB_STATUS_SOLVED); /* the judge is not fooled */
+    assert_true(b.info.status == CB_STATUS_DIVERGED ||
+                (b.info.status == CB_STATUS_NOT_SOLVED && b.info.error_q > 1.0));
+    if (isfinite(b.norm_p)) { /* the native run: Siconos claimed success, stopping early */
+        assert_true(b.info.solver_error < TOL);
+        assert_true(b.info.iterations < s.max_iter);
+    }
+    result_free(&d);
+    result_free(&b);
+    cb_problem_free(prob);
+}
+
+/* ---- Coulomb data ---------------------------------------------------------------------- */
+
+static const char *const fc3d_files[] = {
+    "fc3d/FC3D_Example1.dat", "fc3d/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
+    "fc3d/Capsules-i125-1213.hdf5"};
+
+/* siconos-nsgs solves FC3D_Example1 (1 sweep) and the FCLIB local problems PerioBox (34) and
+ * Capsules-i125 (2302) to 1e-8 as judged; the other storage (FCLIB files are BSR →
+ * NM_SPARSE_BLOCK, dense → NM_DENSE) takes the same sweeps (checked for nc ≤ 100). */
+static void test_fc3d_files_nsgs(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_DATA();
+    cb_settings s;
+    settings_init(&s, TOL, 20000);
+    for (size_t i = 0; i < sizeof fc3d_files / sizeof *fc3d_files; i++) {
+        cb_problem *prob = load(fc3d_files[i]), *other = NULL;
+        assert_int_equal(prob->kind, CB_KIND_COULOMB3D);
+        run_result r = run(&cb_solver_siconos_nsgs, prob, &s);
+        report(fc3d_files[i], "siconos-nsgs", &r);
+        assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+        assert_true(r.info.error <= TOL);
+        if (prob->nc <= 100) { /* dense Siconos NSGS on Capsules (n = 858) takes seconds */
+            if (prob->storage == CB_STORAGE_DENSE)
+                assert_int_equal(cb_problem_to_bsr(prob, &other, NULL), CB_OK);
+            else
+                assert_int_equal(cb_problem_to_dense(prob, &other, NULL), CB_OK);
+            run_result o = run(&cb_solver_siconos_nsgs, other, &s);
+            assert_int_equal(o.info.status, CB_STATUS_SOLVED);
+            assert_in_range(o.info.iterations,
+                            r.info.iterations > 2 ? r.info.iterations - 2 : 0,
+                            r.info.iterations + 2);
+            result_free(&o);
+            cb_problem_free(other);
+        }
+        result_free(&r);
+        cb_problem_free(prob);
+    }
+}
+
+/* The fourth FCLIB local problem, BoxesStack (48 contacts), defeats NSGS: measured judged error
+ * 1.79e-4 after 20000 sweeps (7.0e-6 after 100000: a stall, conebench's own nsgs stalls at the
+ * same value). Siconos ADMM solves it in 1190 iterations. */
+static void test_fc3d_boxes_stack(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_DATA();
+    cb_problem *prob = load("fc3d/BoxesStack-local_problem_test.hdf5");
+    cb_settings s;
+    settings_init(&s, TOL, 20000);
+    run_result n = run(&cb_solver_siconos_nsgs, prob, &s);
+    report("BoxesStack-local_problem_test", "siconos-nsgs", &n);
+    assert_int_equal(n.info.status, CB_STATUS_MAX_ITER);
+    assert_int_equal(n.info.iterations, 20000);
+    assert_true(n.info.error > 1e-5 && n.info.error < 1e-3);
+    result_free(&n);
+    if (!cbt_quick()) {
+        run_result a = run(&cb_solver_siconos_admm, prob, &s);
+        report("BoxesStack-local_problem_test", "siconos-admm", &a);
+        assert_int_equal(a.info.status, CB_STATUS_SOLVED);
+        assert_in_range(a.info.iterations, 1100, 1300);
+        result_free(&a);
+    }
+    cb_problem_free(prob);
+}
+
+/* ---- generated problems ---------------------------------------------------------------- */
+
+static cb_problem *generate(cb_kind kind, int nc, cb_storage storage, uint64_t seed)
+{
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    g.kind = kind;
+    g.nc = nc;
+    g.seed = seed;
+    g.storage = storage;
+    cb_problem *prob = NULL;
+    cb_error err = {{0}};
+    int rc = cb_generate_random(&g, &prob, NULL, NULL, &err);
+    if (rc != CB_OK)
+        print_message("generate: %s\n", err.text);
+    assert_int_equal(rc, CB_OK);
+    return prob;
+}
+
+/* Kinds other than rolling3d and coulomb3d are rejected by every adapter, naming the kind. */
+static void test_unsupported_kinds(void **state)
+{
+    (void)state;
+    const cb_kind kinds[] = {CB_KIND_COULOMB2D, CB_KIND_ROLLING2D, CB_KIND_ROLLSPIN3D};
+    cb_settings s;
+    settings_init(&s, TOL, 100);
+    for (size_t k = 0; k < 3; k++) {
+        cb_problem *prob = generate(kinds[k], 5, CB_STORAGE_DENSE, 3);
+        for (size_t i = 0; i < 3; i++) { /* no solve: ADMM is safe here */
+            cb_error err = {{0}};
+            assert_int_equal(all_solvers[i]->supports(prob, &err), CB_ERR_INPUT);
+            assert_non_null(strstr(err.text, cb_kind_name(kinds[k])));
+            run_result r = run(all_solvers[i], prob, &s);
+            assert_int_equal(r.rc, CB_ERR_INPUT);
+            assert_int_equal(r.info.status, CB_STATUS_BAD_INPUT);
+            assert_non_null(strstr(r.err.text, cb_kind_name(kinds[k])));
+            result_free(&r);
+        }
+        cb_problem_free(prob);
+    }
+}
+
+/* Options: NSGS variants take none; ADMM rejects unknown keys and bad values. */
+static void test_options(void **state)
+{
+    (void)state;
+    cb_problem *prob = generate(CB_KIND_ROLLING3D, 4, CB_STORAGE_DENSE, 5);
+    cb_settings s;
+    settings_init(&s, TOL, 100);
+    const cb_option bad_key[] = {{"shuffle", "1"}};
+    const cb_option bad_sym[] = {{"symmetry", "symmetrize"}};
+    const cb_option bad_rho[] = {{"rho", "-1"}};
+    const cb_option *cases[] = {bad_key, bad_sym, bad_rho};
+    for (size_t i = 0; i < 3; i++) {
+        s.options = cases[i];
+        s.noptions = 1;
+        for (size_t k = 0; k < 3; k++) {
+            if (i > 0 && k < 2)
+                continue; /* those keys are ADMM's; for NSGS they are unknown keys (case 0) */
+            run_result r = run(all_solvers[k], prob, &s);
+            assert_int_equal(r.rc, CB_ERR_INPUT);
+            assert_non_null(strstr(r.err.text, cases[i][0].key));
+            result_free(&r);
+        }
+    }
+    cb_problem_free(prob);
+}
+
+/* Random rolling3d BSR problems (nc = 30, seeds 1-2): every adapter solves them within 5000
+ * iterations (seed 3 needs more than 5000 NSGS sweeps) with the same outcome on the BSR
+ * (NM_SPARSE for NSGS, NM_SPARSE_BLOCK for ADMM) and dense (NM_DENSE) copies. */
+static void test_random_bsr_dense(void **state)
+{
+    (void)state;
+    cb_settings s;
+    settings_init(&s, TOL, 5000);
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        cb_problem *bsr = generate(CB_KIND_ROLLING3D, 30, CB_STORAGE_BSR, seed), *dense = NULL;
+        assert_int_equal(cb_problem_to_dense(bsr, &dense, NULL), CB_OK);
+        for (size_t i = 0; i < nsolvers(); i++) {
+            run_result a = run(all_solvers[i], bsr, &s);
+            run_result b = run(all_solvers[i], dense, &s);
+            report("random nc=30 (bsr)", all_solvers[i]->name, &a);
+            assert_int_equal(a.info.status, CB_STATUS_SOLVED); /* 1031-4284 its (measured) */
+            assert_int_equal(a.info.status, b.info.status);
+            assert_in_range(a.info.iterations, b.info.iterations > 2 ? b.info.iterations - 2 : 0,
+                            b.info.iterations + 2);
+            result_free(&a);
+            result_free(&b);
+        }
+        cb_problem_free(dense);
+        cb_problem_free(bsr);
+    }
+}
+
+/* The same run twice gives identical iterations and bit-identical reactions. */
+static void test_determinism(void **state)
+{
+    (void)state;
+    cb_problem *prob = generate(CB_KIND_ROLLING3D, 30, CB_STORAGE_BSR, 11);
+    cb_settings s;
+    settings_init(&s, TOL, 2000);
+    for (size_t i = 0; i < nsolvers(); i++) {
+        run_result a = run(all_solvers[i], prob, &s);
+        run_result b = run(all_solvers[i], prob, &s);
+        assert_int_equal(a.info.iterations, b.info.iterations);
+        assert_int_equal(a.info.status, b.info.status);
+        assert_memory_equal(a.p, b.p, cb_problem_n(prob) * sizeof(double));
+        assert_true(a.info.work.block_products == b.info.work.block_products);
+        result_free(&a);
+        result_free(&b);
+    }
+    cb_problem_free(prob);
+}
+
+/* Tracing: NSGS records one point per sweep (Siconos's callback), ADMM its final point; a
+ * time limit far below the solve time yields time_limit (Siconos itself cannot be stopped). */
+static void test_trace_and_time_limit(void **state)
+{
+    (void)state;
+    cb_problem *prob = generate(CB_KIND_ROLLING3D, 30, CB_STORAGE_DENSE, 7);
+    cb_settings s;
+    settings_init(&s, TOL, 5000);
+    s.trace = 1;
+    for (size_t i = 0; i < nsolvers(); i++) {
+        run_result r = run(all_solvers[i], prob, &s);
+        assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+        assert_int_equal(r.info.ntrace, i < 2 ? r.info.iterations : 1);
+        assert_int_equal(r.info.trace[r.info.ntrace - 1].iteration, r.info.iterations);
+        result_free(&r);
+    }
+    s.trace = 0;
+    s.time_limit = 1e-12;
+    run_result r = run(&cb_solver_siconos_nsgs, prob, &s);
+    assert_int_equal(r.info.status, CB_STATUS_TIME_LIMIT);
+    result_free(&r);
+    cb_problem_free(prob);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unsupported_kinds),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_trace_and_time_limit),
+        cmocka_unit_test(test_random_bsr_dense),
+        cmocka_unit_test(test_rolling_files_nsgs),
+        cmocka_unit_test(test_rockfall_full_vs_light),
+        cmocka_unit_test(test_rockfall_admm),
+        cmocka_unit_test(test_fc3d_files_nsgs),
+        cmocka_unit_test(test_fc3d_boxes_stack),
+    };
+    return cmocka_run_group_tests_name("siconos_adapter", tests, NULL, NULL);
+}
