@@ -41,7 +41,7 @@ DEPS_STAMP := $(BUILD)/config.mk
 export CONEBENCH_QUICK CONEBENCH_DATA
 
 .PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo \
-        bench-check bench-baseline
+        bench-check bench-baseline reproduce
 
 all: $(BIN)
 
@@ -151,6 +151,11 @@ bench-check: $(BIN)
 	$(BIN) bench-check --baseline results/baseline
 bench-baseline: $(BIN)
 	$(BIN) bench-check --baseline results/baseline --write-baseline
+
+# Every number and figure of the papers next to ours (results/reproduce/report.md).
+reproduce: $(BIN)
+	OPENBLAS_NUM_THREADS=1 $(BIN) reproduce -o results/reproduce --jobs 2
+	$(BIN) filippov map -o results/reproduce/filippov
 
 # The main job: run the default campaign (isolated runs, 2 at a time) and write the report.
 DEMO_DIR ?= results/default

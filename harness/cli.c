@@ -1,5 +1,8 @@
 /* conebench — command dispatch and shared CLI helpers. */
 #include "cli.h"
+#include "cli_compliant.h"
+#include "cli_filippov.h"
+#include "cli_sim.h"
 
 #include <errno.h>
 #include <math.h>
@@ -88,15 +91,22 @@ static const struct {
     {"generate", cb_cmd_generate,
      "generate random --kind K --nc N --seed S [--matrix multibody|spd] [--cond C]\n"
      "                   [--density D] [--semidefinite] [--storage dense|bsr] -o FILE "
-     "[--solution SOL]"},
+     "[--solution SOL]\n"
+     "  conebench generate SCENARIO [--param k=v]... --steps LIST -o DIR"},
     {"solve", cb_cmd_solve,
      "solve FILE --solver S [--tol T] [--max-iter N] [--time-limit S] [--option k=v]...\n"
      "                   [--warm-start SOL] [--trace OUT.csv] [--solution OUT.sol] [--json]"},
+    {"simulate", cb_cmd_simulate,
+     "simulate SCENARIO --model nonsmooth|analytic|compliant|compliant-legacy|compliant-edem\n"
+     "                   [--param k=v]... [--solver S] [--csv OUT] [--json]"},
     {"run", cb_cmd_run, "run CAMPAIGN [-o DIR] [--jobs N] [--shard i/N] [--resume] [--quiet]"},
     {"report", cb_cmd_report, "report DIR [--no-figures] [--max-convergence N]"},
     {"bench-check", cb_cmd_bench_check,
      "bench-check [--baseline DIR] [--campaign NAME] [-o DIR] [--write-baseline] [--quiet]"},
     {"compare", cb_cmd_compare, "compare BASELINE CURRENT"},
+    {"reproduce", cb_cmd_reproduce, "reproduce [-o DIR] [--quick] [--jobs N] [--only SECTION]"},
+    {"filippov", cb_cmd_filippov,
+     "filippov wheel|body [--param k=v]... [--json] | filippov map -o DIR [--plots DIR] [--quick]"},
 };
 
 static void usage(FILE *f)

@@ -7,6 +7,7 @@
 
 #include "conebench/generate.h"
 #include "conebench/io.h"
+#include "cli_sim.h"
 
 static const char *use =
     "usage: conebench generate random --kind K --nc N --seed S [--matrix multibody|spd]\n"
@@ -87,6 +88,8 @@ static int parse_gen(int argc, char **argv, gen_args *a)
 
 int cb_cmd_generate(int argc, char **argv)
 {
+    if (argc >= 2 && argv[1][0] != '-' && strcmp(argv[1], "random") != 0)
+        return cb_cmd_generate_scenario(argc, argv); /* generate SCENARIO ... */
     gen_args a;
     memset(&a, 0, sizeof a);
     cb_random_settings_default(&a.rs);

@@ -13,6 +13,7 @@
 #include "conebench/io.h"
 #include "conebench/judge.h"
 #include "conebench/solver.h"
+#include "cli_sim.h"
 
 /* --kind K for readers: force the cone kind (e.g. rolling2d for a d = 3 file). */
 static int parse_read_kind(const char *arg, cb_read_settings *rs)
@@ -197,9 +198,7 @@ int cb_cmd_list(int argc, char **argv)
     }
     if (!strcmp(argv[1], "campaigns"))
         return list_campaigns();
-    if (!strcmp(argv[1], "scenarios")) {
-        fprintf(stderr, "conebench: no %s are available in this version yet\n", argv[1]);
-        return CB_EXIT_OK;
-    }
+    if (!strcmp(argv[1], "scenarios"))
+        return cb_cli_list_scenarios(stdout);
     return cb_cli_usage_error("list: unknown list '%s' (solvers, scenarios, campaigns)", argv[1]);
 }

@@ -4,7 +4,11 @@
 #ifndef CONEBENCH_CLI_SIM_H
 #define CONEBENCH_CLI_SIM_H
 
+#include <stdio.h>
+
 int cb_cmd_simulate(int argc, char **argv);
 int cb_cmd_generate_scenario(int argc, char **argv);
+/* `conebench list scenarios`: name, summary and parameters (key=default  help) to f. */
+int cb_cli_list_scenarios(FILE *f);
 
 #endif

@@ -2,6 +2,7 @@
  * JSON summary) and `conebench generate SCENARIO` (dump the CCP of chosen time steps). */
 #include "cli.h"
 #include "cli_sim.h"
+#include "cli_compliant.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -408,8 +409,22 @@ static int simulate_analytic(const sim_args *a, const cb_scenario *s)
     return CB_EXIT_OK;
 }
 
+/* The --model value of a simulate command line, read before getopt permutes argv. */
+static const char *model_of(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--model") && i + 1 < argc)
+            return argv[i + 1];
+        if (!strncmp(argv[i], "--model=", 8))
+            return argv[i] + 8;
+    }
+    return "";
+}
+
 int cb_cmd_simulate(int argc, char **argv)
 {
+    if (!strncmp(model_of(argc, argv), "compliant", 9)) /* compliant, -legacy, -edem */
+        return cb_cmd_simulate_compliant(argc, argv);
     sim_args a;
     cb_scenario scen;
     memset(&scen, 0, sizeof scen);
@@ -423,10 +438,9 @@ int cb_cmd_simulate(int argc, char **argv)
             rc = simulate_nonsmooth(&a, &scen);
         else if (!strcmp(a.model, "analytic"))
             rc = simulate_analytic(&a, &scen);
-        else if (!strcmp(a.model, "compliant"))
-            rc = cb_cli_usage_error("--model compliant: not available yet");
         else
-            rc = cb_cli_usage_error("--model: '%s' is not nonsmooth, analytic or compliant",
+            rc = cb_cli_usage_error("--model: '%s' is not nonsmooth, analytic, compliant, "
+                                    "compliant-legacy or compliant-edem",
                                     a.model);
     }
     cb_scenario_free(&scen);
@@ -611,4 +625,20 @@ int cb_cmd_generate_scenario(int argc, char **argv)
     kv_free(&a.params);
     kv_free(&a.options);
     return rc;
+}
+
+/* ------------------------------------------------------------------ list scenarios */
+
+int cb_cli_list_scenarios(FILE *f)
+{
+    for (int i = 0; i < cb_scenario_count(); i++) {
+        const cb_scenario_def *d = cb_scenario_at(i);
+        fprintf(f, "%-16s %s\n", d->name, d->summary);
+        for (const cb_option_spec *sp = d->params; sp->key; sp++) {
+            char kv[64];
+            snprintf(kv, sizeof kv, "%s=%s", sp->key, sp->default_value);
+            fprintf(f, "    %-20s %s\n", kv, sp->help);
+        }
+    }
+    return CB_EXIT_OK;
 }

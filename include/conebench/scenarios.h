@@ -1,0 +1,37 @@
+/* conebench — the registry of mechanical scenarios (SPEC §6; problems/scenarios/).
+ *
+ * Each scenario is built from "key=value" parameters (unknown keys are rejected, values are
+ * range-checked, the error names the key) into a cb_scenario description (scenario.h) that any
+ * model can run. `conebench list scenarios` prints name, summary and parameter help.
+ *
+ *   sphere-plane    Acary & Bourrier §6.1 (config=a|b|c or U0, W0, mu, mu_r, R one by one)
+ *   sphere-incline  Fang & Negrut §4.3 (alpha, v0, mu, eta_r or mu_r): regime S/PR/PS/RwS
+ *   disk-rolling    Fang & Negrut §4.2, 2D disk (rolling2d)
+ *   sphere-spin     Fang & Negrut §4.4, spinning resistance (rollspin3d, mu_s)
+ *   three-spheres   Fang & Negrut §4.6, stack of three spheres (m_top, eta_r)
+ *   sphere-pile     Acary & Bourrier §6.2, spheres poured on a plane (n, mu, mu_r, seed)
+ */
+#ifndef CONEBENCH_SCENARIOS_H
+#define CONEBENCH_SCENARIOS_H
+
+#include "conebench/scenario.h"
+#include "conebench/solver.h"
+
+typedef struct {
+    const char *name;
+    const char *summary;          /* one line */
+    const cb_option_spec *params; /* key, default, help; terminated by {NULL, NULL, NULL} */
+    /* Build the description from validated parameters (ps: the parameters as given). */
+    int (*build)(const cb_settings *ps, cb_scenario *out, cb_error *err);
+} cb_scenario_def;
+
+int cb_scenario_count(void);
+const cb_scenario_def *cb_scenario_at(int i);
+const cb_scenario_def *cb_scenario_find(const char *name);
+
+/* Check every key against def->params, build, record name and the full parameter string
+ * (defaults included) in out, and validate the result. On failure out is freed. */
+int cb_scenario_build(const cb_scenario_def *def, const cb_option *params, int nparams,
+                      cb_scenario *out, cb_error *err);
+
+#endif

@@ -1,0 +1,155 @@
+/* conebench — sphere-pile (Acary & Bourrier §6.2): n spheres of diameter φ poured at a constant
+ * rate from a constant height over a horizontal plane, with horizontal jitter in [−φ/2, φ/2].
+ *
+ * Pouring is data: sphere k is born at t_k = ⌊k / batch⌋ · interval at height H, on a square
+ * lattice of spacing 2φ centred on the axis when batch > 1 (so newborn spheres never overlap:
+ * lattice spacing 2φ minus jitter φ ≥ φ, and with interval ≥ √(2·1.2φ/g) the previous sphere has
+ * fallen ≥ 1.2φ). batch = 0 chooses the smallest batch that ends the pour by 7/8 of t_end;
+ * height = 0 chooses 10φ (batch 1) or 10φ plus 1.2 times the column the poured volume would
+ * fill above the lattice footprint (packing 0.6), for large n. The plane is an unbounded
+ * half-space by default: with a bounded 60φ square (width=60) every sphere rolls off it when
+ * μ_r ≤ 1e-5 (measured: height 0), whereas the paper's Fig. 5 shows height = φ in that regime,
+ * so its plane must act as unbounded for contact; width > 0 gives the square (spheres beyond
+ * its edge fall off and count neither in the height nor in the base).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "conebench/rng.h"
+#include "scenarios_internal.h"
+
+static const cb_option_spec pile_params[] = {
+    {"n", "250", "number of spheres"},
+    {"phi", "0.02", "sphere diameter (m)"},
+    {"rho", "1300", "density (kg/m^3)"},
+    {"mu", "0.3", "Coulomb friction coefficient (Acary: 0.1, 0.3, 1.0)"},
+    {"mu_r", "0.01", "rolling resistance (m) (Acary: 1e-5 .. 1)"},
+    {"e", "0", "Newton restitution coefficient"},
+    {"interval", "0.07", "time between two pours (s)"},
+    {"batch", "0", "spheres per pour (0: automatic)"},
+    {"height", "0", "pouring height in units of phi above the plane (0: automatic)"},
+    {"seed", "1", "seed of the horizontal jitter"},
+    {"h", "1e-3", "time step (s)"},
+    {"theta", "1", "theta of the Moreau-Jean scheme"},
+    {"t_end", "20", "horizon (s)"},
+    {"tol", "1e-4", "solver tolerance of each step"},
+    {"margin", "0.2", "contact detection distance in units of phi"},
+    {"width", "0", "side of a square plane in units of phi, e.g. 60 (0: unbounded half-space)"},
+    {"stop_speed", "1e-6", "unused (kept for uniformity)"},
+    {NULL, NULL, NULL}};
+
+typedef struct {
+    long n, batch;
+    double phi, rho, interval, height, margin, width;
+    uint64_t seed;
+} pile_desc;
+
+/* Pouring parameters, with the automatic batch and height resolved. */
+static int pile_read(const cb_settings *ps, const cb_scenario *s, pile_desc *p, cb_error *err)
+{
+    long seed;
+    int rc = cb_option_int(ps, pile_params, "n", 1, 2000000, &p->n, err);
+    if (rc == CB_OK)
+        rc = cb_option_int(ps, pile_params, "batch", 0, 10000000, &p->batch, err);
+    if (rc == CB_OK)
+        rc = cb_option_int(ps, pile_params, "seed", 0, 0x7fffffffL, &seed, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "phi", 1e-6, 1e3, &p->phi, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "rho", 1e-6, 1e6, &p->rho, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "interval", 0, 1e6, &p->interval, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "height", 0, 1e9, &p->height, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "margin", 0, 100, &p->margin, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "width", 0, 1e9, &p->width, err);
+    if (rc != CB_OK)
+        return rc;
+    p->seed = (uint64_t)seed;
+    if (p->batch == 0) {
+        double pours = p->interval > 0 ? floor(0.875 * s->t_end / p->interval) : 1.0;
+        p->batch = (long)ceil((double)p->n / fmax(pours, 1.0));
+    }
+    if (p->height == 0) {
+        double side = ceil(sqrt((double)p->batch)), area = 4.0 * side * side;
+        double column = p->batch > 1 ? (double)p->n * (M_PI / 6.0) / (0.6 * area) : 0.0;
+        p->height = 10.0 + 1.2 * column;
+    }
+    return CB_OK;
+}
+
+/* Sphere k: born at ⌊k/batch⌋·interval, lattice slot k mod batch, jitter in [−φ/2, φ/2]². */
+static int pile_sphere(const pile_desc *p, long k, cb_rng *rng, cb_body *b, const cb_body *g,
+                       cb_error *err)
+{
+    long side = (long)ceil(sqrt((double)p->batch)), slot = k % p->batch;
+    double c = 0.5 * (double)(side - 1);
+    double a = 2.0 * p->phi * ((double)(slot % side) - c) + cb_rng_range(rng, -0.5, 0.5) * p->phi;
+    double bb =
+        2.0 * p->phi * ((double)(slot / side) - c) + cb_rng_range(rng, -0.5, 0.5) * p->phi;
+    int rc = cb_scen_sphere_on(b, g, 0.5 * p->phi, 0, p->rho, a, bb, err);
+    if (rc != CB_OK)
+        return rc;
+    b->x[2] = p->height * p->phi;
+    b->t_birth = (double)(k / p->batch) * p->interval;
+    return CB_OK;
+}
+
+static int pile_grid(const cb_settings *ps, cb_scenario *s, cb_error *err)
+{
+    int rc = cb_scen_double(ps, pile_params, "h", 1e-9, 1.0, &s->h, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "theta", 0.0, 1.0, &s->theta, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "t_end", 1e-9, 1e6, &s->t_end, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "tol", 1e-16, 1.0, &s->tol, err);
+    return rc;
+}
+
+static int build_pile(const cb_settings *ps, cb_scenario *s, cb_error *err)
+{
+    cb_scenario grid;
+    pile_desc p;
+    double mu = 0, mu_r = 0, e = 0;
+    memset(&grid, 0, sizeof grid);
+    int rc = pile_grid(ps, &grid, err);
+    if (rc == CB_OK)
+        rc = pile_read(ps, &grid, &p, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "mu", 0, 1e3, &mu, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "mu_r", 0, 1e3, &mu_r, err);
+    if (rc == CB_OK)
+        rc = cb_scen_double(ps, pile_params, "e", 0, 1, &e, err);
+    if (rc == CB_OK)
+        rc = cb_scen_alloc(s, CB_KIND_ROLLING3D, (int)p.n + 1, 0, 0, err);
+    if (rc == CB_OK)
+        rc = cb_scen_ground(&s->bodies[0], 0.0, err);
+    if (rc == CB_OK) /* the square plane of the paper; spheres rolling beyond it fall off */
+        s->bodies[0].shape.half[0] = s->bodies[0].shape.half[1] = 0.5 * p.width * p.phi;
+    cb_rng rng;
+    cb_rng_seed(&rng, p.seed);
+    for (long k = 0; rc == CB_OK && k < p.n; k++)
+        rc = pile_sphere(&p, k, &rng, &s->bodies[k + 1], &s->bodies[0], err);
+    if (rc != CB_OK)
+        return rc;
+    s->h = grid.h;
+    s->theta = grid.theta;
+    s->t_end = grid.t_end;
+    s->tol = grid.tol;
+    s->seed = p.seed;
+    s->contact.friction = (cb_friction){mu, mu_r, 0.0};
+    s->contact.e_n = e;
+    s->contact.margin = p.margin * p.phi;
+    s->outputs = CB_OUT_PILE;
+    s->ground = 0;
+    s->phi = p.phi;
+    return CB_OK;
+}
+
+const cb_scenario_def cb_scenario_sphere_pile = {
+    "sphere-pile", "spheres poured on a plane: pile height and base radius (Acary & Bourrier 6.2)",
+    pile_params, build_pile};
