@@ -216,6 +216,58 @@ static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
     return rc;
 }
 
+/* scenario NAME [k=v]... steps=A,B,...: one problem per step, NAME-<params>-stepN. */
+static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
+{
+    char tag[512], words[8192], dir[4096], path[4700], name[700];
+    const char *steps = NULL;
+    cb_read_settings rs;
+    cb_read_settings_default(&rs);
+    if (x->ntok < 3)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: NAME [k=v]... steps=LIST");
+    size_t kt = (size_t)snprintf(tag, sizeof tag, "%s", x->tok[1]);
+    size_t kw = (size_t)snprintf(words, sizeof words, "generate %s", x->tok[1]);
+    for (int t = 2; t < x->ntok; t++) {
+        if (!strncmp(x->tok[t], "steps=", 6)) {
+            steps = x->tok[t] + 6;
+            continue;
+        }
+        if (!strncmp(x->tok[t], "read_kind=", 10)) { /* d = 3 files: coulomb3d or rolling2d */
+            if (cb_kind_parse(x->tok[t] + 10, &rs.kind) != CB_OK)
+                return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "read_kind: unknown '%s'",
+                                  x->tok[t] + 10);
+            rs.force_kind = 1;
+            continue;
+        }
+        if (!strchr(x->tok[t], '='))
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "'%s' is not key=value", x->tok[t]);
+        if (kt + 1 < sizeof tag)
+            tag[kt++] = '-';
+        for (const char *q = x->tok[t]; *q && kt + 1 < sizeof tag; q++)
+            tag[kt++] = (*q == '=' || *q == '/' || *q == ' ') ? '_' : *q;
+        tag[kt] = '\0';
+        kw += (size_t)snprintf(words + kw, kw < sizeof words ? sizeof words - kw : 0, " --param %s",
+                               x->tok[t]);
+    }
+    if (!steps || !*steps)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: steps=LIST is required");
+    snprintf(dir, sizeof dir, "%s/%s", x->gen_dir ? x->gen_dir : ".", tag);
+    snprintf(words + kw, kw < sizeof words ? sizeof words - kw : 0, " --steps %s -o %s", steps, dir);
+    char *list = cb_strdup(steps);
+    int rc = list ? CB_OK : CB_ERR_NOMEM;
+    for (char *st = list ? strtok(list, ",") : NULL; rc == CB_OK && st; st = strtok(NULL, ",")) {
+        snprintf(path, sizeof path, "%s/%s-step%s.dat", dir, x->tok[1], st);
+        snprintf(name, sizeof name, "%s-step%s", tag, st);
+        rc = add_problem(c, path, name, NULL);
+        cb_campaign_problem *p = &c->problems[c->nproblems - 1];
+        p->read = rs;
+        if (rc == CB_OK && (!(p->scenario = cb_strdup(words)) || !(p->scenario_dir = cb_strdup(dir))))
+            rc = CB_ERR_NOMEM;
+    }
+    free(list);
+    return rc == CB_OK ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
+}
+
 /* solver NAME [k=v]... [label=L] */
 static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
@@ -324,6 +376,8 @@ static int parse_line(cb_campaign *c, parse_ctx *x, cb_error *err)
     }
     if (!strcmp(d, "generate"))
         return parse_generate(c, x, err);
+    if (!strcmp(d, "scenario"))
+        return parse_scenario(c, x, err);
     if (!strcmp(d, "solver"))
         return parse_solver(c, x, err);
     return parse_scalar(c, x, err);
@@ -412,6 +466,8 @@ void cb_campaign_free(cb_campaign *c)
     for (int i = 0; i < c->nproblems; i++) {
         free(c->problems[i].path);
         free(c->problems[i].name);
+        free(c->problems[i].scenario);
+        free(c->problems[i].scenario_dir);
     }
     for (int i = 0; i < c->nsolvers; i++) {
         free(c->solvers[i].solver);

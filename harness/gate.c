@@ -100,18 +100,8 @@ static int bench_one(const cb_problem *p, const cb_solver *sv, const cb_settings
 /* Read (or generate) problem i of the campaign. */
 static int load_problem(const cb_campaign *c, int i, cb_problem **p, cb_error *err)
 {
-    const cb_campaign_problem *cp = &c->problems[i];
-    struct stat st;
-    if (cp->generated && stat(cp->path, &st) != 0) {
-        cb_problem *g = NULL;
-        int rc = cb_generate_random(&cp->gen, &g, NULL, NULL, err);
-        if (rc == CB_OK)
-            rc = cb_write_problem(cp->path, g, err);
-        cb_problem_free(g);
-        if (rc != CB_OK)
-            return rc;
-    }
-    return cb_read_problem(cp->path, &cp->read, p, err);
+    int rc = cb_campaign_prepare_problem(c, i, 0, err);
+    return rc == CB_OK ? cb_read_problem(c->problems[i].path, &c->problems[i].read, p, err) : rc;
 }
 
 static int push_bench(cb_bench *b, const cb_bench_row *row)

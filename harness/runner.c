@@ -351,25 +351,15 @@ static int open_results(run_ctx *x, char (**done)[17], long *ndone, cb_error *er
     return CB_OK;
 }
 
-/* Write generated problems that runs of this shard need and that do not exist yet. */
+/* Write generated problems that runs of this shard need and that do not exist yet. A scenario
+ * step that produced no file (no contact at that step) is left to fail as bad_input. */
 static int generate_needed(run_ctx *x, const long *todo, long ntodo, cb_error *err)
 {
-    const cb_campaign *c = x->c;
     int rc = CB_OK;
     for (long k = 0; k < ntodo && rc == CB_OK; k++) {
         cb_run_ref r;
-        cb_campaign_run(c, todo[k], &r);
-        const cb_campaign_problem *pr = &c->problems[r.problem];
-        struct stat st;
-        if (!pr->generated || stat(pr->path, &st) == 0)
-            continue;
-        cb_problem *p = NULL;
-        if (x->s->progress)
-            fprintf(stderr, "conebench: generating %s\n", pr->name);
-        rc = cb_generate_random(&pr->gen, &p, NULL, NULL, err);
-        if (rc == CB_OK)
-            rc = cb_write_problem(pr->path, p, err);
-        cb_problem_free(p);
+        cb_campaign_run(x->c, todo[k], &r);
+        rc = cb_campaign_prepare_problem(x->c, r.problem, x->s->progress, err);
     }
     return rc;
 }

@@ -8,6 +8,10 @@
  *                                 ../shared/data); skipped, with a note, when it is absent
  *   generate random kind=K nc=N seeds=A..B [matrix=multibody|spd] [cond=C] [density=D]
  *                   [storage=bsr|dense] [semidefinite=0|1]
+ *   scenario NAME [key=value]... steps=LIST [read_kind=K]   the CCPs of chosen time steps of a
+ *                                 mechanical scenario (`conebench generate NAME ... --steps
+ *                                 LIST`), dumped under the output's problems/ before running;
+ *                                 read_kind=rolling2d for 2D scenarios (d = 3 files)
  *   solver NAME [key=value]... [label=LABEL]   one solver with one option set
  *   tol T...                      tolerances (each run is done for each)
  *   max-iter N    time-limit S    repetitions R    trace on|off
@@ -32,6 +36,9 @@ typedef struct {
     int generated;       /* 1: produce `path` with cb_generate_random(&gen) first */
     cb_random_settings gen;
     cb_read_settings read; /* how to read `path` (kind forced for generated rolling2d, ...) */
+    char *scenario;      /* scenario problems: the argv words of `generate NAME ...` (owned,
+                            space-separated), run once to write every step of the line */
+    char *scenario_dir;  /* its output folder */
 } cb_campaign_problem;
 
 /* One solver with one option set. */
@@ -69,6 +76,10 @@ int cb_campaign_locate(const char *name, char *buf, size_t len, cb_error *err);
 
 /* The Siconos data folder ($CONEBENCH_DATA, else ../shared/data) or NULL when absent. */
 const char *cb_data_dir(void);
+
+/* Write problem i's file if it is generated (random or scenario) and missing; scenario lines
+ * write all their steps at once. Prints what it generates to stderr when verbose. */
+int cb_campaign_prepare_problem(const cb_campaign *c, int i, int verbose, cb_error *err);
 
 /* Number of runs: problems × solvers × tols × repetitions. */
 long cb_campaign_nruns(const cb_campaign *c);
