@@ -13,12 +13,14 @@
  * Numerics: the vector is rescaled by an exact power of two when max|x_j| is outside
  * [2^-500, 2^500] (P_K is positively homogeneous), block norms avoid overflow and harmful
  * underflow (norm_2), and coefficients must be finite with 0 ≤ μ ≤ 1e150 (μ² must not
- * overflow); anything else is reported as
- * CB_PROJ_NONFINITE with a NaN output, and so is the rare projection of an input near DBL_MAX whose
- * r_N exceeds DBL_MAX. The per-kind fast paths perform exactly the same floating-point operations
- * in the same order as the general routine, so both agree to the last bit. When all breakpoints
- * are sorted the answer is backward stable, unlike a trial order that tests "both saturated"
- * first: with μ² ≫ 1 that test compares numbers equal to ~1e-16 and can accept a wrong set.
+ * overflow); anything else is reported as CB_PROJ_NONFINITE with a NaN output, and so is the rare
+ * projection of an input near DBL_MAX whose r_N exceeds DBL_MAX. When all breakpoints are sorted
+ * the answer is backward stable, unlike a trial order that tests "both saturated" first: with
+ * μ² ≫ 1 that test compares numbers equal to ~1e-16 and can accept a wrong set.
+ *
+ * cb_project runs a branch-free fast path per kind (see "Fast paths" below) on the common range
+ * of inputs and the general routine on the rest; both give the same case label and agree to a few
+ * ulps (the same r_N to the bit whenever they pick the same saturated set).
  */
 #include "conebench/cone.h"
 
@@ -26,6 +28,14 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+
+/* The fast paths use SSE2 (always there on x86-64) unless built with -DCB_CONE_NO_SIMD. */
+#if defined(__SSE2__) && !defined(CB_CONE_NO_SIMD)
+#define FAST_SIMD 1
+#include <emmintrin.h>
+#else
+#define FAST_SIMD 0
+#endif
 
 #define MU_MAX 1e150         /* largest accepted coefficient: μ² and μ‖x‖ stay finite */
 #define SCALE_HI 0x1p500     /* rescale when max|x_j| is above ... */
@@ -114,7 +124,7 @@ int cb_disk_cone_dim(const cb_disk_cone *c)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Shared numerical helpers (identical operations in the fast paths and the general routine).  */
+/* Shared numerical helpers.                                                                   */
 
 /* Valid coefficient: 0 ≤ μ ≤ MU_MAX (false for NaN). */
 static inline int mu_ok(double mu)
@@ -177,12 +187,18 @@ static inline int store_scaled(const double *p, int d, int k, double *out)
     return ok;
 }
 
+/* max(a, b), one maxsd (fmax is a libm call at -O2); b when a is NaN, a when b is NaN. */
+static inline double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 /* ‖(a, b)‖: sqrt(a² + b²) when max(|a|, |b|) ∈ (2^-480, 2^500) or 0 — no overflow, and the
  * smaller square can only underflow when below 2^-62 of the larger, its loss then ≪ ε — else the
  * (much slower) hypot. */
 static inline double norm_2(double a, double b)
 {
-    double m = fmax(fabs(a), fabs(b));
+    double m = max2(fabs(a), fabs(b));
     if (m < NORM_HI && (m > NORM_LO || m == 0))
         return sqrt(a * a + b * b);
     return hypot(a, b);
@@ -213,176 +229,6 @@ static inline double clamp_rn(double r)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Fast paths, one per kind.                                                                    */
-
-/* One disk block of size 1 or 2: P onto {‖x‖ ≤ μ r}: r = (r̄ + μ n)/(1 + μ²), x = (μ r/n) x̄. */
-static cb_proj_case proj_one(int d, double mu, const double *x, double *out)
-{
-    double y[3];
-    int k = load_scaled(x, d, y);
-    if (k == NO_SCALE || !mu_ok(mu)) {
-        fill_nan(out, d);
-        return CB_PROJ_NONFINITE;
-    }
-    double n = d == 2 ? fabs(y[1]) : norm_2(y[1], y[2]);
-    if (y[0] >= 0 && n <= mu * y[0]) {
-        copy_vec(x, d, out);
-        return CB_PROJ_INSIDE;
-    }
-    if (-y[0] >= 0 + mu * n) {
-        memset(out, 0, (size_t)d * sizeof *out);
-        return CB_PROJ_ZERO;
-    }
-    double A = y[0] + mu * n, B = 1 + mu * mu;
-    double r = clamp_rn(A / B), s = clip_factor(mu, r, n);
-    y[0] = r;
-    y[1] *= s;
-    if (d == 3)
-        y[2] *= s;
-    return store_scaled(y, d, k, out) ? CB_PROJ_BOUNDARY : CB_PROJ_NONFINITE;
-}
-
-/* Two blocks: sort (t_0, t_1) decreasingly (stable), saturate the first, then the second iff
- * μ_b r_1 < n_b. Returns r_N ≥ 0 and the saturation flags. */
-static inline double solve2(double r0, const double *mu, const double *n, int *sat)
-{
-    int a = breakpoint(n[0], mu[0]) >= breakpoint(n[1], mu[1]) ? 0 : 1, b = 1 - a;
-    double A = r0 + mu[a] * n[a], B = 1 + mu[a] * mu[a], r = A / B;
-    sat[a] = 1;
-    sat[b] = 0;
-    if (!stops(mu[b], r, n[b])) {
-        A += mu[b] * n[b];
-        B += mu[b] * mu[b];
-        r = A / B;
-        sat[b] = 1;
-    }
-    return clamp_rn(r);
-}
-
-/* rolling2d (size-1 blocks) and rolling3d (size-2 blocks): Prop. 5.2 with sorted breakpoints. */
-static cb_proj_case proj_two(int bs, double mu0, double mu1, const double *x, double *out)
-{
-    int d = 1 + 2 * bs;
-    double y[5], mu[2] = {mu0, mu1}, n[2];
-    int sat[2], k = load_scaled(x, d, y);
-    if (k == NO_SCALE || !mu_ok(mu0) || !mu_ok(mu1)) {
-        fill_nan(out, d);
-        return CB_PROJ_NONFINITE;
-    }
-    n[0] = bs == 1 ? fabs(y[1]) : norm_2(y[1], y[2]);
-    n[1] = bs == 1 ? fabs(y[2]) : norm_2(y[3], y[4]);
-    if (y[0] >= 0 && n[0] <= mu0 * y[0] && n[1] <= mu1 * y[0]) {
-        copy_vec(x, d, out);
-        return CB_PROJ_INSIDE;
-    }
-    if (-y[0] >= 0 + mu0 * n[0] + mu1 * n[1]) {
-        memset(out, 0, (size_t)d * sizeof *out);
-        return CB_PROJ_ZERO;
-    }
-    double r = solve2(y[0], mu, n, sat);
-    y[0] = r;
-    for (int i = 0; i < 2; i++) {
-        if (!sat[i])
-            continue;
-        double s = clip_factor(mu[i], r, n[i]);
-        y[1 + bs * i] *= s;
-        if (bs == 2)
-            y[2 + bs * i] *= s;
-    }
-    return store_scaled(y, d, k, out) ? CB_PROJ_BOUNDARY : CB_PROJ_NONFINITE;
-}
-
-/* Three blocks: stable decreasing sort of 3 breakpoints (bubble network), then prefixes S_1..S_3. */
-static inline double solve3(double r0, const double *mu, const double *n, int *sat)
-{
-    double t[3] = {breakpoint(n[0], mu[0]), breakpoint(n[1], mu[1]), breakpoint(n[2], mu[2])};
-    int o[3] = {0, 1, 2}, w;
-    if (t[o[0]] < t[o[1]])
-        w = o[0], o[0] = o[1], o[1] = w;
-    if (t[o[1]] < t[o[2]])
-        w = o[1], o[1] = o[2], o[2] = w;
-    if (t[o[0]] < t[o[1]])
-        w = o[0], o[0] = o[1], o[1] = w;
-    double A = r0 + mu[o[0]] * n[o[0]], B = 1 + mu[o[0]] * mu[o[0]], r = A / B;
-    sat[o[0]] = 1;
-    sat[o[1]] = sat[o[2]] = 0;
-    if (!stops(mu[o[1]], r, n[o[1]])) {
-        A += mu[o[1]] * n[o[1]];
-        B += mu[o[1]] * mu[o[1]];
-        r = A / B;
-        sat[o[1]] = 1;
-        if (!stops(mu[o[2]], r, n[o[2]])) {
-            A += mu[o[2]] * n[o[2]];
-            B += mu[o[2]] * mu[o[2]];
-            r = A / B;
-            sat[o[2]] = 1;
-        }
-    }
-    return clamp_rn(r);
-}
-
-/* rollspin3d: blocks r_T (2), m_R (2), m_S (1). */
-static cb_proj_case proj_rollspin3d(const cb_friction *f, const double *x, double *out)
-{
-    double y[6], mu[3] = {f->mu, f->mu_r, f->mu_s}, n[3];
-    int sat[3], k = load_scaled(x, 6, y);
-    if (k == NO_SCALE || !mu_ok(mu[0]) || !mu_ok(mu[1]) || !mu_ok(mu[2])) {
-        fill_nan(out, 6);
-        return CB_PROJ_NONFINITE;
-    }
-    n[0] = norm_2(y[1], y[2]);
-    n[1] = norm_2(y[3], y[4]);
-    n[2] = fabs(y[5]);
-    if (y[0] >= 0 && n[0] <= mu[0] * y[0] && n[1] <= mu[1] * y[0] && n[2] <= mu[2] * y[0]) {
-        copy_vec(x, 6, out);
-        return CB_PROJ_INSIDE;
-    }
-    if (-y[0] >= 0 + mu[0] * n[0] + mu[1] * n[1] + mu[2] * n[2]) {
-        memset(out, 0, 6 * sizeof *out);
-        return CB_PROJ_ZERO;
-    }
-    double r = solve3(y[0], mu, n, sat);
-    y[0] = r;
-    if (sat[0]) {
-        double s = clip_factor(mu[0], r, n[0]);
-        y[1] *= s;
-        y[2] *= s;
-    }
-    if (sat[1]) {
-        double s = clip_factor(mu[1], r, n[1]);
-        y[3] *= s;
-        y[4] *= s;
-    }
-    if (sat[2])
-        y[5] *= clip_factor(mu[2], r, n[2]);
-    return store_scaled(y, 6, k, out) ? CB_PROJ_BOUNDARY : CB_PROJ_NONFINITE;
-}
-
-/* out = P_K(x) for the cone of `kind`: dispatch to the straight-line path of that kind. */
-cb_proj_case cb_project(cb_kind kind, const cb_friction *f, const double *x, double *out)
-{
-    if (!kind_ok(kind) || !out)
-        return CB_PROJ_NONFINITE;
-    if (!f || !x) {
-        fill_nan(out, kind_dims[kind]);
-        return CB_PROJ_NONFINITE;
-    }
-    switch (kind) {
-    case CB_KIND_COULOMB2D:
-        return proj_one(2, f->mu, x, out);
-    case CB_KIND_COULOMB3D:
-        return proj_one(3, f->mu, x, out);
-    case CB_KIND_ROLLING2D:
-        return proj_two(1, f->mu, f->mu_r, x, out);
-    case CB_KIND_ROLLING3D:
-        return proj_two(2, f->mu, f->mu_r, x, out);
-    case CB_KIND_ROLLSPIN3D:
-        return proj_rollspin3d(f, x, out);
-    }
-    return CB_PROJ_NONFINITE;
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* General product-disk cone.                                                                  */
 
 /* ord = indices 0..m−1 sorted by decreasing t, stable (bottom-up merge sort, O(m log m)). */
@@ -410,24 +256,39 @@ static void sort_desc(int m, const double *t, int *ord)
         memcpy(ord, src, (size_t)m * sizeof *ord);
 }
 
-/* Case (3) on the scaled vector y (in place): r_N = root of φ' on the first consistent prefix. */
-static void solve_general(const cb_disk_cone *c, const int *off, const double *n, double *y)
+/* Saturated set of case (3): sat[i] = 1 on the first consistent prefix of the blocks sorted by
+ * decreasing t_i (the prefix root r_k = A_k/B_k stops before the next block when μ r_k ≥ n). */
+static void saturated_set(const cb_disk_cone *c, const double *n, double r0, int *sat)
 {
-    int m = c->nblocks, ord[CB_MAX_BLOCKS], sat[CB_MAX_BLOCKS] = {0};
-    double t[CB_MAX_BLOCKS], A = y[0], B = 1, r = 0;
-    for (int i = 0; i < m; i++)
+    int m = c->nblocks, ord[CB_MAX_BLOCKS];
+    double t[CB_MAX_BLOCKS], A = r0, B = 1;
+    for (int i = 0; i < m; i++) {
         t[i] = breakpoint(n[i], c->mu[i]);
+        sat[i] = 0;
+    }
     sort_desc(m, t, ord);
     for (int k = 0; k < m; k++) {
         int i = ord[k];
         A += c->mu[i] * n[i];
         B += c->mu[i] * c->mu[i];
-        r = A / B;
         sat[i] = 1;
-        if (k + 1 < m && stops(c->mu[ord[k + 1]], r, n[ord[k + 1]]))
+        if (k + 1 < m && stops(c->mu[ord[k + 1]], A / B, n[ord[k + 1]]))
             break;
     }
-    r = clamp_rn(r);
+}
+
+/* Case (3) on the scaled vector y (in place): r_N = (r̄ + Σ_S μ_i n_i)/(1 + Σ_S μ_i²), summed in
+ * block order (so the sum depends on S only, as in the fast paths), then radial clipping on S. */
+static void solve_general(const cb_disk_cone *c, const int *off, const double *n, double *y)
+{
+    int m = c->nblocks, sat[CB_MAX_BLOCKS];
+    saturated_set(c, n, y[0], sat);
+    double A = y[0], B = 1;
+    for (int i = 0; i < m; i++) {
+        A += sat[i] ? c->mu[i] * n[i] : 0;
+        B += sat[i] ? c->mu[i] * c->mu[i] : 0;
+    }
+    double r = clamp_rn(A / B);
     y[0] = r;
     for (int i = 0; i < m; i++) {
         if (!sat[i])
@@ -480,6 +341,406 @@ cb_proj_case cb_project_disk_cone(const cb_disk_cone *c, const double *x, double
     else if (!store_scaled(y, d, k, out))
         return CB_PROJ_NONFINITE;
     return pc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Fast paths, one per kind. They are straight-line and branch-free: on a mix of inside, polar and
+ * boundary points the case is unpredictable, and a mispredicted branch (resolved only after a
+ * square root) costs more than computing every answer. One predictable test first checks a
+ * window in which they need none of the general routine's safeguards: finite input, μ_i ∈
+ * [0, 2^200], for every block r̄² + ‖x̄_i‖² ≤ 2^200 (r̄² + |x̄_i| for size 1) and a largest entry
+ * 0 or > 2^-400 (so that nothing overflows or underflows harmfully, norm_2 is sqrt(a² + b²), and
+ * the general routine would not rescale: a vector whose blocks are all 0 is projected exactly
+ * either way). Anything else goes to project_careful (the general routine).
+ *
+ * In the window they compute the same block norms and the same case tests as the general
+ * routine, so the case label is identical. For case (3) they use, instead of sorting the
+ * breakpoints, r_N = max_S r_S over the candidate sets S (r_S = (r̄ + Σ_S μ_i n_i)/(1 + Σ_S μ_i²),
+ * summed in block order as in solve_general): every L_S(r) = r − r̄ − Σ_S μ_i (n_i − μ_i r) is
+ * ≥ φ'(r)/2 and increasing, so r_S ≤ r_N, with equality for the saturated set. The root that the
+ * general routine picks is therefore the largest candidate, and a different choice can only come
+ * from two candidates within a few ulps of each other. Roots are compared, never the products of
+ * a trial test (with μ² ≫ 1 those carry no information). Then x_i = k_i x̄_i with
+ * k_i = min(1, μ_i r_N/n_i) (exactly 1 in the inside case), r_N = r̄ when inside, 0 when polar.
+ *
+ * Square roots and quotients share the divider, which bounds the throughput together with the
+ * instruction count: paired operations are one SSE2 sqrtpd/divpd, which costs about as much as a
+ * scalar one, and with SSE2 the two blocks of rolling2d/rolling3d are the two lanes of a register.
+ * The scalar code below (used without SSE2, or with -DCB_CONE_NO_SIMD) computes the same
+ * operations in the same order: both give the same bits. */
+
+#define FAST_HI 0x1p200   /* window: μ_i and r̄² + ‖x̄_i‖² (r̄² + |x̄_i| for size 1) ≤ ... */
+#define FAST_LO 0x1p-400  /* ... and each block's largest entry 0 or > ... */
+
+/* The per-kind paths are written once for two sizes; make sure each is specialised (a call
+ * with a run-time size keeps every size test and spills the state). */
+#if defined(__GNUC__)
+#define FAST_INLINE inline __attribute__((always_inline))
+#define FAST_NOINLINE __attribute__((noinline))
+#else
+#define FAST_INLINE inline
+#define FAST_NOINLINE
+#endif
+
+/* Branch-free primitives. Compilers turn `a < b ? a : b` on doubles into an unpredictable
+ * branch when it lets them skip work, so min/max are the SSE2 instructions where available;
+ * each computes exactly the same IEEE operation either way. */
+#if FAST_SIMD
+/* a < b ? a : b (minsd). */
+static inline double bf_min(double a, double b)
+{
+    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(a), _mm_set_sd(b)));
+}
+
+/* a > b ? a : b (maxsd). */
+static inline double bf_max(double a, double b)
+{
+    return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(a), _mm_set_sd(b)));
+}
+
+/* (√a, √b) in one sqrtpd. */
+static inline void bf_sqrt2(double a, double b, double *ra, double *rb)
+{
+    __m128d v = _mm_sqrt_pd(_mm_set_pd(b, a));
+    *ra = _mm_cvtsd_f64(v);
+    *rb = _mm_cvtsd_f64(_mm_unpackhi_pd(v, v));
+}
+
+/* (a/b, c/d) in one divpd. */
+static inline void bf_div2(double a, double b, double c, double d, double *ab, double *cd)
+{
+    __m128d v = _mm_div_pd(_mm_set_pd(c, a), _mm_set_pd(d, b));
+    *ab = _mm_cvtsd_f64(v);
+    *cd = _mm_cvtsd_f64(_mm_unpackhi_pd(v, v));
+}
+#else
+static inline double bf_min(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static inline double bf_max(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline void bf_sqrt2(double a, double b, double *ra, double *rb)
+{
+    *ra = sqrt(a);
+    *rb = sqrt(b);
+}
+
+static inline void bf_div2(double a, double b, double c, double d, double *ab, double *cd)
+{
+    *ab = a / b;
+    *cd = c / d;
+}
+#endif
+
+/* c v for a flag c ∈ {0, 1} and a finite v: v or ±0, without a branch. */
+static inline double flag_times(int c, double v)
+{
+    return (double)c * v;
+}
+
+/* Clip factor k = min(1, v) on S (also 0 for v < 0), exactly 1 off S (sat = 0). */
+static inline double clip_k(int sat, double v)
+{
+    return bf_min(1, bf_max(v, (double)(sat ^ 1)));
+}
+
+/* Case label, inside first as in the general routine: 0, 1 or 2, by arithmetic. */
+static inline cb_proj_case case_of(int inside, int zero)
+{
+    return (cb_proj_case)((inside ^ 1) * (2 - zero));
+}
+
+/* The general routine on the disk cone of `kind` (rescaling, hypot, non-finite reports); kept
+ * out of line so that the fast paths need no stack frame. */
+static FAST_NOINLINE cb_proj_case project_careful(cb_kind kind, const cb_friction *f,
+                                                  const double *x, double *out)
+{
+    cb_disk_cone c;
+    cb_disk_cone_of(kind, f, &c);
+    return cb_project_disk_cone(&c, x, out);
+}
+
+/* The window for a block: hi = r̄² + a² + b² (or r̄² + |a|) ≤ 2^200 (false for NaN) and
+ * lo = max(|a|, |b|) = 0 or > 2^-400 (so norm_2 is sqrt(a² + b²)). */
+static inline int fast_window(double hi, double lo)
+{
+    return (hi <= FAST_HI) & ((lo > FAST_LO) | (lo <= 0));
+}
+
+/* The window for a coefficient: 0 ≤ μ ≤ 2^200 (false for NaN). */
+static inline int fast_mu(double mu)
+{
+    return (mu >= 0) & (mu <= FAST_HI);
+}
+
+#if FAST_SIMD
+/* Lanes (block 0, block 1) of an SSE2 register. */
+typedef __m128d lanes;
+
+_Static_assert(offsetof(cb_friction, mu_r) == offsetof(cb_friction, mu) + sizeof(double),
+               "fast_two loads (mu, mu_r) as one pair");
+
+/* (v_1, v_0). */
+static inline lanes l_swap(lanes v)
+{
+    return _mm_shuffle_pd(v, v, 1);
+}
+
+/* (v_0, v_0) and (v_1, v_1). */
+static inline lanes l_bcast0(lanes v)
+{
+    return _mm_unpacklo_pd(v, v);
+}
+
+static inline lanes l_bcast1(lanes v)
+{
+    return _mm_unpackhi_pd(v, v);
+}
+
+/* Case label from the lane-0 masks of the inside and polar tests: bits (inside, polar) = 00,
+ * 10, 01, 11 → 2 (boundary), 0, 1, 0 (inside first, as in the general routine). */
+static inline cb_proj_case case_label(lanes in, lanes zm)
+{
+    return (cb_proj_case)((0x12 >> (2 * _mm_movemask_pd(_mm_unpacklo_pd(in, zm)))) & 3);
+}
+
+/* Window test on lanes: hi ≤ 2^200 (false for NaN) and lo = ±0 or lo > lo_min (lo_min ≥ 0). */
+static inline lanes l_window(lanes hi, lanes lo, lanes lo_min)
+{
+    return _mm_and_pd(_mm_cmple_pd(hi, _mm_set1_pd(FAST_HI)),
+                      _mm_or_pd(_mm_cmpgt_pd(lo, lo_min), _mm_cmpeq_pd(lo, _mm_setzero_pd())));
+}
+
+/* One block of size d − 1 (coulomb2d, coulomb3d), in lane 0: (r_N, k) = (A, μ A)/(B, B n) with
+ * A = r̄ + μ n, B = 1 + μ² off the inside case (A = r̄, B = 1, k = 1 inside) in one divpd. */
+static FAST_INLINE cb_proj_case fast_one(int d, const cb_friction *f, const double *x, double *out)
+{
+    const lanes zero = _mm_setzero_pd(), one = _mm_set1_pd(1), sign = _mm_set1_pd(-0.0);
+    lanes rv = _mm_load_sd(x), mu = _mm_load_sd(&f->mu);
+    lanes v = d == 3 ? _mm_loadu_pd(x + 1) : _mm_load_sd(x + 1), a = _mm_andnot_pd(sign, v);
+    lanes m = d == 3 ? _mm_max_sd(a, l_swap(a)) : a, vv = _mm_mul_pd(v, v);
+    lanes q = d == 3 ? _mm_add_sd(vv, l_bcast1(vv)) : m; /* a_0² + a_1² (NaN if any is) */
+    lanes hi = _mm_unpacklo_pd(_mm_add_sd(_mm_mul_sd(rv, rv), q), mu);
+    lanes lo = _mm_unpacklo_pd(m, mu); /* lane 1: μ = 0 or μ > 0 */
+    if (_mm_movemask_pd(l_window(hi, lo, _mm_set_pd(0, FAST_LO))) != 3)
+        return project_careful(d == 3 ? CB_KIND_COULOMB3D : CB_KIND_COULOMB2D, f, x, out);
+    lanes n = d == 3 ? _mm_sqrt_sd(q, q) : m, p = _mm_mul_sd(mu, n);
+    lanes in = _mm_and_pd(_mm_cmple_sd(n, _mm_mul_sd(mu, rv)), _mm_cmple_sd(zero, rv));
+    lanes zm = _mm_cmple_sd(p, _mm_xor_pd(rv, sign)); /* polar: then A ≤ 0, r_N⁺ = 0, k = 0 */
+    lanes A = _mm_add_sd(rv, _mm_andnot_pd(in, p));
+    lanes B = _mm_add_sd(one, _mm_andnot_pd(in, _mm_mul_sd(mu, mu)));
+    lanes mm = _mm_max_sd(n, _mm_set1_pd(FAST_LO));
+    lanes D = _mm_div_pd(_mm_mul_pd(l_bcast0(A), _mm_unpacklo_pd(one, mu)),
+                         _mm_mul_pd(l_bcast0(B), _mm_unpacklo_pd(one, mm))); /* (r_N, μ r_N/n) */
+    D = _mm_max_pd(D, _mm_and_pd(l_bcast0(in), _mm_set_pd(1, 0)));
+    D = _mm_min_pd(D, _mm_set_pd(1, INFINITY)); /* (r_N⁺, k) */
+    _mm_store_sd(out, D);
+    if (d == 3)
+        _mm_storeu_pd(out + 1, _mm_mul_pd(v, l_bcast1(D)));
+    else
+        _mm_store_sd(out + 1, _mm_mul_sd(v, l_bcast1(D)));
+    return case_label(in, zm);
+}
+
+/* Two blocks (rolling2d: size bs = 1, rolling3d: 2), one per lane: r_N = the largest of the
+ * candidate roots r̄, r_{0}, r_{1}, r_{01}, from (r_{0}, r_{1}) and (r_{01}, 1/(m_0 m_1)) (two
+ * divpd), k_i = μ_i r_N m_j/(m_0 m_1). */
+static FAST_INLINE cb_proj_case fast_two(int bs, const cb_friction *f, const double *x, double *out)
+{
+    const lanes zero = _mm_setzero_pd(), one = _mm_set1_pd(1), sign = _mm_set1_pd(-0.0);
+    lanes rv = _mm_set1_pd(x[0]), mu = _mm_loadu_pd(&f->mu); /* (μ, μ_r) */
+    lanes v1 = _mm_loadu_pd(x + 1), v2 = bs == 2 ? _mm_loadu_pd(x + 3) : v1; /* no read past x */
+    lanes u = _mm_unpacklo_pd(v1, v2), w = _mm_unpackhi_pd(v1, v2); /* (a_0, b_0), (a_1, b_1) */
+    lanes m = bs == 2 ? _mm_max_pd(_mm_andnot_pd(sign, u), _mm_andnot_pd(sign, w))
+                      : _mm_andnot_pd(sign, v1);
+    lanes q = bs == 2 ? _mm_add_pd(_mm_mul_pd(u, u), _mm_mul_pd(w, w)) : m; /* NaN if any is */
+    lanes hi = _mm_max_pd(mu, _mm_add_pd(_mm_mul_pd(rv, rv), q)); /* NaN if r̄² + q is */
+    lanes ok = _mm_and_pd(l_window(hi, m, _mm_set1_pd(FAST_LO)), _mm_cmpge_pd(mu, zero));
+    if (_mm_movemask_pd(ok) != 3)
+        return project_careful(bs == 2 ? CB_KIND_ROLLING3D : CB_KIND_ROLLING2D, f, x, out);
+    lanes n = bs == 2 ? _mm_sqrt_pd(q) : m, p = _mm_mul_pd(mu, n), q2 = _mm_mul_pd(mu, mu);
+    lanes ps = l_swap(p), in = _mm_cmple_pd(n, _mm_mul_pd(mu, rv));
+    in = _mm_and_pd(_mm_and_pd(in, l_swap(in)), _mm_cmpge_pd(rv, zero)); /* inside (both lanes) */
+    lanes zm = _mm_cmpge_pd(_mm_xor_pd(rv, sign), _mm_add_pd(p, ps)); /* polar */
+    lanes A = _mm_add_pd(rv, p), B = _mm_add_pd(one, q2);             /* sets {0}, {1} */
+    lanes mm = _mm_max_pd(n, _mm_set1_pd(FAST_LO)), mms = l_swap(mm); /* {0} ∪ (2^-400, 2^101] */
+    lanes R1 = _mm_div_pd(A, B), R2 = _mm_div_pd(_mm_unpacklo_pd(_mm_add_sd(A, ps), one),
+                                                 _mm_unpacklo_pd(_mm_add_sd(B, l_swap(q2)),
+                                                                 _mm_mul_pd(mm, mms)));
+    lanes r = _mm_max_pd(_mm_max_pd(R1, l_swap(R1)), _mm_max_pd(l_bcast0(R2), rv));
+    r = _mm_andnot_pd(zm, _mm_max_pd(r, zero));                       /* r_N⁺, 0 if polar */
+    r = _mm_or_pd(_mm_and_pd(in, rv), _mm_andnot_pd(in, r));          /* r̄ if inside */
+    lanes k = _mm_mul_pd(_mm_mul_pd(mu, r), _mm_mul_pd(mms, l_bcast1(R2)));
+    k = _mm_min_pd(one, _mm_max_pd(k, _mm_and_pd(in, one)));          /* 1 if inside */
+    _mm_store_sd(out, r);
+    if (bs == 2) {
+        _mm_storeu_pd(out + 1, _mm_mul_pd(v1, l_bcast0(k)));
+        _mm_storeu_pd(out + 3, _mm_mul_pd(v2, l_bcast1(k)));
+    } else {
+        _mm_storeu_pd(out + 1, _mm_mul_pd(v1, k));
+    }
+    return case_label(in, zm);
+}
+#else
+/* One block of size d − 1 (coulomb2d, coulomb3d): (r_N, k) = (A, μ A)/(B, B n) as above. */
+static FAST_INLINE cb_proj_case fast_one(int d, const cb_friction *f, const double *x, double *out)
+{
+    double r0 = x[0], a0 = x[1], a1 = d == 3 ? x[2] : 0, mu = f->mu, r, v;
+    double m = d == 3 ? bf_max(fabs(a0), fabs(a1)) : fabs(a0), q = a0 * a0 + a1 * a1;
+    if (!(fast_window(r0 * r0 + (d == 3 ? q : m), m) & fast_mu(mu)))
+        return project_careful(d == 3 ? CB_KIND_COULOMB3D : CB_KIND_COULOMB2D, f, x, out);
+    double n = d == 3 ? sqrt(q) : m;
+    int inside = (r0 >= 0) & (n <= mu * r0), zero = -r0 >= 0 + mu * n, sat = inside ^ 1;
+    double A = r0 + flag_times(sat, mu * n), B = 1 + flag_times(sat, mu * mu);
+    bf_div2(A, B, mu * A, B * bf_max(n, FAST_LO), &r, &v);
+    double k = clip_k(sat, v); /* polar: A ≤ 0, r_N⁺ = 0, k = 0 */
+    out[0] = bf_max(r, 0);
+    out[1] = a0 * k;
+    if (d == 3)
+        out[2] = a1 * k;
+    return case_of(inside, zero);
+}
+
+/* Two blocks (rolling2d: size bs = 1, rolling3d: 2): r_N = max(r̄, r_{0}, r_{1}, r_{01}). */
+static FAST_INLINE cb_proj_case fast_two(int bs, const cb_friction *f, const double *x, double *out)
+{
+    double r0 = x[0], a0 = x[1], a1 = bs == 2 ? x[2] : 0, b0 = x[1 + bs], b1 = bs == 2 ? x[4] : 0;
+    double mu0 = f->mu, mu1 = f->mu_r, ma = fabs(a0), mb = fabs(b0); /* NaN stays NaN */
+    double qa = bs == 2 ? a0 * a0 + a1 * a1 : ma, qb = bs == 2 ? b0 * b0 + b1 * b1 : mb;
+    ma = bs == 2 ? bf_max(ma, fabs(a1)) : ma;
+    mb = bs == 2 ? bf_max(mb, fabs(b1)) : mb;
+    if (!(fast_window(r0 * r0 + qa, ma) & fast_window(r0 * r0 + qb, mb) & fast_mu(mu0) &
+          fast_mu(mu1)))
+        return project_careful(bs == 2 ? CB_KIND_ROLLING3D : CB_KIND_ROLLING2D, f, x, out);
+    double n0 = bs == 2 ? sqrt(qa) : ma, n1 = bs == 2 ? sqrt(qb) : mb, r01, inv;
+    double p0 = mu0 * n0, p1 = mu1 * n1, q0 = mu0 * mu0, q1 = mu1 * mu1;
+    int inside = (r0 >= 0) & (n0 <= mu0 * r0) & (n1 <= mu1 * r0), zero = -r0 >= p0 + p1;
+    double m0 = bf_max(n0, FAST_LO), m1 = bf_max(n1, FAST_LO); /* {0} ∪ (2^-400, 2^101] */
+    bf_div2((r0 + p0) + p1, (1 + q0) + q1, 1, m0 * m1, &r01, &inv);
+    double r = bf_max(bf_max((r0 + p0) / (1 + q0), (r0 + p1) / (1 + q1)), bf_max(r01, r0));
+    r = flag_times(inside, r0) + flag_times(inside ^ 1, flag_times(zero ^ 1, bf_max(r, 0)));
+    double k0 = clip_k(inside ^ 1, mu0 * r * (m1 * inv));
+    double k1 = clip_k(inside ^ 1, mu1 * r * (m0 * inv));
+    out[0] = r;
+    out[1] = a0 * k0;
+    out[1 + bs] = b0 * k1;
+    if (bs == 2) {
+        out[2] = a1 * k0;
+        out[4] = b1 * k1;
+    }
+    return case_of(inside, zero);
+}
+#endif
+
+/* rollspin3d: blocks r_T (2), m_R (2), m_S (1): r_N = the largest of r̄ and the seven candidate
+ * roots r_S, k_i = min(1, μ_i r_N/n_i) with the general routine's quotient (not on the bench's
+ * path, so six divider instructions instead of a shared reciprocal's rounding). */
+static FAST_INLINE cb_proj_case fast_rollspin3d(const cb_friction *f, const double *x, double *out)
+{
+    double r0 = x[0], mu0 = f->mu, mu1 = f->mu_r, mu2 = f->mu_s, rr = r0 * r0;
+    double ma = bf_max(fabs(x[1]), fabs(x[2])), mb = bf_max(fabs(x[3]), fabs(x[4]));
+    double n2 = fabs(x[5]), qa = x[1] * x[1] + x[2] * x[2], qb = x[3] * x[3] + x[4] * x[4], n0, n1;
+    if (!(fast_window(rr + qa, ma) & fast_window(rr + qb, mb) & fast_window(rr + n2, n2) &
+          fast_mu(mu0) & fast_mu(mu1) & fast_mu(mu2)))
+        return project_careful(CB_KIND_ROLLSPIN3D, f, x, out);
+    bf_sqrt2(qa, qb, &n0, &n1);
+    double p0 = mu0 * n0, p1 = mu1 * n1, p2 = mu2 * n2;
+    double q0 = mu0 * mu0, q1 = mu1 * mu1, q2 = mu2 * mu2;
+    int inside = (r0 >= 0) & (n0 <= mu0 * r0) & (n1 <= mu1 * r0) & (n2 <= mu2 * r0);
+    int zero = -r0 >= p0 + p1 + p2, sat = inside ^ 1; /* off the inside case S ≠ ∅ */
+    double A0 = r0 + p0, B0 = 1 + q0, A1 = r0 + p1, B1 = 1 + q1, A01 = A0 + p1, B01 = B0 + q1;
+    double t[7], k0, k1;
+    bf_div2(A0, B0, A1, B1, &t[0], &t[1]);                     /* {0}, {1} */
+    bf_div2(A01, B01, r0 + p2, 1 + q2, &t[2], &t[3]);          /* {0,1}, {2} */
+    bf_div2(A0 + p2, B0 + q2, A1 + p2, B1 + q2, &t[4], &t[5]); /* {0,2}, {1,2} */
+    t[6] = (A01 + p2) / (B01 + q2);                            /* {0,1,2} */
+    double r = bf_max(bf_max(bf_max(t[0], t[1]), bf_max(t[2], t[3])),
+                      bf_max(bf_max(t[4], t[5]), bf_max(t[6], r0)));
+    r = flag_times(inside, r0) + flag_times(sat, flag_times(zero ^ 1, bf_max(r, 0)));
+    bf_div2(mu0 * r, bf_max(n0, FAST_LO), mu1 * r, bf_max(n1, FAST_LO), &k0, &k1);
+    double k2 = clip_k(sat, mu2 * r / bf_max(n2, FAST_LO));
+    double y1 = x[1], y2 = x[2], y3 = x[3], y4 = x[4], y5 = x[5];
+    k0 = clip_k(sat, k0);
+    k1 = clip_k(sat, k1);
+    out[0] = r;
+    out[1] = y1 * k0;
+    out[2] = y2 * k0;
+    out[3] = y3 * k1;
+    out[4] = y4 * k1;
+    out[5] = y5 * k2;
+    return case_of(inside, zero);
+}
+
+/* The fast path of `kind` (a constant after inlining: no dispatch left). */
+static FAST_INLINE cb_proj_case fast_kind(cb_kind kind, const cb_friction *f, const double *x,
+                                          double *out)
+{
+    switch (kind) {
+    case CB_KIND_COULOMB2D:
+        return fast_one(2, f, x, out);
+    case CB_KIND_COULOMB3D:
+        return fast_one(3, f, x, out);
+    case CB_KIND_ROLLING2D:
+        return fast_two(1, f, x, out);
+    case CB_KIND_ROLLING3D:
+        return fast_two(2, f, x, out);
+    case CB_KIND_ROLLSPIN3D:
+        return fast_rollspin3d(f, x, out);
+    }
+    return CB_PROJ_NONFINITE;
+}
+
+/* out = P_K(x) for the cone of `kind`: dispatch to the straight-line path of that kind. */
+cb_proj_case cb_project(cb_kind kind, const cb_friction *f, const double *x, double *out)
+{
+    if (!kind_ok(kind) || !out)
+        return CB_PROJ_NONFINITE;
+    if (!f || !x) {
+        fill_nan(out, kind_dims[kind]);
+        return CB_PROJ_NONFINITE;
+    }
+    return fast_kind(kind, f, x, out);
+}
+
+/* n projections of one kind (a constant after inlining); returns the count of non-finite ones. */
+static FAST_INLINE long batch_kind(cb_kind kind, size_t n, const cb_friction *f, const double *x,
+                                   double *out, cb_proj_case *cases)
+{
+    size_t d = (size_t)kind_dims[kind];
+    long bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        cb_proj_case c = fast_kind(kind, f + i, x + i * d, out + i * d);
+        bad += c == CB_PROJ_NONFINITE;
+        if (cases)
+            cases[i] = c;
+    }
+    return bad;
+}
+
+/* out_i = P_K(x_i) for n consecutive vectors: one specialised loop per kind. */
+long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double *x, double *out,
+                      cb_proj_case *cases)
+{
+    if (!kind_ok(kind) || (n > 0 && (!f || !x || !out)))
+        return -1;
+    switch (kind) {
+    case CB_KIND_COULOMB2D:
+        return batch_kind(CB_KIND_COULOMB2D, n, f, x, out, cases);
+    case CB_KIND_COULOMB3D:
+        return batch_kind(CB_KIND_COULOMB3D, n, f, x, out, cases);
+    case CB_KIND_ROLLING2D:
+        return batch_kind(CB_KIND_ROLLING2D, n, f, x, out, cases);
+    case CB_KIND_ROLLING3D:
+        return batch_kind(CB_KIND_ROLLING3D, n, f, x, out, cases);
+    case CB_KIND_ROLLSPIN3D:
+        return batch_kind(CB_KIND_ROLLSPIN3D, n, f, x, out, cases);
+    }
+    return -1;
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -1125,6 +1125,137 @@ static void test_siconos_coulomb3d(void **state)
     siconos_suite(CB_KIND_COULOMB3D, "projectionOnCone", 120);
 }
 
+
+/* ---------------------------------------------------------------------------------------- */
+/* The edges of the fast paths' window (added with the branch-free fast paths): coefficients  */
+/* from 0 and subnormal up to 1e150, entries and blocks near 2^±100, 2^-400, 2^-480, zero     */
+/* blocks with tiny or huge r_N; every property of check_one, including fast = general.       */
+
+static double pick_wide_mu(trng *r)
+{
+    static const double mus[] = {0, 4.9e-324, 1e-310, 1e-300, 0x1p-401, 0x1p-400, 0x1p-399, 1e-100,
+                                 1e-8, 0.5, 1, 1e8, 1e50, 0x1p199, 0x1p200, 0x1p201, 1e100, 1e150};
+    int n = (int)(sizeof mus / sizeof mus[0]);
+    return below(r, 4) ? mus[below(r, n)] : pow(10, -320 + 470 * unif(r));
+}
+
+/* A unit vector of gen_unit rescaled block by block: each block and r_N by 2^e with e drawn
+ * around the window's edges (or zeroed), so that blocks of very different sizes meet. */
+static void gen_wide(trng *r, const cb_disk_cone *c, double *x)
+{
+    static const int es[] = {0, 0, 0, 99, 100, 101, -399, -400, -401, -479, -480, -481, -600, -1000,
+                             300, 500, 501};
+    int ne = (int)(sizeof es / sizeof es[0]);
+    gen_unit(r, c, below(r, NCAT), x);
+    x[0] = below(r, 8) ? ldexp(x[0], es[below(r, ne)]) : 0;
+    for (int i = 0, o = 1; i < c->nblocks; o += c->size[i], i++) {
+        int e = es[below(r, ne)], z = below(r, 6) == 0;
+        for (int j = 0; j < c->size[i]; j++)
+            x[o + j] = z ? 0 : ldexp(x[o + j], e);
+    }
+}
+
+/* Some checks of check_one work unscaled, and subnormal results lose bits: skip vectors whose
+ * projection may leave the normal range: ‖x‖∞ ∉ [1e-290, 1e290], μ‖x‖∞ ∉ [1e-290, 1e300], or,
+ * with μ_i > 1, ‖x‖∞/μ_i or ‖x_i‖/μ_i (≈ r_N when block i saturates) ≤ 1e-280. */
+static int representable(const cb_disk_cone *c, const double *x)
+{
+    double xm = amax_of(x, cb_disk_cone_dim(c));
+    if (!(xm >= 1e-290 && xm <= 1e290))
+        return 0;
+    for (int i = 0, o = 1; i < c->nblocks; o += c->size[i], i++) {
+        double mu = c->mu[i], n = block_norm(c, x, i, o);
+        if (mu > 0 && (xm * mu < 1e-290 || xm * mu >= 1e300))
+            return 0;
+        if (mu > 1 && (xm / mu <= 1e-280 || (n > 0 && n / mu <= 1e-280)))
+            return 0;
+    }
+    return 1;
+}
+
+static void test_window_edges(void **state)
+{
+    (void)state;
+    trng r;
+    trng_seed(&r, 111);
+    long n = cbt_scale(100000, 100);
+    for (int k = 0; k < CB_KIND_COUNT; k++) {
+        stats st = {0};
+        int m = cb_kind_nblocks((cb_kind)k), d = cb_kind_dim((cb_kind)k);
+        for (long s = 0; s < n; s++) {
+            double mu[3] = {pick_wide_mu(&r), pick_wide_mu(&r), pick_wide_mu(&r)}, x[CB_MAX_DIM];
+            double b[CB_MAX_DIM], p[CB_MAX_DIM], y[CB_MAX_DIM];
+            cb_friction f;
+            cb_disk_cone c;
+            set_friction(&f, mu, m);
+            cb_disk_cone_of((cb_kind)k, &f, &c);
+            gen_wide(&r, &c, x);
+            if (!representable(&c, x))
+                continue;
+            if (cb_project((cb_kind)k, &f, x, p) == CB_PROJ_NONFINITE) {
+                assert_true(all_nan(p, d)); /* only a projection beyond DBL_MAX */
+                continue;
+            }
+            memcpy(b, x, sizeof b);
+            for (int j = 0; j < d; j++)
+                b[j] = ldexp(b[j], below(&r, 3) - 1);
+            check_one(k, &f, &c, x, b, &st);
+            memcpy(y, x, sizeof y);
+            cb_project((cb_kind)k, &f, y, y);
+            assert_memory_equal(y, p, (size_t)d * sizeof(double));
+        }
+        char what[32];
+        snprintf(what, sizeof what, "edges %s", cb_kind_name((cb_kind)k));
+        report(what, &st);
+        assert_stats(&st);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* cb_project_batch: bit-identical to one cb_project call per vector.                          */
+
+static void test_batch(void **state)
+{
+    (void)state;
+    trng r;
+    trng_seed(&r, 112);
+    enum { N = 4096 };
+    static double x[N * CB_MAX_DIM], out[N * CB_MAX_DIM], one[N * CB_MAX_DIM];
+    static cb_friction f[N];
+    static cb_proj_case cases[N];
+    for (int rep = 0; rep < cbt_scale(40, 4); rep++) {
+        cb_kind kind = (cb_kind)(rep % CB_KIND_COUNT);
+        int d = cb_kind_dim(kind), m = cb_kind_nblocks(kind);
+        size_t n = (size_t)below(&r, N + 1);
+        long bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            double mu[3] = {pick_mu(&r, 1), pick_mu(&r, 1), pick_mu(&r, 1)};
+            cb_disk_cone c;
+            set_friction(&f[i], mu, m);
+            cb_disk_cone_of(kind, &f[i], &c);
+            gen_vector(&r, &c, x + i * d);
+            if (below(&r, 50) == 0)
+                x[i * d + below(&r, d)] = NAN;
+            if (below(&r, 50) == 0)
+                f[i].mu = -1;
+            bad += cb_project(kind, &f[i], x + i * d, one + i * d) == CB_PROJ_NONFINITE;
+        }
+        int alias = rep % 3 == 2;
+        if (alias)
+            memcpy(out, x, n * (size_t)d * sizeof *x);
+        long got = cb_project_batch(kind, n, f, alias ? out : x, out, rep % 2 ? cases : NULL);
+        assert_int_equal(got, bad);
+        assert_memory_equal(out, one, n * (size_t)d * sizeof *out + (n == 0));
+        for (size_t i = 0; rep % 2 && i < n; i++)
+            assert_int_equal(cases[i], cb_project(kind, &f[i], x + i * d, one));
+    }
+    assert_int_equal(cb_project_batch((cb_kind)9, 1, f, x, out, NULL), -1);
+    assert_int_equal(cb_project_batch(CB_KIND_ROLLING3D, 1, NULL, x, out, NULL), -1);
+    assert_int_equal(cb_project_batch(CB_KIND_ROLLING3D, 1, f, NULL, out, NULL), -1);
+    assert_int_equal(cb_project_batch(CB_KIND_ROLLING3D, 1, f, x, NULL, NULL), -1);
+    assert_int_equal(cb_project_batch(CB_KIND_ROLLING3D, 0, NULL, NULL, NULL, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1142,6 +1273,8 @@ int main(void)
         cmocka_unit_test(test_modified_velocity_membership),
         cmocka_unit_test(test_siconos_rolling3d),
         cmocka_unit_test(test_siconos_coulomb3d),
+        cmocka_unit_test(test_window_edges),
+        cmocka_unit_test(test_batch),
     };
     return cmocka_run_group_tests_name("cone", tests, NULL, NULL);
 }
