@@ -347,15 +347,19 @@ static void bench_shipped(int reps, const cb_solver *ours, const cb_solver *sic)
     }
 }
 
+/* matrix: multibody (hard: needs thousands of sweeps at nc ≥ 10^3, so capped) or SPD with
+ * cond 100 and about 8 coupled blocks per row (reaches 1e-8 in tens of sweeps at every nc). */
 static void bench_random(int nc, int max_iter, int reps, const cb_solver *ours,
-                         const cb_solver *sic)
+                         const cb_solver *sic, cb_gen_matrix matrix)
 {
     cb_random_settings g;
     cb_random_settings_default(&g);
     g.kind = CB_KIND_ROLLING3D;
     g.nc = nc;
     g.seed = 1;
-    g.matrix = CB_GEN_MULTIBODY;
+    g.matrix = matrix;
+    g.cond = 100;
+    g.density = nc > 8 ? 8.0 / nc : 1.0;
     g.storage = CB_STORAGE_BSR;
     cb_problem *prob = NULL;
     cb_error err = {{0}};
@@ -365,7 +369,10 @@ static void bench_random(int nc, int max_iter, int reps, const cb_solver *ours,
         return;
     }
     char label[64];
-    snprintf(label, sizeof label, "random-mb-%d (cap %d)", nc, max_iter);
+    if (matrix == CB_GEN_SPD)
+        snprintf(label, sizeof label, "random-spd-%d", nc);
+    else
+        snprintf(label, sizeof label, "random-mb-%d (cap %d)", nc, max_iter);
     bench_problem(label, prob, max_iter, reps, ours, sic);
     cb_problem_free(prob);
 }
@@ -385,11 +392,14 @@ static void bench_solvers(const bench_opts *o)
            "solver", "status", "iter", "error", "median", "min", "max", "solve-med",
            "ratio", "ratio+");
     bench_shipped(reps, ours, sic);
-    bench_random(100, 20000, reps, ours, sic);
+    bench_random(100, 20000, reps, ours, sic, CB_GEN_MULTIBODY);
     if (o->quick)
         return;
-    bench_random(1000, 500, reps, ours, sic);
-    bench_random(10000, 30, 3, ours, sic);
+    bench_random(1000, 500, reps, ours, sic, CB_GEN_MULTIBODY);
+    bench_random(10000, 30, 3, ours, sic, CB_GEN_MULTIBODY);
+    bench_random(100, 20000, reps, ours, sic, CB_GEN_SPD);
+    bench_random(1000, 20000, reps, ours, sic, CB_GEN_SPD);
+    bench_random(10000, 20000, 3, ours, sic, CB_GEN_SPD);
 }
 
 static int parse_args(int argc, char **argv, bench_opts *o)
