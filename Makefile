@@ -136,12 +136,12 @@ build-fuzz/lib/%.o: %.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -Iinclude -Iproblems -Isolvers -Imodels -Iharness $(PKG_CFLAGS) $(SICONOS_CFLAGS) -c $< -o $@
 build-fuzz/%: tests/fuzz/%.c $(patsubst %.c,build-fuzz/lib/%.o,$(LIB_SRC))
-	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude $(PKG_CFLAGS) -o $@ $^ $(LDLIBS)
+	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude $(PKG_CFLAGS) $(SICONOS_CFLAGS) -o $@ $^ $(LDLIBS)
 fuzz: $(FUZZ_BIN)
 fuzz-run: fuzz
 	@for f in $(FUZZ_BIN); do n=$$(basename $$f); mkdir -p build-fuzz/corpus-$$n; \
 	  echo "== $$n for $(FUZZ_SECONDS) s"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$n tests/fuzz/seeds/$$n 2>&1 | tail -3 || exit 1; done
+	  ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp $$f -artifact_prefix=build-fuzz/ -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$n tests/fuzz/seeds/$$n 2>&1 | tail -3 || exit 1; done
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
