@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "conebench/io.h"
 #include "conebench/metrics.h"
@@ -159,11 +160,12 @@ int cb_bench_run(const cb_campaign *c, const cb_bench_settings *s, cb_bench *out
     int rc = CB_OK;
     for (int pi = 0; rc == CB_OK && pi < c->nproblems; pi++) {
         if (s->progress)
-            fprintf(stderr, "\rconebench: bench-check problem %d/%d %-40s", pi + 1, c->nproblems,
-                    c->problems[pi].name);
+            fprintf(stderr, "%sconebench: bench-check problem %d/%d %-40s%s",
+                    isatty(2) ? "\r" : "", pi + 1, c->nproblems, c->problems[pi].name,
+                    isatty(2) ? "" : "\n");
         rc = bench_problem(c, s, pi, out, err);
     }
-    if (s->progress)
+    if (s->progress && isatty(2))
         fprintf(stderr, "\n");
     double after = calibrate();
     out->calib_s = 0.5 * (before + after);
@@ -381,7 +383,8 @@ static void compare_row(FILE *f, cb_gate_summary *sum, const cb_gate_tolerances 
         verdict(f, sum, 1, b, "error", b->error, c->error);
 }
 
-/* Per-solver time: Σ norm_time over rows solved in both with baseline time ≥ min_time. */
+/* Per-solver time: Σ norm_time over rows with the same status and iterations in both (equal
+ * work, solved or not) and baseline time ≥ min_time. */
 static void compare_times(FILE *f, cb_gate_summary *sum, const cb_bench *base, const cb_bench *cur)
 {
     const cb_gate_tolerances *t = &base->tols;
@@ -399,9 +402,9 @@ static void compare_times(FILE *f, cb_gate_summary *sum, const cb_bench *base, c
         int n = 0;
         for (int k = i; k < base->nrows; k++) {
             const cb_bench_row *b = &base->rows[k], *c = find_row(cur, b);
-            if (strcmp(b->solver, sv) || !c || b->status != CB_STATUS_SOLVED ||
-                c->status != CB_STATUS_SOLVED || b->time_s < t->min_time)
-                continue;
+            if (strcmp(b->solver, sv) || !c || b->status != c->status ||
+                b->iterations != c->iterations || b->time_s < t->min_time)
+                continue; /* time compares equal work only */
             sb += b->norm_time;
             sc += c->norm_time;
             n++;

@@ -16,8 +16,8 @@
  * Comparison, per row present in both: status solved → not solved, iterations or work above the
  * baseline by more than their tolerance (relative), or error above error_factor × baseline
  * (and above tol) are regressions; the reverse are improvements. Time: per solver, the sum of
- * norm_time over rows solved in both whose baseline time ≥ min_time; a ratio above 1 + time is a
- * regression, below 1/(1 + time) an improvement. Rows of the baseline missing now are
+ * norm_time over rows with the same status and iterations in both (equal work) whose baseline
+ * time ≥ min_time; a ratio above 1 + time is a regression, below 1/(1 + time) an improvement. Rows of the baseline missing now are
  * regressions unless their problem came from the (absent) data folder.
  */
 #ifndef CONEBENCH_GATE_H
