@@ -399,8 +399,8 @@ static int check_runner(const cb_runner_settings *s, cb_error *err)
 /* Keep up to `jobs` children running until every pending run is recorded. */
 static int run_all(run_ctx *x, const long *todo, long ntodo, cb_error *err)
 {
-    child kids[MAX_JOBS];
-    int nkids = 0, rc = CB_OK;
+    child *kids = cb_calloc((size_t)x->s->jobs, sizeof *kids); /* 8 KB each: not on the stack */
+    int nkids = 0, rc = kids ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
     long next = 0;
     while (rc == CB_OK && (next < ntodo || nkids > 0)) {
         while (rc == CB_OK && nkids < x->s->jobs && next < ntodo) {
@@ -417,6 +417,7 @@ static int run_all(run_ctx *x, const long *todo, long ntodo, cb_error *err)
         close(kids[i].fd);
         waitpid(kids[i].pid, NULL, 0);
     }
+    free(kids);
     return rc;
 }
 
