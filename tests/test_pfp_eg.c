@@ -68,6 +68,8 @@ static cb_settings settings_with(double tol, int max_iter, const cb_option *opt,
     s.max_iter = max_iter;
     s.options = opt;
     s.noptions = nopt;
+    s.time_limit = 0; /* results must not depend on machine speed (valgrind is 50x slower);
+                         test_time_limit sets its own */
     return s;
 }
 
@@ -243,6 +245,8 @@ static void test_dense_vs_bsr(void **state)
     random_case spd = {"spd", CB_GEN_SPD, 1e2, 0, 40, CB_STORAGE_DENSE, 0, 0, 0};
     random_case mb = {"multibody", CB_GEN_MULTIBODY, 0, 0, 30, CB_STORAGE_DENSE, 0, 0, 0};
     cb_settings s = settings_with(TOL, 50000, NULL, 0);
+    s.time_limit = 0; /* no wall-clock limit: the comparison must not depend on machine speed
+                         (valgrind runs this 50x slower) */
     for (int k = 0; k < CB_KIND_COUNT; k++) {
         cb_problem *dn = generate((cb_kind)k, &spd, 301 + (uint64_t)k, NULL);
         check_storage_pair(dn, &s);
@@ -255,6 +259,7 @@ static void test_dense_vs_bsr(void **state)
         snprintf(rho, sizeof rho, "%.17g", 1.0 / (norm_estimate(dn) * (1.0 + mumax)));
         const cb_option opt[] = {{"rho_mode", "fixed"}, {"rho", rho}};
         cb_settings sf = settings_with(TOL, 200000, opt, 2);
+        sf.time_limit = 0;
         check_storage_pair(dn, &sf);
         cb_problem_free(dn);
     }
