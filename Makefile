@@ -156,6 +156,7 @@ bench-baseline: $(BIN)
 reproduce: $(BIN)
 	OPENBLAS_NUM_THREADS=1 $(BIN) reproduce -o results/reproduce --jobs 2
 	$(BIN) filippov map -o results/reproduce/filippov
+	$(BIN) filippov check -o results/reproduce/filippov
 
 # The main job: run the default campaign (isolated runs, 2 at a time) and write the report.
 DEMO_DIR ?= results/default

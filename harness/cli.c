@@ -106,7 +106,7 @@ static const struct {
     {"compare", cb_cmd_compare, "compare BASELINE CURRENT"},
     {"reproduce", cb_cmd_reproduce, "reproduce [-o DIR] [--quick] [--jobs N] [--only SECTION]"},
     {"filippov", cb_cmd_filippov,
-     "filippov wheel|body [--param k=v]... [--json] | filippov map -o DIR [--plots DIR] [--quick]"},
+     "filippov wheel|body [--param k=v]... [--json] | filippov map|check -o DIR [--plots DIR] [--quick]"},
 };
 
 static void usage(FILE *f)

@@ -5,6 +5,7 @@
  * their data, gnuplot PNG+SVG figures (plots/filippov_*.gp) and DIR/filippov.md. */
 #include "cli.h"
 #include "cli_filippov.h"
+#include "cli_filippov_check.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -971,6 +972,8 @@ static int cmd_map(fil_args *a)
 
 int cb_cmd_filippov(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "check")) /* cross-checks against MJ and compliant */
+        return cb_cmd_filippov_check(argc - 1, argv + 1);
     fil_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc == -1) {
