@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "conebench/io.h"
+#include "conebench/results.h"
 #include "conebench/solver.h"
 
 #define MAX_OPTIONS 64
@@ -108,24 +109,6 @@ static int load_warm(const char *path, const cb_problem *p, cb_solution *sol, cb
     return rc;
 }
 
-/* Write the trace as CSV (iteration,time_s,error), atomically. */
-static int write_trace(const char *path, const cb_info *info, cb_error *err)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
-    fprintf(f, "iteration,time_s,error\n");
-    for (int i = 0; i < info->ntrace; i++)
-        fprintf(f, "%d,%.9g,%.17g\n", info->trace[i].iteration, info->trace[i].time_s,
-                info->trace[i].error);
-    fclose(f);
-    int rc = cb_write_file_atomic(path, buf, len, err);
-    free(buf);
-    return rc;
-}
-
 static void print_options(FILE *f, const solve_args *a)
 {
     fputc('{', f);
@@ -183,7 +166,7 @@ static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
     if (rc == CB_OK)
         rc = cb_solve(solver, p, &a->s, &sol, &info, err);
     if (rc == CB_OK && a->trace)
-        rc = write_trace(a->trace, &info, err);
+        rc = cb_trace_write(a->trace, &info, err);
     if (rc == CB_OK && a->solution)
         rc = cb_write_solution(a->solution, p->nc, p->d, sol.p, sol.y, err);
     if (rc == CB_OK)

@@ -113,26 +113,6 @@ static void write_all(int fd, const char *buf, size_t len)
     }
 }
 
-/* Trace of one run as CSV, atomically. */
-static int write_trace(const char *outdir, const cb_run_ref *r, const cb_info *info,
-                       cb_error *err)
-{
-    char path[4096], *buf = NULL;
-    size_t len = 0;
-    snprintf(path, sizeof path, "%s/traces/%s.csv", outdir, r->id);
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
-    fprintf(f, "iteration,time_s,error\n");
-    for (int i = 0; i < info->ntrace; i++)
-        fprintf(f, "%d,%.9g,%.17g\n", info->trace[i].iteration, info->trace[i].time_s,
-                info->trace[i].error);
-    fclose(f);
-    int rc = cb_write_file_atomic(path, buf, len, err);
-    free(buf);
-    return rc;
-}
-
 /* Child side of one run: read, solve (judged by cb_solve), send "P ...", then "R row" or "E msg".
  * Never returns. */
 static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
@@ -163,8 +143,11 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
     }
     if (rc == CB_OK)
         rc = cb_solve(solver, p, &s, &sol, &info, &err);
-    if (rc == CB_OK && s.trace)
-        rc = write_trace(x->s->outdir, r, &info, &err);
+    if (rc == CB_OK && s.trace) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/traces/%s.csv", x->s->outdir, r->id);
+        rc = cb_trace_write(path, &info, &err);
+    }
     if (rc == CB_OK) {
         row_init(c, r, &row);
         snprintf(row.sha256, sizeof row.sha256, "%s", p->prov.sha256);

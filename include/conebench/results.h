@@ -48,4 +48,7 @@ int cb_result_parse(const char *line, cb_result *r);
 int cb_results_read(const char *path, cb_results *out, cb_error *err);
 void cb_results_free(cb_results *r);
 
+/* Write a solver trace as CSV "iteration,time_s,error" to path, atomically. */
+int cb_trace_write(const char *path, const cb_info *info, cb_error *err);
+
 #endif
