@@ -236,14 +236,14 @@ static void progress(run_ctx *x, int final)
     if (!x->s->progress)
         return;
     double now = cb_now(), el = now - x->t0;
-    long todo = s->total - s->skipped, done = s->done;
-    double eta = done > 0 ? el / (double)done * (double)(todo - done) : 0;
+    long pending = s->total - s->skipped, done = s->done;
+    double eta = done > 0 ? el / (double)done * (double)(pending - done) : 0;
     if (x->tty) {
         fprintf(stderr, "\r[%ld/%ld] solved %ld, failed %ld, crashed %ld, ETA %.0f s   %s", done,
-                todo, s->solved, s->failed, s->crashed, eta, final ? "\n" : "");
+                pending, s->solved, s->failed, s->crashed, eta, final ? "\n" : "");
     } else if (final || now - x->last_note >= 10.0) {
         fprintf(stderr, "conebench: run %ld/%ld done, %ld failed, %.0f s elapsed, ETA %.0f s\n",
-                done, todo, s->failed + s->crashed, el, eta);
+                done, pending, s->failed + s->crashed, el, eta);
         x->last_note = now;
     }
 }
@@ -336,23 +336,23 @@ static int open_results(run_ctx *x, char (**done)[17], long *ndone, cb_error *er
 
 /* Write generated problems that runs of this shard need and that do not exist yet. A scenario
  * step that produced no file (no contact at that step) is left to fail as bad_input. */
-static int generate_needed(run_ctx *x, const long *todo, long ntodo, cb_error *err)
+static int generate_needed(run_ctx *x, const long *pending, long npending, cb_error *err)
 {
     int rc = CB_OK;
-    for (long k = 0; k < ntodo && rc == CB_OK; k++) {
+    for (long k = 0; k < npending && rc == CB_OK; k++) {
         cb_run_ref r;
-        cb_campaign_run(x->c, todo[k], &r);
+        cb_campaign_run(x->c, pending[k], &r);
         rc = cb_campaign_prepare_problem(x->c, r.problem, x->s->progress, err);
     }
     return rc;
 }
 
 /* The runs of this shard not done yet. */
-static long pending_runs(run_ctx *x, char (*done)[17], long ndone, long **todo)
+static long pending_runs(run_ctx *x, char (*done)[17], long ndone, long **pending)
 {
     long n = cb_campaign_nruns(x->c), k = 0;
-    *todo = malloc((size_t)(n > 0 ? n : 1) * sizeof **todo);
-    for (long i = 0; *todo && i < n; i++) {
+    *pending = malloc((size_t)(n > 0 ? n : 1) * sizeof **pending);
+    for (long i = 0; *pending && i < n; i++) {
         if (i % x->s->shard_count != x->s->shard_index)
             continue;
         x->sum->total++;
@@ -362,9 +362,9 @@ static long pending_runs(run_ctx *x, char (*done)[17], long ndone, long **todo)
             x->sum->skipped++;
             continue;
         }
-        (*todo)[k++] = i;
+        (*pending)[k++] = i;
     }
-    return *todo ? k : -1;
+    return *pending ? k : -1;
 }
 
 static int check_runner(const cb_runner_settings *s, cb_error *err)
@@ -380,15 +380,15 @@ static int check_runner(const cb_runner_settings *s, cb_error *err)
 }
 
 /* Keep up to `jobs` children running until every pending run is recorded. */
-static int run_all(run_ctx *x, const long *todo, long ntodo, cb_error *err)
+static int run_all(run_ctx *x, const long *pending, long npending, cb_error *err)
 {
     child *kids = cb_calloc((size_t)x->s->jobs, sizeof *kids); /* 8 KB each: not on the stack */
     int nkids = 0, rc = kids ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
     long next = 0;
-    while (rc == CB_OK && (next < ntodo || nkids > 0)) {
-        while (rc == CB_OK && nkids < x->s->jobs && next < ntodo) {
+    while (rc == CB_OK && (next < npending || nkids > 0)) {
+        while (rc == CB_OK && nkids < x->s->jobs && next < npending) {
             cb_run_ref r;
-            cb_campaign_run(x->c, todo[next++], &r);
+            cb_campaign_run(x->c, pending[next++], &r);
             if ((rc = spawn(x, &kids[nkids], &r, err)) == CB_OK)
                 nkids++;
         }
@@ -408,7 +408,7 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
                     cb_error *err)
 {
     char path[4096], (*done)[17] = NULL;
-    long ndone = 0, *todo = NULL, ntodo;
+    long ndone = 0, *pending = NULL, npending;
     run_ctx x = {c, s, -1, NULL, sum, cb_now(), 0, isatty(2),
                  s->find_solver ? s->find_solver : cb_solver_find};
     memset(sum, 0, sizeof *sum);
@@ -431,17 +431,17 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
     }
     if (rc == CB_OK)
         rc = open_results(&x, &done, &ndone, err);
-    if (rc == CB_OK && (ntodo = pending_runs(&x, done, ndone, &todo)) < 0)
+    if (rc == CB_OK && (npending = pending_runs(&x, done, ndone, &pending)) < 0)
         rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
     if (rc == CB_OK)
-        rc = generate_needed(&x, todo, ntodo, err);
+        rc = generate_needed(&x, pending, npending, err);
     snprintf(path, sizeof path, "%s/errors.log", s->outdir);
     if (rc == CB_OK && !(x.errlog = fopen(path, s->resume ? "a" : "w")))
         rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
     if (rc == CB_OK) {
         openblas_set_num_threads(1); /* parallelism comes from --jobs */
         setvbuf(x.errlog, NULL, _IOLBF, 0);
-        rc = run_all(&x, todo, ntodo, err);
+        rc = run_all(&x, pending, npending, err);
         progress(&x, 1);
     }
     sum->elapsed = cb_now() - x.t0;
@@ -450,6 +450,6 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
     if (x.out_fd >= 0)
         close(x.out_fd);
     free(done);
-    free(todo);
+    free(pending);
     return rc;
 }
