@@ -247,7 +247,10 @@ static void test_dense_vs_bsr(void **state)
     cb_settings s = settings_with(TOL, 50000, NULL, 0);
     s.time_limit = 0; /* no wall-clock limit: the comparison must not depend on machine speed
                          (valgrind runs this 50x slower) */
-    for (int k = 0; k < CB_KIND_COUNT; k++) {
+    /* quick mode (sanitizers, valgrind): two kinds instead of five */
+    int k0 = cbt_quick() ? CB_KIND_COULOMB3D : 0;
+    int k1 = cbt_quick() ? CB_KIND_ROLLING2D + 1 : CB_KIND_COUNT;
+    for (int k = k0; k < k1; k++) {
         cb_problem *dn = generate((cb_kind)k, &spd, 301 + (uint64_t)k, NULL);
         check_storage_pair(dn, &s);
         cb_problem_free(dn);
@@ -273,7 +276,8 @@ static void test_determinism(void **state)
     random_case c = {"multibody", CB_GEN_MULTIBODY, 0, 0, 60, CB_STORAGE_DENSE, 0, 0, 0};
     cb_settings s = settings_with(TOL, 200000, NULL, 0);
     s.trace = 1;
-    for (int k = 0; k < CB_KIND_COUNT; k++) {
+    int k1 = cbt_quick() ? CB_KIND_COULOMB3D + 1 : CB_KIND_COUNT; /* quick: two kinds */
+    for (int k = 0; k < k1; k++) {
         cb_problem *prob = generate((cb_kind)k, &c, 77 + (uint64_t)k, NULL);
         size_t n = cb_problem_n(prob);
         for (int v = 0; v < NSOLVERS; v++) {
