@@ -9,6 +9,19 @@
 
 /* ---------------------------------------------------------------- sphere-plane */
 
+/* Body 1 on the ground (body 0): record it and its contact, summary = where and when it stops
+ * travelling along x; the run ends there. */
+static void stop_on_ground(cb_scenario *s)
+{
+    s->tracked[0] = 1;
+    s->pairs[0] = (cb_body_pair){0, 1};
+    s->outputs = CB_OUT_STOP;
+    s->subject = 1;
+    s->ground = 0;
+    s->travel[0] = 1.0;
+    s->end_on_stop = 1;
+}
+
 static const cb_option_spec sphere_plane_params[] = {
     {"config", "a", "a (U0=2.5 W0=5 mu=0.2 mu_r=0.04), b (W0=2.5), c (mu=0.05) of Acary Fig. 3"},
     {"U0", "", "initial centre velocity along x (m/s); default from config"},
@@ -115,13 +128,7 @@ static int build_sphere_plane(const cb_settings *ps, cb_scenario *s, cb_error *e
     s->contact.margin = 0.01 * R;
     s->bodies[1].v[0] = c.U0;
     s->bodies[1].w[1] = c.W0;
-    s->tracked[0] = 1;
-    s->pairs[0] = (cb_body_pair){0, 1};
-    s->outputs = CB_OUT_STOP;
-    s->subject = 1;
-    s->ground = 0;
-    s->travel[0] = 1.0;
-    s->end_on_stop = 1;
+    stop_on_ground(s);
     return CB_OK;
 }
 
@@ -251,13 +258,7 @@ static int build_disk_rolling(const cb_settings *ps, cb_scenario *s, cb_error *e
     s->bodies[1].w[1] = W0;
     s->contact.friction = (cb_friction){mu, mu_r, 0.0};
     s->contact.margin = 0.01 * R;
-    s->tracked[0] = 1;
-    s->pairs[0] = (cb_body_pair){0, 1};
-    s->outputs = CB_OUT_STOP;
-    s->subject = 1;
-    s->ground = 0;
-    s->travel[0] = 1.0;
-    s->end_on_stop = 1;
+    stop_on_ground(s);
     return CB_OK;
 }
 
@@ -309,13 +310,7 @@ static int build_sphere_spin(const cb_settings *ps, cb_scenario *s, cb_error *er
     s->bodies[1].w[2] = W0;
     s->contact.friction = (cb_friction){mu, mu_r, mu_s};
     s->contact.margin = 0.01 * R;
-    s->tracked[0] = 1;
-    s->pairs[0] = (cb_body_pair){0, 1};
-    s->outputs = CB_OUT_STOP;
-    s->subject = 1;
-    s->ground = 0;
-    s->travel[0] = 1.0;
-    s->end_on_stop = 1;
+    stop_on_ground(s);
     return CB_OK;
 }
 
