@@ -41,7 +41,7 @@ DEPS_STAMP := $(BUILD)/config.mk
 export CONEBENCH_QUICK CONEBENCH_DATA
 
 .PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo \
-        bench-check bench-baseline reproduce
+        bench-check bench-baseline reproduce xmax-figure pile-figure scaling
 
 all: $(BIN)
 
@@ -54,6 +54,10 @@ help:
 	@echo "make bench        benchmarks against Siconos (see BENCHMARKS.md)"
 	@echo "make bench-check  CI performance gate against results/baseline (make bench-baseline rewrites it)"
 	@echo "make demo         run the default campaign and write results/default/report.md"
+	@echo "make reproduce    every number and figure of the papers next to ours (results/reproduce/)"
+	@echo "make xmax-figure  Acary Fig. 2: stop distance over (mu, mu_r) vs closed form (results/xmax/)"
+	@echo "make pile-figure  Acary Fig. 5: sphere-pile regimes, hours, resumable (results/pile/)"
+	@echo "make scaling      W assembly time/memory and nsgs sweep time on piles of 1e3..1e5 spheres"
 	@echo "make install-deps install the Debian packages conebench needs (root, apt-get)"
 
 install-deps:
@@ -143,8 +147,14 @@ fuzz-run: fuzz
 	  echo "== $$n for $(FUZZ_SECONDS) s"; \
 	  ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp $$f -artifact_prefix=build-fuzz/ -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$n tests/fuzz/seeds/$$n 2>&1 | tail -3 || exit 1; done
 
-bench: $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+bench: $(BUILD)/bench/bench_siconos
+	$(BUILD)/bench/bench_siconos
+
+# W memory, assembly time and nsgs sweep time per contact on piles of 1e3, 1e4, 1e5 spheres
+# (about 5 minutes and 3 GB at 1e5; SCALING_ARGS=--quick stops at 1e4).
+SCALING_ARGS ?=
+scaling: $(BUILD)/bench/bench_scaling
+	$(BUILD)/bench/bench_scaling $(SCALING_ARGS)
 
 # The CI performance gate (SPEC §10): campaigns/ci against results/baseline/bench.csv.
 bench-check: $(BIN)
@@ -157,6 +167,18 @@ reproduce: $(BIN)
 	OPENBLAS_NUM_THREADS=1 $(BIN) reproduce -o results/reproduce --jobs 2
 	$(BIN) filippov map -o results/reproduce/filippov
 	$(BIN) filippov check -o results/reproduce/filippov
+	sh harness/xmax_grid.sh $(BIN) results/reproduce/xmax 2
+
+# Acary & Bourrier Fig. 2: X_max of the rolling sphere over (mu, mu_r), nonsmooth vs closed form.
+xmax-figure: $(BIN)
+	sh harness/xmax_grid.sh $(BIN) results/xmax 2
+
+# Acary & Bourrier Fig. 5: the sphere-pile regimes (21 runs of 250 spheres over 20 s; hours on
+# 2 cores). Resumable: re-running skips the finished runs. PILE_MU / PILE_MU_R choose the grid.
+PILE_MU ?= 0.1 0.3 1
+PILE_MU_R ?= 1e-5 1e-4 1e-3 3e-3 1e-2 1e-1 1
+pile-figure: $(BIN)
+	sh harness/pile_sweep.sh $(BIN) results/pile 2 "$(PILE_MU)" "$(PILE_MU_R)"
 
 # The main job: run the default campaign (isolated runs, 2 at a time) and write the report.
 DEMO_DIR ?= results/default

@@ -216,6 +216,88 @@ static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
     return rc;
 }
 
+#define STEPS_MAX 100000L
+
+static int long_cmp(const void *x, const void *y)
+{
+    long a = *(const long *)x, b = *(const long *)y;
+    return (a > b) - (a < b);
+}
+
+/* Parse one item "A" or "A:B:S" into first/last/stride (stride 1 for a single step). */
+static int step_item(const char *tok, long v[3], cb_error *err)
+{
+    char *end = NULL;
+    int k = 0;
+    v[2] = 1;
+    for (const char *s = tok; k < 3; s = end + 1) {
+        errno = 0;
+        long x = strtol(s, &end, 10);
+        if (end == s || errno || x < 1 || x > 1000000000L)
+            return cb_fail(err, CB_ERR_INPUT, "steps: '%s': expected an integer in [1, 1e9]", tok);
+        v[k++] = x;
+        if (*end != ':')
+            break;
+    }
+    if (*end != '\0' || k == 2)
+        return cb_fail(err, CB_ERR_INPUT, "steps: '%s': expected STEP or FIRST:LAST:STRIDE", tok);
+    if (k == 1)
+        v[1] = v[0];
+    if (v[1] < v[0])
+        return cb_fail(err, CB_ERR_INPUT, "steps: '%s': LAST is before FIRST", tok);
+    return CB_OK;
+}
+
+/* Count the steps of a list (errors name the item). */
+static int steps_count(char *copy, long *count, cb_error *err)
+{
+    char *save = NULL;
+    long v[3], total = 0;
+    int rc = CB_OK;
+    for (char *t = strtok_r(copy, ",", &save); t && rc == CB_OK; t = strtok_r(NULL, ",", &save)) {
+        rc = step_item(t, v, err);
+        total += rc == CB_OK ? (v[1] - v[0]) / v[2] + 1 : 0;
+        if (rc == CB_OK && total > STEPS_MAX)
+            rc = cb_fail(err, CB_ERR_INPUT, "steps: more than %ld steps", STEPS_MAX);
+    }
+    if (rc == CB_OK && total == 0)
+        rc = cb_fail(err, CB_ERR_INPUT, "steps: empty list");
+    *count = total;
+    return rc;
+}
+
+int cb_steps_parse(const char *list, long **steps, int *n, cb_error *err)
+{
+    *steps = NULL;
+    *n = 0;
+    long count = 0, v[3];
+    char *copy = list ? cb_strdup(list) : NULL, *save = NULL;
+    int rc = !list ? cb_fail(err, CB_ERR_INPUT, "steps: missing")
+             : copy ? steps_count(copy, &count, err)
+                    : cb_fail(err, CB_ERR_NOMEM, "steps: out of memory");
+    long *out = rc == CB_OK ? cb_malloc_array((size_t)count, sizeof *out) : NULL;
+    if (rc == CB_OK && !out)
+        rc = cb_fail(err, CB_ERR_NOMEM, "steps: out of memory");
+    int m = 0;
+    if (rc == CB_OK) {
+        strcpy(copy, list); /* strtok_r consumed the first copy */
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            step_item(t, v, err);
+            for (long s = v[0]; s <= v[1]; s += v[2])
+                out[m++] = s;
+        }
+        qsort(out, (size_t)m, sizeof *out, long_cmp);
+        int u = 0;
+        for (int k = 0; k < m; k++)
+            if (u == 0 || out[k] != out[u - 1])
+                out[u++] = out[k];
+        *steps = out, *n = u, out = NULL;
+    }
+    free(out);
+    free(copy);
+    return rc;
+}
+
 /* scenario NAME [k=v]... steps=A,B,...: one problem per step, NAME-<params>-stepN. */
 static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
@@ -253,11 +335,15 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: steps=LIST is required");
     snprintf(dir, sizeof dir, "%s/%s", x->gen_dir ? x->gen_dir : ".", tag);
     snprintf(words + kw, kw < sizeof words ? sizeof words - kw : 0, " --steps %s -o %s", steps, dir);
-    char *list = cb_strdup(steps);
-    int rc = list ? CB_OK : CB_ERR_NOMEM;
-    for (char *st = list ? strtok(list, ",") : NULL; rc == CB_OK && st; st = strtok(NULL, ",")) {
-        snprintf(path, sizeof path, "%s/%s-step%s.dat", dir, x->tok[1], st);
-        snprintf(name, sizeof name, "%s-step%s", tag, st);
+    long *list = NULL;
+    int nsteps = 0;
+    cb_error serr = {0};
+    if (cb_steps_parse(steps, &list, &nsteps, &serr) != CB_OK)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s", serr.text);
+    int rc = CB_OK;
+    for (int k = 0; rc == CB_OK && k < nsteps; k++) {
+        snprintf(path, sizeof path, "%s/%s-step%ld.dat", dir, x->tok[1], list[k]);
+        snprintf(name, sizeof name, "%s-step%ld", tag, list[k]);
         rc = add_problem(c, path, name, NULL);
         cb_campaign_problem *p = &c->problems[c->nproblems - 1];
         p->read = rs;

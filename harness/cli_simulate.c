@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "conebench/analytic.h"
+#include "conebench/campaign.h"
 #include "conebench/io.h"
 #include "conebench/scenarios.h"
 #include "conebench/timestepper.h"
@@ -459,39 +460,12 @@ typedef struct {
     int written, failed;
 } gen_ctx;
 
-static int long_cmp(const void *x, const void *y)
-{
-    long a = *(const long *)x, b = *(const long *)y;
-    return (a > b) - (a < b);
-}
-
-/* "100,200,500" → sorted unique steps ≥ 1 (exit status). */
+/* "100,200,500" or ranges "100:2000:100" → sorted unique steps ≥ 1 (exit status). */
 static int parse_steps(const char *list, gen_ctx *g)
 {
-    size_t cap = 1;
-    for (const char *p = list; *p; p++)
-        cap += *p == ',';
-    g->steps = cb_malloc_array(cap, sizeof *g->steps);
-    if (!g->steps)
-        return cb_cli_usage_error("out of memory");
-    char *copy = cb_strdup(list), *save = NULL;
-    if (!copy)
-        return cb_cli_usage_error("out of memory");
-    int rc = CB_EXIT_OK;
-    for (char *tok = strtok_r(copy, ",", &save); tok && rc == CB_EXIT_OK;
-         tok = strtok_r(NULL, ",", &save))
-        rc = cb_cli_parse_long("--steps", tok, 1, 1000000000L, &g->steps[g->n++]);
-    free(copy);
-    if (rc == CB_EXIT_OK && g->n == 0)
-        rc = cb_cli_usage_error("--steps: empty list");
-    if (rc != CB_EXIT_OK)
-        return rc;
-    qsort(g->steps, (size_t)g->n, sizeof *g->steps, long_cmp);
-    int m = 0;
-    for (int k = 0; k < g->n; k++)
-        if (m == 0 || g->steps[k] != g->steps[m - 1])
-            g->steps[m++] = g->steps[k];
-    g->n = m;
+    cb_error err = {0};
+    if (cb_steps_parse(list, &g->steps, &g->n, &err) != CB_OK)
+        return cb_cli_usage_error("--%s", err.text);
     return CB_EXIT_OK;
 }
 

@@ -307,6 +307,40 @@ static void test_profiles(void **state)
 }
 
 /* Bad campaign files: FILE:LINE: what. */
+/* Step lists with ranges: the expansion is the set {FIRST + k·STRIDE ≤ LAST} ∪ singles, sorted
+ * and unique; malformed items are named in the message. */
+static void test_steps_parse(void **state)
+{
+    (void)state;
+    long *st = NULL;
+    int n = 0;
+    cb_error err = {0};
+    assert_int_equal(cb_steps_parse("1:50:10,5,5,41", &st, &n, &err), CB_OK);
+    static const long want[] = {1, 5, 11, 21, 31, 41};
+    assert_int_equal(n, 6);
+    assert_memory_equal(st, want, sizeof want);
+    free(st);
+    assert_int_equal(cb_steps_parse("100:1000:100", &st, &n, &err), CB_OK);
+    assert_int_equal(n, 10);
+    assert_int_equal(st[9], 1000);
+    free(st);
+    static const char *bad[] = {"", "0", "1:x", "5:1:1", "1:2", "1:2:3:4", "3,,", "1:1000000:1"};
+    static const char *why[] = {"empty", "[1, 1e9]", "[1, 1e9]", "LAST is before FIRST",
+                                "FIRST:LAST:STRIDE", "FIRST:LAST:STRIDE", NULL, "more than"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        int rc = cb_steps_parse(bad[k], &st, &n, &err);
+        if (!why[k]) { /* "3,,": empty items are skipped by the tokenizer */
+            assert_int_equal(rc, CB_OK);
+            assert_int_equal(n, 1);
+            free(st);
+            continue;
+        }
+        assert_int_not_equal(rc, CB_OK);
+        assert_null(st);
+        assert_non_null(strstr(err.text, why[k]));
+    }
+}
+
 static void test_campaign_errors(void **state)
 {
     (void)state;
@@ -341,7 +375,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crash_and_hang), cmocka_unit_test(test_kill_then_resume),
         cmocka_unit_test(test_shards),         cmocka_unit_test(test_profiles),
-        cmocka_unit_test(test_campaign_errors),
+        cmocka_unit_test(test_campaign_errors), cmocka_unit_test(test_steps_parse),
     };
     return cmocka_run_group_tests_name("harness", tests, NULL, NULL);
 }

@@ -68,6 +68,11 @@ typedef struct {
 
 /* Parse a campaign file. Generated problems get paths under gen_dir (e.g. OUT/problems). */
 int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err);
+
+/* A step list "A,B,C" where an item may be a range "FIRST:LAST:STRIDE" (every STRIDE-th step
+ * from FIRST to at most LAST) → *steps (malloc'd, caller frees; sorted, unique, each in
+ * [1, 1e9]; at most 100000 steps). NULL on error, with the item and the reason in err. */
+int cb_steps_parse(const char *list, long **steps, int *n, cb_error *err);
 void cb_campaign_free(cb_campaign *c);
 
 /* Resolve NAME to harness/campaigns/NAME.conf (under $CONEBENCH_HOME if set, else the working

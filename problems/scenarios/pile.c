@@ -11,6 +11,13 @@
  * μ_r ≤ 1e-5 (measured: height 0), whereas the paper's Fig. 5 shows height = φ in that regime,
  * so its plane must act as unbounded for contact; width > 0 gives the square (spheres beyond
  * its edge fall off and count neither in the height nor in the base).
+ *
+ * init=heap skips the pour: the n spheres start at rest, touching, on a simple cubic lattice
+ * (spacing φ less 1e-9 φ) shaped as a stepped square pyramid on the plane — layer L is a square of side
+ * s₀ − 2L centred on the axis, the top layer filled in row order. Each sphere touches up to six
+ * neighbours (one below, one above, four in its layer: about 3n contacts), the coordination of
+ * a random loose pile, so the CCP of step 1 gives large pile-like problems at once (scaling
+ * measurements, scenario-large) without simulating a pour of 10⁵ spheres.
  */
 #include <math.h>
 #include <string.h>
@@ -35,6 +42,7 @@ static const cb_option_spec pile_params[] = {
     {"tol", "1e-4", "solver tolerance of each step"},
     {"margin", "0.2", "contact detection distance in units of phi"},
     {"width", "0", "side of a square plane in units of phi, e.g. 60 (0: unbounded half-space)"},
+    {"init", "pour", "pour (Acary's pluviation) or heap (n spheres at rest on a stepped pyramid)"},
     {"stop_speed", "1e-6", "unused (kept for uniformity)"},
     {NULL, NULL, NULL}};
 
@@ -42,6 +50,7 @@ typedef struct {
     long n, batch;
     double phi, rho, interval, height, margin, width;
     uint64_t seed;
+    int heap; /* init=heap */
 } pile_desc;
 
 /* Pouring parameters, with the automatic batch and height resolved. */
@@ -65,6 +74,10 @@ static int pile_read(const cb_settings *ps, const cb_scenario *s, pile_desc *p, 
         rc = cb_scen_double(ps, pile_params, "margin", 0, 100, &p->margin, err);
     if (rc == CB_OK)
         rc = cb_scen_double(ps, pile_params, "width", 0, 1e9, &p->width, err);
+    const char *init = cb_option_get(ps, pile_params, "init");
+    p->heap = strcmp(init, "heap") == 0;
+    if (rc == CB_OK && !p->heap && strcmp(init, "pour") != 0)
+        rc = cb_fail(err, CB_ERR_INPUT, "param init: '%s' is not pour or heap", init);
     if (rc != CB_OK)
         return rc;
     p->seed = (uint64_t)seed;
@@ -95,6 +108,39 @@ static int pile_sphere(const pile_desc *p, long k, cb_rng *rng, cb_body *b, cons
     b->x[2] = p->height * p->phi;
     b->t_birth = (double)(k / p->batch) * p->interval;
     return CB_OK;
+}
+
+/* Side s₀ of the bottom layer: the smallest with Σ_L (s₀ − 2L)² ≥ n over layers of side ≥ 1. */
+static long heap_base(long n)
+{
+    long s0 = 1;
+    for (;; s0++) {
+        long total = 0;
+        for (long side = s0; side >= 1; side -= 2)
+            total += side * side;
+        if (total >= n)
+            return s0;
+    }
+}
+
+/* Sphere k of the heap: layer by layer from the bottom, row order inside a layer; centre of
+ * layer L at height (L + ½)φ, lattice spacing φ, at rest from t = 0. */
+static int heap_sphere(const pile_desc *p, long k, long s0, cb_body *b, const cb_body *g,
+                       cb_error *err)
+{
+    long layer = 0, side = s0;
+    while (k >= side * side) {
+        k -= side * side;
+        side -= 2, layer++;
+    }
+    /* spacing a hair under φ: every lattice neighbour overlaps by 1e-9 φ, so each touching
+     * pair is in the index set g ≤ 0 whatever the rounding of the coordinates */
+    double c = 0.5 * (double)(side - 1), sp = p->phi * (1.0 - 1e-9);
+    double a = sp * ((double)(k % side) - c), bb = sp * ((double)(k / side) - c);
+    int rc = cb_scen_sphere_on(b, g, 0.5 * p->phi, 0, p->rho, a, bb, err);
+    if (rc == CB_OK)
+        b->x[2] = ((double)layer + 0.5) * sp;
+    return rc;
 }
 
 static int pile_grid(const cb_settings *ps, cb_scenario *s, cb_error *err)
@@ -132,8 +178,10 @@ static int build_pile(const cb_settings *ps, cb_scenario *s, cb_error *err)
         s->bodies[0].shape.half[0] = s->bodies[0].shape.half[1] = 0.5 * p.width * p.phi;
     cb_rng rng;
     cb_rng_seed(&rng, p.seed);
+    long s0 = p.heap ? heap_base(p.n) : 0;
     for (long k = 0; rc == CB_OK && k < p.n; k++)
-        rc = pile_sphere(&p, k, &rng, &s->bodies[k + 1], &s->bodies[0], err);
+        rc = p.heap ? heap_sphere(&p, k, s0, &s->bodies[k + 1], &s->bodies[0], err)
+                    : pile_sphere(&p, k, &rng, &s->bodies[k + 1], &s->bodies[0], err);
     if (rc != CB_OK)
         return rc;
     s->h = grid.h;
