@@ -22,10 +22,11 @@
 static const char *sim_use =
     "usage: conebench simulate SCENARIO [--model nonsmooth|analytic] [--param k=v]...\n"
     "         [--solver S] [--tol T] [--max-iter N] [--time-limit S] [--option k=v]...\n"
-    "         [--csv OUT] [--every N] [--json]";
+    "         [--storage bsr|factored] [--csv OUT] [--every N] [--json]";
 static const char *gen_use =
     "usage: conebench generate SCENARIO [--param k=v]... --steps LIST -o DIR [--solver S]\n"
-    "         [--tol T] [--max-iter N] [--option k=v]...   (LIST: 100,200,500)";
+    "         [--tol T] [--max-iter N] [--option k=v]... [--storage bsr|factored]\n"
+    "         (LIST: 100,200,500 or FIRST:LAST:STRIDE items)";
 
 typedef struct {
     int n;
@@ -34,7 +35,7 @@ typedef struct {
 } kv_list;
 
 typedef struct {
-    const char *scenario, *model, *solver, *csv, *outdir, *steps;
+    const char *scenario, *model, *solver, *csv, *outdir, *steps, *storage;
     int json;
     long every;
     double tol;          /* the solver tolerance when have_tol, else the scenario's */
@@ -85,6 +86,7 @@ static int sim_option(int c, sim_args *a)
     case 'j': a->json = 1; return CB_EXIT_OK;
     case 'S': a->steps = optarg; return CB_EXIT_OK;
     case 'o': a->outdir = optarg; return CB_EXIT_OK;
+    case 'W': a->storage = optarg; return CB_EXIT_OK;
     default: return CB_EXIT_BADINPUT; /* getopt has said what is wrong */
     }
 }
@@ -99,7 +101,7 @@ static int parse_args(int argc, char **argv, sim_args *a, const char *use)
         {"option", required_argument, 0, 'O'}, {"csv", required_argument, 0, 'c'},
         {"every", required_argument, 0, 'e'},  {"json", no_argument, 0, 'j'},
         {"steps", required_argument, 0, 'S'},  {"output", required_argument, 0, 'o'},
-        {0, 0, 0, 0}};
+        {"storage", required_argument, 0, 'W'}, {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->model = "nonsmooth";
     a->solver = "nsgs";
@@ -146,6 +148,10 @@ static int run_settings(const sim_args *a, cb_run_settings *rs)
         rs->mj.solve.time_limit = a->time_limit;
     rs->mj.solve.options = a->options.kv;
     rs->mj.solve.noptions = a->options.n;
+    if (a->storage && !strcmp(a->storage, "factored"))
+        rs->mj.storage = CB_STORAGE_FACTORED;
+    else if (a->storage && strcmp(a->storage, "bsr") != 0)
+        return cb_cli_usage_error("--storage: '%s' is not bsr or factored", a->storage);
     return CB_EXIT_OK;
 }
 
@@ -282,6 +288,7 @@ static void print_run(const sim_args *a, const cb_scenario *s, const cb_run_resu
     cb_json_string(f, s->params);
     fprintf(f, ",\"solver\":");
     cb_json_string(f, a->solver);
+    fprintf(f, ",\"storage\":\"%s\"", a->storage ? a->storage : "bsr");
     fprintf(f, ",\"kind\":\"%s\",\"steps\":%ld,\"unsolved\":%ld,\"iterations\":%lld,"
                "\"max_nc\":%d",
             cb_kind_name(s->kind), r->steps, r->unsolved, r->iterations, r->max_nc);

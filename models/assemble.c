@@ -1,4 +1,5 @@
-/* conebench — block-sparse assembly of W = Hᵀ M⁻¹ H and q = Hᵀ v_free (SPEC §6). */
+/* conebench — assembly of W = Hᵀ M⁻¹ H (block-sparse, or kept factored) and q = Hᵀ v_free
+ * (SPEC §6). */
 #include "conebench/timestepper.h"
 
 #include <math.h>
@@ -133,17 +134,18 @@ static void fill_block(const cb_assembly_input *in, const asm_work *w, int a, in
         }
 }
 
-/* q_a = Σ_k G_{a,k} v_k (+ e_n u_N⁻ when approaching). */
-static void fill_q(const cb_assembly_input *in, const asm_work *w, int a, double *q)
+/* q_a = Σ_k G_{a,k} v_k (+ e_n u_N⁻ when approaching); G0, G1: the d×6 blocks of i and j. */
+static void fill_q(const cb_assembly_input *in, int d, int a, const double *G0, const double *G1,
+                   double *q)
 {
     const cb_contact *ct = &in->contacts[a];
-    int ks[2] = {ct->i, ct->j}, d = w->d;
+    int ks[2] = {ct->i, ct->j};
     double un = 0.0;
     for (int r = 0; r < d; r++)
         q[r] = 0.0;
     for (int s = 0; s < 2; s++) {
         const cb_body *b = &in->bodies[ks[s]];
-        const double *G = w->G + (size_t)(2 * a + s) * G_SIZE;
+        const double *G = s ? G1 : G0;
         const double *vf = in->v_free && !b->fixed ? in->v_free + 6 * ks[s] : NULL;
         for (int r = 0; r < d; r++) {
             const double *g = G + 6 * r;
@@ -190,7 +192,8 @@ static int asm_fill(const cb_assembly_input *in, const asm_work *w, cb_problem *
             fill_block(in, w, a, p->bsr.col[pos + k], T,
                        p->bsr.val + (size_t)(pos + k) * (size_t)(d * d));
         pos += n;
-        fill_q(in, w, a, p->q + (size_t)a * d);
+        fill_q(in, d, a, w->G + (size_t)(2 * a) * G_SIZE, w->G + (size_t)(2 * a + 1) * G_SIZE,
+               p->q + (size_t)a * d);
         fill_friction(in, a, p);
     }
     p->bsr.row_ptr[in->nc] = pos;
@@ -215,20 +218,84 @@ static int check_input(const cb_assembly_input *in, cb_error *err)
     return CB_OK;
 }
 
-int cb_assemble(const cb_assembly_input *in, cb_problem **out, cb_error *err)
+/* Number the dynamic bodies that touch a contact 0, 1, … in order of first appearance (map[k];
+ * −1 for the others); returns their count. */
+static int active_bodies(const cb_assembly_input *in, int *map)
 {
-    *out = NULL;
-    int rc = check_input(in, err);
-    if (rc != CB_OK)
-        return rc;
+    int n = 0;
+    for (int k = 0; k < in->nbodies; k++)
+        map[k] = -1;
+    for (int a = 0; a < in->nc; a++)
+        for (int s = 0; s < 2; s++) {
+            int k = s ? in->contacts[a].j : in->contacts[a].i;
+            if (dynamic(in, k) && map[k] < 0)
+                map[k] = n++;
+        }
+    return n;
+}
+
+/* Fill a factored problem: M⁻¹ of the active bodies, G blocks and body slots of every contact
+ * (−1 for fixed bodies), q and μ's; then the adjacency and diagonal blocks. */
+static int fill_factored(const cb_assembly_input *in, const int *map, cb_problem *p,
+                         cb_error *err)
+{
+    cb_factored *f = &p->fac;
+    size_t g = 6 * (size_t)p->d;
+    for (int k = 0; k < in->nbodies; k++)
+        if (map[k] >= 0) {
+            f->minv[10 * (size_t)map[k]] = 1.0 / in->bodies[k].mass;
+            cb_body_inv_inertia_world(&in->bodies[k], f->minv + 10 * (size_t)map[k] + 1);
+        }
+    for (int a = 0; a < in->nc; a++) {
+        const cb_contact *ct = &in->contacts[a];
+        double *G0 = f->G + (size_t)(2 * a) * g, *G1 = G0 + g, Gi[G_SIZE], Gj[G_SIZE];
+        cb_contact_jacobian(in->kind, ct, &in->bodies[ct->i], &in->bodies[ct->j], Gi, Gj);
+        memcpy(G0, Gi, g * sizeof(double));
+        memcpy(G1, Gj, g * sizeof(double));
+        f->body[2 * a] = map[ct->i];
+        f->body[2 * a + 1] = map[ct->j];
+        fill_q(in, p->d, a, G0, G1, p->q + (size_t)a * p->d);
+        fill_friction(in, a, p);
+    }
+    return cb_problem_factored_finish(p, err);
+}
+
+/* Factored W over the dynamic bodies that touch a contact (renumbered, so W costs O(nc) memory
+ * however many bodies the system holds). */
+static int asm_factored(const cb_assembly_input *in, cb_problem **out, cb_error *err)
+{
+    int *map = cb_malloc_array((size_t)in->nbodies, sizeof(int));
+    if (!map)
+        return cb_fail(err, CB_ERR_NOMEM, "assembly: out of memory (%d bodies)", in->nbodies);
+    int nact = active_bodies(in, map);
+    /* no dynamic body at all: one idle body, and finish names the contact without a body */
+    int rc = cb_problem_alloc_factored(in->kind, in->nc, nact > 0 ? nact : 1, out, err);
+    if (rc == CB_OK)
+        rc = fill_factored(in, map, *out, err);
+    free(map);
+    return rc;
+}
+
+/* BSR W: per-contact blocks and body lists, then the coupled blocks row by row. */
+static int asm_bsr(const cb_assembly_input *in, cb_problem **out, cb_error *err)
+{
     asm_work w;
     memset(&w, 0, sizeof w);
-    rc = asm_setup(in, &w);
+    int rc = asm_setup(in, &w);
     if (rc != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "assembly: out of memory (%d contacts)", in->nc);
     if (rc == CB_OK)
         rc = asm_fill(in, &w, out, err);
     asm_free(&w);
+    return rc;
+}
+
+int cb_assemble(const cb_assembly_input *in, cb_problem **out, cb_error *err)
+{
+    *out = NULL;
+    int rc = check_input(in, err);
+    if (rc == CB_OK)
+        rc = in->factored ? asm_factored(in, out, err) : asm_bsr(in, out, err);
     if (rc != CB_OK) {
         cb_problem_free(*out);
         *out = NULL;
@@ -266,9 +333,5 @@ void cb_apply_impulses(const cb_assembly_input *in, const double *p, double *dv)
 
 size_t cb_bsr_bytes(const cb_problem *prob)
 {
-    if (!prob || prob->storage != CB_STORAGE_BSR)
-        return 0;
-    size_t nb = (size_t)prob->bsr.nnzb;
-    return nb * (size_t)(prob->d * prob->d) * sizeof(double) + nb * sizeof(int) +
-           ((size_t)prob->nc + 1) * sizeof(int);
+    return prob && prob->storage == CB_STORAGE_BSR ? cb_problem_W_bytes(prob) : 0;
 }

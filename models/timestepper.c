@@ -29,6 +29,7 @@ void cb_mj_settings_default(cb_mj_settings *s)
     cb_settings_default(&s->solve);
     s->warm_start = 1;
     s->mode_tau = 1e-6;
+    s->storage = CB_STORAGE_BSR;
 }
 
 static int check_settings(const cb_mj_settings *s, cb_error *err)
@@ -41,6 +42,9 @@ static int check_settings(const cb_mj_settings *s, cb_error *err)
         return cb_fail(err, CB_ERR_INPUT, "gamma: must be in [0, 1], got %g", s->gamma);
     if (!s->solver)
         return cb_fail(err, CB_ERR_INPUT, "solver: none (is nsgs registered?)");
+    if (s->storage != CB_STORAGE_BSR && s->storage != CB_STORAGE_FACTORED)
+        return cb_fail(err, CB_ERR_INPUT, "storage: %s W is not assembled by the time-stepper "
+                       "(bsr or factored)", cb_storage_name(s->storage));
     return CB_OK;
 }
 
@@ -226,14 +230,16 @@ static int solve_ccp(cb_system *sys, const cb_mj_settings *s, cb_mj_work *w, siz
 {
     int d = cb_kind_dim(sys->kind);
     cb_assembly_input in = {sys->kind, sys->bodies, sys->nbodies, w->cur.c, w->cur.n, w->vfree,
-                            1};
+                            1, s->storage == CB_STORAGE_FACTORED};
     double t0 = cb_now();
     int rc = cb_assemble(&in, &w->prob, err);
     rec->time_assemble = cb_now() - t0;
     if (rc != CB_OK)
         return rc;
-    rec->nnzb = w->prob->bsr.nnzb;
-    rec->w_bytes = cb_bsr_bytes(w->prob);
+    rec->nnzb = w->prob->storage == CB_STORAGE_FACTORED
+                    ? cb_problem_blocks_per_matvec(w->prob) / 2
+                    : w->prob->bsr.nnzb;
+    rec->w_bytes = cb_problem_W_bytes(w->prob);
     warm_start(s, w, d, nprev);
     cb_solution sol = {cb_problem_n(w->prob), w->p, w->y};
     cb_info info;

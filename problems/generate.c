@@ -87,6 +87,9 @@ static int validate(const cb_random_settings *s, cb_error *err)
         return cb_fail(err, CB_ERR_INPUT, "nc: must be ≥ 1, got %d", s->nc);
     if (s->matrix != CB_GEN_MULTIBODY && s->matrix != CB_GEN_SPD)
         return cb_fail(err, CB_ERR_INPUT, "matrix: invalid value %d", (int)s->matrix);
+    if (s->storage == CB_STORAGE_FACTORED)
+        return cb_fail(err, CB_ERR_INPUT, "storage: the random generator writes dense or bsr W "
+                       "(factored W comes from cb_assemble)");
     if (s->storage != CB_STORAGE_DENSE && s->storage != CB_STORAGE_BSR)
         return cb_fail(err, CB_ERR_INPUT, "storage: invalid value %d", (int)s->storage);
     if (!isfinite(s->cond) || !(s->cond >= 1))

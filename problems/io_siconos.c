@@ -972,11 +972,15 @@ int cb_write_problem_stream(FILE *f, const cb_problem *prob, cb_error *err)
     int rc = cb_problem_check(prob, err);
     if (rc != CB_OK)
         return rc;
+    cb_problem *bsr = NULL; /* factored W is written as its assembled BSR */
+    if (prob->storage == CB_STORAGE_FACTORED && (rc = cb_problem_to_bsr(prob, &bsr, err)) != CB_OK)
+        return rc;
     fprintf(f, "%d\n%d\n", prob->d, prob->nc);
     if (prob->storage == CB_STORAGE_DENSE)
         write_dense(f, prob);
     else
-        write_sbm(f, prob);
+        write_sbm(f, bsr ? bsr : prob);
+    cb_problem_free(bsr);
     write_values(f, prob->q, cb_problem_n(prob));
     write_values(f, prob->mu, (size_t)prob->nc);
     if (has_mu_r(prob->kind))

@@ -1,5 +1,6 @@
 /* conebench — problem model: allocation, validation, W·p kernels, storage conversion. */
 #include "conebench/problem.h"
+#include "problem_internal.h"
 
 #include <math.h>
 #if defined(__SSE2__)
@@ -8,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *cb_storage_name(cb_storage s) { return s == CB_STORAGE_BSR ? "bsr" : "dense"; }
+const char *cb_storage_name(cb_storage s)
+{
+    return s == CB_STORAGE_BSR ? "bsr" : s == CB_STORAGE_FACTORED ? "factored" : "dense";
+}
 
 size_t cb_problem_n(const cb_problem *prob) { return (size_t)prob->nc * (size_t)prob->d; }
 
@@ -24,7 +28,7 @@ static int alloc_arrays(cb_problem *p, int nnzb, cb_error *err)
     p->mu_s = cb_calloc((size_t)p->nc, sizeof(double));
     if (p->storage == CB_STORAGE_DENSE) {
         p->W = cb_calloc(nn, sizeof(double));
-    } else {
+    } else if (p->storage == CB_STORAGE_BSR) {
         p->bsr.nbrows = p->nc;
         p->bsr.nnzb = nnzb;
         p->bsr.row_ptr = cb_calloc((size_t)p->nc + 1, sizeof(int));
@@ -38,36 +42,69 @@ static int alloc_arrays(cb_problem *p, int nnzb, cb_error *err)
     return CB_OK;
 }
 
-int cb_problem_alloc(cb_kind kind, int nc, cb_storage storage, int nnzb, cb_problem **out,
-                     cb_error *err)
+/* Validate kind and nc (all storages). */
+static int check_kind_nc(cb_kind kind, int nc, cb_error *err)
 {
-    *out = NULL;
     int d = cb_kind_dim(kind);
     if (d == 0)
         return cb_fail(err, CB_ERR_INPUT, "kind: invalid cone kind %d", (int)kind);
     if (nc < 1)
         return cb_fail(err, CB_ERR_INPUT, "nc: must be ≥ 1, got %d", nc);
-    if (storage != CB_STORAGE_DENSE && storage != CB_STORAGE_BSR)
-        return cb_fail(err, CB_ERR_INPUT, "storage: invalid value %d", (int)storage);
-    if (storage == CB_STORAGE_BSR && nnzb < 0)
-        return cb_fail(err, CB_ERR_INPUT, "nnzb: must be ≥ 0, got %d", nnzb);
     if ((long long)nc * d > 0x7fffffffLL)
         return cb_fail(err, CB_ERR_INPUT, "nc: nc·d = %lld exceeds the int range",
                        (long long)nc * d);
+    return CB_OK;
+}
+
+/* Allocate the problem, q, μ's and the W arrays of its storage (nbody: factored only). */
+static int alloc_problem(cb_kind kind, int nc, cb_storage storage, int nnzb, int nbody,
+                         cb_problem **out, cb_error *err)
+{
     cb_problem *p = calloc(1, sizeof *p);
     if (!p)
         return cb_fail(err, CB_ERR_NOMEM, "out of memory");
     p->kind = kind;
     p->nc = nc;
-    p->d = d;
+    p->d = cb_kind_dim(kind);
     p->storage = storage;
     int rc = alloc_arrays(p, nnzb, err);
+    if (rc == CB_OK && storage == CB_STORAGE_FACTORED && cb_fac_alloc(p, nbody) != CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory for a factored problem with nc = %d, "
+                     "nbody = %d", nc, nbody);
     if (rc != CB_OK) {
         cb_problem_free(p);
         return rc;
     }
     *out = p;
     return CB_OK;
+}
+
+int cb_problem_alloc(cb_kind kind, int nc, cb_storage storage, int nnzb, cb_problem **out,
+                     cb_error *err)
+{
+    *out = NULL;
+    int rc = check_kind_nc(kind, nc, err);
+    if (rc != CB_OK)
+        return rc;
+    if (storage == CB_STORAGE_FACTORED)
+        return cb_fail(err, CB_ERR_INPUT,
+                       "storage: factored W needs its bodies (cb_problem_alloc_factored)");
+    if (storage != CB_STORAGE_DENSE && storage != CB_STORAGE_BSR)
+        return cb_fail(err, CB_ERR_INPUT, "storage: invalid value %d", (int)storage);
+    if (storage == CB_STORAGE_BSR && nnzb < 0)
+        return cb_fail(err, CB_ERR_INPUT, "nnzb: must be ≥ 0, got %d", nnzb);
+    return alloc_problem(kind, nc, storage, nnzb, 0, out, err);
+}
+
+int cb_problem_alloc_factored(cb_kind kind, int nc, int nbody, cb_problem **out, cb_error *err)
+{
+    *out = NULL;
+    int rc = check_kind_nc(kind, nc, err);
+    if (rc == CB_OK)
+        rc = cb_fac_check_sizes(cb_kind_dim(kind), nc, nbody, err);
+    if (rc != CB_OK)
+        return rc;
+    return alloc_problem(kind, nc, CB_STORAGE_FACTORED, 0, nbody, out, err);
 }
 
 void cb_problem_free(cb_problem *p)
@@ -79,6 +116,7 @@ void cb_problem_free(cb_problem *p)
     free(p->bsr.row_ptr);
     free(p->bsr.col);
     free(p->bsr.val);
+    cb_fac_free(&p->fac);
     free(p->q);
     free(p->mu);
     free(p->mu_r);
@@ -148,6 +186,8 @@ int cb_problem_check(const cb_problem *p, cb_error *err)
                                : check_finite(p->bsr.val,
                                               (size_t)p->bsr.nnzb * (size_t)(p->d * p->d), "W",
                                               err);
+    else if (p->storage == CB_STORAGE_FACTORED)
+        rc = cb_fac_check(p, err);
     else
         rc = cb_fail(err, CB_ERR_INPUT, "storage: invalid");
     if (rc == CB_OK)
@@ -223,6 +263,10 @@ void cb_problem_Wp(const cb_problem *p, const double *x, double *y)
         gemv_colorder(n, n, p->W, (size_t)n, x, y);
         return;
     }
+    if (p->storage == CB_STORAGE_FACTORED) {
+        cb_fac_Wp(p, x, y);
+        return;
+    }
     memset(y, 0, (size_t)n * sizeof(double));
     const cb_bsr *b = &p->bsr;
     for (int a = 0; a < p->nc; a++)
@@ -248,16 +292,25 @@ void cb_problem_row_Wp(const cb_problem *p, int alpha, const double *x, double *
         gemv_colorder(d, n, p->W + (size_t)alpha * d, (size_t)n, x, out);
         return;
     }
+    if (p->storage == CB_STORAGE_FACTORED) {
+        cb_fac_row_Wp(p, alpha, x, out);
+        return;
+    }
     memset(out, 0, (size_t)d * sizeof(double));
     const cb_bsr *b = &p->bsr;
     for (int k = b->row_ptr[alpha]; k < b->row_ptr[alpha + 1]; k++)
         block_gemv_add(d, b->val + (size_t)k * d * d, x + (size_t)b->col[k] * d, out);
 }
 
+/* out = W_αα (column-major). */
 void cb_problem_diag_block(const cb_problem *p, int alpha, double *out)
 {
     int d = p->d;
     size_t n = cb_problem_n(p);
+    if (p->storage == CB_STORAGE_FACTORED) {
+        memcpy(out, p->fac.diag + (size_t)alpha * d * d, (size_t)d * d * sizeof(double));
+        return;
+    }
     memset(out, 0, (size_t)d * d * sizeof(double));
     if (p->storage == CB_STORAGE_DENSE) {
         size_t off = (size_t)alpha * d;
@@ -274,7 +327,20 @@ void cb_problem_diag_block(const cb_problem *p, int alpha, double *out)
 
 long long cb_problem_blocks_per_matvec(const cb_problem *p)
 {
+    if (p->storage == CB_STORAGE_FACTORED)
+        return 2 * cb_fac_slots(p);
     return p->storage == CB_STORAGE_DENSE ? (long long)p->nc * p->nc : (long long)p->bsr.nnzb;
+}
+
+size_t cb_problem_W_bytes(const cb_problem *p)
+{
+    size_t n = cb_problem_n(p), nb = (size_t)p->bsr.nnzb;
+    if (p->storage == CB_STORAGE_DENSE)
+        return n * n * sizeof(double);
+    if (p->storage == CB_STORAGE_FACTORED)
+        return cb_fac_bytes(p);
+    return nb * (size_t)(p->d * p->d) * sizeof(double) + nb * sizeof(int) +
+           ((size_t)p->nc + 1) * sizeof(int);
 }
 
 void cb_problem_friction(const cb_problem *p, int alpha, cb_friction *f)
@@ -331,12 +397,16 @@ static int copy_common(const cb_problem *src, cb_problem *dst)
 
 int cb_problem_copy(const cb_problem *src, cb_problem **out, cb_error *err)
 {
-    int rc = cb_problem_alloc(src->kind, src->nc, src->storage, src->bsr.nnzb, out, err);
+    int rc = src->storage == CB_STORAGE_FACTORED
+                 ? cb_problem_alloc_factored(src->kind, src->nc, src->fac.nbody, out, err)
+                 : cb_problem_alloc(src->kind, src->nc, src->storage, src->bsr.nnzb, out, err);
     if (rc != CB_OK)
         return rc;
     cb_problem *dst = *out;
     size_t n = cb_problem_n(src);
-    if (src->storage == CB_STORAGE_DENSE) {
+    if (src->storage == CB_STORAGE_FACTORED) {
+        cb_fac_copy(src, dst);
+    } else if (src->storage == CB_STORAGE_DENSE) {
         memcpy(dst->W, src->W, n * n * sizeof(double));
     } else {
         memcpy(dst->bsr.row_ptr, src->bsr.row_ptr, ((size_t)src->nc + 1) * sizeof(int));
@@ -363,10 +433,31 @@ static int dense_block_nonzero(const cb_problem *p, int a, int b)
     return 0;
 }
 
+/* Assemble a factored problem into BSR: a block for every pair of contacts sharing a body. */
+static int factored_to_bsr(const cb_problem *src, cb_problem **out, cb_error *err)
+{
+    long long nnzb = cb_fac_bsr_count(src);
+    if (nnzb > 0x7fffffffLL)
+        return cb_fail(err, CB_ERR_INPUT, "W: %lld coupled pairs, too many blocks for BSR",
+                       nnzb);
+    int rc = cb_problem_alloc(src->kind, src->nc, CB_STORAGE_BSR, (int)nnzb, out, err);
+    if (rc != CB_OK)
+        return rc;
+    cb_fac_bsr_fill(src, *out);
+    if (copy_common(src, *out) != CB_OK) {
+        cb_problem_free(*out);
+        *out = NULL;
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    }
+    return CB_OK;
+}
+
 int cb_problem_to_bsr(const cb_problem *src, cb_problem **out, cb_error *err)
 {
     if (src->storage == CB_STORAGE_BSR)
         return cb_problem_copy(src, out, err);
+    if (src->storage == CB_STORAGE_FACTORED)
+        return factored_to_bsr(src, out, err);
     long long nnzb = 0;
     for (int a = 0; a < src->nc; a++)
         for (int b = 0; b < src->nc; b++)
@@ -405,6 +496,14 @@ int cb_problem_to_dense(const cb_problem *src, cb_problem **out, cb_error *err)
 {
     if (src->storage == CB_STORAGE_DENSE)
         return cb_problem_copy(src, out, err);
+    if (src->storage == CB_STORAGE_FACTORED) { /* through the assembled BSR */
+        cb_problem *bsr = NULL;
+        int rc = factored_to_bsr(src, &bsr, err);
+        if (rc == CB_OK)
+            rc = cb_problem_to_dense(bsr, out, err);
+        cb_problem_free(bsr);
+        return rc;
+    }
     int rc = cb_problem_alloc(src->kind, src->nc, CB_STORAGE_DENSE, 0, out, err);
     if (rc != CB_OK)
         return rc;

@@ -9,13 +9,22 @@
  * residual costs nc projections and no mat-vec. y is recomputed from scratch before a result is
  * declared solved (and at exit), so rounding drift can never make a run look solved.
  *
+ * Factored W = G M⁻¹ Gᵀ (problem.h) is never assembled: the sweep keeps the body velocities
+ * v_b = M_b⁻¹ Σ G_βtᵀ p_β instead of y, reads y_α = q_α + Σ_s G_αs v_body(α,s) when it visits α
+ * (the same Gauss–Seidel iterate), and pushes Δp_α as v_b += M_b⁻¹ G_αsᵀ Δp_α: O(1) per visit
+ * and no copy of W. y of every contact is brought up to date from v before a full residual;
+ * v and y are recomputed from scratch wherever y is for the other storages.
+ *
  * Local problems (nsgs): closed-form take-off / stick first (trivial=warm: only when they keep the
  * contact's mode — the local problem may have several solutions), then semismooth Newton on the
  * natural map (solvers/nsgs_local.c) or the self-adaptive projected fixed point. psor takes one
  * step p_α ← P_K(p_α − ρ_α ŷ_α) with ρ_α = rho_factor/‖W_αα‖₂.
  *
  * Work counters: block_products counts d×d block × vector products (column update: nc blocks for
- * dense, the column's stored blocks for BSR; W_αα p_α: 1; a full W p: nc² or nnzb);
+ * dense, the column's stored blocks for BSR; W_αα p_α: 1; a full W p: nc² or nnzb); for
+ * factored W one d×6 G block × vector counts as one (reading y_α and pushing Δp_α: one per
+ * slot with a body; bringing y or v up to date: one per such slot of every contact; a full
+ * W p: both, cb_problem_blocks_per_matvec), the 3×3 M_b⁻¹ products are not counted;
  * projections counts every one-contact projection (sweeps, local solvers, error evaluations);
  * local_iters counts local solver iterations (psor: 1 per visit); error_evals the full
  * residuals. All are deterministic. The sweep allocates nothing.
@@ -63,6 +72,7 @@ typedef struct {
     int norder;
     int *cptr, *crow;    /* BSR only: block columns (pointers, block-row index) */
     double *cval;        /* BSR only: the blocks again, column by column (streamed updates) */
+    double *vel;         /* factored only: body velocities M⁻¹ Gᵀ p, 6 per body */
     double norm_q;
     double local_tol;    /* of the current solve: min(option, tol/10) */
     cb_rng rng;
@@ -189,6 +199,7 @@ static void gs_cleanup(void *work)
     free(w->cptr);
     free(w->crow);
     free(w->cval);
+    free(w->vel);
     free(w);
 }
 
@@ -239,6 +250,10 @@ static int alloc_work(const cb_problem *prob, const gs_options *o, gs_work **out
         w->crow = cb_malloc_array((size_t)prob->bsr.nnzb, sizeof(int));
         w->cval = cb_malloc_array((size_t)prob->bsr.nnzb * dd, sizeof(double));
         ok = w->cptr && w->crow && w->cval;
+    }
+    if (ok && prob->storage == CB_STORAGE_FACTORED) {
+        w->vel = cb_malloc_array((size_t)prob->fac.nbody, 6 * sizeof(double));
+        ok = w->vel != NULL;
     }
     return ok ? CB_OK : CB_ERR_NOMEM;
 }
@@ -292,8 +307,10 @@ static int psor_setup(const cb_problem *prob, const cb_settings *s, void **work,
 
 static int gs_supports(const cb_problem *prob, cb_error *err)
 {
-    if (prob->storage != CB_STORAGE_DENSE && prob->storage != CB_STORAGE_BSR)
-        return cb_fail(err, CB_ERR_INPUT, "storage: nsgs/psor need dense or BSR W");
+    if (prob->storage != CB_STORAGE_DENSE && prob->storage != CB_STORAGE_BSR &&
+        prob->storage != CB_STORAGE_FACTORED)
+        return cb_fail(err, CB_ERR_INPUT, "storage: nsgs/psor need dense, BSR or factored W "
+                       "(got %d)", (int)prob->storage);
     return CB_OK;
 }
 
@@ -340,8 +357,88 @@ static long long column_update(const gs_work *w, int a, const double *dx, double
     }
 }
 
-/* p_α ← p_α + ω (pn − p_α) (projected back on K when ω > 1), y += W_{:,α} Δp_α.
- * Returns ‖Δp_α‖². */
+/* Factored: y_α = q_α + Σ_s G_αs v_body(α,s) (d×6 blocks); returns the blocks used. */
+static inline __attribute__((always_inline)) long long fac_y_d(const cb_problem *P, int d,
+                                                               int a, const double *vel,
+                                                               double *ya)
+{
+    const cb_factored *f = &P->fac;
+    long long used = 0;
+    for (int r = 0; r < d; r++)
+        ya[r] = P->q[(size_t)a * d + r];
+    for (int s = 0; s < 2; s++) {
+        int b = f->body[2 * a + s];
+        if (b < 0)
+            continue;
+        const double *G = f->G + (size_t)(2 * a + s) * 6 * d, *v = vel + 6 * (size_t)b;
+        for (int r = 0; r < d; r++) {
+            const double *g = G + 6 * r;
+            ya[r] += g[0] * v[0] + g[1] * v[1] + g[2] * v[2] + g[3] * v[3] + g[4] * v[4] +
+                     g[5] * v[5];
+        }
+        used++;
+    }
+    return used;
+}
+
+/* Factored: v_b += M_b⁻¹ G_αsᵀ Δp_α for each slot with a body; returns the blocks used. */
+static inline __attribute__((always_inline)) long long fac_push_d(const cb_problem *P, int d,
+                                                                  int a, const double *dp,
+                                                                  double *vel)
+{
+    const cb_factored *f = &P->fac;
+    long long used = 0;
+    for (int s = 0; s < 2; s++) {
+        int b = f->body[2 * a + s];
+        if (b < 0)
+            continue;
+        const double *G = f->G + (size_t)(2 * a + s) * 6 * d, *m = f->minv + 10 * (size_t)b;
+        double fr[6] = {0, 0, 0, 0, 0, 0}, *v = vel + 6 * (size_t)b;
+        for (int r = 0; r < d; r++)
+            for (int k = 0; k < 6; k++)
+                fr[k] += G[6 * r + k] * dp[r];
+        for (int k = 0; k < 3; k++)
+            v[k] += m[0] * fr[k];
+        for (int r = 0; r < 3; r++)
+            v[3 + r] += m[1 + 3 * r] * fr[3] + m[2 + 3 * r] * fr[4] + m[3 + 3 * r] * fr[5];
+        used++;
+    }
+    return used;
+}
+
+/* Factored y_α from the body velocities, d specialised. */
+static long long fac_y(const gs_work *w, int a, double *ya)
+{
+    switch (w->d) {
+    case 2: return fac_y_d(w->prob, 2, a, w->vel, ya);
+    case 3: return fac_y_d(w->prob, 3, a, w->vel, ya);
+    case 5: return fac_y_d(w->prob, 5, a, w->vel, ya);
+    case 6: return fac_y_d(w->prob, 6, a, w->vel, ya);
+    default: return fac_y_d(w->prob, w->d, a, w->vel, ya);
+    }
+}
+
+/* Factored push of Δp_α into the body velocities, d specialised. */
+static long long fac_push(const gs_work *w, int a, const double *dp)
+{
+    switch (w->d) {
+    case 2: return fac_push_d(w->prob, 2, a, dp, w->vel);
+    case 3: return fac_push_d(w->prob, 3, a, dp, w->vel);
+    case 5: return fac_push_d(w->prob, 5, a, dp, w->vel);
+    case 6: return fac_push_d(w->prob, 6, a, dp, w->vel);
+    default: return fac_push_d(w->prob, w->d, a, dp, w->vel);
+    }
+}
+
+/* Factored: y = q + G v for every contact (before a full residual). */
+static void fac_sync_y(const gs_work *w, double *y, cb_work *wk)
+{
+    for (int a = 0; a < w->nc; a++)
+        wk->block_products += fac_y(w, a, y + (size_t)a * w->d);
+}
+
+/* p_α ← p_α + ω (pn − p_α) (projected back on K when ω > 1), y += W_{:,α} Δp_α (factored:
+ * v += M⁻¹ G_αᵀ Δp_α). Returns ‖Δp_α‖². */
 static double apply_update(const gs_work *w, int a, double *pn, double *p, double *y,
                            cb_work *wk)
 {
@@ -365,7 +462,7 @@ static double apply_update(const gs_work *w, int a, double *pn, double *p, doubl
         pa[i] = pn[i];
     }
     if (moved)
-        wk->block_products += column_update(w, a, dp, y);
+        wk->block_products += w->vel ? fac_push(w, a, dp) : column_update(w, a, dp, y);
     return s;
 }
 
@@ -468,6 +565,8 @@ static double sweep(gs_work *w, double *p, double *y, cb_work *wk)
     for (int k = 0; k < w->norder; k++) {
         int a = w->order[k];
         double pn[CB_MAX_DIM];
+        if (w->vel) /* factored: y_α from the current body velocities */
+            wk->block_products += fac_y(w, a, y + (size_t)a * w->d);
         if (w->opt.psor)
             psor_contact(w, a, p, y, pn, wk);
         else
@@ -523,9 +622,16 @@ static double full_error(const gs_work *w, const double *p, const double *y, cb_
     return fabs(norm) > DBL_EPSILON ? e / norm : e;
 }
 
-/* y = W p + q from scratch (counted as one full product). */
+/* y = W p + q from scratch (counted as one full product); factored: v = M⁻¹ Gᵀ p, then
+ * y = q + G v. */
 static void refresh_y(const gs_work *w, const double *p, double *y, cb_work *wk)
 {
+    if (w->vel) {
+        cb_problem_factored_velocities(w->prob, p, w->vel);
+        wk->block_products += cb_problem_blocks_per_matvec(w->prob) / 2;
+        fac_sync_y(w, y, wk);
+        return;
+    }
     cb_problem_y(w->prob, p, y);
     wk->block_products += cb_problem_blocks_per_matvec(w->prob);
 }
@@ -535,6 +641,8 @@ static void refresh_y(const gs_work *w, const double *p, double *y, cb_work *wk)
 static int evaluate(gs_work *w, const cb_settings *s, cb_solution *sol, cb_info *info,
                     int iter, double t0, cb_status *status)
 {
+    if (w->vel) /* factored: the sweep left y current only where it visited */
+        fac_sync_y(w, sol->y, &info->work);
     double eq, e = full_error(w, sol->p, sol->y, &info->work, &eq);
     if (e <= s->tol && eq <= 1.0) {
         refresh_y(w, sol->p, sol->y, &info->work);

@@ -12,7 +12,8 @@
  * ‖p_k − p_{k−1}‖ ≤ ‖p_k‖ / 4. On an infeasible problem (W = 0, q_N < 0) the iterates run off
  * to infinity: ‖e‖ ≈ ‖q‖ for ever, so the Siconos normalisation max(‖q‖, ‖p‖, ‖y‖) falls below
  * any tol, and once ‖p‖ ≳ ‖q‖/ε even ‖e‖ rounds to 0 (p − ŷ == p); error_q ≤ 1 catches neither.
- * W is only touched through the problem.h kernels, so dense and BSR storage behave alike.
+ * W is only touched through the problem.h kernels, so dense and BSR storage behave alike (to the
+ * bit) and factored storage works unchanged (its W p rounds differently, ~1e-16 relative).
  */
 #include "solvers_internal.h"
 
@@ -178,7 +179,7 @@ static int eg_setup(const cb_problem *prob, const cb_settings *s, void **work, c
     return pe_setup_common(prob, s, 1, work, err);
 }
 
-/* Every kind and both storages are supported. */
+/* Every kind and every storage (dense, BSR, factored: through the kernels) is supported. */
 static int pe_supports(const cb_problem *prob, cb_error *err)
 {
     if (cb_kind_dim(prob->kind) != prob->d)

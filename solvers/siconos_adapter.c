@@ -39,8 +39,10 @@
  * (column-major n×n); BSR coulomb3d → NM_SPARSE_BLOCK (one malloc'd block each, a zero
  * diagonal block inserted where a row has none: Siconos's local problems point at it); BSR
  * rolling3d → NM_SPARSE for NSGS (see build_csc: its 5×5 SBM path asserts in Debian's 4.4)
- * but NM_SPARSE_BLOCK for ADMM (rolling ADMM on NM_SPARSE diverges even on one contact). The
- * caller's problem and solution arrays are never handed to Siconos to free.
+ * but NM_SPARSE_BLOCK for ADMM (rolling ADMM on NM_SPARSE diverges even on one contact);
+ * factored W is assembled into a temporary BSR copy first (cb_problem_to_bsr) and then goes the
+ * BSR way (blocks_per_matvec is that copy's nnzb). The caller's problem and solution arrays are
+ * never handed to Siconos to free.
  * solver_options_delete does not free the SolverOptions structs themselves (its own one nor
  * the internal solvers'): options_free() below does. Known leak inside Siconos 4.4: the ADMM
  * solvers allocate a NumericsMatrix header (W = NM_new()) and only NM_clear it — one
@@ -286,6 +288,16 @@ static int build_csc(sic_work *w, const cb_problem *prob)
     return CB_OK;
 }
 
+/* The NumericsMatrix of a dense or BSR W (kind and variant pick the BSR form). */
+static int build_matrix(sic_work *w, const cb_problem *prob)
+{
+    if (prob->storage == CB_STORAGE_DENSE)
+        return build_dense(w, prob);
+    if (w->kind == CB_KIND_ROLLING3D && w->variant != SIC_ADMM)
+        return build_csc(w, prob);
+    return build_sbm(w, prob);
+}
+
 static int build_problem(sic_work *w, const cb_problem *prob)
 {
     w->q = dup_array(prob->q, (size_t)w->n);
@@ -294,12 +306,17 @@ static int build_problem(sic_work *w, const cb_problem *prob)
     if (!w->q || !w->mu || !w->mu_r)
         return CB_ERR_NOMEM;
     int rc;
-    if (prob->storage == CB_STORAGE_DENSE)
-        rc = build_dense(w, prob);
-    else if (w->kind == CB_KIND_ROLLING3D && w->variant != SIC_ADMM)
-        rc = build_csc(w, prob);
-    else
-        rc = build_sbm(w, prob);
+    if (prob->storage == CB_STORAGE_FACTORED) { /* assemble, then as BSR */
+        cb_problem *bsr = NULL;
+        rc = cb_problem_to_bsr(prob, &bsr, NULL);
+        if (rc == CB_OK) {
+            w->blocks_per_matvec = bsr->bsr.nnzb;
+            rc = build_matrix(w, bsr);
+        }
+        cb_problem_free(bsr);
+    } else {
+        rc = build_matrix(w, prob);
+    }
     if (rc != CB_OK)
         return rc;
     if (w->kind == CB_KIND_ROLLING3D) {
@@ -452,8 +469,8 @@ static int setup_common(sic_variant v, const char *name, const cb_problem *prob,
     }
     if (rc != CB_OK) {
         sic_cleanup(w);
-        return cb_fail(err, rc, "%s: out of memory building the Siconos problem (nc = %d)",
-                       name, prob->nc);
+        return cb_fail(err, rc, "%s: %s building the Siconos problem (nc = %d)", name,
+                       rc == CB_ERR_NOMEM ? "out of memory" : "W has too many blocks", prob->nc);
     }
     *work = w;
     return CB_OK;

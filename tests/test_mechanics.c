@@ -415,7 +415,7 @@ static void test_assembly(void **state)
     int nc = detect(b, nb, 0.05, &l);
     assert_true(nc >= 12);
     for (int kind = 0; kind < CB_KIND_COUNT; kind++) {
-        cb_assembly_input in = {(cb_kind)kind, b, nb, l.c, nc, NULL, 0};
+        cb_assembly_input in = {(cb_kind)kind, b, nb, l.c, nc, NULL, 0, 0};
         cb_problem *P = NULL, *D = NULL;
         assert_int_equal(cb_assemble(&in, &P, NULL), CB_OK);
         assert_int_equal(cb_problem_check(P, NULL), CB_OK);

@@ -28,8 +28,8 @@ void cb_read_settings_default(cb_read_settings *s);
 /* Read any supported problem file (format detected from content). Fills prov.source/sha256. */
 int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **out, cb_error *err);
 
-/* Write Siconos text (storage 0 for dense, 1 for BSR), %.17g, atomically. Reading it back gives
- * the same bits. */
+/* Write Siconos text (storage 0 for dense, 1 for BSR; factored W is written as its assembled
+ * BSR), %.17g, atomically. Reading it back gives the same bits (the assembled ones). */
 int cb_write_problem(const char *path, const cb_problem *prob, cb_error *err);
 /* The same to an open stream (not atomic). */
 int cb_write_problem_stream(FILE *f, const cb_problem *prob, cb_error *err);

@@ -53,7 +53,8 @@ void cb_settings_default(cb_settings *s);
 
 /* Deterministic work counters: identical for identical runs. */
 typedef struct {
-    long long block_products; /* d×d block × vector products (dense rows count every block) */
+    long long block_products; /* d×d block × vector products (dense rows count every block;
+                               * factored W: d×6 G blocks, see cb_problem_blocks_per_matvec) */
     long long projections;    /* cone projections of one contact */
     long long local_iters;    /* iterations of local (one-contact) solvers */
     long long error_evals;    /* full residual evaluations */

@@ -5,7 +5,9 @@
  * (contact.h),
  *     W_αβ = Σ_{k dynamic, k ∈ α ∩ β} G_{α,k} M_k⁻¹ G_{β,k}ᵀ,     q_α = Σ_k G_{α,k} v_free,k
  *            (+ e_n u_N⁻ on the normal row when the contact approaches, u_N⁻ < 0)
- * stored block-sparse (BSR, d×d blocks): only contacts sharing a dynamic body are coupled.
+ * stored block-sparse (BSR, d×d blocks): only contacts sharing a dynamic body are coupled;
+ * or kept factored (CB_STORAGE_FACTORED: the G blocks and M_k⁻¹, O(nc) memory whatever the
+ * coupling, see problem.h).
  *
  * Moreau–Jean step from t to t + h:
  *     v_free = v⁻ + h M⁻¹ f(t)            (gravity; explicit gyroscopic torque −ω × I ω)
@@ -35,14 +37,19 @@ typedef struct {
     int nc;
     const double *v_free; /* 6 per body (v, ω), world; NULL: the bodies' own velocities */
     int restitution;      /* add e_n u_N⁻ (from the bodies' velocities) when u_N⁻ < 0 */
+    int factored;         /* 1: W in CB_STORAGE_FACTORED; 0 (default): BSR */
 } cb_assembly_input;
 
-/* Assemble W (BSR) and q of the contacts (nc ≥ 1); μ, μ_r, μ_s from each contact (zero where
- * the kind has no such block). */
+/* Assemble W (BSR, or factored when in->factored) and q of the contacts (nc ≥ 1); μ, μ_r, μ_s
+ * from each contact (zero where the kind has no such block). Factored: every contact needs a
+ * dynamic body; the factors cover only the dynamic bodies that touch a contact, numbered in
+ * order of first appearance in the contact list (fixed bodies: slot −1), so W costs at most
+ * ~1 KB per rolling3d contact whatever the number of bodies in the system. */
 int cb_assemble(const cb_assembly_input *in, cb_problem **out, cb_error *err);
 /* dv (6 per body) += M⁻¹ H p, p of nc·d entries (fixed bodies are left alone). */
 void cb_apply_impulses(const cb_assembly_input *in, const double *p, double *dv);
-/* Bytes held by W of a BSR problem (values + column indices + row pointers). */
+/* Bytes held by W of a BSR problem (values + column indices + row pointers), 0 for another
+ * storage (cb_problem_W_bytes covers every storage). */
 size_t cb_bsr_bytes(const cb_problem *prob);
 
 /* ---- the time-stepper ---- */
@@ -64,6 +71,7 @@ typedef struct {
     cb_settings solve;     /* tolerance, iterations, time limit, options of each solve */
     int warm_start;        /* warm start from the previous step's p (default 1) */
     double mode_tau;       /* relative tolerance of cb_contact_mode (default 1e-6) */
+    cb_storage storage;    /* W of each step: CB_STORAGE_BSR (default) or CB_STORAGE_FACTORED */
 } cb_mj_settings;
 
 void cb_mj_settings_default(cb_mj_settings *s);
@@ -83,8 +91,9 @@ typedef struct {
     long step;             /* 1, 2, ... */
     double t;              /* time at the end of the step */
     int nc;                /* contacts in the CCP */
-    long long nnzb;        /* stored blocks of W */
-    size_t w_bytes;        /* memory of W */
+    long long nnzb;        /* stored blocks of W: BSR d×d blocks; factored: d×6 G blocks of the
+                            * (contact, slot) pairs with a dynamic body */
+    size_t w_bytes;        /* memory of W (cb_problem_W_bytes) */
     cb_status status;      /* of the solve (CB_STATUS_SOLVED when nc = 0) */
     int iterations;
     double error, error_q; /* as judged */
