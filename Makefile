@@ -9,7 +9,7 @@ CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror -Wno-error=deprecated-declarations
 OPT     ?= -O2 -g
 PKGS    := hdf5 lapacke openblas
-BIN     ?= bin/conebench
+BIN     ?= $(if $(filter build,$(BUILD)),bin/conebench,$(BUILD)/conebench)
 SICONOS_CFLAGS := -I/usr/include/siconos -I/usr/include/siconos/numerics
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) -Iinclude -Iproblems -Isolvers -Imodels -Iharness \
              $(PKG_CFLAGS) $(SICONOS_CFLAGS)

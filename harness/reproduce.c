@@ -627,9 +627,9 @@ static double rp_map_write(rp_ctx *c, const char *name, const rp_grid *g, const 
             }
         }
     for (double e = 0.2; e <= 0.5 + 1e-9; e += 0.005)
-        fprintf(fb, "%.4f,%.5f,%.5f,NaN\n", e, atan(2 * e * mus) / DEG,
-                atan(3.5 * mus - 5 * e * muk) / DEG);
-    fprintf(fb, "\n0.5,NaN,NaN,0.5\n0.5,NaN,NaN,30.5\n");
+        fprintf(fb, "%.4f,%.5f,%.5f,NaN,%.5f\n", e, atan(2 * e * mus) / DEG,
+                atan(3.5 * mus - 5 * e * muk) / DEG, atan(2 * e * muk) / DEG);
+    fprintf(fb, "\n0.5,NaN,NaN,0.5,NaN\n0.5,NaN,NaN,30.5,NaN\n");
     fclose(f);
     fclose(fb);
     *counted = (int)n;

@@ -22,10 +22,13 @@ do for [fmt in "png svg"] {
     plot for [i=1:words(mus)] csv using ($1 == real(word(mus, i)) ? $2 : 1/0):3 every ::1 \
          with linespoints lw 2 pt 7 lc rgb word(colors, i) title "μ = ".word(mus, i)
     set title "(b) mean radius of the base / φ"
-    set ylabel "mean radius / φ"
+    set ylabel "mean radius / φ (log scale)"
+    set logscale y
+    set yrange [*:*]
     set key right top box title "Coulomb μ"
     plot for [i=1:words(mus)] csv using ($1 == real(word(mus, i)) ? $2 : 1/0):4 every ::1 \
          with linespoints lw 2 pt 7 lc rgb word(colors, i) title "μ = ".word(mus, i)
     unset multiplot
+    unset logscale y
     set output
 }
