@@ -67,5 +67,6 @@ CSV="$OUT/pile.csv"
     done | sort -t, -k1,1g -k2,2g
 } > "$CSV.tmp"
 mv "$CSV.tmp" "$CSV"
-gnuplot -e "csv='$CSV'; out='$OUT/pile'; sub='$EXTRA'" "$HERE/plots/pile.gp"
+MULIST=$(tail -n +2 "$CSV" | cut -d, -f1 | sort -gu | tr '\n' ' ')
+gnuplot -e "csv='$CSV'; out='$OUT/pile'; sub='$EXTRA'; mus='$MULIST'" "$HERE/plots/pile.gp"
 echo "pile: wrote $CSV, $OUT/pile.png, $OUT/pile.svg" >&2

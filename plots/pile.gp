@@ -1,9 +1,10 @@
 # Sphere pile regimes (Acary & Bourrier §6.2, Fig. 5): normalised height and mean base radius of
 # the final pile against the rolling resistance mu_r, one curve per Coulomb coefficient mu.
-# Variables: csv (mu,mu_r,height_over_phi,mean_radius_over_phi,base_count,...), out (no suffix).
+# Variables: csv (mu,mu_r,height_over_phi,mean_radius_over_phi,base_count,...), out (no suffix),
+# mus (the mu values to draw, space separated), sub (subtitle).
 set datafile separator ","
-mus = "0.1 0.3 1"
-colors = "#4477aa #228833 #ee6677"
+if (!exists("mus")) mus = "0.1 0.3 1"
+colors = "#4477aa #66ccee #228833 #ccbb44 #ee6677 #aa3377 #bbbbbb"
 if (!exists("sub")) sub = ""
 if (strlen(sub) == 0) sub = "250 spheres, φ = 0.02 m, h = 1e-3 s, 20 s (the paper's setup)"
 do for [fmt in "png svg"] {
