@@ -31,13 +31,6 @@ static const char *const locals[] = {"newton", "proj"};
 
 /* ------------------------------------------------------------------ helpers */
 
-typedef struct {
-    cb_info info;
-    double *p;
-    int rc;
-    cb_error err;
-} run_result;
-
 /* Settings with tol, max_iter and the given options (not copied: keep them alive). */
 static cb_settings settings(double tol, int max_iter, const cb_option *o, int no)
 {
@@ -49,30 +42,6 @@ static cb_settings settings(double tol, int max_iter, const cb_option *o, int no
     s.options = o;
     s.noptions = no;
     return s;
-}
-
-/* Solve prob with sv from zero (or from warm), keeping p. */
-static run_result run(const cb_solver *sv, const cb_problem *prob, const cb_settings *s,
-                      const double *warm)
-{
-    run_result r;
-    memset(&r, 0, sizeof r);
-    cb_solution sol;
-    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
-    if (warm)
-        memcpy(sol.p, warm, sol.n * sizeof(double));
-    r.rc = cb_solve(sv, prob, s, &sol, &r.info, &r.err);
-    r.p = sol.p;
-    sol.p = NULL;
-    cb_solution_free(&sol);
-    return r;
-}
-
-static void result_free(run_result *r)
-{
-    cb_info_free(&r->info);
-    free(r->p);
-    r->p = NULL;
 }
 
 static cb_problem *random_problem(cb_kind kind, int nc, cb_gen_matrix m, double cond,
@@ -112,14 +81,14 @@ static cb_problem *read_data(const char *relative)
 }
 
 /* nsgs with local solver `local` solves prob to tol (judged). */
-static run_result solve_nsgs(const cb_problem *prob, const char *local, double tol, int max_iter)
+static cbt_run_result solve_nsgs(const cb_problem *prob, const char *local, double tol, int max_iter)
 {
     cb_option o[] = {{"local", local}};
     cb_settings s = settings(tol, max_iter, o, 1);
-    return run(&cb_solver_nsgs, prob, &s, NULL);
+    return cbt_run(&cb_solver_nsgs, prob, &s, NULL);
 }
 
-static void expect_solved(const run_result *r, double tol, const char *what)
+static void expect_solved(const cbt_run_result *r, double tol, const char *what)
 {
     if (r->rc != CB_OK || r->info.status != CB_STATUS_SOLVED || !(r->info.error <= tol))
         print_message("FAILED %s: rc=%d (%s) status=%s it=%d err=%.3e\n", what, r->rc,
@@ -158,11 +127,11 @@ static void check_random_case(const random_case *c, cb_kind kind, const char *lo
     int bodies = c->bodies < 0 ? 2 * c->nc : c->bodies;
     cb_problem *prob = random_problem(kind, c->nc, c->m, c->cond, bodies, c->seed[kind],
                                       CB_STORAGE_BSR);
-    run_result r = solve_nsgs(prob, local, TOL, 30000);
+    cbt_run_result r = solve_nsgs(prob, local, TOL, 30000);
     char what[160];
     snprintf(what, sizeof what, "nsgs local=%s %s", local, prob->name);
     expect_solved(&r, TOL, what);
-    result_free(&r);
+    cbt_run_free(&r);
     cb_problem_free(prob);
 }
 
@@ -183,11 +152,11 @@ static void test_random_large(void **state)
         cb_problem *prob = random_problem((cb_kind)k, (int)cbt_scale(2000, 10), CB_GEN_SPD, 1e2,
                                           0, 3, CB_STORAGE_BSR);
         for (int l = 0; l < 2; l++) {
-            run_result r = solve_nsgs(prob, locals[l], TOL, 2000);
+            cbt_run_result r = solve_nsgs(prob, locals[l], TOL, 2000);
             print_message("  nsgs local=%-6s %-40s it=%-4d err=%.3e solve=%.3fs\n", locals[l],
                           prob->name, r.info.iterations, r.info.error, r.info.time_solve);
             expect_solved(&r, TOL, prob->name);
-            result_free(&r);
+            cbt_run_free(&r);
         }
         cb_problem_free(prob);
     }
@@ -202,9 +171,9 @@ static void test_psor_random(void **state)
             cb_problem *prob = random_problem((cb_kind)k, nc, CB_GEN_SPD, 1e2, 0, 2,
                                               CB_STORAGE_BSR);
             cb_settings s = settings(PSOR_TOL, 100000, NULL, 0);
-            run_result r = run(&cb_solver_psor, prob, &s, NULL);
+            cbt_run_result r = cbt_run(&cb_solver_psor, prob, &s, NULL);
             expect_solved(&r, PSOR_TOL, prob->name);
-            result_free(&r);
+            cbt_run_free(&r);
             cb_problem_free(prob);
         }
 }
@@ -284,7 +253,7 @@ static const data_case data_cases[] = {
 static void check_data_nsgs(const data_case *c, const cb_problem *prob)
 {
     for (int l = 0; l < 2; l++) {
-        run_result r = solve_nsgs(prob, locals[l], c->tol, c->max_iter);
+        cbt_run_result r = solve_nsgs(prob, locals[l], c->tol, c->max_iter);
         double se = siconos_error(prob, r.p);
         print_message("  nsgs local=%-6s %-44s nc=%-4d it=%-6d err=%.3e siconos=%.3e "
                       "solve=%.4fs\n", locals[l], c->file, prob->nc, r.info.iterations,
@@ -293,7 +262,7 @@ static void check_data_nsgs(const data_case *c, const cb_problem *prob)
         /* 1e-10 relative, plus the rounding floor of a normalised residual */
         assert_true(fabs(se - r.info.error) <=
                     1e-10 * fmax(se, r.info.error) + 16 * DBL_EPSILON);
-        result_free(&r);
+        cbt_run_free(&r);
     }
 }
 
@@ -307,11 +276,11 @@ static void test_data(void **state)
         check_data_nsgs(c, prob);
         if (c->psor) {
             cb_settings s = settings(PSOR_TOL, 100000, NULL, 0);
-            run_result r = run(&cb_solver_psor, prob, &s, NULL);
+            cbt_run_result r = cbt_run(&cb_solver_psor, prob, &s, NULL);
             print_message("  psor              %-44s nc=%-4d it=%-6d err=%.3e\n", c->file,
                           prob->nc, r.info.iterations, r.info.error);
             expect_solved(&r, PSOR_TOL, c->file);
-            result_free(&r);
+            cbt_run_free(&r);
         }
         cb_problem_free(prob);
     }
@@ -332,20 +301,20 @@ static void test_dense_vs_bsr(void **state)
         for (int v = 0; v < 3; v++) {
             const cb_solver *sv = v == 2 ? &cb_solver_psor : &cb_solver_nsgs;
             cb_settings s = settings(v == 2 ? PSOR_TOL : TOL, 100000, nsgs_proj, v == 1);
-            run_result a = run(sv, bsr, &s, NULL), b = run(sv, dense, &s, NULL);
+            cbt_run_result a = cbt_run(sv, bsr, &s, NULL), b = cbt_run(sv, dense, &s, NULL);
             expect_solved(&a, s.tol, bsr->name);
             expect_solved(&b, s.tol, dense->name);
             assert_int_equal(a.info.iterations, b.info.iterations);
             assert_memory_equal(a.p, b.p, cb_problem_n(bsr) * sizeof(double));
-            result_free(&a);
-            result_free(&b);
+            cbt_run_free(&a);
+            cbt_run_free(&b);
         }
         cb_problem_free(dense);
         cb_problem_free(bsr);
     }
 }
 
-static void expect_same_run(const run_result *a, const run_result *b, size_t n)
+static void expect_same_run(const cbt_run_result *a, const cbt_run_result *b, size_t n)
 {
     assert_int_equal(a->info.status, b->info.status);
     assert_int_equal(a->info.iterations, b->info.iterations);
@@ -366,13 +335,13 @@ static void test_determinism(void **state)
     for (int v = 0; v < 4; v++) {
         const cb_solver *sv = v < 2 ? &cb_solver_nsgs : &cb_solver_psor;
         cb_settings s = settings(v < 2 ? TOL : PSOR_TOL, 100000, shuffled, 2 * (v % 2));
-        run_result a = run(sv, prob, &s, NULL), b = run(sv, prob, &s, NULL);
+        cbt_run_result a = cbt_run(sv, prob, &s, NULL), b = cbt_run(sv, prob, &s, NULL);
         expect_solved(&a, s.tol, prob->name);
         assert_true(a.info.work.block_products > 0 && a.info.work.projections > 0 &&
                     a.info.work.local_iters > 0 && a.info.work.error_evals > 0);
         expect_same_run(&a, &b, cb_problem_n(prob));
-        result_free(&a);
-        result_free(&b);
+        cbt_run_free(&a);
+        cbt_run_free(&b);
     }
     cb_problem_free(prob);
 }
@@ -389,11 +358,11 @@ static void test_orders(void **state)
             cb_option opts[] = {{"order", orders[o]}, {"seed", "3"}, {"local", locals[v % 2]}};
             const cb_solver *sv = v == 2 ? &cb_solver_psor : &cb_solver_nsgs;
             cb_settings s = settings(v == 2 ? PSOR_TOL : TOL, 100000, opts, v == 2 ? 2 : 3);
-            run_result r = run(sv, prob, &s, NULL);
+            cbt_run_result r = cbt_run(sv, prob, &s, NULL);
             print_message("  %-4s order=%-9s local=%-6s it=%-5d err=%.3e\n", sv->name,
                           orders[o], v == 2 ? "-" : locals[v], r.info.iterations, r.info.error);
             expect_solved(&r, s.tol, orders[o]);
-            result_free(&r);
+            cbt_run_free(&r);
         }
     cb_problem_free(prob);
 }
@@ -405,22 +374,22 @@ static void test_warm_start_and_options(void **state)
     cb_problem *prob = random_problem(CB_KIND_ROLLING3D, 50, CB_GEN_SPD, 1e3, 0, 8,
                                       CB_STORAGE_BSR);
     cb_settings s = settings(TOL, 10000, NULL, 0);
-    run_result a = run(&cb_solver_nsgs, prob, &s, NULL);
+    cbt_run_result a = cbt_run(&cb_solver_nsgs, prob, &s, NULL);
     expect_solved(&a, TOL, "cold");
-    run_result b = run(&cb_solver_nsgs, prob, &s, a.p);
+    cbt_run_result b = cbt_run(&cb_solver_nsgs, prob, &s, a.p);
     expect_solved(&b, TOL, "warm");
     assert_int_equal(b.info.iterations, 1);
     static const cb_option relaxed[] = {{"omega", "0.8"}, {"error_every", "5"}};
     static const cb_option over[] = {{"omega", "1.2"}};
     cb_settings sr = settings(TOL, 10000, relaxed, 2), so = settings(PSOR_TOL, 10000, over, 1);
-    run_result d = run(&cb_solver_nsgs, prob, &sr, NULL), e = run(&cb_solver_psor, prob, &so, NULL);
+    cbt_run_result d = cbt_run(&cb_solver_nsgs, prob, &sr, NULL), e = cbt_run(&cb_solver_psor, prob, &so, NULL);
     expect_solved(&d, TOL, "omega=0.8 error_every=5");
     assert_true(d.info.work.error_evals < d.info.iterations);
     expect_solved(&e, PSOR_TOL, "psor omega=1.2");
-    result_free(&a);
-    result_free(&b);
-    result_free(&d);
-    result_free(&e);
+    cbt_run_free(&a);
+    cbt_run_free(&b);
+    cbt_run_free(&d);
+    cbt_run_free(&e);
     cb_problem_free(prob);
 }
 
@@ -432,13 +401,13 @@ static void test_trace(void **state)
                                       CB_STORAGE_BSR);
     cb_settings s = settings(TOL, 10000, NULL, 0);
     s.trace = 1;
-    run_result r = run(&cb_solver_nsgs, prob, &s, NULL);
+    cbt_run_result r = cbt_run(&cb_solver_nsgs, prob, &s, NULL);
     expect_solved(&r, TOL, "trace");
     assert_int_equal(r.info.ntrace, r.info.iterations);
     assert_int_equal(r.info.trace[r.info.ntrace - 1].iteration, r.info.iterations);
     assert_true(r.info.trace[r.info.ntrace - 1].error == r.info.solver_error);
     assert_true(fabs(r.info.solver_error - r.info.error) <= 1e-12);
-    result_free(&r);
+    cbt_run_free(&r);
     cb_problem_free(prob);
 }
 
@@ -452,12 +421,12 @@ static void test_max_iter(void **state)
                                       CB_STORAGE_BSR);
     for (int v = 0; v < 2; v++) {
         cb_settings s = settings(TOL, 2, NULL, 0);
-        run_result r = run(v ? &cb_solver_psor : &cb_solver_nsgs, prob, &s, NULL);
+        cbt_run_result r = cbt_run(v ? &cb_solver_psor : &cb_solver_nsgs, prob, &s, NULL);
         assert_int_equal(r.rc, CB_OK);
         assert_int_equal(r.info.status, CB_STATUS_MAX_ITER);
         assert_int_equal(r.info.iterations, 2);
         assert_true(r.info.error > TOL);
-        result_free(&r);
+        cbt_run_free(&r);
     }
     cb_problem_free(prob);
 }
@@ -471,11 +440,11 @@ static void test_time_limit(void **state)
     for (int v = 0; v < 2; v++) {
         cb_settings s = settings(TOL, 100000, NULL, 0);
         s.time_limit = 1e-4;
-        run_result r = run(v ? &cb_solver_psor : &cb_solver_nsgs, prob, &s, NULL);
+        cbt_run_result r = cbt_run(v ? &cb_solver_psor : &cb_solver_nsgs, prob, &s, NULL);
         assert_int_equal(r.rc, CB_OK);
         assert_int_equal(r.info.status, CB_STATUS_TIME_LIMIT);
         assert_true(r.info.iterations < 100);
-        result_free(&r);
+        cbt_run_free(&r);
     }
     cb_problem_free(prob);
 }
@@ -493,11 +462,11 @@ static void test_diverged(void **state)
     }
     prob->mu[0] = prob->mu[1] = 0.5;
     cb_settings s = settings(TOL, 100000, NULL, 0);
-    run_result r = run(&cb_solver_psor, prob, &s, NULL);
+    cbt_run_result r = cbt_run(&cb_solver_psor, prob, &s, NULL);
     assert_int_equal(r.rc, CB_OK);
     assert_int_equal(r.info.status, CB_STATUS_DIVERGED);
     assert_true(r.info.iterations < 5000);
-    result_free(&r);
+    cbt_run_free(&r);
     cb_problem_free(prob);
 }
 
@@ -508,13 +477,13 @@ static void expect_bad_option(const cb_solver *sv, const char *key, const char *
                                       CB_STORAGE_DENSE);
     cb_option o[] = {{key, value}};
     cb_settings s = settings(TOL, 100, o, 1);
-    run_result r = run(sv, prob, &s, NULL);
+    cbt_run_result r = cbt_run(sv, prob, &s, NULL);
     if (r.rc != CB_ERR_INPUT || !strstr(r.err.text, key))
         print_message("%s %s=%s: rc=%d '%s'\n", sv->name, key, value, r.rc, r.err.text);
     assert_int_equal(r.rc, CB_ERR_INPUT);
     assert_non_null(strstr(r.err.text, key));
     assert_int_equal(r.info.status, CB_STATUS_BAD_INPUT);
-    result_free(&r);
+    cbt_run_free(&r);
     cb_problem_free(prob);
 }
 

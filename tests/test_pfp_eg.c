@@ -28,38 +28,6 @@
 static const cb_solver *const solvers[] = {&cb_solver_pfp, &cb_solver_eg};
 #define NSOLVERS 2
 
-/* One run's outcome: the judged info and the returned reaction (caller frees p). */
-typedef struct {
-    cb_info info;
-    double *p;
-    int rc;
-    cb_error err;
-} run_result;
-
-/* Solve prob from zero (or from warm, when given) with settings s; keeps p. */
-static run_result run(const cb_solver *sv, const cb_problem *prob, const cb_settings *s,
-                      const double *warm)
-{
-    run_result r;
-    memset(&r, 0, sizeof r);
-    cb_solution sol;
-    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
-    if (warm)
-        memcpy(sol.p, warm, sol.n * sizeof(double));
-    r.rc = cb_solve(sv, prob, s, &sol, &r.info, &r.err);
-    r.p = sol.p;
-    sol.p = NULL;
-    cb_solution_free(&sol);
-    return r;
-}
-
-static void result_free(run_result *r)
-{
-    cb_info_free(&r->info);
-    free(r->p);
-    r->p = NULL;
-}
-
 static cb_settings settings_with(double tol, int max_iter, const cb_option *opt, int nopt)
 {
     cb_settings s;
@@ -126,7 +94,7 @@ static void check_random_case(const random_case *c, uint64_t seed)
         for (size_t i = 0; i < n; i++)
             warm[i] = c->warm_ones ? 1.0 : 0.0;
         for (int v = 0; v < NSOLVERS; v++) {
-            run_result r = run(solvers[v], prob, &s, warm);
+            cbt_run_result r = cbt_run(solvers[v], prob, &s, warm);
             print_message("  %-4s %-10s %-18s nc=%-5d it=%-6d err=%.2e status=%s\n",
                           solvers[v]->name, cb_kind_name((cb_kind)k), c->label, c->nc,
                           r.info.iterations, r.info.error, cb_status_name(r.info.status));
@@ -134,7 +102,7 @@ static void check_random_case(const random_case *c, uint64_t seed)
             assert_int_equal(r.info.status, CB_STATUS_SOLVED);
             assert_true(r.info.error <= TOL);
             assert_true(r.info.solver_error <= TOL);
-            result_free(&r);
+            cbt_run_free(&r);
         }
         free(warm);
         free(p_star);
@@ -178,12 +146,12 @@ static void test_warm_start(void **state)
     cb_problem *prob = generate(CB_KIND_ROLLING3D, &c, 5, &p_star);
     cb_settings s = settings_with(TOL, 100, NULL, 0);
     for (int v = 0; v < NSOLVERS; v++) {
-        run_result r = run(solvers[v], prob, &s, p_star);
+        cbt_run_result r = cbt_run(solvers[v], prob, &s, p_star);
         assert_int_equal(r.info.status, CB_STATUS_SOLVED);
         assert_int_equal(r.info.iterations, 0);
         assert_int_equal(r.info.work.block_products, cb_problem_blocks_per_matvec(prob));
         assert_int_equal(r.info.work.error_evals, 1);
-        result_free(&r);
+        cbt_run_free(&r);
     }
     free(p_star);
     cb_problem_free(prob);
@@ -222,7 +190,7 @@ static void check_storage_pair(const cb_problem *dn, const cb_settings *s)
     assert_int_equal(cb_problem_to_bsr(dn, &bs, NULL), CB_OK);
     size_t n = cb_problem_n(dn);
     for (int v = 0; v < NSOLVERS; v++) {
-        run_result a = run(solvers[v], dn, s, NULL), b = run(solvers[v], bs, s, NULL);
+        cbt_run_result a = cbt_run(solvers[v], dn, s, NULL), b = cbt_run(solvers[v], bs, s, NULL);
         printf("  %-4s %-10s nc=%-4d dense/bsr it=%d/%d\n", solvers[v]->name,
                cb_kind_name(dn->kind), dn->nc, a.info.iterations, b.info.iterations);
         assert_int_equal(a.info.status, CB_STATUS_SOLVED);
@@ -234,7 +202,7 @@ static void check_storage_pair(const cb_problem *dn, const cb_settings *s)
                          b.info.work.block_products / cb_problem_blocks_per_matvec(bs));
         assert_memory_equal(a.p, b.p, n * sizeof(double));
         assert_int_equal(a.info.iterations, b.info.iterations);
-        result_free(&a), result_free(&b);
+        cbt_run_free(&a), cbt_run_free(&b);
     }
     cb_problem_free(bs);
 }
@@ -287,7 +255,7 @@ static void test_determinism(void **state)
         cb_problem *prob = generate((cb_kind)k, &c, 77 + (uint64_t)k, NULL);
         size_t n = cb_problem_n(prob);
         for (int v = 0; v < NSOLVERS; v++) {
-            run_result a = run(solvers[v], prob, &s, NULL), b = run(solvers[v], prob, &s, NULL);
+            cbt_run_result a = cbt_run(solvers[v], prob, &s, NULL), b = cbt_run(solvers[v], prob, &s, NULL);
             assert_int_equal(a.info.status, CB_STATUS_SOLVED);
             assert_int_equal(a.info.iterations, b.info.iterations);
             assert_memory_equal(&a.info.work, &b.info.work, sizeof a.info.work);
@@ -298,7 +266,7 @@ static void test_determinism(void **state)
             assert_int_equal(a.info.work.error_evals, a.info.iterations + 1);
             assert_int_equal(a.info.work.projections % prob->nc, 0);
             assert_int_equal(a.info.work.block_products % cb_problem_blocks_per_matvec(prob), 0);
-            result_free(&a), result_free(&b);
+            cbt_run_free(&a), cbt_run_free(&b);
         }
         cb_problem_free(prob);
     }
@@ -325,7 +293,7 @@ static void test_infeasible(void **state)
         for (int v = 0; v < NSOLVERS; v++)
             for (int i = 0; i < 2; i++) {
                 cb_settings s = settings_with(TOL, caps[i], NULL, 0);
-                run_result r = run(solvers[v], prob, &s, NULL);
+                cbt_run_result r = cbt_run(solvers[v], prob, &s, NULL);
                 assert_int_equal(r.rc, CB_OK);
                 if (r.info.status != CB_STATUS_MAX_ITER && r.info.status != CB_STATUS_DIVERGED)
                     print_message("  %s %s cap %d: %s\n", solvers[v]->name,
@@ -335,7 +303,7 @@ static void test_infeasible(void **state)
                             r.info.status == CB_STATUS_DIVERGED);
                 if (i == 0)
                     assert_int_equal(r.info.status, CB_STATUS_MAX_ITER);
-                result_free(&r);
+                cbt_run_free(&r);
             }
         cb_problem_free(prob);
     }
@@ -349,10 +317,10 @@ static void test_max_iter(void **state)
     cb_problem *prob = generate(CB_KIND_ROLLING3D, &c, 9, NULL);
     cb_settings s = settings_with(1e-12, 3, NULL, 0);
     for (int v = 0; v < NSOLVERS; v++) {
-        run_result r = run(solvers[v], prob, &s, NULL);
+        cbt_run_result r = cbt_run(solvers[v], prob, &s, NULL);
         assert_int_equal(r.info.status, CB_STATUS_MAX_ITER);
         assert_int_equal(r.info.iterations, 3);
-        result_free(&r);
+        cbt_run_free(&r);
     }
     cb_problem_free(prob);
 }
@@ -367,10 +335,10 @@ static void test_time_limit(void **state)
     s.time_limit = 1e-3;
     for (int v = 0; v < NSOLVERS; v++) {
         double t0 = cb_now();
-        run_result r = run(solvers[v], prob, &s, NULL);
+        cbt_run_result r = cbt_run(solvers[v], prob, &s, NULL);
         assert_int_equal(r.info.status, CB_STATUS_TIME_LIMIT);
         assert_true(cb_now() - t0 < 1.0);
-        result_free(&r);
+        cbt_run_free(&r);
     }
     cb_problem_free(prob);
 }
@@ -385,11 +353,11 @@ static void test_diverged(void **state)
     for (int k = 0; k < CB_KIND_COUNT; k++) {
         cb_problem *prob = generate((cb_kind)k, &c, 21 + (uint64_t)k, NULL);
         for (int v = 0; v < NSOLVERS; v++) {
-            run_result r = run(solvers[v], prob, &s, NULL);
+            cbt_run_result r = cbt_run(solvers[v], prob, &s, NULL);
             assert_int_equal(r.rc, CB_OK);
             assert_int_equal(r.info.status, CB_STATUS_DIVERGED);
             assert_true(r.info.iterations < 10);
-            result_free(&r);
+            cbt_run_free(&r);
         }
         cb_problem_free(prob);
     }
@@ -413,10 +381,10 @@ static void test_options(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         for (int v = 0; v < NSOLVERS; v++) {
             cb_settings s = settings_with(TOL, 100, &bad[i].opt, 1);
-            run_result r = run(solvers[v], prob, &s, NULL);
+            cbt_run_result r = cbt_run(solvers[v], prob, &s, NULL);
             assert_int_equal(r.rc, CB_ERR_INPUT);
             assert_non_null(strstr(r.err.text, bad[i].named));
-            result_free(&r);
+            cbt_run_free(&r);
         }
     const cb_option good[] = {{"rho_mode", "fixed"}, {"tau", "0.5"}, {"L", "0.8"},
                               {"Lmin", "0"}};
@@ -424,11 +392,11 @@ static void test_options(void **state)
         assert_non_null(solvers[v]->summary);
         assert_non_null(solvers[v]->options[0].help);
         cb_settings s = settings_with(TOL, 100000, good, 4);
-        run_result r = run(solvers[v], prob, &s, NULL);
+        cbt_run_result r = cbt_run(solvers[v], prob, &s, NULL);
         assert_int_equal(r.rc, CB_OK);
         assert_true(r.info.status == CB_STATUS_SOLVED || r.info.status == CB_STATUS_MAX_ITER ||
                     r.info.status == CB_STATUS_DIVERGED);
-        result_free(&r);
+        cbt_run_free(&r);
     }
     cb_problem_free(prob);
 }
@@ -486,7 +454,7 @@ static void check_data_file(const char *relative, int max_iter)
     assert_int_equal(rc, CB_OK);
     cb_settings s = settings_with(TOL, max_iter, NULL, 0);
     for (int v = 0; v < NSOLVERS; v++) {
-        run_result r = run(solvers[v], prob, &s, NULL);
+        cbt_run_result r = cbt_run(solvers[v], prob, &s, NULL);
         double se = siconos_error(prob, r.p);
         print_message("  %-4s %-40s nc=%-4d it=%-6d err=%.3e siconos=%.3e status=%s\n",
                       solvers[v]->name, relative, prob->nc, r.info.iterations, r.info.error, se,
@@ -497,7 +465,7 @@ static void check_data_file(const char *relative, int max_iter)
         /* 1e-10 relative, plus the rounding floor of a normalised residual (e = p − P(·)
          * cancels to ~1e-6 of ‖p‖: ε-level differences in y or P show at 1e-10) */
         assert_true(fabs(se - r.info.error) <= 1e-10 * fmax(se, r.info.error) + 16 * DBL_EPSILON);
-        result_free(&r);
+        cbt_run_free(&r);
     }
     cb_problem_free(prob);
 }

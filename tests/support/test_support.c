@@ -80,3 +80,28 @@ const char *cbt_tmpdir(void)
         return "/tmp";
     return buf;
 }
+
+cbt_run_result cbt_run(const cb_solver *sv, const cb_problem *prob, const cb_settings *s,
+                       const double *warm)
+{
+    cbt_run_result r;
+    memset(&r, 0, sizeof r);
+    cb_solution sol;
+    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
+    if (warm)
+        memcpy(sol.p, warm, sol.n * sizeof(double));
+    r.rc = cb_solve(sv, prob, s, &sol, &r.info, &r.err);
+    r.p = sol.p;
+    sol.p = NULL;
+    cb_solution_free(&sol);
+    return r;
+}
+
+void cbt_run_free(cbt_run_result *r)
+{
+    if (!r)
+        return;
+    cb_info_free(&r->info);
+    free(r->p);
+    r->p = NULL;
+}

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "conebench/solver.h"
+
 /* Directory of the Siconos data (../shared/data or $CONEBENCH_DATA), or NULL when absent.
  * Prints once why it is absent. */
 const char *cbt_data_dir(void);
@@ -32,5 +34,19 @@ double cbt_reldiff(double a, double b, double floor);
 double cbt_vec_reldiff(const double *a, const double *b, size_t n, double floor);
 /* A fresh temporary directory under /tmp (static buffer). */
 const char *cbt_tmpdir(void);
+
+/* One solver run through cb_solve: the judged info, the return code and the reaction p (owned;
+ * free with cbt_run_free). */
+typedef struct {
+    cb_info info;
+    double *p;
+    int rc;
+    cb_error err;
+} cbt_run_result;
+
+/* Solve prob with sv from p = 0 (or from warm when not NULL) with settings s; keeps p. */
+cbt_run_result cbt_run(const cb_solver *sv, const cb_problem *prob, const cb_settings *s,
+                       const double *warm);
+void cbt_run_free(cbt_run_result *r);
 
 #endif
