@@ -721,6 +721,68 @@ static void test_energy(void **state)
     }
 }
 
+/* Contacts of the init=heap pile, counted from its geometry: layer sides s₀, s₀ − 2, …
+ * (s₀ the smallest with Σ side² ≥ n), the top layer filled in rows of its side. Every sphere of
+ * the bottom layer touches the plane, every other one the sphere below it, and neighbours in a
+ * row (x) or in consecutive rows (y) of a layer touch. */
+static long heap_contacts(long n)
+{
+    long s0 = 1, total;
+    for (;; s0++) {
+        total = 0;
+        for (long side = s0; side >= 1; side -= 2)
+            total += side * side;
+        if (total >= n)
+            break;
+    }
+    long c = 0, left = n;
+    for (long side = s0; left > 0; side -= 2) {
+        long k = left < side * side ? left : side * side, rows = k / side, rest = k % side;
+        c += side == s0 ? k : 0;              /* on the plane */
+        c += side == s0 ? 0 : k;              /* on the sphere below */
+        c += rows * (side - 1) + (rest > 0 ? rest - 1 : 0); /* along a row */
+        c += (rows > 0 ? (rows - 1) * side : 0) + (rows > 0 ? rest : 0); /* between rows */
+        left -= k;
+    }
+    return c;
+}
+
+static int count_contacts(void *ctx, const cb_system *sys, const cb_mj_work *w,
+                          const cb_step_record *rec)
+{
+    (void)sys, (void)w;
+    *(int *)ctx = rec->nc;
+    return 1;
+}
+
+/* sphere-pile init=heap: the first step's CCP has exactly the contacts of the pyramid's geometry
+ * (touching lattice neighbours all active), with BSR and factored W alike. */
+static void test_pile_heap(void **state)
+{
+    (void)state;
+    static const long sizes[] = {1, 40, 250, 1000};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        char nb[32];
+        snprintf(nb, sizeof nb, "n=%ld", sizes[k]);
+        const char *params[] = {"init=heap", nb, NULL};
+        cb_scenario s;
+        build("sphere-pile", params, &s);
+        for (int st = 0; st < 2; st++) {
+            cb_run_settings rs;
+            cb_run_settings_default(&rs);
+            rs.max_steps = 1;
+            rs.mj.storage = st ? CB_STORAGE_FACTORED : CB_STORAGE_BSR;
+            cb_run_result res;
+            int nc = -1;
+            assert_int_equal(cb_nonsmooth_run(&s, &rs, count_contacts, &nc, &res, NULL), CB_OK);
+            print_message("heap n = %ld (%s): %d contacts, geometry says %ld\n", sizes[k],
+                          st ? "factored" : "bsr", nc, heap_contacts(sizes[k]));
+            assert_int_equal(nc, heap_contacts(sizes[k]));
+        }
+        cb_scenario_free(&s);
+    }
+}
+
 /* ------------------------------------------------------------------ registry and CLI */
 
 static void test_registry(void **state)
@@ -828,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_disk_and_spin),
         cmocka_unit_test(test_incline_regimes),
         cmocka_unit_test(test_energy),
+        cmocka_unit_test(test_pile_heap),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_cli),
     };
