@@ -74,7 +74,7 @@ typedef struct {
     double *cval;        /* BSR only: the blocks again, column by column (streamed updates) */
     double *vel;         /* factored only: body velocities M⁻¹ Gᵀ p, 6 per body */
     double norm_q;
-    double local_tol;    /* of the current solve: min(option, tol/10) */
+    double local_tol;    /* of the current solve: min(option, max(tol/10, 1e-15)) */
     cb_rng rng;
 } gs_work;
 
@@ -82,7 +82,7 @@ static const cb_option_spec nsgs_spec[] = {
     {"local", "newton", "local solver: newton (semismooth Newton on the natural map, line search, "
                         "falls back to proj) | proj (projected fixed point, self-adaptive rho)"},
     {"local_tol", "1e-10", "relative local tolerance on ||p - P_K(p - yhat)||, (0, 1); the run uses "
-                          "min(local_tol, tol/10)"},
+                          "min(local_tol, max(tol/10, 1e-15))"},
     {"local_max_iter", "100", "iterations per local solve (>= 1)"},
     {"trivial", "warm", "closed-form take-off (p = 0) and stick (p = -W_aa^-1 qbar) tries: warm "
                         "(take-off for an open contact, stick for a sticking one) | always | never"},
@@ -674,7 +674,9 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     for (int a = 0; a < w->nc; a++)
         w->rho[a] = w->rho_nm[a];
     cb_rng_seed(&w->rng, w->opt.seed);
-    w->local_tol = fmin(w->opt.local_tol, 0.1 * s->tol);
+    /* tol/10, but not below 1e-15 (a relative residual local Newton cannot reach in double:
+     * it would run to local_max_iter on every contact); an explicit smaller local_tol wins */
+    w->local_tol = fmin(w->opt.local_tol, fmax(0.1 * s->tol, 1e-15));
     refresh_y(w, sol->p, sol->y, &info->work);
     cb_status status = CB_STATUS_MAX_ITER;
     info->solver_error = INFINITY;

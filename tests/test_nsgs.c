@@ -325,6 +325,32 @@ static void expect_same_run(const cbt_run_result *a, const cbt_run_result *b, si
     assert_memory_equal(a->p, b->p, n * sizeof(double));
 }
 
+/* A tolerance below what double can resolve: the local solves stop at 1e-15 relative instead of
+ * running to local_max_iter, so tol 1e-16 and 1e-14 give the same iterates and local iteration
+ * counts (both local tols are 1e-15), far fewer local iterations than an explicit
+ * local_tol = 1e-17 (which is honoured and runs into local_max_iter). */
+static void test_local_tol_floor(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(CB_KIND_ROLLING3D, 60, CB_GEN_MULTIBODY, 0, 0, 7,
+                                      CB_STORAGE_BSR);
+    cb_settings a = settings(1e-16, 40, NULL, 0), b = settings(1e-14, 40, NULL, 0);
+    cbt_run_result ra = cbt_run(&cb_solver_nsgs, prob, &a, NULL);
+    cbt_run_result rb = cbt_run(&cb_solver_nsgs, prob, &b, NULL);
+    assert_int_equal(ra.info.iterations, 40);
+    assert_int_equal(rb.info.iterations, 40);
+    assert_memory_equal(ra.p, rb.p, cb_problem_n(prob) * sizeof(double));
+    assert_true(ra.info.work.local_iters == rb.info.work.local_iters);
+    static const cb_option tight[] = {{"local_tol", "1e-17"}};
+    cb_settings c = settings(1e-16, 40, tight, 1);
+    cbt_run_result rc = cbt_run(&cb_solver_nsgs, prob, &c, NULL);
+    print_message("local iterations over 40 sweeps: %lld (floor 1e-15), %lld (local_tol 1e-17)\n",
+                  ra.info.work.local_iters, rc.info.work.local_iters);
+    assert_true(rc.info.work.local_iters > 2 * ra.info.work.local_iters);
+    cbt_run_free(&ra), cbt_run_free(&rb), cbt_run_free(&rc);
+    cb_problem_free(prob);
+}
+
 /* Repeat runs: identical counters, iterations and bits (natural and shuffled orders). */
 static void test_determinism(void **state)
 {
@@ -533,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_trace),
         cmocka_unit_test(test_warm_start_and_options),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_local_tol_floor),
         cmocka_unit_test(test_dense_vs_bsr),
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_psor_random),
