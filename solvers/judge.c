@@ -31,6 +31,28 @@ static void normalise(cb_judgement *j, double abs_error)
     j->error_q = abs_error / fmax(j->norm_q, DBL_MIN);
 }
 
+/* ‖e‖ with (p, y) scaled by 2^-k, k the exponent of their largest entry: e is positively
+ * homogeneous of degree 1 in (p, y) (P_K and ŷ = y + g(y) are), so ‖e(p, y)‖ = 2^k ‖e(2^-k p,
+ * 2^-k y)‖ exactly, without the overflow of squares above 1e154. */
+static double scaled_residual(const cb_problem *prob, const double *p, const double *y)
+{
+    size_t n = cb_problem_n(prob);
+    int d = prob->d, k = 0;
+    double m = 0, e2 = 0, ps[CB_MAX_DIM], ys[CB_MAX_DIM];
+    for (size_t i = 0; i < n; i++)
+        m = fmax(m, fmax(fabs(p[i]), fabs(y[i])));
+    frexp(m, &k);
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * d;
+        for (int i = 0; i < d; i++)
+            ps[i] = ldexp(p[off + i], -k), ys[i] = ldexp(y[off + i], -k);
+        e2 += cb_contact_residual2(prob->kind, &f, ps, ys);
+    }
+    return ldexp(sqrt(e2), k);
+}
+
 int cb_judge(const cb_problem *prob, const double *p, double tol, double *y_out,
              cb_judgement *out, cb_error *err)
 {
@@ -62,7 +84,8 @@ int cb_judge(const cb_problem *prob, const double *p, double tol, double *y_out,
         j.finite = isfinite(j.norm_p) && isfinite(j.norm_y);
     }
     j.norm_q = cblas_dnrm2((int)n, prob->q, 1);
-    normalise(&j, j.finite ? sqrt(e2) : INFINITY);
+    double abs_e = !j.finite ? INFINITY : isfinite(e2) ? sqrt(e2) : scaled_residual(prob, p, y);
+    normalise(&j, abs_e); /* scaled_residual: a square overflowed (entries ≳ 1e154) */
     j.finite = j.finite && isfinite(j.abs_error);
     j.resolvable = j.finite && DBL_EPSILON * fmax(j.norm_p, j.norm_y) <= j.norm_q;
     j.solved = j.finite && j.resolvable && j.error <= tol && j.error_q <= 1.0;

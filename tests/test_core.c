@@ -233,6 +233,33 @@ static void test_judge_rules(void **state)
     cb_problem_free(p);
 }
 
+/* The natural-map residual is positively homogeneous of degree 1 in (p, q) at fixed W, so
+ * judging (λ p, λ q) gives λ‖e‖ with the same error and error_q — also for λ = 2^600, where the
+ * squares of the residuals overflow (the judge then rescales instead of reporting inf). */
+static void test_judge_homogeneous(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 20; trial++) {
+        cb_kind kind = trial % 2 ? CB_KIND_ROLLING3D : CB_KIND_COULOMB3D;
+        cb_problem *p = random_dense(kind, 1 + trial % 5, 500 + trial);
+        size_t n = cb_problem_n(p);
+        double *x = random_vec(n, 600 + trial, 1.0);
+        cb_judgement ref, big;
+        assert_int_equal(cb_judge(p, x, 1e-8, NULL, &ref, NULL), CB_OK);
+        const int k = 600; /* 2^600 ≈ 4e180: squares overflow, entries and norms do not */
+        for (size_t i = 0; i < n; i++)
+            x[i] = ldexp(x[i], k), p->q[i] = ldexp(p->q[i], k);
+        assert_int_equal(cb_judge(p, x, 1e-8, NULL, &big, NULL), CB_OK);
+        assert_true(ref.finite && big.finite);
+        assert_true(ref.abs_error > 0);
+        assert_true(cbt_reldiff(ldexp(ref.abs_error, k), big.abs_error, 1e-300) < 1e-13);
+        assert_true(cbt_reldiff(ref.error, big.error, 1e-300) < 1e-13);
+        assert_true(cbt_reldiff(ref.error_q, big.error_q, 1e-300) < 1e-13);
+        free(x);
+        cb_problem_free(p);
+    }
+}
+
 /* Modes of hand-made contacts (rollspin3d, μ = 0.5, μ_r = 0.1, μ_s = 0.05). */
 static void test_modes(void **state)
 {
@@ -397,6 +424,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matvec_dense_bsr), cmocka_unit_test(test_problem_check),
         cmocka_unit_test(test_judge_vs_siconos), cmocka_unit_test(test_judge_rules),
+        cmocka_unit_test(test_judge_homogeneous),
         cmocka_unit_test(test_modes),            cmocka_unit_test(test_solve_framework),
         cmocka_unit_test(test_cli_error_vs_siconos),
     };
