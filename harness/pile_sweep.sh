@@ -10,22 +10,11 @@
 # Extra arguments are passed to every simulate call (e.g. --param n=100 --param t_end=5).
 set -eu
 
-if [ $# -lt 2 ]; then
-    echo "conebench: usage: harness/pile_sweep.sh BIN OUTDIR [JOBS] [\"MU LIST\"] [\"MU_R LIST\"] [--param k=v]..." >&2
-    exit 2
-fi
-BIN=$1
-OUT=$2
-JOBS=${3:-2}
-MUS=${4:-"0.1 0.3 1"}
-MURS=${5:-"1e-5 1e-4 1e-3 3e-3 1e-2 1e-1 1"}
-shift $(( $# < 5 ? $# : 5 ))
-EXTRA="$*"
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-
-case $JOBS in ''|*[!0-9]*) echo "conebench: pile_sweep: JOBS '$JOBS' is not a positive integer" >&2; exit 2;; esac
-[ -x "$BIN" ] || { echo "conebench: pile_sweep: $BIN: not an executable" >&2; exit 2; }
-mkdir -p "$OUT/runs"
+NAME=pile_sweep
+DEF_MUS="0.1 0.3 0.5 0.7 1"
+DEF_MURS="1e-5 1e-4 1e-3 3e-3 1e-2 1e-1"
+. "$(dirname "$0")/sweep_args.sh"
+EXTRA="$REST"
 
 # One line per pending run: mu mu_r (pairs already summarised are skipped: resume).
 PENDING="$OUT/pending.txt"

@@ -10,22 +10,11 @@
 # time; each result is written under a temporary name then renamed, so re-running resumes.
 set -eu
 
-if [ $# -lt 2 ]; then
-    echo "conebench: usage: harness/xmax_grid.sh BIN OUTDIR [JOBS] [\"MU LIST\"] [\"MU_R LIST\"] [--param k=v]..." >&2
-    exit 2
-fi
-BIN=$1
-OUT=$2
-JOBS=${3:-2}
-MUS=${4:-"0.005 0.01 0.015 0.02 0.025 0.03 0.04 0.05 0.06 0.08 0.1 0.12 0.15 0.2 0.25 0.3"}
-MURS=${5:-"0.001 0.002 0.004 0.006 0.008 0.01 0.012 0.014 0.016 0.018 0.02 0.024 0.028 0.032 0.036 0.04"}
-shift $(( $# < 5 ? $# : 5 ))
-EXTRA="--param U0=2.5 --param W0=5 --param h=1e-3 --param t_end=400 $*"
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-
-case $JOBS in ''|*[!0-9]*|0) echo "conebench: xmax_grid: JOBS '$JOBS' is not a positive integer" >&2; exit 2;; esac
-[ -x "$BIN" ] || { echo "conebench: xmax_grid: $BIN: not an executable" >&2; exit 2; }
-mkdir -p "$OUT/runs"
+NAME=xmax_grid
+DEF_MUS="0.005 0.01 0.015 0.02 0.025 0.03 0.04 0.05 0.06 0.08 0.1 0.12 0.15 0.2 0.25 0.3"
+DEF_MURS="0.001 0.002 0.004 0.006 0.008 0.01 0.012 0.014 0.016 0.018 0.02 0.024 0.028 0.032 0.036 0.04"
+. "$(dirname "$0")/sweep_args.sh"
+EXTRA="--param U0=2.5 --param W0=5 --param h=1e-3 --param t_end=400 $REST"
 
 PENDING="$OUT/pending.txt"
 : > "$PENDING"
