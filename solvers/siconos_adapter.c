@@ -5,7 +5,24 @@
  * default local solver SICONOS_ROLLING_FRICTION_3D_ONECONTACT_ProjectionOnConeWithLocalIteration
  * = 3002; SICONOS_ROLLING_FRICTION_3D_ADMM = 3003), coulomb3d through fc3d_driver
  * (SICONOS_FRICTION_3D_NSGS = 500 with its default local solver ONECONTACT_NSN_GP_HYBRID;
- * SICONOS_FRICTION_3D_ADMM = 523). Other kinds are rejected by supports().
+ * SICONOS_FRICTION_3D_ADMM = 523). The two NSGS adapters also take the planar kinds:
+ * rolling2d through rolling_fc2d_driver (SICONOS_ROLLING_FRICTION_2D_NSGS = 4000, local solver
+ * RFC2D_ProjectionOnConeWithLocalIteration; same loop options as the 3D rolling NSGS) and
+ * coulomb2d through fc2d_driver (SICONOS_FRICTION_2D_NSGS = 400): on NM_SPARSE_BLOCK W that is
+ * fc2d_nsgs_sbm, whose loop evaluates only the LIGHT error modes (with FULL it never tests
+ * convergence and runs to max_iter: checked), so both adapters give it LIGHT_WITH_FULL_FINAL;
+ * on dense W fc2d_nsgs_dense, a separate Gauss–Seidel whose stop test is ‖W p + q − v‖/‖q‖
+ * with the local velocities v and which ignores the error-evaluation options. siconos-nsgs
+ * and siconos-nsgs-light are therefore the same solver on coulomb2d. Neither fc2d loop calls
+ * the per-iteration callback (the trace holds the final point). ADMM is 3D only in Siconos 4.4.
+ * rollspin3d (d = 6) has no Siconos counterpart. supports() rejects what a variant cannot take.
+ * Known Siconos 4.4 defect on rolling2d: projectionOn2DRollingCone returns case 20 and leaves
+ * the point unprojected when it lies, up to rounding, on the border between the edge
+ * (sliding and rolling limits active) and a face (both tests are strict on one side); at a
+ * converged iterate with a rolling torque on its limit and zero rolling velocity the unitary
+ * error of such a contact is then ~0.1, so the FULL error stalls near 1e-2 and siconos-nsgs runs
+ * to max_iter although the judge accepts its iterate (test_siconos_adapter.c shows a point and
+ * an nc = 7000 problem). The status stays max_iter: Siconos did not know it had converged.
  *
  * Options. Both NSGS variants set every loop option explicitly (SHUFFLE is always FALSE: it
  * segfaults in 4.4 — rolling_fc3d_nsgs never allocates its shuffled index array; checked).
@@ -27,8 +44,9 @@
  * settings->time_limit (> 0).
  *
  * Outcome: driver info 0 → solved (cb_solve re-judges: Siconos normalises by
- * max(‖q‖, ‖p‖, ‖y‖), which a blown-up p defeats — the judge's error_q does not), otherwise
- * max_iter; a non-finite p → diverged. iterations = iparam[SICONOS_IPARAM_ITER_DONE];
+ * max(‖q‖, ‖p‖, ‖y‖), which a blown-up p defeats — the judge's error_q does not); otherwise
+ * max_iter when the sweeps reached max_iter, not_solved when Siconos gave up earlier (a local
+ * solver breakdown, e.g. fc2d_nsgs_dense's zero pivot, info 1 or 2); a non-finite p → diverged. iterations = iparam[SICONOS_IPARAM_ITER_DONE];
  * solver_error = dparam[SICONOS_DPARAM_RESIDU]. Work counters: block_products = iterations ×
  * cb_problem_blocks_per_matvec is an ESTIMATE (Siconos does not expose its own count); the
  * other counters are not observable and stay 0. Tracing uses Siconos's per-iteration callback
@@ -36,7 +54,7 @@
  *
  * Memory. The Siconos problem structs live by value in the work; q, μ, μ_r are our copies.
  * W is copied into storage the NumericsMatrix owns and NM_free releases: dense → NM_DENSE
- * (column-major n×n); BSR coulomb3d → NM_SPARSE_BLOCK (one malloc'd block each, a zero
+ * (column-major n×n); BSR coulomb3d, coulomb2d and rolling2d → NM_SPARSE_BLOCK (one malloc'd block each, a zero
  * diagonal block inserted where a row has none: Siconos's local problems point at it); BSR
  * rolling3d → NM_SPARSE for NSGS (see build_csc: its 5×5 SBM path asserts in Debian's 4.4)
  * but NM_SPARSE_BLOCK for ADMM (rolling ADMM on NM_SPARSE diverges even on one contact);
@@ -128,12 +146,17 @@ static const sic_choice initial_rho_choices[] = {
 
 /* ---- problem conversion ---------------------------------------------------------------- */
 
-static int supports_common(const char *name, const cb_problem *prob, cb_error *err)
+/* NSGS takes every kind but rollspin3d; ADMM the two 3D kinds. */
+static int supports_common(sic_variant v, const char *name, const cb_problem *prob,
+                           cb_error *err)
 {
-    if (prob->kind != CB_KIND_ROLLING3D && prob->kind != CB_KIND_COULOMB3D)
-        return cb_fail(err, CB_ERR_INPUT,
-                       "%s: cone kind %s is not supported (Siconos adapters take rolling3d or "
-                       "coulomb3d)", name, cb_kind_name(prob->kind));
+    int planar = prob->kind == CB_KIND_COULOMB2D || prob->kind == CB_KIND_ROLLING2D;
+    if (prob->kind == CB_KIND_ROLLSPIN3D || (planar && v == SIC_ADMM))
+        return cb_fail(err, CB_ERR_INPUT, "%s: cone kind %s is not supported (%s)", name,
+                       cb_kind_name(prob->kind),
+                       v == SIC_ADMM ? "Siconos ADMM takes rolling3d or coulomb3d"
+                                     : "Siconos NSGS takes coulomb2d, rolling2d, coulomb3d or "
+                                       "rolling3d");
     if ((long long)prob->nc * prob->d > INT_MAX)
         return cb_fail(err, CB_ERR_INPUT, "%s: nc = %d is too large for Siconos (int sizes)",
                        name, prob->nc);
@@ -142,15 +165,15 @@ static int supports_common(const char *name, const cb_problem *prob, cb_error *e
 
 static int supports_nsgs(const cb_problem *p, cb_error *e)
 {
-    return supports_common("siconos-nsgs", p, e);
+    return supports_common(SIC_NSGS_FULL, "siconos-nsgs", p, e);
 }
 static int supports_light(const cb_problem *p, cb_error *e)
 {
-    return supports_common("siconos-nsgs-light", p, e);
+    return supports_common(SIC_NSGS_LIGHT, "siconos-nsgs-light", p, e);
 }
 static int supports_admm(const cb_problem *p, cb_error *e)
 {
-    return supports_common("siconos-admm", p, e);
+    return supports_common(SIC_ADMM, "siconos-admm", p, e);
 }
 
 static double *dup_array(const double *src, size_t count)
@@ -319,15 +342,15 @@ static int build_problem(sic_work *w, const cb_problem *prob)
     }
     if (rc != CB_OK)
         return rc;
-    if (w->kind == CB_KIND_ROLLING3D) {
-        w->rfc.dimension = 5;
+    if (w->kind == CB_KIND_ROLLING3D || w->kind == CB_KIND_ROLLING2D) {
+        w->rfc.dimension = w->d;
         w->rfc.numberOfContacts = w->nc;
         w->rfc.M = w->M;
         w->rfc.q = w->q;
         w->rfc.mu = w->mu;
         w->rfc.mu_r = w->mu_r;
     } else {
-        w->fc.dimension = 3;
+        w->fc.dimension = w->d;
         w->fc.numberOfContacts = w->nc;
         w->fc.M = w->M;
         w->fc.q = w->q;
@@ -354,6 +377,10 @@ static void options_free(SolverOptions *o)
 
 static int solver_id(sic_variant v, cb_kind kind)
 {
+    if (kind == CB_KIND_COULOMB2D)
+        return SICONOS_FRICTION_2D_NSGS;
+    if (kind == CB_KIND_ROLLING2D)
+        return SICONOS_ROLLING_FRICTION_2D_NSGS;
     if (kind == CB_KIND_ROLLING3D)
         return v == SIC_ADMM ? SICONOS_ROLLING_FRICTION_3D_ADMM : SICONOS_ROLLING_FRICTION_3D_NSGS;
     return v == SIC_ADMM ? SICONOS_FRICTION_3D_ADMM : SICONOS_FRICTION_3D_NSGS;
@@ -368,9 +395,10 @@ static SolverOptions *make_options(sic_variant v, cb_kind kind, const cb_setting
     o->dparam[SICONOS_DPARAM_TOL] = s->tol;
     if (v == SIC_ADMM)
         return o;
+    int full = v == SIC_NSGS_FULL && kind != CB_KIND_COULOMB2D; /* fc2d_nsgs_sbm: no FULL */
     o->iparam[SICONOS_FRICTION_3D_IPARAM_ERROR_EVALUATION] =
-        v == SIC_NSGS_FULL ? SICONOS_FRICTION_3D_NSGS_ERROR_EVALUATION_FULL
-                           : SICONOS_FRICTION_3D_NSGS_ERROR_EVALUATION_LIGHT_WITH_FULL_FINAL;
+        full ? SICONOS_FRICTION_3D_NSGS_ERROR_EVALUATION_FULL
+             : SICONOS_FRICTION_3D_NSGS_ERROR_EVALUATION_LIGHT_WITH_FULL_FINAL;
     o->iparam[SICONOS_FRICTION_3D_IPARAM_ERROR_EVALUATION_FREQUENCY] = 0; /* every sweep */
     o->iparam[SICONOS_FRICTION_3D_NSGS_SHUFFLE] = SICONOS_FRICTION_3D_NSGS_SHUFFLE_FALSE;
     o->iparam[SICONOS_FRICTION_3D_NSGS_FREEZING_CONTACT] = 0;
@@ -442,7 +470,7 @@ static int setup_common(sic_variant v, const char *name, const cb_problem *prob,
 {
     *work = NULL;
     sic_admm_params admm = {0};
-    int rc = supports_common(name, prob, err);
+    int rc = supports_common(v, name, prob, err);
     if (rc == CB_OK)
         rc = cb_options_check(s, v == SIC_ADMM ? admm_options : no_options, name, err);
     if (rc == CB_OK && v == SIC_ADMM)
@@ -502,19 +530,34 @@ static void trace_callback(void *env, int size, double *reaction, double *veloci
 
 static int run_driver(sic_work *w, cb_solution *sol)
 {
-    if (w->kind == CB_KIND_ROLLING3D)
+    switch (w->kind) {
+    case CB_KIND_COULOMB2D:
+        return fc2d_driver(&w->fc, sol->p, sol->y, w->opt);
+    case CB_KIND_ROLLING2D:
+        return rolling_fc2d_driver(&w->rfc, sol->p, sol->y, w->opt);
+    case CB_KIND_ROLLING3D:
         return rolling_fc3d_driver(&w->rfc, sol->p, sol->y, w->opt);
-    return fc3d_driver(&w->fc, sol->p, sol->y, w->opt);
+    default:
+        return fc3d_driver(&w->fc, sol->p, sol->y, w->opt);
+    }
 }
 
-static cb_status outcome(int driver_info, const cb_solution *sol, double elapsed,
-                         const cb_settings *s)
+/* Whether Siconos calls the per-iteration callback (not ADMM, not fc2d_nsgs). */
+static int has_callback(const sic_work *w)
+{
+    return w->variant != SIC_ADMM && w->kind != CB_KIND_COULOMB2D;
+}
+
+static cb_status outcome(int driver_info, int iterations, const cb_solution *sol,
+                         double elapsed, const cb_settings *s)
 {
     if (!cb_all_finite(sol->p, sol->n))
         return CB_STATUS_DIVERGED;
     if (s->time_limit > 0 && elapsed > s->time_limit)
         return CB_STATUS_TIME_LIMIT;
-    return driver_info == 0 ? CB_STATUS_SOLVED : CB_STATUS_MAX_ITER;
+    if (driver_info == 0)
+        return CB_STATUS_SOLVED;
+    return iterations < s->max_iter ? CB_STATUS_NOT_SOLVED : CB_STATUS_MAX_ITER;
 }
 
 static int sic_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
@@ -539,8 +582,8 @@ static int sic_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     info->iterations = w->opt->iparam[SICONOS_IPARAM_ITER_DONE];
     info->solver_error = w->opt->dparam[SICONOS_DPARAM_RESIDU];
     info->work.block_products = (long long)info->iterations * w->blocks_per_matvec;
-    info->status = outcome(driver_info, sol, elapsed, s);
-    if (w->env.rc == CB_OK && w->variant == SIC_ADMM)
+    info->status = outcome(driver_info, info->iterations, sol, elapsed, s);
+    if (w->env.rc == CB_OK && !has_callback(w))
         w->env.rc = cb_info_trace(info, s, info->iterations, t0, info->solver_error);
     if (w->env.rc != CB_OK)
         return cb_fail(err, w->env.rc, "trace: out of memory");
@@ -549,12 +592,12 @@ static int sic_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
 
 const cb_solver cb_solver_siconos_nsgs = {
     "siconos-nsgs",
-    "Siconos 4.4 NSGS (rolling_fc3d/fc3d driver), full residual every sweep",
+    "Siconos 4.4 NSGS (rolling_fc3d/fc3d/rolling_fc2d/fc2d drivers), full residual every sweep",
     no_options, supports_nsgs, setup_nsgs, sic_solve, sic_cleanup};
 
 const cb_solver cb_solver_siconos_nsgs_light = {
     "siconos-nsgs-light",
-    "Siconos 4.4 NSGS with its default LIGHT_WITH_FULL_FINAL error evaluation",
+    "Siconos 4.4 NSGS with its default LIGHT_WITH_FULL_FINAL error evaluation (all but rollspin3d)",
     no_options, supports_light, setup_light, sic_solve, sic_cleanup};
 
 const cb_solver cb_solver_siconos_admm = {

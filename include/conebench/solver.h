@@ -20,7 +20,8 @@ typedef enum {
     CB_STATUS_TIME_LIMIT = 2,
     CB_STATUS_DIVERGED = 3,   /* a non-finite iterate */
     CB_STATUS_BAD_INPUT = 4,
-    CB_STATUS_NOT_SOLVED = 5, /* solver stopped claiming success, the judge disagrees */
+    CB_STATUS_NOT_SOLVED = 5, /* solver stopped before its cap without an accepted solution:
+                                 it claimed success and the judge disagrees, or it broke down */
     CB_STATUS_CRASHED = 6     /* harness only: the child process died */
 } cb_status;
 
