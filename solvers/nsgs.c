@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { LOCAL_NEWTON = 0, LOCAL_PROJ = 1 } local_kind;
+typedef enum { LOCAL_AUTO = 0, LOCAL_NEWTON = 1, LOCAL_PROJ = 2, LOCAL_ENUM = 3 } local_kind;
 typedef enum { ORDER_NATURAL = 0, ORDER_SHUFFLED = 1, ORDER_SYMMETRIC = 2 } sweep_order;
 typedef enum { TRIVIAL_WARM = 0, TRIVIAL_ALWAYS = 1, TRIVIAL_NEVER = 2 } trivial_mode;
 
@@ -79,8 +79,10 @@ typedef struct {
 } gs_work;
 
 static const cb_option_spec nsgs_spec[] = {
-    {"local", "newton", "local solver: newton (semismooth Newton on the natural map, line search, "
-                        "falls back to proj) | proj (projected fixed point, self-adaptive rho)"},
+    {"local", "auto", "local solver: auto (enum on coulomb2d and rolling2d, else newton) | newton "
+                      "(semismooth Newton on the natural map, line search, falls back to proj) | "
+                      "proj (projected fixed point, self-adaptive rho) | enum (exact active-set "
+                      "enumeration of the polyhedral 2D cones; newton on the others)"},
     {"local_tol", "1e-10", "relative local tolerance on ||p - P_K(p - yhat)||, (0, 1); the run uses "
                           "min(local_tol, max(tol/10, 1e-15))"},
     {"local_max_iter", "100", "iterations per local solve (>= 1)"},
@@ -149,11 +151,11 @@ static int parse_common(const cb_settings *s, const cb_option_spec *spec, gs_opt
 /* nsgs-only options: local, local_tol, local_max_iter, trivial. */
 static int parse_local(const cb_settings *s, gs_options *o, cb_error *err)
 {
-    static const char *const locals[] = {"newton", "proj"};
+    static const char *const locals[] = {"auto", "newton", "proj", "enum"};
     static const char *const trivials[] = {"warm", "always", "never"};
     int loc = 0, triv = 0;
     long maxit = 1;
-    int rc = option_choice(s, nsgs_spec, "local", locals, 2, &loc, err);
+    int rc = option_choice(s, nsgs_spec, "local", locals, 4, &loc, err);
     if (rc == CB_OK)
         rc = cb_option_double(s, nsgs_spec, "local_tol", DBL_MIN, 0.999, &o->local_tol, err);
     if (rc == CB_OK)
@@ -533,10 +535,12 @@ static void nsgs_contact(gs_work *w, int a, const double *p, const double *y, do
     if (trivial_allowed(w, &lp, pn) && cb_nsgs_local_trivial(&lp, pn))
         return;
     cb_nsgs_local_stats st = {0, 0};
-    if (w->opt.local == LOCAL_NEWTON)
-        cb_nsgs_local_newton(&lp, pn, &st);
-    else
+    if (w->opt.local == LOCAL_PROJ)
         cb_nsgs_local_proj(&lp, pn, &st);
+    else if (w->opt.local == LOCAL_NEWTON)
+        cb_nsgs_local_newton(&lp, pn, &st);
+    else /* auto and enum: enumeration on the polyhedral kinds, Newton on the others */
+        cb_nsgs_local_enum(&lp, pn, &st);
     wk->local_iters += st.iters;
     wk->projections += st.projections;
 }

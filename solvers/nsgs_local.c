@@ -440,3 +440,127 @@ int cb_nsgs_local_newton(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats
         return 1;
     return cb_nsgs_local_proj(lp, p, st); /* fallback from the best Newton iterate */
 }
+
+/* ---- exact active-set enumeration for the polyhedral cones (coulomb2d, rolling2d) ---------- */
+
+#define ENUM_SLACK 1e-12 /* relative slack of the sign and cone tests; the residual test decides */
+
+/* Coefficient of scalar friction component j (1 ≤ j < d): μ for T, μ_r for the rolling torque. */
+static double enum_coef(const cb_nsgs_local *lp, int j)
+{
+    return j == 1 ? lp->f.mu : lp->f.mu_r;
+}
+
+/* x ← A⁻¹ b for a k×k row-major A (k ≤ 3), Gaussian elimination with partial pivoting.
+ * Returns -1 when a pivot is below 1e-14 · max|A| (singular set: skipped). */
+static int enum_solve(int k, double A[3][3], double *b)
+{
+    double amax = 0;
+    for (int r = 0; r < k; r++)
+        for (int c = 0; c < k; c++)
+            amax = fmax(amax, fabs(A[r][c]));
+    for (int c = 0; c < k; c++) {
+        int piv = c;
+        for (int r = c + 1; r < k; r++)
+            if (fabs(A[r][c]) > fabs(A[piv][c]))
+                piv = r;
+        if (!(fabs(A[piv][c]) > 1e-14 * amax))
+            return -1;
+        for (int j = 0; j < k; j++) {
+            double t = A[c][j];
+            A[c][j] = A[piv][j];
+            A[piv][j] = t;
+        }
+        double t = b[c];
+        b[c] = b[piv];
+        b[piv] = t;
+        for (int r = c + 1; r < k; r++) {
+            double m = A[r][c] / A[c][c];
+            for (int j = c; j < k; j++)
+                A[r][j] -= m * A[c][j];
+            b[r] -= m * b[c];
+        }
+    }
+    for (int c = k - 1; c >= 0; c--) {
+        for (int j = c + 1; j < k; j++)
+            b[c] -= A[c][j] * b[j];
+        b[c] /= A[c][c];
+    }
+    return 0;
+}
+
+/* One active set with p_N > 0 and y_N = 0: state[j] = 0 sticks (y_j = 0, |p_j| ≤ c_j p_N), ±1
+ * slides (p_j = ∓c_j p_N with ±y_j ≥ 0). The unknowns u = (p_N, sticking p_j) solve the rows N
+ * and sticking j of W p(u) = −q̄. Returns 1 with p when every sign and cone test holds. */
+static int enum_try(const cb_nsgs_local *lp, const int *state, double *p)
+{
+    int d = lp->d, idx[CB_MAX_DIM], k = 0;
+    const double *W = lp->W;
+    double b0[CB_MAX_DIM] = {1.0}, A[3][3], u[3];
+    idx[k++] = 0;
+    for (int j = 1; j < d; j++) {
+        b0[j] = -state[j] * enum_coef(lp, j); /* dp/dp_N: 0 for sticking j */
+        if (state[j] == 0)
+            idx[k++] = j;
+    }
+    for (int r = 0; r < k; r++) {
+        A[r][0] = 0;
+        for (int i = 0; i < d; i++)
+            A[r][0] += W[idx[r] + i * d] * b0[i];
+        for (int c = 1; c < k; c++)
+            A[r][c] = W[idx[r] + idx[c] * d];
+        u[r] = -lp->qbar[idx[r]];
+    }
+    if (enum_solve(k, A, u) != 0 || !(u[0] > 0))
+        return 0;
+    for (int i = 0; i < d; i++)
+        p[i] = b0[i] * u[0];
+    for (int c = 1; c < k; c++)
+        p[idx[c]] = u[c];
+    double y[CB_MAX_DIM];
+    gemv_b(d, W, p, lp->qbar, y);
+    for (int j = 1; j < d; j++) {
+        double lim = enum_coef(lp, j) * p[0], ys = fmax(fabs(y[0]), fabs(y[j]));
+        if (state[j] == 0 ? fabs(p[j]) > lim * (1 + ENUM_SLACK) : state[j] * y[j] < -ENUM_SLACK * ys)
+            return 0;
+    }
+    return 1;
+}
+
+/* The active set of p (stick inside the facet, else slide against p_j); the warm start. */
+static void enum_state_of(const cb_nsgs_local *lp, const double *p, int *state)
+{
+    for (int j = 1; j < lp->d; j++) {
+        double lim = enum_coef(lp, j) * p[0];
+        state[j] = fabs(p[j]) < lim * (1 - ENUM_SLACK) || p[0] <= 0 ? 0 : (p[j] > 0 ? -1 : 1);
+    }
+}
+
+int cb_nsgs_local_enum(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *st)
+{
+    int d = lp->d, warm[CB_MAX_DIM] = {0}, state[CB_MAX_DIM] = {0};
+    if (lp->kind != CB_KIND_COULOMB2D && lp->kind != CB_KIND_ROLLING2D)
+        return cb_nsgs_local_newton(lp, p, st);
+    if (lp->qbar[0] >= 0) { /* take-off (see cb_nsgs_local_trivial) */
+        memset(p, 0, (size_t)d * sizeof(double));
+        return 0;
+    }
+    enum_state_of(lp, p, warm);
+    int nsets = d == 2 ? 3 : 9; /* 3^(d−1) sets; set 0 is the warm one, then the others in order */
+    double cand[CB_MAX_DIM];
+    for (int s = 0; s < nsets; s++) {
+        for (int j = 1, code = s; j < d; j++, code /= 3)
+            state[j] = (warm[j] + 1 + code % 3) % 3 - 1; /* shifts {−1,0,1} so that s = 0 is warm */
+        st->iters++;
+        if (!enum_try(lp, state, cand))
+            continue;
+        nm_eval e;
+        nm_evaluate(lp, cand, lp->rho_nm, &e);
+        st->projections++;
+        if (local_ok(lp, e.nF, e.scale)) {
+            memcpy(p, cand, (size_t)d * sizeof(double));
+            return 0;
+        }
+    }
+    return cb_nsgs_local_newton(lp, p, st); /* degenerate or singular W_αα: the general path */
+}

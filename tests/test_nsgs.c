@@ -16,6 +16,8 @@
 #include "conebench/judge.h"
 #include "conebench/problem.h"
 #include "conebench/solver.h"
+#include "conebench/rng.h"
+#include "nsgs_internal.h"
 #include "solvers_internal.h"
 
 #include <FrictionContactProblem.h>
@@ -27,7 +29,14 @@
 #define TOL 1e-8
 #define PSOR_TOL 1e-6
 
-static const char *const locals[] = {"newton", "proj"};
+static const char *const locals[] = {"newton", "proj", "enum"};
+#define NLOCALS 3
+
+/* local=enum differs from newton on the polyhedral kinds only: skip it elsewhere. */
+static int local_applies(const char *local, cb_kind kind)
+{
+    return strcmp(local, "enum") != 0 || kind == CB_KIND_COULOMB2D || kind == CB_KIND_ROLLING2D;
+}
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -138,10 +147,11 @@ static void check_random_case(const random_case *c, cb_kind kind, const char *lo
 static void test_random_kinds(void **state)
 {
     (void)state;
-    for (int l = 0; l < 2; l++)
+    for (int l = 0; l < NLOCALS; l++)
         for (int k = 0; k < CB_KIND_COUNT; k++)
             for (size_t c = 0; c < sizeof random_cases / sizeof *random_cases; c++)
-                check_random_case(&random_cases[c], (cb_kind)k, locals[l]);
+                if (local_applies(locals[l], (cb_kind)k))
+                    check_random_case(&random_cases[c], (cb_kind)k, locals[l]);
 }
 
 /* nc = 2000, every kind, both local solvers (SPD cond 1e2, ~4 blocks a row). */
@@ -151,7 +161,9 @@ static void test_random_large(void **state)
     for (int k = 0; k < CB_KIND_COUNT; k++) {
         cb_problem *prob = random_problem((cb_kind)k, (int)cbt_scale(2000, 10), CB_GEN_SPD, 1e2,
                                           0, 3, CB_STORAGE_BSR);
-        for (int l = 0; l < 2; l++) {
+        for (int l = 0; l < NLOCALS; l++) {
+            if (!local_applies(locals[l], (cb_kind)k))
+                continue;
             cbt_run_result r = solve_nsgs(prob, locals[l], TOL, 2000);
             print_message("  nsgs local=%-6s %-40s it=%-4d err=%.3e solve=%.3fs\n", locals[l],
                           prob->name, r.info.iterations, r.info.error, r.info.time_solve);
@@ -159,6 +171,66 @@ static void test_random_large(void **state)
             cbt_run_free(&r);
         }
         cb_problem_free(prob);
+    }
+}
+
+/* The enumeration local solver on 20000 random one-contact problems per planar kind (W_αα =
+ * AAᵀ + 0.05 I with a random A, q̄ in [−1, 1]^d with q̄_N < 0 in 80 %, μ in [0.05, 1.5], μ_r in
+ * [0.01, 0.5], from p = 0 and from a random warm p): every returned p is checked by the judge's
+ * own contact residual ‖p − P_K(p − ŷ)‖ (not the solver's test), and the Newton fallback must
+ * stay rare (it is for singular or degenerate sets). */
+static void test_local_enum(void **state)
+{
+    (void)state;
+    const cb_kind kinds[] = {CB_KIND_COULOMB2D, CB_KIND_ROLLING2D};
+    cb_rng rng;
+    cb_rng_seed(&rng, 7);
+    for (size_t k = 0; k < 2; k++) {
+        int d = kinds[k] == CB_KIND_COULOMB2D ? 2 : 3, fallbacks = 0, n = 20000;
+        double worst = 0;
+        for (int t = 0; t < n; t++) {
+            double A[9], W[9] = {0}, lu[9], qbar[3], p[3] = {0}, rho = 1;
+            int piv[3];
+            for (int i = 0; i < d * d; i++)
+                A[i] = cb_rng_range(&rng, -1, 1);
+            for (int i = 0; i < d; i++)
+                for (int j = 0; j < d; j++) {
+                    for (int l = 0; l < d; l++)
+                        W[i + j * d] += A[i + l * d] * A[j + l * d];
+                    W[i + j * d] += i == j ? 0.05 : 0.0;
+                }
+            for (int i = 0; i < d; i++)
+                qbar[i] = cb_rng_range(&rng, -1, 1);
+            qbar[0] = cb_rng_uniform(&rng) < 0.8 ? -fabs(qbar[0]) : fabs(qbar[0]);
+            if (t % 2) /* a random warm start (not necessarily in K: the solver must not care) */
+                for (int i = 0; i < d; i++)
+                    p[i] = cb_rng_range(&rng, -1, 1);
+            cb_nsgs_local lp = {.kind = kinds[k], .d = d, .W = W, .lu = NULL, .piv = piv,
+                                .qbar = qbar, .qnorm = 1.0, .rho = &rho, .tol = 1e-12,
+                                .max_iter = 100};
+            lp.f.mu = cb_rng_range(&rng, 0.05, 1.5);
+            lp.f.mu_r = cb_rng_range(&rng, 0.01, 0.5);
+            if (cb_nsgs_lu_factor(d, W, lu, piv) == 0)
+                lp.lu = lu;
+            lp.rho_nm = 1.0 / cb_nsgs_norm2(d, W);
+            cb_nsgs_local_stats st = {0, 0};
+            assert_int_equal(cb_nsgs_local_enum(&lp, p, &st), 0);
+            fallbacks += st.iters > (d == 2 ? 3 : 9);
+            double y[3];
+            for (int i = 0; i < d; i++) {
+                y[i] = qbar[i];
+                for (int j = 0; j < d; j++)
+                    y[i] += W[i + j * d] * p[j];
+            }
+            double scale = 1.0, r = sqrt(cb_contact_residual2(kinds[k], &lp.f, p, y));
+            for (int i = 0; i < d; i++)
+                scale = fmax(scale, fmax(fabs(p[i]), fabs(y[i])));
+            worst = fmax(worst, r / scale);
+        }
+        print_message("  local enum %s: %d problems, worst residual %.2e, %d Newton fallbacks\n",
+                      cb_kind_name(kinds[k]), n, worst, fallbacks);
+        assert_true(worst <= 1e-11);
+        assert_true(fallbacks <= n / 100);
     }
 }
 
@@ -517,7 +589,7 @@ static void test_bad_options(void **state)
 {
     (void)state;
     static const char *const nsgs_bad[][2] = {
-        {"local", "lemke"},     {"local_tol", "0"},        {"local_tol", "1"},
+        {"local", "lemke"},     {"local", "Enum"},     {"local_tol", "0"},        {"local_tol", "1"},
         {"local_tol", "x"},     {"local_max_iter", "0"},   {"trivial", "sometimes"},
         {"order", "random"},    {"seed", "-1"},            {"omega", "0"},
         {"omega", "2"},         {"omega", "nan"},          {"error_every", "0"},
@@ -560,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_warm_start_and_options),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_local_tol_floor),
+        cmocka_unit_test(test_local_enum),
         cmocka_unit_test(test_dense_vs_bsr),
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_psor_random),
