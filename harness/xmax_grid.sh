@@ -61,6 +61,12 @@ awk -F, 'NR > 1 { d = $7 < 0 ? -$7 : $7; if (d > m) m = d; n++ }
          END { printf "xmax: %d points, max |x_stop - closed form| / closed form = %.3e\n", n, m }' "$CSV" >&2
 # The same rows, one block per mu (blank line between blocks) for gnuplot's pm3d.
 awk -F, 'NR > 1 { if (NR > 2 && $1 != last) print ""; last = $1; print $1, $2, $3, $7 }' "$CSV" > "$OUT/xmax.grid"
+NMU=$(tail -n +2 "$CSV" | cut -d, -f1 | sort -u | wc -l)
+NMUR=$(tail -n +2 "$CSV" | cut -d, -f2 | sort -u | wc -l)
+if [ "$NMU" -lt 2 ] || [ "$NMUR" -lt 2 ]; then # pm3d needs a grid, not a line
+    echo "xmax: wrote $CSV; no map: it needs at least 2 values of mu and of mu_r ($NMU and $NMUR given)" >&2
+    exit 0
+fi
 SUBT=$(echo "$EXTRA" | sed 's/--param //g; s/_/\\_/g')
 gnuplot -e "grid='$OUT/xmax.grid'; out='$OUT/xmax'; sub='$SUBT'" "$HERE/plots/xmax.gp"
 echo "xmax: wrote $CSV, $OUT/xmax.png, $OUT/xmax.svg" >&2
