@@ -55,7 +55,8 @@ int cb_nsgs_local_proj(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *
  * falls back to cb_nsgs_local_proj when it fails. Returns 0 when the tolerance is met. */
 int cb_nsgs_local_newton(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *st);
 /* Polyhedral cones (coulomb2d, rolling2d): the exact solution by active-set enumeration —
- * take-off, then the 3^(d−1) stick/slide± sets of the friction components (the one of p first),
+ * take-off, then p itself when it already meets the tolerance (left unchanged), then the
+ * 3^(d−1) stick/slide± sets of the friction components (the one of p first),
  * each a k×k linear solve (k ≤ 3) with sign and cone tests, accepted when its natural-map
  * residual meets the local tolerance. Other kinds, or no accepted set (singular or degenerate
  * W_αα), go to cb_nsgs_local_newton from p. Returns 0 when the tolerance is met. */

@@ -561,6 +561,11 @@ int cb_nsgs_local_enum(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *
         memset(p, 0, (size_t)d * sizeof(double));
         return 0;
     }
+    nm_eval e;
+    nm_evaluate(lp, p, lp->rho_nm, &e); /* keep a p that already meets the tolerance: an   */
+    st->projections++;                   /* unchanged p_α spares the sweep its y update    */
+    if (local_ok(lp, e.nF, e.scale))
+        return 0;
     enum_state_of(lp, p, warm);
     int nsets = d == 2 ? 3 : 9; /* 3^(d−1) sets; set 0 is the warm one, then the others in order */
     double cand[CB_MAX_DIM];
@@ -570,7 +575,6 @@ int cb_nsgs_local_enum(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *
         st->iters++;
         if (!enum_try(lp, state, cand))
             continue;
-        nm_eval e;
         nm_evaluate(lp, cand, lp->rho_nm, &e);
         st->projections++;
         if (local_ok(lp, e.nF, e.scale)) {
