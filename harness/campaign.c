@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "conebench/io.h"
 
@@ -27,22 +28,59 @@ static int is_dir(const char *p)
     return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* 1 when dir holds plots/ and harness/campaigns/ (a conebench tree). */
+static int is_home(const char *dir)
+{
+    char a[4200], b[4200];
+    snprintf(a, sizeof a, "%s/plots", dir);
+    snprintf(b, sizeof b, "%s/harness/campaigns", dir);
+    return is_dir(a) && is_dir(b);
+}
+
+const char *cb_home_dir(void)
+{
+    static char home[4096];
+    if (home[0])
+        return home;
+    const char *env = getenv("CONEBENCH_HOME");
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    snprintf(home, sizeof home, ".");
+    if (env && *env) {
+        snprintf(home, sizeof home, "%s", env);
+    } else if (!is_home(".") && n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/'); /* exe = ROOT/bin/conebench: cut twice */
+        if (slash)
+            *slash = '\0';
+        slash = strrchr(exe, '/');
+        if (slash && slash != exe) {
+            *slash = '\0';
+            if (is_home(exe))
+                snprintf(home, sizeof home, "%s", exe);
+        }
+    }
+    return home;
+}
+
 const char *cb_data_dir(void)
 {
+    static char beside[4200];
     const char *env = getenv("CONEBENCH_DATA");
     if (env && *env)
         return is_dir(env) ? env : NULL;
-    return is_dir("../shared/data") ? "../shared/data" : NULL;
+    if (is_dir("../shared/data"))
+        return "../shared/data";
+    snprintf(beside, sizeof beside, "%s/../shared/data", cb_home_dir());
+    return is_dir(beside) ? beside : NULL;
 }
 
 int cb_campaign_locate(const char *name, char *buf, size_t len, cb_error *err)
 {
     size_t n = strlen(name);
-    const char *home = getenv("CONEBENCH_HOME");
     int is_path = strchr(name, '/') || (n > 5 && strcmp(name + n - 5, ".conf") == 0);
     int w = is_path ? snprintf(buf, len, "%s", name)
-                    : snprintf(buf, len, "%s%sharness/campaigns/%s.conf", home ? home : "",
-                               home ? "/" : "", name);
+                    : snprintf(buf, len, "%s/harness/campaigns/%s.conf", cb_home_dir(), name);
     if (w < 0 || (size_t)w >= len)
         return cb_fail(err, CB_ERR_INPUT, "campaign: name too long");
     struct stat st;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "conebench/campaign.h"
 #include "conebench/filippov.h"
 #include "conebench/io.h"
 
@@ -802,16 +803,13 @@ typedef struct {
     char plots[4096];
 } fig_ctx;
 
-/* The plots directory: --plots, $CONEBENCH_HOME/plots, or ./plots; must hold our scripts. */
+/* The plots directory: --plots, else cb_home_dir()/plots; must hold our scripts. */
 static int find_plots(const fil_args *a, fig_ctx *x)
 {
-    const char *home = getenv("CONEBENCH_HOME");
     if (a->plots)
         snprintf(x->plots, sizeof x->plots, "%s", a->plots);
-    else if (home && *home)
-        snprintf(x->plots, sizeof x->plots, "%s/plots", home);
     else
-        snprintf(x->plots, sizeof x->plots, "plots");
+        snprintf(x->plots, sizeof x->plots, "%s/plots", cb_home_dir());
     char path[4200];
     snprintf(path, sizeof path, "%s/filippov_regions.gp", x->plots);
     struct stat st;

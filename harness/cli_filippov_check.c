@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "conebench/campaign.h"
 #include "conebench/filippov_check.h"
 #include "conebench/io.h"
 
@@ -158,16 +159,13 @@ static int run_checks(const char *dir, fck_stats *st)
 
 /* ------------------------------------------------------------------ figure */
 
-/* The plots directory: --plots, $CONEBENCH_HOME/plots or ./plots, holding filippov_check.gp. */
+/* The plots directory: --plots, else cb_home_dir()/plots, holding filippov_check.gp. */
 static int find_script(const fck_args *a, char *script, size_t size)
 {
-    const char *home = getenv("CONEBENCH_HOME");
     if (a->plots)
         snprintf(script, size, "%s/filippov_check.gp", a->plots);
-    else if (home && *home)
-        snprintf(script, size, "%s/plots/filippov_check.gp", home);
     else
-        snprintf(script, size, "plots/filippov_check.gp");
+        snprintf(script, size, "%s/plots/filippov_check.gp", cb_home_dir());
     struct stat sb;
     if (stat(script, &sb) != 0)
         return cb_cli_usage_error("--plots: %s not found (give --plots DIR or set CONEBENCH_HOME)",

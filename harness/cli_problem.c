@@ -159,10 +159,8 @@ int cb_cmd_error(int argc, char **argv)
 /* Every campaign file (harness/campaigns/NAME.conf) with its description line. */
 static int list_campaigns(void)
 {
-    const char *home = getenv("CONEBENCH_HOME");
-    char pattern[4096];
-    snprintf(pattern, sizeof pattern, "%s%sharness/campaigns/*.conf", home ? home : "",
-             home ? "/" : "");
+    char pattern[4200];
+    snprintf(pattern, sizeof pattern, "%s/harness/campaigns/*.conf", cb_home_dir());
     glob_t g;
     if (glob(pattern, 0, NULL, &g) != 0) {
         globfree(&g);

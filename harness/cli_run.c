@@ -83,9 +83,9 @@ int cb_cmd_run(int argc, char **argv)
         code = cb_run_campaign(c, &rs, &sum, &err);
         if (code == CB_OK)
             fprintf(stderr, "conebench: %s: %ld runs (%ld already done), %ld solved, %ld failed, "
-                            "%ld crashed, %.1f s -> %s/runs.csv\n",
+                            "%ld crashed, %ld unsupported, %.1f s -> %s/runs.csv\n",
                     c->name, sum.total, sum.skipped, sum.solved, sum.failed, sum.crashed,
-                    sum.elapsed, out);
+                    sum.unsupported, sum.elapsed, out);
     }
     cb_campaign_free(c);
     return code == CB_OK ? CB_EXIT_OK : cb_cli_report(code, &err);

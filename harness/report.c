@@ -1,4 +1,5 @@
 /* conebench — report: summary tables, performance profiles and convergence figures. */
+#include "conebench/campaign.h"
 #include "conebench/report.h"
 
 #include <errno.h>
@@ -29,12 +30,14 @@ typedef struct {
     const char **kinds;
     int *ncs;
     cell *cells;                 /* np × ns */
+    int *common, ncommon;        /* problems no solver of the table refused as unsupported */
 } table;
 
 typedef struct {
-    int runs, solved;
+    int runs, solved;            /* unsupported cells are not runs */
+    int unsupported;
     double success, sgm_time, sgm_iter, med_error;
-    int status_count[CB_STATUS_CRASHED + 1];
+    int status_count[CB_STATUS_COUNT];
 } solver_stats;
 
 typedef struct {
@@ -110,7 +113,27 @@ static void table_free(table *t)
     free(t->kinds);
     free(t->ncs);
     free(t->cells);
+    free(t->common);
     memset(t, 0, sizeof *t);
+}
+
+/* 1 for a cell whose solver does not take the problem (supports() refused it): not a failure. */
+static int unsupported(const cell *c) { return c->present && c->status == CB_STATUS_UNSUPPORTED; }
+
+/* t->common = the problems that every solver of the table supports (the profiles' problems). */
+static int find_common(table *t)
+{
+    t->ncommon = 0;
+    if (!(t->common = malloc(((size_t)t->np + 1) * sizeof *t->common)))
+        return CB_ERR_NOMEM;
+    for (int p = 0; p < t->np; p++) {
+        int ok = 1;
+        for (int s = 0; s < t->ns; s++)
+            ok &= !unsupported(&t->cells[p * t->ns + s]);
+        if (ok)
+            t->common[t->ncommon++] = p;
+    }
+    return CB_OK;
 }
 
 /* First repetition's data into the cell; solved only if every repetition solved. */
@@ -173,6 +196,8 @@ static int build_table(const cb_results *r, double tol, table *t)
                 times[k++] = r->rows[i].time_s;
         t->cells[c].time = cb_median(times, k);
     }
+    if (rc == CB_OK)
+        rc = find_common(t);
     free(cell_of);
     free(times);
     if (rc != CB_OK)
@@ -180,7 +205,8 @@ static int build_table(const cb_results *r, double tol, table *t)
     return rc;
 }
 
-/* Success rate, shifted geometric means (failures charged the limits), median error. */
+/* Success rate, shifted geometric means (failures charged the limits), median error; over the
+ * runs only: unsupported cells are counted apart. */
 static void stats_of(const report_ctx *x, const table *t, int s, solver_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -191,6 +217,10 @@ static void stats_of(const report_ctx *x, const table *t, int s, solver_stats *s
         const cell *c = &t->cells[p * t->ns + s];
         if (!c->present)
             continue;
+        if (unsupported(c)) {
+            st->unsupported++;
+            continue;
+        }
         st->runs++;
         st->solved += c->solved;
         st->status_count[c->status]++;
@@ -277,8 +307,8 @@ static size_t sorted_breakpoints(const double *ratio, size_t n, double *taus)
 /* Write the profile data (exact steps at every ratio) and plot it. */
 static int profile_figure(const report_ctx *x, const table *t, int ti, int m, cb_error *err)
 {
-    size_t cells = (size_t)t->np * t->ns;
-    double *cost = malloc((cells + 2) * sizeof *cost), *ratio = malloc(cells * sizeof *ratio);
+    size_t cells = (size_t)t->ncommon * t->ns;
+    double *cost = malloc((cells + 2) * sizeof *cost), *ratio = malloc((cells + 1) * sizeof *ratio);
     char data[4096], out[4096], vars[8192], a[4200], b[4200], ttl[512];
     int rc = cost && ratio ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
     snprintf(data, sizeof data, "%s/figures/profile-%s-tol%d.csv", x->s->dir, measures[m].file, ti);
@@ -287,9 +317,10 @@ static int profile_figure(const report_ctx *x, const table *t, int ti, int m, cb
     if (rc == CB_OK && !f)
         rc = cb_fail_at(err, CB_ERR_IO, data, 0, "cannot write: %s", strerror(errno));
     if (rc == CB_OK) {
-        for (size_t i = 0; i < cells; i++)
-            cost[i] = cost_of(&t->cells[i], m);
-        cb_perf_ratios(cost, t->np, t->ns, ratio);
+        for (int k = 0; k < t->ncommon; k++) /* rows: the problems every solver supports */
+            for (int s = 0; s < t->ns; s++)
+                cost[k * t->ns + s] = cost_of(&t->cells[t->common[k] * t->ns + s], m);
+        cb_perf_ratios(cost, t->ncommon, t->ns, ratio);
         fprintf(f, "tau");
         for (int s = 0; s < t->ns; s++)
             fprintf(f, ",\"%s\"", t->solvs[s]);
@@ -297,12 +328,15 @@ static int profile_figure(const report_ctx *x, const table *t, int ti, int m, cb
         for (size_t i = 0; i < nt; i++) {
             fprintf(f, "\n%.17g", cost[i]);
             for (int s = 0; s < t->ns; s++)
-                fprintf(f, ",%.6f", cb_perf_profile(ratio, t->np, t->ns, s, cost[i]));
+                fprintf(f, ",%.6f", cb_perf_profile(ratio, t->ncommon, t->ns, s, cost[i]));
         }
         fprintf(f, "\n");
         fclose(f);
-        snprintf(ttl, sizeof ttl, "Performance profile (%s), tol %.0e, %d problems", measures[m].what,
-                 t->tol, t->np);
+        int k = snprintf(ttl, sizeof ttl, "Performance profile (%s), tol %.0e, %d problems",
+                         measures[m].what, t->tol, t->ncommon);
+        if (t->ncommon < t->np)
+            snprintf(ttl + k, sizeof ttl - (size_t)k, " (%d excluded: unsupported by a solver)",
+                     t->np - t->ncommon);
         gp_str(a, sizeof a, data);
         gp_str(b, sizeof b, out);
         snprintf(vars, sizeof vars, "data=%s; out=%s; ttl='%s'; what='%s'; ncol=%d", a, b, ttl,
@@ -347,7 +381,7 @@ static int convergence_figure(const report_ctx *x, const table *t, int p, int ti
     size_t k = 0;
     for (int s = 0; s < t->ns; s++) {
         const cell *c = &t->cells[p * t->ns + s];
-        if (!c->present)
+        if (!c->present || unsupported(c)) /* no run, no trace */
             continue;
         fprintf(f, "%s# %s\n", nblk ? "\n\n" : "", t->solvs[s]);
         if (copy_trace(x, c->run_id, f) == 0)
@@ -368,42 +402,60 @@ static int convergence_figure(const report_ctx *x, const table *t, int p, int ti
     return gnuplot(x, vars, "convergence.gp", err);
 }
 
-/* The per-solver table of one tolerance, in Markdown (f) and as plain text (summary). */
-static void solver_table(const report_ctx *x, const table *t, FILE *md, FILE *txt)
+/* "max_iter 2, crashed 1" from the failure counts of st, or "—" when none. */
+static void failure_list(const solver_stats *st, char *why, size_t len)
 {
     static const cb_status fails[] = {CB_STATUS_MAX_ITER, CB_STATUS_TIME_LIMIT,
                                       CB_STATUS_DIVERGED, CB_STATUS_NOT_SOLVED,
                                       CB_STATUS_CRASHED, CB_STATUS_BAD_INPUT};
+    size_t k = 0;
+    snprintf(why, len, "—");
+    for (size_t i = 0; i < sizeof fails / sizeof *fails; i++)
+        if (st->status_count[fails[i]] && k < len)
+            k += (size_t)snprintf(why + k, len - k, "%s%s %d", k ? ", " : "",
+                                  cb_status_name(fails[i]), st->status_count[fails[i]]);
+}
+
+/* The per-solver table of one tolerance, in Markdown (f) and as plain text (summary). Runs,
+ * success and means leave out unsupported (problem, solver) pairs; they have their own column. */
+static void solver_table(const report_ctx *x, const table *t, FILE *md, FILE *txt)
+{
     fprintf(md, "| solver | runs | solved | success | sgm time [ms] | sgm iterations | "
-                "median error | failures |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
+                "median error | unsupported | failures |\n"
+                "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
     if (txt)
         fprintf(txt, "\ntol %.0e: %d problems (sgm = shifted geometric mean, failures charged the "
-                     "limits)\n%-28s %5s %6s %8s %14s %10s %12s\n",
+                     "limits)\n%-28s %5s %6s %8s %14s %10s %12s %11s\n",
                 t->tol, t->np, "solver", "runs", "solved", "success", "sgm time [ms]", "sgm iter",
-                "median err");
+                "median err", "unsupported");
     for (int s = 0; s < t->ns; s++) {
         solver_stats st;
+        char why[256];
         stats_of(x, t, s, &st);
-        char why[256] = "";
-        size_t k = 0;
-        for (size_t i = 0; i < sizeof fails / sizeof *fails; i++)
-            if (st.status_count[fails[i]] && k < sizeof why)
-                k += (size_t)snprintf(why + k, sizeof why - k, "%s%s %d", k ? ", " : "",
-                                      cb_status_name(fails[i]), st.status_count[fails[i]]);
-        fprintf(md, "| %s | %d | %d | %.0f %% | %.3f | %.1f | %.2e | %s |\n", t->solvs[s], st.runs,
-                st.solved, 100 * st.success, 1e3 * st.sgm_time, st.sgm_iter, st.med_error,
-                k ? why : "—");
+        failure_list(&st, why, sizeof why);
+        fprintf(md, "| %s | %d | %d | %.0f %% | %.3f | %.1f | %.2e | %d | %s |\n", t->solvs[s],
+                st.runs, st.solved, 100 * st.success, 1e3 * st.sgm_time, st.sgm_iter,
+                st.med_error, st.unsupported, why);
         if (txt)
-            fprintf(txt, "%-28s %5d %6d %7.0f%% %14.3f %10.1f %12.2e\n", t->solvs[s], st.runs,
-                    st.solved, 100 * st.success, 1e3 * st.sgm_time, st.sgm_iter, st.med_error);
+            fprintf(txt, "%-28s %5d %6d %7.0f%% %14.3f %10.1f %12.2e %11d\n", t->solvs[s],
+                    st.runs, st.solved, 100 * st.success, 1e3 * st.sgm_time, st.sgm_iter,
+                    st.med_error, st.unsupported);
+    }
+    if (t->ncommon < t->np) {
+        fprintf(md, "\nPerformance profiles: over the %d of %d problems that every solver above "
+                    "supports (%d excluded as unsupported by some solver).\n",
+                t->ncommon, t->np, t->np - t->ncommon);
+        if (txt)
+            fprintf(txt, "profiles: %d of %d problems (%d unsupported by some solver, excluded)\n",
+                    t->ncommon, t->np, t->np - t->ncommon);
     }
 }
 
 /* Problems × solvers: status and iterations of each cell. */
 static void problem_table(const table *t, FILE *md)
 {
-    fprintf(md, "\n<details><summary>Per problem (status / iterations / time)</summary>\n\n"
-                "| problem | kind | nc |");
+    fprintf(md, "\n<details><summary>Per problem (status / iterations / time; n/a: the solver "
+                "does not take the problem)</summary>\n\n| problem | kind | nc |");
     for (int s = 0; s < t->ns; s++)
         fprintf(md, " %s |", t->solvs[s]);
     fprintf(md, "\n|---|---|---:|");
@@ -413,7 +465,9 @@ static void problem_table(const table *t, FILE *md)
         fprintf(md, "\n| %s | %s | %d |", t->probs[p], t->kinds[p], t->ncs[p]);
         for (int s = 0; s < t->ns; s++) {
             const cell *c = &t->cells[p * t->ns + s];
-            if (c->present)
+            if (unsupported(c))
+                fprintf(md, " n/a |");
+            else if (c->present)
                 fprintf(md, " %s / %.0f / %.2g s |", cb_status_name(c->status), c->iterations,
                         c->time);
             else
@@ -428,7 +482,9 @@ static int tol_figures(const report_ctx *x, const table *t, int ti, FILE *md, cb
 {
     int rc = CB_OK;
     fprintf(md, "\n#### Performance profiles\n\n");
-    for (int m = 0; m < 3 && rc == CB_OK; m++) {
+    if (t->ncommon == 0)
+        fprintf(md, "(none: no problem is supported by every solver)\n");
+    for (int m = 0; m < 3 && rc == CB_OK && t->ncommon > 0; m++) {
         rc = profile_figure(x, t, ti, m, err);
         fprintf(md, "![profile %s](figures/profile-%s-tol%d.png)\n", measures[m].what,
                 measures[m].file, ti);
@@ -458,15 +514,27 @@ static void machine_section(const report_ctx *x, FILE *md)
         fclose(f);
 }
 
+/* Rows of r with status unsupported (pairs that were not run). */
+static int count_unsupported(const cb_results *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->nrows; i++)
+        n += r->rows[i].status == CB_STATUS_UNSUPPORTED;
+    return n;
+}
+
 static int report_body(report_ctx *x, FILE *md, cb_error *err)
 {
     double tols[16];
-    int nt = distinct_tols(&x->res, tols, 16), rc = CB_OK;
-    fprintf(md, "# conebench report: %s\n\n%d runs in `%s`. Every result was re-scored by the "
-                "judge (SPEC §2.3): solved means finite, error ≤ tol and error_q ≤ 1. Time limit "
-                "%g s per run, at most %d iterations; shifted geometric means use a shift of "
-                "10 ms (time) and 10 (iterations), with failures charged the limit.\n",
-            x->campaign, x->res.nrows, x->s->dir, x->time_limit, x->max_iter);
+    int nt = distinct_tols(&x->res, tols, 16), rc = CB_OK, nu = count_unsupported(&x->res);
+    fprintf(md, "# conebench report: %s\n\n%d runs (and %d unsupported pairs) in `%s`. Every "
+                "result was re-scored by the judge (SPEC §2.3): solved means finite, error ≤ tol "
+                "and error_q ≤ 1. Time limit %g s per run, at most %d iterations; shifted "
+                "geometric means use a shift of 10 ms (time) and 10 (iterations), with failures "
+                "charged the limit. A (problem, solver) pair the solver does not take (status "
+                "unsupported) is not a run: it is left out of runs, success and means, shown "
+                "n/a, and profiles use only the problems every listed solver supports.\n",
+            x->campaign, x->res.nrows - nu, nu, x->s->dir, x->time_limit, x->max_iter);
     for (int ti = 0; ti < nt && rc == CB_OK; ti++) {
         table t;
         if ((rc = build_table(&x->res, tols[ti], &t)) != CB_OK)
@@ -487,10 +555,10 @@ int cb_report(const cb_report_settings *s, cb_error *err)
     report_ctx x;
     memset(&x, 0, sizeof x);
     x.s = s;
-    const char *home = getenv("CONEBENCH_HOME");
-    snprintf(x.plots, sizeof x.plots, "%s", s->plots_dir ? s->plots_dir : home ? home : "plots");
-    if (!s->plots_dir && home)
-        snprintf(x.plots, sizeof x.plots, "%s/plots", home);
+    if (s->plots_dir)
+        snprintf(x.plots, sizeof x.plots, "%s", s->plots_dir);
+    else
+        snprintf(x.plots, sizeof x.plots, "%s/plots", cb_home_dir());
     char path[4096], *buf = NULL;
     size_t len = 0;
     snprintf(path, sizeof path, "%s/runs.csv", s->dir);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "conebench/campaign.h"
 #include "conebench/analytic.h"
 #include "conebench/timestepper.h"
 
@@ -1065,7 +1066,9 @@ static int rp_parse(int argc, char **argv, rp_ctx *c)
                                          {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->dir = "results/reproduce";
-    c->plots = getenv("CONEBENCH_PLOTS") ? getenv("CONEBENCH_PLOTS") : "plots";
+    static char plots[4200];
+    snprintf(plots, sizeof plots, "%s/plots", cb_home_dir());
+    c->plots = getenv("CONEBENCH_PLOTS") ? getenv("CONEBENCH_PLOTS") : plots;
     c->jobs = 2;
     int o;
     long j;

@@ -113,8 +113,35 @@ static void write_all(int fd, const char *buf, size_t len)
     }
 }
 
-/* Child side of one run: read, solve (judged by cb_solve), send "P ...", then "R row" or "E msg".
- * Never returns. */
+/* Send the judged row of a run that happened (or was refused as unsupported) as "R row". */
+static void send_row(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
+                     const cb_info *info, int fd)
+{
+    cb_result row;
+    char msg[MSG_LEN];
+    row_init(x->c, r, &row);
+    snprintf(row.sha256, sizeof row.sha256, "%s", p->prov.sha256);
+    snprintf(row.kind, sizeof row.kind, "%s", cb_kind_name(p->kind));
+    row.nc = p->nc;
+    row.status = info->status;
+    row.iterations = info->iterations;
+    if (info->status != CB_STATUS_UNSUPPORTED) { /* never judged: error stays NaN */
+        row.error = info->error;
+        row.error_q = info->error_q;
+    }
+    row.time_setup_s = info->time_setup;
+    row.time_solve_s = info->time_solve;
+    row.time_s = info->time_setup + info->time_solve;
+    row.work = info->work;
+    msg[0] = 'R', msg[1] = ' ';
+    int n = cb_result_format(&row, msg + 2, sizeof msg - 2);
+    if (n > 0)
+        write_all(fd, msg, (size_t)n + 2);
+}
+
+/* Child side of one run: read, solve (judged by cb_solve), send "P ...", then "R row" or "E msg"
+ * (both when the solver does not support the problem: the row says unsupported, the message
+ * goes to errors.log). Never returns. */
 static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
 {
     const cb_campaign *c = x->c;
@@ -126,7 +153,6 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
     cb_solution sol = {0};
     cb_info info = {0};
     cb_settings s;
-    cb_result row;
     cb_error err = {{0}};
     char msg[MSG_LEN];
     const cb_solver *solver = x->find(c->solvers[r->solver].solver);
@@ -141,35 +167,23 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
         run_settings(c, r, &s);
         rc = cb_solution_alloc(p, &sol, &err);
     }
-    if (rc == CB_OK)
+    int unsupported = 0; /* only cb_solve sets this status, from the solver's supports() */
+    if (rc == CB_OK) {
         rc = cb_solve(solver, p, &s, &sol, &info, &err);
+        unsupported = rc != CB_OK && info.status == CB_STATUS_UNSUPPORTED;
+    }
     if (rc == CB_OK && s.trace) {
         char path[4096];
         snprintf(path, sizeof path, "%s/traces/%s.csv", x->s->outdir, r->id);
         rc = cb_trace_write(path, &info, &err);
     }
-    if (rc == CB_OK) {
-        row_init(c, r, &row);
-        snprintf(row.sha256, sizeof row.sha256, "%s", p->prov.sha256);
-        snprintf(row.kind, sizeof row.kind, "%s", cb_kind_name(p->kind));
-        row.nc = p->nc;
-        row.status = info.status;
-        row.iterations = info.iterations;
-        row.error = info.error;
-        row.error_q = info.error_q;
-        row.time_setup_s = info.time_setup;
-        row.time_solve_s = info.time_solve;
-        row.time_s = info.time_setup + info.time_solve;
-        row.work = info.work;
-        msg[0] = 'R', msg[1] = ' ';
-        int n = cb_result_format(&row, msg + 2, sizeof msg - 2);
-        if (n > 0)
-            write_all(fd, msg, (size_t)n + 2);
-    } else {
+    if (rc != CB_OK) {
         int n = snprintf(msg, sizeof msg, "E %s\n", err.text);
         write_all(fd, msg, (size_t)n);
     }
-    _exit(rc == CB_OK ? 0 : 2);
+    if (rc == CB_OK || unsupported)
+        send_row(x, r, p, &info, fd);
+    _exit(rc == CB_OK || unsupported ? 0 : 2);
 }
 
 static int spawn(run_ctx *x, child *ch, const cb_run_ref *r, cb_error *err)
@@ -199,6 +213,14 @@ static int spawn(run_ctx *x, child *ch, const cb_run_ref *r, cb_error *err)
     return CB_OK;
 }
 
+/* One line of errors.log: "run_id problem label: message". */
+static void log_error(const run_ctx *x, const cb_result *row, const char *msg)
+{
+    if (x->errlog)
+        fprintf(x->errlog, "%s %s %s: %.*s\n", row->run_id, row->problem, row->label,
+                (int)strcspn(msg, "\n"), msg);
+}
+
 /* Turn a finished child's messages and exit status into a row. */
 static void child_row(const run_ctx *x, child *ch, int wstatus, cb_result *row)
 {
@@ -211,8 +233,11 @@ static void child_row(const run_ctx *x, child *ch, int wstatus, cb_result *row)
     }
     if (rline && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
         rline[strcspn(rline, "\n")] = '\0';
-        if (cb_result_parse(rline, row) == CB_OK)
+        if (cb_result_parse(rline, row) == CB_OK) {
+            if (eline) /* an unsupported run: its row and why */
+                log_error(x, row, eline);
             return;
+        }
     }
     row_init(x->c, &ch->ref, row);
     if (pline)
@@ -221,9 +246,8 @@ static void child_row(const run_ctx *x, child *ch, int wstatus, cb_result *row)
     row->status = ch->killed ? CB_STATUS_TIME_LIMIT
                   : (eline && WIFEXITED(wstatus)) ? CB_STATUS_BAD_INPUT
                                                    : CB_STATUS_CRASHED;
-    if (eline && x->errlog)
-        fprintf(x->errlog, "%s %s %s: %.*s\n", row->run_id, row->problem, row->label,
-                (int)strcspn(eline, "\n"), eline);
+    if (eline)
+        log_error(x, row, eline);
     else if (row->status == CB_STATUS_CRASHED && x->errlog)
         fprintf(x->errlog, "%s %s %s: child %s %d\n", row->run_id, row->problem, row->label,
                 WIFSIGNALED(wstatus) ? "killed by signal" : "exited with",
@@ -265,7 +289,9 @@ static int finish(run_ctx *x, child *ch, cb_error *err)
     x->sum->done++;
     x->sum->solved += row.status == CB_STATUS_SOLVED;
     x->sum->crashed += row.status == CB_STATUS_CRASHED;
-    x->sum->failed += row.status != CB_STATUS_SOLVED && row.status != CB_STATUS_CRASHED;
+    x->sum->unsupported += row.status == CB_STATUS_UNSUPPORTED;
+    x->sum->failed += row.status != CB_STATUS_SOLVED && row.status != CB_STATUS_CRASHED &&
+                      row.status != CB_STATUS_UNSUPPORTED;
     progress(x, 0);
     return CB_OK;
 }

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const status_names[] = {"solved",     "max_iter",   "time_limit", "diverged",
-                                           "bad_input",  "not_solved", "crashed"};
+static const char *const status_names[CB_STATUS_COUNT] = {
+    "solved", "max_iter", "time_limit", "diverged", "bad_input", "not_solved", "crashed",
+    "unsupported"};
 
 const char *cb_status_name(cb_status s)
 {
@@ -186,10 +187,12 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
                      cb_problem_n(prob));
     if (rc == CB_OK && !cb_all_finite(sol->p, sol->n))
         rc = cb_fail(err, CB_ERR_INPUT, "warm start: p has a non-finite entry");
-    if (rc == CB_OK && solver->supports)
-        rc = solver->supports(prob, err);
     if (rc != CB_OK)
         return rc;
+    if (solver->supports && (rc = solver->supports(prob, err)) != CB_OK) {
+        info->status = CB_STATUS_UNSUPPORTED; /* not bad input: this solver does not take it */
+        return rc;
+    }
     void *work = NULL;
     double t0 = cb_now();
     rc = solver->setup(prob, s, &work, err);

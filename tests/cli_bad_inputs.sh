@@ -49,5 +49,17 @@ for f in tests/bad_inputs/solutions/*; do
   [ -f "$f" ] || continue
   expect_bad "error $f" "^conebench: .*:[0-9]+: " "$bin" error "$tmp/ok.dat" --solution "$f"
 done
+# Not bad input, but the same script: the conebench tree (plots/, harness/campaigns/) is found
+# from any working directory (cb_home_dir: the executable's parent), so a campaign named by its
+# name runs and a report draws its figures outside the repository.
+abs_bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+expect_ok() {
+  local name=$1; shift
+  if (cd "$tmp" && "$@") >"$tmp/out" 2>"$tmp/err"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL [$name]: stderr: $(head -c 300 "$tmp/err")"; fi
+}
+printf 'name tiny\ngenerate random kind=rolling3d nc=5 seeds=1\nsolver nsgs\ntol 1e-6\nmax-iter 100\ntime-limit 5\n' >"$tmp/tiny.conf"
+expect_ok "list campaigns elsewhere" bash -c "$runner '$abs_bin' list campaigns | grep -q '^planar '"
+expect_ok "report elsewhere" bash -c "$runner '$abs_bin' run tiny.conf -o res && $runner '$abs_bin' report res && test -s res/figures/profile-time-tol0.png"
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -13,6 +13,7 @@
 
 #include "conebench/campaign.h"
 #include "conebench/metrics.h"
+#include "conebench/report.h"
 #include "conebench/results.h"
 #include "conebench/rng.h"
 #include "conebench/runner.h"
@@ -140,6 +141,138 @@ static void test_crash_and_hang(void **state)
     }
     cb_results_free(&r);
     cb_campaign_free(c);
+}
+
+/* Two problems, two solvers; siconos-admm does not take rollspin3d. */
+static const char unsupported_campaign[] = "generate random kind=rollspin3d nc=5 seeds=1\n"
+                                           "generate random kind=rolling3d nc=5 seeds=1\n"
+                                           "solver nsgs\nsolver siconos-admm\ntol 1e-6\n"
+                                           "time-limit 10\n";
+
+/* The per-solver line of `label` in a report summary: runs, solved, success [%], unsupported. */
+static void summary_line(const char *text, const char *label, int *runs, int *solved,
+                         double *success, int *unsup)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n%s ", label);
+    const char *l = strstr(text, key);
+    if (!l)
+        fail_msg("no line for %s in the summary:\n%s", label, text);
+    double tm, it, er;
+    assert_int_equal(sscanf(l + strlen(key), "%d %d %lf%% %lf %lf %lf %d", runs, solved, success,
+                            &tm, &it, &er, unsup),
+                     7);
+}
+
+/* Every ρ of the iteration profile is 0 or 1 (one problem) and both solvers end at ρ(10⁴) = 1. */
+static void check_profile_ends(const char *out)
+{
+    char path[700], line[256];
+    snprintf(path, sizeof path, "%s/figures/profile-iterations-tol0.csv", out);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f)); /* header */
+    assert_non_null(strstr(line, "\"nsgs\",\"siconos-admm\""));
+    double tau = 0, a = -1, b = -1;
+    int rows = 0;
+    while (fgets(line, sizeof line, f) && sscanf(line, "%lf,%lf,%lf", &tau, &a, &b) == 3) {
+        assert_true((a == 0 || a == 1) && (b == 0 || b == 1));
+        rows++;
+    }
+    fclose(f);
+    assert_true(rows >= 2);
+    assert_true(tau == 1e4 && a == 1 && b == 1);
+}
+
+/* rollspin3d × siconos-admm: the solver does not take the kind. The run is recorded as
+ * unsupported (not bad_input, not a failure) with kind and nc, its message goes to errors.log,
+ * and every other pair is solved. */
+static void test_unsupported_runs(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    cb_campaign *c = campaign(dir, unsupported_campaign);
+    char out[600], path[700], log[1024] = "";
+    snprintf(out, sizeof out, "%s/out", dir);
+    cb_runner_settings s;
+    settings(&s, out);
+    cb_runner_summary sum;
+    assert_int_equal(cb_run_campaign(c, &s, &sum, NULL), CB_OK);
+    assert_int_equal(sum.total, 4);
+    assert_int_equal(sum.solved, 3);
+    assert_int_equal(sum.unsupported, 1);
+    assert_int_equal(sum.failed + sum.crashed, 0);
+    cb_results r;
+    read_rows(out, &r);
+    assert_int_equal(r.nrows, 4);
+    for (int i = 0; i < r.nrows; i++) {
+        const cb_result *row = &r.rows[i];
+        int refused = !strcmp(row->kind, "rollspin3d") && !strcmp(row->solver, "siconos-admm");
+        assert_int_equal(row->status, refused ? CB_STATUS_UNSUPPORTED : CB_STATUS_SOLVED);
+        assert_int_equal(row->nc, 5);
+        assert_int_equal((int)strlen(row->sha256), 64);
+        assert_true(refused ? isnan(row->error) && row->iterations == 0 : row->error <= 1e-6);
+    }
+    cb_results_free(&r);
+    snprintf(path, sizeof path, "%s/errors.log", out);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(log, 1, sizeof log - 1, f);
+    fclose(f);
+    log[n] = '\0';
+    assert_non_null(strstr(log, "siconos-admm: cone kind rollspin3d is not supported"));
+    assert_ptr_equal(strchr(log, '\n'), log + n - 1); /* that one line only */
+    cb_campaign_free(c);
+}
+
+/* The report of that campaign: siconos-admm counts 1 run (not 2), 100 % success, 1 unsupported;
+ * the per-problem cell says n/a; profiles cover the 1 problem both solvers take (at τ = 10⁴
+ * both reach ρ = 1: the refused problem is not charged to siconos-admm as a failure). */
+static void test_unsupported_report(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    cb_campaign *c = campaign(dir, unsupported_campaign);
+    char out[600], path[700], *text = NULL, md[16384];
+    size_t len = 0;
+    snprintf(out, sizeof out, "%s/out", dir);
+    cb_runner_settings s;
+    settings(&s, out);
+    cb_runner_summary sum;
+    assert_int_equal(cb_run_campaign(c, &s, &sum, NULL), CB_OK);
+    cb_campaign_free(c);
+    cb_report_settings rs;
+    cb_report_settings_default(&rs);
+    rs.dir = out;
+    rs.figures = system("command -v gnuplot >/dev/null 2>&1") == 0;
+    rs.summary = open_memstream(&text, &len);
+    cb_error err = {{0}};
+    if (cb_report(&rs, &err) != CB_OK)
+        fail_msg("report: %s", err.text);
+    fclose(rs.summary);
+    int runs, solved, unsup;
+    double success;
+    summary_line(text, "siconos-admm", &runs, &solved, &success, &unsup);
+    assert_int_equal(runs, 1);
+    assert_int_equal(solved, 1);
+    assert_true(success == 100.0);
+    assert_int_equal(unsup, 1);
+    summary_line(text, "nsgs", &runs, &solved, &success, &unsup);
+    assert_int_equal(runs, 2);
+    assert_int_equal(solved, 2);
+    assert_int_equal(unsup, 0);
+    assert_non_null(strstr(text, "profiles: 1 of 2 problems (1 unsupported by some solver"));
+    free(text);
+    snprintf(path, sizeof path, "%s/report.md", out);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    md[fread(md, 1, sizeof md - 1, f)] = '\0';
+    fclose(f);
+    assert_non_null(strstr(md, "| siconos-admm | 1 | 1 | 100 % |"));
+    assert_non_null(strstr(md, " n/a |"));
+    assert_null(strstr(md, "bad_input"));
+    if (rs.figures)
+        check_profile_ends(out);
 }
 
 /* 1 if every run id of the campaign appears exactly once in r. */
@@ -376,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_crash_and_hang), cmocka_unit_test(test_kill_then_resume),
         cmocka_unit_test(test_shards),         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_campaign_errors), cmocka_unit_test(test_steps_parse),
+        cmocka_unit_test(test_unsupported_runs), cmocka_unit_test(test_unsupported_report),
     };
     return cmocka_run_group_tests_name("harness", tests, NULL, NULL);
 }

@@ -317,7 +317,7 @@ static void test_unsupported_kinds(void **state)
             assert_non_null(strstr(err.text, cb_kind_name(kinds[k])));
             run_result r = run(all_solvers[i], prob, &s);
             assert_int_equal(r.rc, CB_ERR_INPUT);
-            assert_int_equal(r.info.status, CB_STATUS_BAD_INPUT);
+            assert_int_equal(r.info.status, CB_STATUS_UNSUPPORTED);
             assert_non_null(strstr(r.err.text, cb_kind_name(kinds[k])));
             result_free(&r);
         }

@@ -75,11 +75,18 @@ int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, 
 int cb_steps_parse(const char *list, long **steps, int *n, cb_error *err);
 void cb_campaign_free(cb_campaign *c);
 
-/* Resolve NAME to harness/campaigns/NAME.conf (under $CONEBENCH_HOME if set, else the working
- * directory); a NAME containing '/' or ending in .conf is a path. Writes into buf. */
+/* The conebench tree (plots/, harness/campaigns/): $CONEBENCH_HOME when set; else the working
+ * directory when it holds plots/ and harness/campaigns/; else the parent of the directory of
+ * the running executable (bin/conebench, build-X/conebench) when that holds them; else ".".
+ * Computed once; the string is static. */
+const char *cb_home_dir(void);
+
+/* Resolve NAME to harness/campaigns/NAME.conf under cb_home_dir(); a NAME containing '/' or
+ * ending in .conf is a path. Writes into buf. */
 int cb_campaign_locate(const char *name, char *buf, size_t len, cb_error *err);
 
-/* The Siconos data folder ($CONEBENCH_DATA, else ../shared/data) or NULL when absent. */
+/* The Siconos data folder ($CONEBENCH_DATA, else ../shared/data, else cb_home_dir()/../shared/
+ * data) or NULL when absent. */
 const char *cb_data_dir(void);
 
 /* Write problem i's file if it is generated (random or scenario) and missing; scenario lines

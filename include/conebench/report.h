@@ -13,7 +13,7 @@
 
 typedef struct {
     const char *dir;
-    const char *plots_dir;   /* gnuplot scripts (default: $CONEBENCH_HOME/plots or ./plots) */
+    const char *plots_dir;   /* gnuplot scripts (default: cb_home_dir()/plots, campaign.h) */
     int figures;             /* 1: run gnuplot (default) */
     int max_convergence;     /* at most this many convergence figures (default 40) */
     FILE *summary;           /* where the summary table is printed (default stdout; NULL: none) */

@@ -3,7 +3,8 @@
  *
  * Output directory: runs.csv (cb_results format, one row appended per run with a single write),
  * traces/<run_id>.csv (iteration,time_s,error), problems/ (generated problems), machine.txt,
- * errors.log (messages of runs that could not start, e.g. unsupported kind).
+ * errors.log (messages of runs that could not start, e.g. bad input, or that a solver does not
+ * support: their rows have status unsupported, not counted as failures).
  * Sharding: run i belongs to shard i mod N, so shards are disjoint, deterministic, and their
  * runs.csv files concatenate (minus repeated headers) into the unsharded result.
  */
@@ -29,6 +30,7 @@ typedef struct {
     long skipped;        /* already done (resume) */
     long done;           /* run now */
     long solved, failed, crashed;
+    long unsupported;    /* the solver does not take the problem (not counted in failed) */
     double elapsed;
 } cb_runner_summary;
 

@@ -22,8 +22,12 @@ typedef enum {
     CB_STATUS_BAD_INPUT = 4,
     CB_STATUS_NOT_SOLVED = 5, /* solver stopped before its cap without an accepted solution:
                                  it claimed success and the judge disagrees, or it broke down */
-    CB_STATUS_CRASHED = 6     /* harness only: the child process died */
+    CB_STATUS_CRASHED = 6,    /* harness only: the child process died */
+    CB_STATUS_UNSUPPORTED = 7 /* the solver does not take this problem's cone kind (or storage):
+                                 its supports() said so; not a failure, the input is fine */
 } cb_status;
+
+#define CB_STATUS_COUNT (CB_STATUS_UNSUPPORTED + 1) /* number of cb_status values */
 
 const char *cb_status_name(cb_status s); /* "solved", "max_iter", ... */
 int cb_status_parse(const char *name, cb_status *out);
@@ -111,7 +115,9 @@ const cb_solver *cb_solver_at(int i);
 const cb_solver *cb_solver_find(const char *name);
 
 /* Run `solver` on prob from sol->p (warm start), then judge. Returns CB_OK when the run happened
- * (whatever its status), CB_ERR_INPUT for invalid settings/options/problem. */
+ * (whatever its status), CB_ERR_INPUT for invalid settings/options/problem (info->status
+ * bad_input) or for a problem the solver does not take (info->status unsupported, err from
+ * its supports()). */
 int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
              cb_solution *sol, cb_info *info, cb_error *err);
 
