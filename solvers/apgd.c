@@ -1,0 +1,351 @@
+/* conebench — `apgd`: accelerated projected gradient (Nesterov) with adaptive step, adaptive
+ * restart and best-iterate return, after Mazhar, Heyn, Negrut & Tasora (ACM TOG 34(3), 2015,
+ * Algorithm 2), with the De Saxcé shift: the gradient at the extrapolated point x_k is
+ * F(x_k) = ŷ(W x_k + q) = W x_k + q + g(W x_k + q), i.e. the shifted quadratic
+ * f_s(p) = ½ pᵀW p + (q + s)ᵀ p with s = g(W x_k + q) frozen for the step, so a fixed point
+ * p = P_K(p − t F(p)) solves the cone complementarity problem (the natural map vanishes).
+ *
+ *   p_{k+1} = P_K(x_k − t_k F(x_k)),  t_k = 1/L_k; L_k ← 2 L_k while
+ *             ½ dᵀW d > ½ L_k ‖d‖², d = p_{k+1} − x_k   (the sufficient-decrease test of f_s)
+ *   θ_{k+1} = θ_k (√(θ_k² + 4) − θ_k) / 2,  β = θ_k (1 − θ_k) / (θ_k² + θ_{k+1})
+ *   x_{k+1} = p_{k+1} + β (p_{k+1} − p_k); restart x_{k+1} = p_{k+1}, θ = 1 when
+ *             F(x_k)ᵀ(p_{k+1} − p_k) > 0 (the step went uphill)
+ *   L_{k+1} = shrink · L_k
+ *
+ * One W product per tried step, kept as velocities y = W p + q: y(x_{k+1}) = (1 + β) y(p_{k+1})
+ * − β y(p_k) by linearity, and dᵀW d = dᵀ(y(p_{k+1}) − y(x_k)). The stopping test is the judge's
+ * natural-map residual at p_{k+1}, from y(p_{k+1}) = cb_problem_y (the judge's own kernel: the
+ * same bits), with pfp/eg's settle test: error_q ≤ min(1, √tol), ‖p_{k+1} − p_k‖ ≤ ‖p_{k+1}‖/4.
+ * The iterate with the lowest residual is returned (APGD is not monotone). Convergence is not
+ * guaranteed for μ > 0 (the shift makes the problem non-variational): on some singular
+ * multibody W the residual stalls near 1e-4 where pfp and nsgs converge (test_pfp_eg.c); the
+ * judge decides.
+ */
+#include "solvers_internal.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AP_MAX_DOUBLINGS 60 /* L may grow by 2^60 in one step before the test is waived */
+#define AP_MAX_STEP 0.25    /* "solved" needs ‖p_{k+1} − p_k‖ ≤ AP_MAX_STEP ‖p_{k+1}‖ */
+
+typedef struct {
+    double L0;     /* initial Lipschitz estimate; ≤ 0 before "auto" is resolved */
+    double shrink; /* L ← shrink · L after each step, (0, 1] */
+    int restart;   /* adaptive restart on/off */
+} ap_params;
+
+typedef struct {
+    const cb_problem *prob;
+    size_t n;
+    ap_params par;
+    double norm_q;
+    double *p, *yp;   /* p_k and y(p_k) = W p_k + q */
+    double *pn, *yn;  /* candidate p_{k+1} and y(p_{k+1}) */
+    double *x, *yx;   /* extrapolated x_k and y(x_k) */
+    double *F;        /* F(x_k) = ŷ(y(x_k)) */
+    double *best;     /* lowest-residual iterate */
+    double *buf;
+} ap_work;
+
+typedef struct {
+    ap_work *w;
+    const cb_settings *s;
+    cb_info *info;
+    double t0, L, theta;
+    double err, err_q, norm_p, norm_y, step;
+    double best_err;
+} ap_run;
+
+static const cb_option_spec ap_options[] = {
+    {"L0", "auto", "initial Lipschitz estimate L > 0 (step 1/L); auto = ‖W(x1 − x0)‖/‖x1 − x0‖ "
+                   "for x0 = 0, x1 = ones (Mazhar et al.), the largest diagonal entry if W x1 = 0"},
+    {"shrink", "0.9", "L <- shrink L after every step, in (0, 1]"},
+    {"restart", "on", "adaptive restart when the step goes uphill: on | off"},
+    {NULL, NULL, NULL}};
+
+/* ---------------------------------------------------------------- options and setup */
+
+static int read_params(const cb_settings *s, ap_params *par, cb_error *err)
+{
+    int rc = cb_options_check(s, ap_options, "apgd", err);
+    if (rc != CB_OK)
+        return rc;
+    const char *L0 = cb_option_get(s, ap_options, "L0");
+    par->L0 = 0.0;
+    if (strcmp(L0, "auto") != 0) {
+        rc = cb_option_double(s, ap_options, "L0", 0.0, DBL_MAX, &par->L0, err);
+        if (rc == CB_OK && !(par->L0 > 0.0))
+            rc = cb_fail(err, CB_ERR_INPUT, "option L0: must be > 0 or auto, got %g", par->L0);
+        if (rc != CB_OK)
+            return rc;
+    }
+    rc = cb_option_double(s, ap_options, "shrink", 0.0, 1.0, &par->shrink, err);
+    if (rc == CB_OK && !(par->shrink > 0.0))
+        rc = cb_fail(err, CB_ERR_INPUT, "option shrink: must be in (0, 1], got %g", par->shrink);
+    const char *restart = cb_option_get(s, ap_options, "restart");
+    if (rc == CB_OK && strcmp(restart, "on") != 0 && strcmp(restart, "off") != 0)
+        rc = cb_fail(err, CB_ERR_INPUT, "option restart: '%s' is not on or off", restart);
+    par->restart = strcmp(restart, "on") == 0;
+    return rc;
+}
+
+/* L₀ = ‖W 1‖ / ‖1‖ (a Rayleigh-like estimate of ‖W‖₂ from below); max W_ii when W 1 = 0. */
+static double auto_L0(const cb_problem *prob, double *ones, double *Wones)
+{
+    size_t n = cb_problem_n(prob);
+    for (size_t i = 0; i < n; i++)
+        ones[i] = 1.0;
+    cb_problem_Wp(prob, ones, Wones);
+    double L = cblas_dnrm2((int)n, Wones, 1) / sqrt((double)n);
+    if (!(L > 0.0) || !isfinite(L)) {
+        double block[CB_MAX_DIM * CB_MAX_DIM];
+        L = 0.0;
+        for (int a = 0; a < prob->nc; a++) {
+            cb_problem_diag_block(prob, a, block);
+            for (int i = 0; i < prob->d; i++)
+                L = fmax(L, fabs(block[i + i * prob->d]));
+        }
+    }
+    return L > 0.0 && isfinite(L) ? L : 1.0;
+}
+
+static void ap_cleanup(void *work)
+{
+    ap_work *w = work;
+    if (!w)
+        return;
+    free(w->buf);
+    free(w);
+}
+
+/* Validate options, then allocate the 8 vectors of n. */
+static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
+{
+    ap_params par;
+    int rc = read_params(s, &par, err);
+    if (rc != CB_OK)
+        return rc;
+    size_t n = cb_problem_n(prob), total;
+    ap_work *w = calloc(1, sizeof *w);
+    if (!w || cb_mul_size(8, n, &total) != 0 ||
+        !(w->buf = cb_malloc_array(total, sizeof(double)))) {
+        ap_cleanup(w);
+        return cb_fail(err, CB_ERR_NOMEM, "apgd: out of memory (n = %zu)", n);
+    }
+    w->prob = prob;
+    w->n = n;
+    w->par = par;
+    double **v[8] = {&w->p, &w->yp, &w->pn, &w->yn, &w->x, &w->yx, &w->F, &w->best};
+    for (size_t k = 0; k < 8; k++)
+        *v[k] = w->buf + k * n;
+    if (w->par.L0 <= 0.0)
+        w->par.L0 = auto_L0(prob, w->x, w->yx);
+    w->norm_q = cblas_dnrm2((int)n, prob->q, 1);
+    *work = w;
+    return CB_OK;
+}
+
+/* Every kind and every storage (through the problem.h kernels). */
+static int ap_supports(const cb_problem *prob, cb_error *err)
+{
+    if (cb_kind_dim(prob->kind) != prob->d)
+        return cb_fail(err, CB_ERR_INPUT, "kind: %d has no cone", (int)prob->kind);
+    return CB_OK;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* F = ŷ(y(x)) contact by contact; 1 when finite. */
+static int gradient(const ap_work *w)
+{
+    const cb_problem *prob = w->prob;
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * prob->d;
+        cb_modified_velocity(prob->kind, &f, w->yx + off, w->F + off);
+    }
+    return cb_all_finite(w->F, w->n);
+}
+
+/* pn = P_K(x − t F), then yn = W pn + q; 1 when finite. */
+static int candidate(const ap_work *w, double t, cb_work *cnt)
+{
+    const cb_problem *prob = w->prob;
+    int d = prob->d, ok = 1;
+    double z[CB_MAX_DIM];
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * d;
+        for (int i = 0; i < d; i++)
+            z[i] = w->x[off + i] - t * w->F[off + i];
+        ok &= cb_project(prob->kind, &f, z, w->pn + off) != CB_PROJ_NONFINITE;
+    }
+    cnt->projections += prob->nc;
+    cb_problem_y(prob, w->pn, w->yn);
+    cnt->block_products += cb_problem_blocks_per_matvec(prob);
+    return ok && cb_all_finite(w->yn, w->n);
+}
+
+/* The judge's residual at pn from yn: err, err_q and ‖pn‖. */
+static void residual(ap_run *r)
+{
+    ap_work *w = r->w;
+    const cb_problem *prob = w->prob;
+    double e2 = 0.0;
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * prob->d;
+        e2 += cb_contact_residual2(prob->kind, &f, w->pn + off, w->yn + off);
+    }
+    double norm_p = cblas_dnrm2((int)w->n, w->pn, 1);
+    double norm_y = cblas_dnrm2((int)w->n, w->yn, 1);
+    double norm = fmax(w->norm_q, fmax(norm_p, norm_y)), e = sqrt(e2);
+    r->norm_p = norm_p;
+    r->norm_y = norm_y;
+    r->err = fabs(norm) > DBL_EPSILON ? e / norm : e;
+    r->err_q = e / fmax(w->norm_q, DBL_MIN);
+    if (!isfinite(norm))
+        r->err = r->err_q = INFINITY;
+    r->info->work.projections += prob->nc;
+    r->info->work.error_evals++;
+}
+
+/* ---------------------------------------------------------------- iterations */
+
+static int time_up(const ap_run *r)
+{
+    return r->s->time_limit > 0 && cb_now() - r->t0 > r->s->time_limit;
+}
+
+/* p_{k+1} = P_K(x − F/L), doubling L until ½dᵀWd ≤ ½L‖d‖² (d = p_{k+1} − x); 0 if not finite. */
+static int backtrack(ap_run *r)
+{
+    ap_work *w = r->w;
+    for (int doublings = 0;; doublings++) {
+        if (!candidate(w, 1.0 / r->L, &r->info->work))
+            return 0;
+        double dWd = 0.0, dd = 0.0;
+        for (size_t i = 0; i < w->n; i++) {
+            double di = w->pn[i] - w->x[i];
+            dWd += di * (w->yn[i] - w->yx[i]);
+            dd += di * di;
+        }
+        if (dWd <= r->L * dd || doublings >= AP_MAX_DOUBLINGS || time_up(r))
+            return 1;
+        r->L *= 2.0;
+    }
+}
+
+/* Momentum: x ← p_{k+1} + β(p_{k+1} − p_k) (or a restart), y(x) alike; p_k ← p_{k+1}. */
+static void extrapolate(ap_run *r)
+{
+    ap_work *w = r->w;
+    double uphill = 0.0, step2 = 0.0;
+    for (size_t i = 0; i < w->n; i++) {
+        double dp = w->pn[i] - w->p[i];
+        uphill += w->F[i] * dp;
+        step2 += dp * dp;
+    }
+    r->step = sqrt(step2);
+    double th = r->theta, th1 = 0.5 * th * (sqrt(th * th + 4.0) - th);
+    double beta = th * (1.0 - th) / (th * th + th1);
+    r->theta = th1;
+    if (w->par.restart && uphill > 0.0) {
+        beta = 0.0;
+        r->theta = 1.0;
+    }
+    for (size_t i = 0; i < w->n; i++) {
+        w->x[i] = w->pn[i] + beta * (w->pn[i] - w->p[i]);
+        w->yx[i] = (1.0 + beta) * w->yn[i] - beta * w->yp[i];
+    }
+    memcpy(w->p, w->pn, w->n * sizeof(double));
+    memcpy(w->yp, w->yn, w->n * sizeof(double));
+    r->L *= w->par.shrink;
+}
+
+/* The status that ends the run after iteration k, or -1. "Solved" also needs the judge's
+ * resolvability ε·max(‖p‖, ‖y‖) ≤ ‖q‖: on an infeasible problem the accelerated iterates run
+ * off like k², the last step becomes small next to ‖p‖ and ‖e‖ rounds to 0. */
+static int stop_status(const ap_run *r, int k)
+{
+    if (!isfinite(r->err))
+        return CB_STATUS_DIVERGED;
+    if (r->err <= r->s->tol && r->err_q <= fmin(1.0, sqrt(r->s->tol)) &&
+        r->step <= AP_MAX_STEP * r->norm_p &&
+        DBL_EPSILON * fmax(r->norm_p, r->norm_y) <= r->w->norm_q)
+        return CB_STATUS_SOLVED;
+    if (k >= r->s->max_iter)
+        return CB_STATUS_MAX_ITER;
+    if (time_up(r))
+        return CB_STATUS_TIME_LIMIT;
+    return -1;
+}
+
+/* Iterations from the evaluated warm start; the best iterate is kept in w->best. */
+static int iterate(ap_run *r, int *k, int *status, cb_error *err)
+{
+    ap_work *w = r->w;
+    for (*k = 0; (*status = stop_status(r, *k)) < 0;) {
+        if (!gradient(w) || !backtrack(r)) { /* the best finite iterate is returned */
+            r->err = r->err_q = NAN;
+            *status = CB_STATUS_DIVERGED;
+            return CB_OK;
+        }
+        ++*k;
+        residual(r);
+        extrapolate(r);
+        if (r->err < r->best_err || !isfinite(r->best_err)) {
+            r->best_err = r->err;
+            memcpy(w->best, w->p, w->n * sizeof(double));
+        }
+        if (cb_info_trace(r->info, r->s, *k, r->t0, r->err) != CB_OK)
+            return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
+    }
+    return CB_OK;
+}
+
+static int ap_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
+                    cb_error *err)
+{
+    ap_work *w = work;
+    ap_run r = {.w = w, .s = s, .info = info, .t0 = cb_now(), .L = w->par.L0, .theta = 1.0};
+    int k = 0, status = CB_STATUS_DIVERGED, rc = CB_OK;
+    memcpy(w->pn, sol->p, w->n * sizeof(double)); /* the warm start, judged as iterate 0 */
+    cb_problem_y(w->prob, w->pn, w->yn);
+    info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
+    residual(&r);
+    memcpy(w->p, w->pn, w->n * sizeof(double));
+    memcpy(w->x, w->pn, w->n * sizeof(double));
+    memcpy(w->yp, w->yn, w->n * sizeof(double));
+    memcpy(w->yx, w->yn, w->n * sizeof(double));
+    memcpy(w->best, w->pn, w->n * sizeof(double));
+    r.best_err = r.err;
+    if (cb_info_trace(info, s, 0, r.t0, r.err) != CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
+    if (rc == CB_OK && cb_all_finite(w->yp, w->n))
+        rc = iterate(&r, &k, &status, err);
+    memcpy(sol->p, status == CB_STATUS_SOLVED ? w->p : w->best, w->n * sizeof(double));
+    cb_problem_y(w->prob, sol->p, sol->y);
+    info->status = (cb_status)status;
+    info->iterations = k;
+    info->solver_error = status == CB_STATUS_SOLVED ? r.err : r.best_err;
+    return rc;
+}
+
+const cb_solver cb_solver_apgd = {
+    .name = "apgd",
+    .summary = "accelerated projected gradient (Nesterov; Mazhar et al. 2015) on F = W p + q + "
+               "g(W p + q): adaptive step, adaptive restart, best iterate returned",
+    .options = ap_options,
+    .supports = ap_supports,
+    .setup = ap_setup,
+    .solve = ap_solve,
+    .cleanup = ap_cleanup,
+};
