@@ -21,6 +21,7 @@
  * multibody W the residual stalls near 1e-4 where pfp and nsgs converge (test_pfp_eg.c); the
  * judge decides.
  */
+#include "first_order.h"
 #include "solvers_internal.h"
 
 #include <cblas.h>
@@ -30,7 +31,6 @@
 #include <string.h>
 
 #define AP_MAX_DOUBLINGS 60 /* L may grow by 2^60 in one step before the test is waived */
-#define AP_MAX_STEP 0.25    /* "solved" needs ‖p_{k+1} − p_k‖ ≤ AP_MAX_STEP ‖p_{k+1}‖ */
 
 typedef struct {
     double L0;     /* initial Lipschitz estimate; ≤ 0 before "auto" is resolved */
@@ -56,8 +56,8 @@ typedef struct {
     const cb_settings *s;
     cb_info *info;
     double t0, L, theta;
-    double err, err_q, norm_p, norm_y, step;
-    double best_err;
+    cb_fo_residual res;
+    double step, best_err;
 } ap_run;
 
 static const cb_option_spec ap_options[] = {
@@ -149,79 +149,28 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
     return CB_OK;
 }
 
-/* Every kind and every storage (through the problem.h kernels). */
-static int ap_supports(const cb_problem *prob, cb_error *err)
-{
-    if (cb_kind_dim(prob->kind) != prob->d)
-        return cb_fail(err, CB_ERR_INPUT, "kind: %d has no cone", (int)prob->kind);
-    return CB_OK;
-}
-
 /* ---------------------------------------------------------------- kernels */
 
-/* F = ŷ(y(x)) contact by contact; 1 when finite. */
-static int gradient(const ap_work *w)
-{
-    const cb_problem *prob = w->prob;
-    for (int a = 0; a < prob->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(prob, a, &f);
-        size_t off = (size_t)a * prob->d;
-        cb_modified_velocity(prob->kind, &f, w->yx + off, w->F + off);
-    }
-    return cb_all_finite(w->F, w->n);
-}
-
-/* pn = P_K(x − t F), then yn = W pn + q; 1 when finite. */
+/* pn = P_K(x − t F(x)), then yn = W pn + q; 1 when finite. */
 static int candidate(const ap_work *w, double t, cb_work *cnt)
 {
-    const cb_problem *prob = w->prob;
-    int d = prob->d, ok = 1;
-    double z[CB_MAX_DIM];
-    for (int a = 0; a < prob->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(prob, a, &f);
-        size_t off = (size_t)a * d;
-        for (int i = 0; i < d; i++)
-            z[i] = w->x[off + i] - t * w->F[off + i];
-        ok &= cb_project(prob->kind, &f, z, w->pn + off) != CB_PROJ_NONFINITE;
-    }
-    cnt->projections += prob->nc;
-    cb_problem_y(prob, w->pn, w->yn);
-    cnt->block_products += cb_problem_blocks_per_matvec(prob);
+    int ok = cb_fo_project_step(w->prob, w->x, w->F, t, w->pn, cnt);
+    cb_problem_y(w->prob, w->pn, w->yn);
+    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     return ok && cb_all_finite(w->yn, w->n);
 }
 
-/* The judge's residual at pn from yn: err, err_q and ‖pn‖. */
+/* The judge's residual at the candidate pn (from yn). */
 static void residual(ap_run *r)
 {
-    ap_work *w = r->w;
-    const cb_problem *prob = w->prob;
-    double e2 = 0.0;
-    for (int a = 0; a < prob->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(prob, a, &f);
-        size_t off = (size_t)a * prob->d;
-        e2 += cb_contact_residual2(prob->kind, &f, w->pn + off, w->yn + off);
-    }
-    double norm_p = cblas_dnrm2((int)w->n, w->pn, 1);
-    double norm_y = cblas_dnrm2((int)w->n, w->yn, 1);
-    double norm = fmax(w->norm_q, fmax(norm_p, norm_y)), e = sqrt(e2);
-    r->norm_p = norm_p;
-    r->norm_y = norm_y;
-    r->err = fabs(norm) > DBL_EPSILON ? e / norm : e;
-    r->err_q = e / fmax(w->norm_q, DBL_MIN);
-    if (!isfinite(norm))
-        r->err = r->err_q = INFINITY;
-    r->info->work.projections += prob->nc;
-    r->info->work.error_evals++;
+    cb_fo_residual_eval(r->w->prob, r->w->pn, r->w->yn, r->w->norm_q, &r->res, &r->info->work);
 }
 
 /* ---------------------------------------------------------------- iterations */
 
 static int time_up(const ap_run *r)
 {
-    return r->s->time_limit > 0 && cb_now() - r->t0 > r->s->time_limit;
+    return cb_fo_time_up(r->s, r->t0);
 }
 
 /* p_{k+1} = P_K(x − F/L), doubling L until ½dᵀWd ≤ ½L‖d‖² (d = p_{k+1} − x); 0 if not finite. */
@@ -270,42 +219,24 @@ static void extrapolate(ap_run *r)
     r->L *= w->par.shrink;
 }
 
-/* The status that ends the run after iteration k, or -1. "Solved" also needs the judge's
- * resolvability ε·max(‖p‖, ‖y‖) ≤ ‖q‖: on an infeasible problem the accelerated iterates run
- * off like k², the last step becomes small next to ‖p‖ and ‖e‖ rounds to 0. */
-static int stop_status(const ap_run *r, int k)
-{
-    if (!isfinite(r->err))
-        return CB_STATUS_DIVERGED;
-    if (r->err <= r->s->tol && r->err_q <= fmin(1.0, sqrt(r->s->tol)) &&
-        r->step <= AP_MAX_STEP * r->norm_p &&
-        DBL_EPSILON * fmax(r->norm_p, r->norm_y) <= r->w->norm_q)
-        return CB_STATUS_SOLVED;
-    if (k >= r->s->max_iter)
-        return CB_STATUS_MAX_ITER;
-    if (time_up(r))
-        return CB_STATUS_TIME_LIMIT;
-    return -1;
-}
-
 /* Iterations from the evaluated warm start; the best iterate is kept in w->best. */
 static int iterate(ap_run *r, int *k, int *status, cb_error *err)
 {
     ap_work *w = r->w;
-    for (*k = 0; (*status = stop_status(r, *k)) < 0;) {
-        if (!gradient(w) || !backtrack(r)) { /* the best finite iterate is returned */
-            r->err = r->err_q = NAN;
+    for (*k = 0; (*status = cb_fo_stop_status(&r->res, r->step, w->norm_q, r->s, *k, r->t0)) < 0;) {
+        if (!cb_fo_modified_velocity(w->prob, w->yx, w->F) || !backtrack(r)) { /* the best finite iterate is returned */
+            r->res.err = r->res.err_q = NAN;
             *status = CB_STATUS_DIVERGED;
             return CB_OK;
         }
         ++*k;
         residual(r);
         extrapolate(r);
-        if (r->err < r->best_err || !isfinite(r->best_err)) {
-            r->best_err = r->err;
+        if (r->res.err < r->best_err || !isfinite(r->best_err)) {
+            r->best_err = r->res.err;
             memcpy(w->best, w->p, w->n * sizeof(double));
         }
-        if (cb_info_trace(r->info, r->s, *k, r->t0, r->err) != CB_OK)
+        if (cb_info_trace(r->info, r->s, *k, r->t0, r->res.err) != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
     }
     return CB_OK;
@@ -326,8 +257,8 @@ static int ap_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     memcpy(w->yp, w->yn, w->n * sizeof(double));
     memcpy(w->yx, w->yn, w->n * sizeof(double));
     memcpy(w->best, w->pn, w->n * sizeof(double));
-    r.best_err = r.err;
-    if (cb_info_trace(info, s, 0, r.t0, r.err) != CB_OK)
+    r.best_err = r.res.err;
+    if (cb_info_trace(info, s, 0, r.t0, r.res.err) != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
     if (rc == CB_OK && cb_all_finite(w->yp, w->n))
         rc = iterate(&r, &k, &status, err);
@@ -335,7 +266,7 @@ static int ap_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     cb_problem_y(w->prob, sol->p, sol->y);
     info->status = (cb_status)status;
     info->iterations = k;
-    info->solver_error = status == CB_STATUS_SOLVED ? r.err : r.best_err;
+    info->solver_error = status == CB_STATUS_SOLVED ? r.res.err : r.best_err;
     return rc;
 }
 
@@ -344,7 +275,7 @@ const cb_solver cb_solver_apgd = {
     .summary = "accelerated projected gradient (Nesterov; Mazhar et al. 2015) on F = W p + q + "
                "g(W p + q): adaptive step, adaptive restart, best iterate returned",
     .options = ap_options,
-    .supports = ap_supports,
+    .supports = cb_fo_supports,
     .setup = ap_setup,
     .solve = ap_solve,
     .cleanup = ap_cleanup,

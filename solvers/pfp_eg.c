@@ -15,6 +15,7 @@
  * W is only touched through the problem.h kernels, so dense and BSR storage behave alike (to the
  * bit) and factored storage works unchanged (its W p rounds differently, ~1e-16 relative).
  */
+#include "first_order.h"
 #include "solvers_internal.h"
 
 #include <cblas.h>
@@ -25,7 +26,6 @@
 
 #define PE_MAX_SHRINK 100 /* ρ reductions in one iteration before the rule is waived */
 #define PE_RUNNING (-1)   /* no stopping test holds yet */
-#define PE_MAX_STEP 0.25  /* "solved" needs ‖p_k − p_{k−1}‖ ≤ PE_MAX_STEP ‖p_k‖ */
 
 typedef enum { PE_STEP_OK, PE_STEP_DIVERGED, PE_STEP_TIME } pe_step;
 
@@ -58,8 +58,7 @@ typedef struct {
     double t0;
     double rho;   /* current step */
     double ratio; /* ρ‖ΔF‖/‖Δp‖ of the last accepted predictor */
-    double err, err_q;
-    double norm_p; /* ‖p_k‖ */
+    cb_fo_residual res;
     double step;   /* ‖p_k − p_{k−1}‖ (0 at the warm start) */
 } pe_run;
 
@@ -180,48 +179,21 @@ static int eg_setup(const cb_problem *prob, const cb_settings *s, void **work, c
 }
 
 /* Every kind and every storage (dense, BSR, factored: through the kernels) is supported. */
-static int pe_supports(const cb_problem *prob, cb_error *err)
-{
-    if (cb_kind_dim(prob->kind) != prob->d)
-        return cb_fail(err, CB_ERR_INPUT, "kind: %d has no cone", (int)prob->kind);
-    return CB_OK;
-}
-
 /* ---------------------------------------------------------------- kernels */
 
 /* y = W p + q, F = ŷ(y) = y + g(y) contact by contact; 1 when y and F are finite. */
 static int eval_point(const pe_work *w, pe_point *x, cb_work *cnt)
 {
-    const cb_problem *prob = w->prob;
-    cb_problem_y(prob, x->p, x->y);
-    cnt->block_products += cb_problem_blocks_per_matvec(prob);
-    for (int a = 0; a < prob->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(prob, a, &f);
-        size_t off = (size_t)a * prob->d;
-        cb_modified_velocity(prob->kind, &f, x->y + off, x->F + off);
-    }
-    return cb_all_finite(x->y, w->n) && cb_all_finite(x->F, w->n);
+    cb_problem_y(w->prob, x->p, x->y);
+    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
+    return cb_fo_modified_velocity(w->prob, x->y, x->F) && cb_all_finite(x->y, w->n);
 }
 
-/* out = P_K(p − ρ F) contact by contact; 1 when every projection had finite input. */
+/* out = P_K(p − ρ F); 1 when every projection had finite input. */
 static int project_step(const pe_work *w, const double *p, const double *F, double rho,
                         double *out, cb_work *cnt)
 {
-    const cb_problem *prob = w->prob;
-    int d = prob->d, ok = 1;
-    double z[CB_MAX_DIM];
-    for (int a = 0; a < prob->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(prob, a, &f);
-        size_t off = (size_t)a * d;
-        for (int i = 0; i < d; i++)
-            z[i] = p[off + i] - rho * F[off + i];
-        if (cb_project(prob->kind, &f, z, out + off) == CB_PROJ_NONFINITE)
-            ok = 0;
-    }
-    cnt->projections += prob->nc;
-    return ok;
+    return cb_fo_project_step(w->prob, p, F, rho, out, cnt);
 }
 
 /* ρ‖F(a) − F(b)‖ / ‖a − b‖ (0 when b = a, which then solves the problem). */
@@ -236,35 +208,18 @@ static double step_ratio(size_t n, const pe_point *a, const pe_point *b, double 
     return dp > 0.0 ? rho * sqrt(dF) / sqrt(dp) : 0.0;
 }
 
-/* err = ‖p − P_K(p − ŷ)‖ / max(‖q‖, ‖p‖, ‖y‖) (judge normalisation), err_q = ‖·‖ / ‖q‖. */
+/* The judge's residual of the current iterate. */
 static void residual(pe_run *r)
 {
-    const pe_work *w = r->w;
-    const cb_problem *prob = w->prob;
-    double e2 = 0.0;
-    for (int a = 0; a < prob->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(prob, a, &f);
-        size_t off = (size_t)a * prob->d;
-        e2 += cb_contact_residual2(prob->kind, &f, w->cur.p + off, w->cur.y + off);
-    }
-    double norm_p = cblas_dnrm2((int)w->n, w->cur.p, 1);
-    double norm_y = cblas_dnrm2((int)w->n, w->cur.y, 1);
-    double norm = fmax(w->norm_q, fmax(norm_p, norm_y)), e = sqrt(e2);
-    r->norm_p = norm_p;
-    r->err = fabs(norm) > DBL_EPSILON ? e / norm : e;
-    r->err_q = e / fmax(w->norm_q, DBL_MIN);
-    if (!isfinite(norm)) /* ‖p‖ or ‖y‖ overflows: diverged, though every entry is finite */
-        r->err = r->err_q = INFINITY;
-    r->info->work.projections += prob->nc;
-    r->info->work.error_evals++;
+    cb_fo_residual_eval(r->w->prob, r->w->cur.p, r->w->cur.y, r->w->norm_q, &r->res,
+                        &r->info->work);
 }
 
 /* ---------------------------------------------------------------- iterations */
 
 static int time_up(const pe_run *r)
 {
-    return r->s->time_limit > 0 && cb_now() - r->t0 > r->s->time_limit;
+    return cb_fo_time_up(r->s, r->t0);
 }
 
 /* ‖a − b‖ */
@@ -342,26 +297,12 @@ static pe_step eg_iteration(pe_run *r)
     return PE_STEP_OK;
 }
 
-/* The status that ends the run at iteration k, or PE_RUNNING. */
-static int stop_status(const pe_run *r, int k)
-{
-    if (!isfinite(r->err))
-        return CB_STATUS_DIVERGED;
-    if (r->err <= r->s->tol && r->err_q <= fmin(1.0, sqrt(r->s->tol)) &&
-        r->step <= PE_MAX_STEP * r->norm_p)
-        return CB_STATUS_SOLVED;
-    if (k >= r->s->max_iter)
-        return CB_STATUS_MAX_ITER;
-    if (time_up(r))
-        return CB_STATUS_TIME_LIMIT;
-    return PE_RUNNING;
-}
-
 /* Iterate from the evaluated warm start until a stopping test holds; *k counts iterations. */
 static int iterate(pe_run *r, int *k, int *status, cb_error *err)
 {
     for (*k = 0;;) {
-        if ((*status = stop_status(r, *k)) != PE_RUNNING)
+        if ((*status = cb_fo_stop_status(&r->res, r->step, r->w->norm_q, r->s, *k, r->t0)) !=
+            PE_RUNNING)
             return CB_OK;
         pe_step st = r->w->extragradient ? eg_iteration(r) : pfp_iteration(r);
         if (st == PE_STEP_TIME) {
@@ -370,12 +311,12 @@ static int iterate(pe_run *r, int *k, int *status, cb_error *err)
         }
         ++*k;
         if (st == PE_STEP_DIVERGED) {
-            r->err = r->err_q = NAN;
+            r->res.err = r->res.err_q = NAN;
             *status = CB_STATUS_DIVERGED;
             return CB_OK;
         }
         residual(r);
-        if (cb_info_trace(r->info, r->s, *k, r->t0, r->err) != CB_OK)
+        if (cb_info_trace(r->info, r->s, *k, r->t0, r->res.err) != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
     }
 }
@@ -389,17 +330,17 @@ static int pe_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     memcpy(w->cur.p, sol->p, w->n * sizeof(double));
     if (eval_point(w, &w->cur, &info->work)) {
         residual(&r);
-        rc = cb_info_trace(info, s, 0, r.t0, r.err) == CB_OK
+        rc = cb_info_trace(info, s, 0, r.t0, r.res.err) == CB_OK
                  ? iterate(&r, &k, &status, err)
                  : cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
     } else {
-        r.err = r.err_q = NAN;
+        r.res.err = r.res.err_q = NAN;
     }
     memcpy(sol->p, w->cur.p, w->n * sizeof(double));
     memcpy(sol->y, w->cur.y, w->n * sizeof(double));
     info->status = (cb_status)status;
     info->iterations = k;
-    info->solver_error = r.err;
+    info->solver_error = r.res.err;
     return rc;
 }
 
@@ -408,7 +349,7 @@ const cb_solver cb_solver_pfp = {
     .summary = "projected fixed point p <- P_K(p - rho F(p)), F = W p + q + g(W p + q) (eq. 64); "
                "self-adaptive or fixed rho",
     .options = pe_options,
-    .supports = pe_supports,
+    .supports = cb_fo_supports,
     .setup = pfp_setup,
     .solve = pe_solve,
     .cleanup = pe_cleanup,
@@ -419,7 +360,7 @@ const cb_solver cb_solver_eg = {
     .summary = "extra-gradient p~ = P_K(p - rho F(p)), p <- P_K(p - rho F(p~)) (eq. 65); "
                "self-adaptive or fixed rho",
     .options = pe_options,
-    .supports = pe_supports,
+    .supports = cb_fo_supports,
     .setup = eg_setup,
     .solve = pe_solve,
     .cleanup = pe_cleanup,

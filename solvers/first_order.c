@@ -1,0 +1,90 @@
+/* conebench — shared pieces of the first-order solvers (see first_order.h). */
+#include "first_order.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+
+#include "conebench/cone.h"
+#include "conebench/judge.h"
+
+#define FO_MAX_STEP 0.25 /* "solved" needs ‖p_k − p_{k−1}‖ ≤ FO_MAX_STEP ‖p_k‖ */
+
+/* e² = Σ_α ‖p_α − P_K(p_α − ŷ_α)‖², normalised as the judge does. */
+void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y, double norm_q,
+                         cb_fo_residual *out, cb_work *cnt)
+{
+    size_t n = cb_problem_n(prob);
+    double e2 = 0.0;
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * prob->d;
+        e2 += cb_contact_residual2(prob->kind, &f, p + off, y + off);
+    }
+    out->norm_p = cblas_dnrm2((int)n, p, 1);
+    out->norm_y = cblas_dnrm2((int)n, y, 1);
+    double norm = fmax(norm_q, fmax(out->norm_p, out->norm_y)), e = sqrt(e2);
+    out->err = fabs(norm) > DBL_EPSILON ? e / norm : e;
+    out->err_q = e / fmax(norm_q, DBL_MIN);
+    if (!isfinite(norm)) /* ‖p‖ or ‖y‖ overflows: diverged, though every entry is finite */
+        out->err = out->err_q = INFINITY;
+    cnt->projections += prob->nc;
+    cnt->error_evals++;
+}
+
+int cb_fo_modified_velocity(const cb_problem *prob, const double *y, double *F)
+{
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * prob->d;
+        cb_modified_velocity(prob->kind, &f, y + off, F + off);
+    }
+    return cb_all_finite(F, cb_problem_n(prob));
+}
+
+int cb_fo_project_step(const cb_problem *prob, const double *p, const double *F, double rho,
+                       double *out, cb_work *cnt)
+{
+    int d = prob->d, ok = 1;
+    double z[CB_MAX_DIM];
+    for (int a = 0; a < prob->nc; a++) {
+        cb_friction f;
+        cb_problem_friction(prob, a, &f);
+        size_t off = (size_t)a * d;
+        for (int i = 0; i < d; i++)
+            z[i] = p[off + i] - rho * F[off + i];
+        if (cb_project(prob->kind, &f, z, out + off) == CB_PROJ_NONFINITE)
+            ok = 0;
+    }
+    cnt->projections += prob->nc;
+    return ok;
+}
+
+int cb_fo_time_up(const cb_settings *s, double t0)
+{
+    return s->time_limit > 0 && cb_now() - t0 > s->time_limit;
+}
+
+int cb_fo_stop_status(const cb_fo_residual *r, double step, double norm_q, const cb_settings *s,
+                      int k, double t0)
+{
+    if (!isfinite(r->err))
+        return CB_STATUS_DIVERGED;
+    if (r->err <= s->tol && r->err_q <= fmin(1.0, sqrt(s->tol)) &&
+        step <= FO_MAX_STEP * r->norm_p && DBL_EPSILON * fmax(r->norm_p, r->norm_y) <= norm_q)
+        return CB_STATUS_SOLVED;
+    if (k >= s->max_iter)
+        return CB_STATUS_MAX_ITER;
+    if (cb_fo_time_up(s, t0))
+        return CB_STATUS_TIME_LIMIT;
+    return -1;
+}
+
+int cb_fo_supports(const cb_problem *prob, cb_error *err)
+{
+    if (cb_kind_dim(prob->kind) != prob->d)
+        return cb_fail(err, CB_ERR_INPUT, "kind: %d has no cone", (int)prob->kind);
+    return CB_OK;
+}
