@@ -332,8 +332,8 @@ static int profile_figure(const report_ctx *x, const table *t, int ti, int m, cb
         }
         fprintf(f, "\n");
         fclose(f);
-        int k = snprintf(ttl, sizeof ttl, "Performance profile (%s), tol %.0e, %d problems",
-                         measures[m].what, t->tol, t->ncommon);
+        int k = snprintf(ttl, sizeof ttl, "Performance profile (%s), tol %.0e, %d problem%s",
+                         measures[m].what, t->tol, t->ncommon, t->ncommon == 1 ? "" : "s");
         if (t->ncommon < t->np)
             snprintf(ttl + k, sizeof ttl - (size_t)k, " (%d excluded: unsupported by a solver)",
                      t->np - t->ncommon);
