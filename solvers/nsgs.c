@@ -711,8 +711,8 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
 
 const cb_solver cb_solver_nsgs = {
     .name = "nsgs",
-    .summary = "block Gauss-Seidel over contacts; local Newton or projected fixed point, "
-               "take-off/stick shortcuts",
+    .summary = "block Gauss-Seidel over contacts; local Newton, projected fixed point or exact "
+               "enumeration (2D cones), take-off/stick shortcuts",
     .options = nsgs_spec,
     .supports = gs_supports,
     .setup = nsgs_setup,
