@@ -16,6 +16,9 @@
  * − β y(p_k) by linearity, and dᵀW d = dᵀ(y(p_{k+1}) − y(x_k)). The stopping test is the judge's
  * natural-map residual at p_{k+1}, from y(p_{k+1}) = cb_problem_y (the judge's own kernel: the
  * same bits), with pfp/eg's settle test: error_q ≤ min(1, √tol), ‖p_{k+1} − p_k‖ ≤ ‖p_{k+1}‖/4.
+ * Option shift_every = k > 1 re-evaluates the shift s only every k steps (F = y(x) + s in
+ * between): a slower-moving, piecewise-variational field that stops the stalls below at the
+ * price of more steps on easy problems (BENCHMARKS.md (c)).
  * The iterate with the lowest residual is returned (APGD is not monotone). Convergence is not
  * guaranteed for μ > 0 (the shift makes the problem non-variational): on some singular
  * multibody W the residual stalls near 1e-4 where pfp and nsgs converge (test_pfp_eg.c); the
@@ -36,6 +39,7 @@ typedef struct {
     double L0;     /* initial Lipschitz estimate; ≤ 0 before "auto" is resolved */
     double shrink; /* L ← shrink · L after each step, (0, 1] */
     int restart;   /* adaptive restart on/off */
+    long shift_every; /* refresh the De Saxcé shift every this many steps (≥ 1) */
 } ap_params;
 
 typedef struct {
@@ -46,7 +50,8 @@ typedef struct {
     double *p, *yp;   /* p_k and y(p_k) = W p_k + q */
     double *pn, *yn;  /* candidate p_{k+1} and y(p_{k+1}) */
     double *x, *yx;   /* extrapolated x_k and y(x_k) */
-    double *F;        /* F(x_k) = ŷ(y(x_k)) */
+    double *F;        /* F(x_k) = y(x_k) + s, s the De Saxcé shift g(y) of the last refresh */
+    double *shift;    /* s = ŷ − y at the last refresh */
     double *best;     /* lowest-residual iterate */
     double *buf;
 } ap_work;
@@ -65,6 +70,9 @@ static const cb_option_spec ap_options[] = {
                    "for x0 = 0, x1 = ones (Mazhar et al.), the largest diagonal entry if W x1 = 0"},
     {"shrink", "0.9", "L <- shrink L after every step, in (0, 1]"},
     {"restart", "on", "adaptive restart when the step goes uphill: on | off"},
+    {"shift_every", "1", "re-evaluate the De Saxce shift g(y) at the extrapolated point every k "
+                         "steps, frozen in between (>= 1; 3 is more robust on singular "
+                         "multibody W, slower on easy problems: see BENCHMARKS.md)"},
     {NULL, NULL, NULL}};
 
 /* ---------------------------------------------------------------- options and setup */
@@ -90,6 +98,8 @@ static int read_params(const cb_settings *s, ap_params *par, cb_error *err)
     if (rc == CB_OK && strcmp(restart, "on") != 0 && strcmp(restart, "off") != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "option restart: '%s' is not on or off", restart);
     par->restart = strcmp(restart, "on") == 0;
+    if (rc == CB_OK)
+        rc = cb_option_int(s, ap_options, "shift_every", 1, 1000000, &par->shift_every, err);
     return rc;
 }
 
@@ -122,7 +132,7 @@ static void ap_cleanup(void *work)
     free(w);
 }
 
-/* Validate options, then allocate the 8 vectors of n. */
+/* Validate options, then allocate the 9 vectors of n. */
 static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
 {
     ap_params par;
@@ -131,7 +141,7 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
         return rc;
     size_t n = cb_problem_n(prob), total;
     ap_work *w = calloc(1, sizeof *w);
-    if (!w || cb_mul_size(8, n, &total) != 0 ||
+    if (!w || cb_mul_size(9, n, &total) != 0 ||
         !(w->buf = cb_malloc_array(total, sizeof(double)))) {
         ap_cleanup(w);
         return cb_fail(err, CB_ERR_NOMEM, "apgd: out of memory (n = %zu)", n);
@@ -139,8 +149,8 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
     w->prob = prob;
     w->n = n;
     w->par = par;
-    double **v[8] = {&w->p, &w->yp, &w->pn, &w->yn, &w->x, &w->yx, &w->F, &w->best};
-    for (size_t k = 0; k < 8; k++)
+    double **v[9] = {&w->p, &w->yp, &w->pn, &w->yn, &w->x, &w->yx, &w->F, &w->best, &w->shift};
+    for (size_t k = 0; k < 9; k++)
         *v[k] = w->buf + k * n;
     if (w->par.L0 <= 0.0)
         w->par.L0 = auto_L0(prob, w->x, w->yx);
@@ -150,6 +160,21 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
 }
 
 /* ---------------------------------------------------------------- kernels */
+
+/* F = y(x) + s: s = g(y(x)) refreshed at steps k ≡ 0 (mod shift_every), else the last one;
+ * 1 when finite. */
+static int gradient(const ap_work *w, int k)
+{
+    if (k % w->par.shift_every != 0) {
+        for (size_t i = 0; i < w->n; i++)
+            w->F[i] = w->yx[i] + w->shift[i];
+        return cb_all_finite(w->F, w->n);
+    }
+    int ok = cb_fo_modified_velocity(w->prob, w->yx, w->F);
+    for (size_t i = 0; i < w->n; i++)
+        w->shift[i] = w->F[i] - w->yx[i];
+    return ok;
+}
 
 /* pn = P_K(x − t F(x)), then yn = W pn + q; 1 when finite. */
 static int candidate(const ap_work *w, double t, cb_work *cnt)
@@ -224,7 +249,7 @@ static int iterate(ap_run *r, int *k, int *status, cb_error *err)
 {
     ap_work *w = r->w;
     for (*k = 0; (*status = cb_fo_stop_status(&r->res, r->step, w->norm_q, r->s, *k, r->t0)) < 0;) {
-        if (!cb_fo_modified_velocity(w->prob, w->yx, w->F) || !backtrack(r)) { /* the best finite iterate is returned */
+        if (!gradient(w, *k) || !backtrack(r)) { /* the best finite iterate is returned */
             r->res.err = r->res.err_q = NAN;
             *status = CB_STATUS_DIVERGED;
             return CB_OK;

@@ -408,7 +408,7 @@ static void test_options(void **state)
 
 /* apgd: bad options name the option; restart off / no shrink / a given L0 still solve; on a
  * problem where it stalls, the returned p is the best iterate: its judged error is the
- * minimum of the trace (same kernels as the judge: equal to the bit). */
+ * minimum of the trace (same kernels as the judge: equal to the bit); shift_every=3 solves it. */
 static void test_apgd(void **state)
 {
     (void)state;
@@ -416,7 +416,7 @@ static void test_apgd(void **state)
     cb_problem *prob = generate(CB_KIND_ROLLING3D, &spd, 5, NULL);
     static const cb_option bad[][1] = {{{"L0", "0"}},       {{"L0", "-1"}},     {{"L0", "abc"}},
                                        {{"shrink", "0"}},   {{"shrink", "1.5"}}, {{"restart", "maybe"}},
-                                       {{"rho", "1"}}};
+                                       {{"rho", "1"}},      {{"shift_every", "0"}}, {{"shift_every", "x"}}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cb_settings s = settings_with(TOL, 100, bad[i], 1);
         cbt_run_result r = cbt_run(&cb_solver_apgd, prob, &s, NULL);
@@ -443,6 +443,14 @@ static void test_apgd(void **state)
     print_message("  apgd stalling case: best %.3e, last %.3e, returned %.3e\n", best, last,
                   r.info.error);
     assert_true(r.info.error == best && best < last);
+    cbt_run_free(&r);
+    const cb_option frozen[] = {{"shift_every", "3"}}; /* the same problem, shift frozen 3 steps */
+    s = settings_with(TOL, 20000, frozen, 1);
+    r = cbt_run(&cb_solver_apgd, prob, &s, NULL);
+    print_message("  apgd shift_every=3 on it: %s after %d steps, error %.3e\n",
+                  cb_status_name(r.info.status), r.info.iterations, r.info.error);
+    assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+    assert_true(r.info.error <= TOL);
     cbt_run_free(&r);
     cb_problem_free(prob);
 }
