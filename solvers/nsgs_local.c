@@ -537,7 +537,9 @@ static int enum_try(const cb_nsgs_local *lp, const int *state, double *p)
     gemv_b(d, W, p, lp->qbar, y);
     for (int j = 1; j < d; j++) {
         double lim = enum_coef(lp, j) * p[0], ys = fmax(fabs(y[0]), fabs(y[j]));
-        if (state[j] == 0 ? fabs(p[j]) > lim * (1 + ENUM_SLACK) : state[j] * y[j] < -ENUM_SLACK * ys)
+        int bad = state[j] == 0 ? fabs(p[j]) > lim * (1 + ENUM_SLACK)
+                                : state[j] * y[j] < -ENUM_SLACK * ys;
+        if (bad)
             return 0;
     }
     return 1;

@@ -43,28 +43,28 @@
  * solve in a child process; here the status is time_limit when the measured solve time exceeded
  * settings->time_limit (> 0).
  *
- * Outcome: driver info 0 → solved (cb_solve re-judges: Siconos normalises by
- * max(‖q‖, ‖p‖, ‖y‖), which a blown-up p defeats — the judge's error_q does not); otherwise
- * max_iter when the sweeps reached max_iter, not_solved when Siconos gave up earlier (a local
- * solver breakdown, e.g. fc2d_nsgs_dense's zero pivot, info 1 or 2); a non-finite p → diverged. iterations = iparam[SICONOS_IPARAM_ITER_DONE];
- * solver_error = dparam[SICONOS_DPARAM_RESIDU]. Work counters: block_products = iterations ×
- * cb_problem_blocks_per_matvec is an ESTIMATE (Siconos does not expose its own count); the
- * other counters are not observable and stay 0. Tracing uses Siconos's per-iteration callback
- * (NSGS only; the error recorded is Siconos's own estimate); ADMM records its final point.
+ * Outcome: driver info 0 → solved (cb_solve re-judges: Siconos normalises by max(‖q‖, ‖p‖, ‖y‖),
+ * which a blown-up p defeats — the judge's error_q does not); otherwise max_iter when the sweeps
+ * reached max_iter, not_solved when Siconos gave up earlier (a local solver breakdown, e.g.
+ * fc2d_nsgs_dense's zero pivot, info 1 or 2); a non-finite p → diverged. iterations =
+ * iparam[SICONOS_IPARAM_ITER_DONE]; solver_error = dparam[SICONOS_DPARAM_RESIDU]. Work counters:
+ * block_products = iterations × cb_problem_blocks_per_matvec is an ESTIMATE (Siconos does not
+ * expose its own count); the other counters are not observable and stay 0. Tracing uses Siconos's
+ * per-iteration callback (NSGS only; the error recorded is Siconos's own estimate); ADMM records
+ * its final point.
  *
- * Memory. The Siconos problem structs live by value in the work; q, μ, μ_r are our copies.
- * W is copied into storage the NumericsMatrix owns and NM_free releases: dense → NM_DENSE
- * (column-major n×n); BSR coulomb3d, coulomb2d and rolling2d → NM_SPARSE_BLOCK (one malloc'd block each, a zero
+ * Memory. The Siconos problem structs live by value in the work; q, μ, μ_r are our copies. W is
+ * copied into storage the NumericsMatrix owns and NM_free releases: dense → NM_DENSE (column-major
+ * n×n); BSR coulomb3d, coulomb2d and rolling2d → NM_SPARSE_BLOCK (one malloc'd block each, a zero
  * diagonal block inserted where a row has none: Siconos's local problems point at it); BSR
- * rolling3d → NM_SPARSE for NSGS (see build_csc: its 5×5 SBM path asserts in Debian's 4.4)
- * but NM_SPARSE_BLOCK for ADMM (rolling ADMM on NM_SPARSE diverges even on one contact);
- * factored W is assembled into a temporary BSR copy first (cb_problem_to_bsr) and then goes the
- * BSR way (blocks_per_matvec is that copy's nnzb). The caller's problem and solution arrays are
- * never handed to Siconos to free.
- * solver_options_delete does not free the SolverOptions structs themselves (its own one nor
- * the internal solvers'): options_free() below does. Known leak inside Siconos 4.4: the ADMM
- * solvers allocate a NumericsMatrix header (W = NM_new()) and only NM_clear it — one
- * sizeof(NumericsMatrix) block is lost per ADMM solve.
+ * rolling3d → NM_SPARSE for NSGS (see build_csc: its 5×5 SBM path asserts in Debian's 4.4) but
+ * NM_SPARSE_BLOCK for ADMM (rolling ADMM on NM_SPARSE diverges even on one contact); factored W is
+ * assembled into a temporary BSR copy first (cb_problem_to_bsr) and then goes the BSR way
+ * (blocks_per_matvec is that copy's nnzb). The caller's problem and solution arrays are never
+ * handed to Siconos to free. solver_options_delete does not free the SolverOptions structs
+ * themselves (its own one nor the internal solvers'): options_free() below does. Known leak inside
+ * Siconos 4.4: the ADMM solvers allocate a NumericsMatrix header (W = NM_new()) and only NM_clear
+ * it — one sizeof(NumericsMatrix) block is lost per ADMM solve.
  */
 #include "solvers_internal.h"
 

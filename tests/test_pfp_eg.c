@@ -414,9 +414,10 @@ static void test_apgd(void **state)
     (void)state;
     random_case spd = {"spd", CB_GEN_SPD, 1e2, 0, 20, CB_STORAGE_DENSE, 0, 0, 0};
     cb_problem *prob = generate(CB_KIND_ROLLING3D, &spd, 5, NULL);
-    static const cb_option bad[][1] = {{{"L0", "0"}},       {{"L0", "-1"}},     {{"L0", "abc"}},
-                                       {{"shrink", "0"}},   {{"shrink", "1.5"}}, {{"restart", "maybe"}},
-                                       {{"rho", "1"}},      {{"shift_every", "0"}}, {{"shift_every", "x"}}};
+    static const cb_option bad[][1] = {
+        {{"L0", "0"}},      {{"L0", "-1"}},          {{"L0", "abc"}},
+        {{"shrink", "0"}},  {{"shrink", "1.5"}},     {{"restart", "maybe"}},
+        {{"rho", "1"}},     {{"shift_every", "0"}},  {{"shift_every", "x"}}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cb_settings s = settings_with(TOL, 100, bad[i], 1);
         cbt_run_result r = cbt_run(&cb_solver_apgd, prob, &s, NULL);

@@ -9,16 +9,17 @@
  *     siconos-nsgs adapter (FULL error evaluation) on the shipped rolling problems
  *     (../shared/data/rolling or $CONEBENCH_DATA) and on random multibody BSR rolling3d problems
  *     (cb_generate_random, nc = 10^2, 10^3, 10^4), and on random rolling2d and coulomb2d BSR
- *     problems (Siconos's rolling_fc2d_nsgs and fc2d_nsgs_sbm; the latter evaluates its error
- *     with LIGHT_WITH_FULL_FINAL, see siconos_adapter.c, so its sweeps may differ from ours).
- *     The planar SPD problems stop at nc = 3000: from nc ≈ 7000 on, rolling_fc2d_nsgs's FULL error
+ *     problems (Siconos's rolling_fc2d_nsgs and fc2d_nsgs_sbm; the latter evaluates its error with
+ *     LIGHT_WITH_FULL_FINAL, see siconos_adapter.c, so its sweeps may differ from ours). The
+ *     planar SPD problems stop at nc = 3000: from nc ≈ 7000 on, rolling_fc2d_nsgs's FULL error
  *     never reaches 1e-8 (Siconos's 2D rolling projection hole, test_siconos_adapter.c) and the
- *     row would time 20000 useless sweeps; coulomb2d SPD at nc = 10^4 needs > 20000 sweeps. Runs are interleaved (the order alternates
- *     every repetition) so both solvers share the machine's noise. Times are cb_solve's
- *     time_setup + time_solve (the judge is not timed); tiny problems are timed in batches of
- *     solves of at least 20 ms. The big random problems do not reach 1e-8 in any affordable
- *     number of sweeps, so they run a fixed sweep cap: both solvers compute the same Gauss–Seidel
- *     iterates (equal iterations and judged errors), so the ratio is a per-sweep cost ratio.
+ *     row would time 20000 useless sweeps; coulomb2d SPD at nc = 10^4 needs > 20000 sweeps. Runs
+ *     are interleaved (the order alternates every repetition) so both solvers share the machine's
+ *     noise. Times are cb_solve's time_setup + time_solve (the judge is not timed); tiny problems
+ *     are timed in batches of solves of at least 20 ms. The big random problems do not reach 1e-8
+ *     in any affordable number of sweeps, so they run a fixed sweep cap: both solvers compute the
+ *     same Gauss–Seidel iterates (equal iterations and judged errors), so the ratio is a per-sweep
+ *     cost ratio.
  *
  * OpenBLAS runs single-threaded (both libraries call the same OpenBLAS).
  *
