@@ -186,9 +186,8 @@ static double norm_estimate(const cb_problem *prob)
 /* Dense and BSR storage of prob with settings s, the first nsolvers solvers: same status and
  * iterations, same work (but block products), bit-identical solutions (both kernels sum every
  * row of W p in column order, and a block missing from the BSR copy adds exact zeros in the
- * dense one); solved, for apgd only when apgd_solves. */
-static void check_storage_pair(const cb_problem *dn, const cb_settings *s, int nsolvers,
-                               int apgd_solves)
+ * dense one); all solved. */
+static void check_storage_pair(const cb_problem *dn, const cb_settings *s, int nsolvers)
 {
     cb_problem *bs = NULL;
     assert_int_equal(cb_problem_to_bsr(dn, &bs, NULL), CB_OK);
@@ -197,8 +196,7 @@ static void check_storage_pair(const cb_problem *dn, const cb_settings *s, int n
         cbt_run_result a = cbt_run(solvers[v], dn, s, NULL), b = cbt_run(solvers[v], bs, s, NULL);
         printf("  %-4s %-10s nc=%-4d dense/bsr it=%d/%d\n", solvers[v]->name,
                cb_kind_name(dn->kind), dn->nc, a.info.iterations, b.info.iterations);
-        if (v < NPE || apgd_solves) /* apgd stalls (~1e-4) on some singular multibody W */
-            assert_int_equal(a.info.status, CB_STATUS_SOLVED);
+        assert_int_equal(a.info.status, CB_STATUS_SOLVED);
         assert_int_equal(a.info.status, b.info.status);
         assert_int_equal(a.info.iterations, b.info.iterations);
         assert_int_equal(a.info.work.projections, b.info.work.projections);
@@ -228,12 +226,12 @@ static void test_dense_vs_bsr(void **state)
     int k1 = cbt_quick() ? CB_KIND_ROLLING2D + 1 : CB_KIND_COUNT;
     for (int k = k0; k < k1; k++) {
         cb_problem *dn = generate((cb_kind)k, &spd, 301 + (uint64_t)k, NULL);
-        check_storage_pair(dn, &s, NSOLVERS, 1);
+        check_storage_pair(dn, &s, NSOLVERS);
         cb_problem_free(dn);
         dn = generate((cb_kind)k, &mb, 401 + (uint64_t)k, NULL);
         cb_settings sl = settings_with(TOL, 200000, NULL, 0);
         sl.time_limit = 0;
-        check_storage_pair(dn, &sl, NSOLVERS, 0);
+        check_storage_pair(dn, &sl, NSOLVERS);
         double mumax = 0.0;
         for (int a = 0; a < dn->nc; a++)
             mumax = fmax(mumax, dn->mu[a] + dn->mu_r[a] + dn->mu_s[a]);
@@ -242,7 +240,7 @@ static void test_dense_vs_bsr(void **state)
         const cb_option opt[] = {{"rho_mode", "fixed"}, {"rho", rho}};
         cb_settings sf = settings_with(TOL, 200000, opt, 2);
         sf.time_limit = 0;
-        check_storage_pair(dn, &sf, NPE, 0); /* fixed ρ: pfp and eg */
+        check_storage_pair(dn, &sf, NPE); /* fixed ρ: pfp and eg */
         cb_problem_free(dn);
     }
 }
@@ -408,7 +406,8 @@ static void test_options(void **state)
 
 /* apgd: bad options name the option; restart off / no shrink / a given L0 still solve; on a
  * problem where it stalls, the returned p is the best iterate: its judged error is the
- * minimum of the trace (same kernels as the judge: equal to the bit); shift_every=3 solves it. */
+ * minimum of the trace (same kernels as the judge: equal to the bit); shift_every=3 and the
+ * default auto solve it. */
 static void test_apgd(void **state)
 {
     (void)state;
@@ -417,7 +416,8 @@ static void test_apgd(void **state)
     static const cb_option bad[][1] = {
         {{"L0", "0"}},      {{"L0", "-1"}},          {{"L0", "abc"}},
         {{"shrink", "0"}},  {{"shrink", "1.5"}},     {{"restart", "maybe"}},
-        {{"rho", "1"}},     {{"shift_every", "0"}},  {{"shift_every", "x"}}};
+        {{"rho", "1"}},     {{"shift_every", "0"}},  {{"shift_every", "x"}},
+        {{"shift_every", "Auto"}}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cb_settings s = settings_with(TOL, 100, bad[i], 1);
         cbt_run_result r = cbt_run(&cb_solver_apgd, prob, &s, NULL);
@@ -433,8 +433,9 @@ static void test_apgd(void **state)
     cbt_run_free(&r);
     cb_problem_free(prob);
     random_case mb = {"multibody", CB_GEN_MULTIBODY, 0, 0, 30, CB_STORAGE_DENSE, 0, 0, 0};
-    prob = generate(CB_KIND_COULOMB3D, &mb, 402, NULL); /* the stalling one of test_dense_vs_bsr */
-    s = settings_with(TOL, 3000, NULL, 0);
+    prob = generate(CB_KIND_COULOMB3D, &mb, 402, NULL); /* stalls with the shift every step */
+    const cb_option every1[] = {{"shift_every", "1"}};
+    s = settings_with(TOL, 3000, every1, 1);
     s.trace = 1;
     r = cbt_run(&cb_solver_apgd, prob, &s, NULL);
     assert_int_equal(r.info.status, CB_STATUS_MAX_ITER);
@@ -452,6 +453,12 @@ static void test_apgd(void **state)
                   cb_status_name(r.info.status), r.info.iterations, r.info.error);
     assert_int_equal(r.info.status, CB_STATUS_SOLVED);
     assert_true(r.info.error <= TOL);
+    cbt_run_free(&r);
+    s = settings_with(TOL, 20000, NULL, 0); /* the default, auto, switches to 3 on the stall */
+    r = cbt_run(&cb_solver_apgd, prob, &s, NULL);
+    print_message("  apgd shift_every=auto on it: %s after %d steps\n",
+                  cb_status_name(r.info.status), r.info.iterations);
+    assert_int_equal(r.info.status, CB_STATUS_SOLVED);
     cbt_run_free(&r);
     cb_problem_free(prob);
 }
