@@ -89,15 +89,9 @@ static int read_params(const cb_settings *s, ap_params *par, cb_error *err)
     int rc = cb_options_check(s, ap_options, "apgd", err);
     if (rc != CB_OK)
         return rc;
-    const char *L0 = cb_option_get(s, ap_options, "L0");
-    par->L0 = 0.0;
-    if (strcmp(L0, "auto") != 0) {
-        rc = cb_option_double(s, ap_options, "L0", 0.0, DBL_MAX, &par->L0, err);
-        if (rc == CB_OK && !(par->L0 > 0.0))
-            rc = cb_fail(err, CB_ERR_INPUT, "option L0: must be > 0 or auto, got %g", par->L0);
-        if (rc != CB_OK)
-            return rc;
-    }
+    rc = cb_fo_option_positive_or_auto(s, ap_options, "L0", &par->L0, err);
+    if (rc != CB_OK)
+        return rc;
     rc = cb_option_double(s, ap_options, "shrink", 0.0, 1.0, &par->shrink, err);
     if (rc == CB_OK && !(par->shrink > 0.0))
         rc = cb_fail(err, CB_ERR_INPUT, "option shrink: must be in (0, 1], got %g", par->shrink);

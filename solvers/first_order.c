@@ -4,6 +4,7 @@
 #include <cblas.h>
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "conebench/cone.h"
 #include "conebench/judge.h"
@@ -60,6 +61,28 @@ int cb_fo_project_step(const cb_problem *prob, const double *p, const double *F,
     }
     cnt->projections += prob->nc;
     return ok;
+}
+
+int cb_fo_option_positive_or_auto(const cb_settings *s, const cb_option_spec *spec,
+                                  const char *key, double *out, cb_error *err)
+{
+    *out = 0.0;
+    if (strcmp(cb_option_get(s, spec, key), "auto") == 0)
+        return CB_OK;
+    int rc = cb_option_double(s, spec, key, 0.0, DBL_MAX, out, err);
+    if (rc == CB_OK && !(*out > 0.0))
+        rc = cb_fail(err, CB_ERR_INPUT, "option %s: must be > 0 or auto, got %g", key, *out);
+    return rc;
+}
+
+int cb_fo_option_adaptive(const cb_settings *s, const cb_option_spec *spec, const char *key,
+                          int *out, cb_error *err)
+{
+    const char *mode = cb_option_get(s, spec, key);
+    *out = strcmp(mode, "adaptive") == 0;
+    if (!*out && strcmp(mode, "fixed") != 0)
+        return cb_fail(err, CB_ERR_INPUT, "option %s: '%s' is not adaptive or fixed", key, mode);
+    return CB_OK;
 }
 
 int cb_fo_time_up(const cb_settings *s, double t0)

@@ -24,6 +24,15 @@ int cb_fo_modified_velocity(const cb_problem *prob, const double *y, double *F);
 int cb_fo_project_step(const cb_problem *prob, const double *p, const double *F, double rho,
                        double *out, cb_work *cnt);
 
+/* Option key of spec: a value > 0 into *out, or 0 for "auto"; CB_ERR_INPUT naming the key
+ * otherwise ("must be > 0 or auto"). */
+int cb_fo_option_positive_or_auto(const cb_settings *s, const cb_option_spec *spec,
+                                  const char *key, double *out, cb_error *err);
+
+/* The choice "adaptive" (1) or "fixed" (0) of option key; CB_ERR_INPUT naming it otherwise. */
+int cb_fo_option_adaptive(const cb_settings *s, const cb_option_spec *spec, const char *key,
+                          int *out, cb_error *err);
+
 /* 1 when the wall-clock limit of s (> 0) has passed since t0. */
 int cb_fo_time_up(const cb_settings *s, double t0);
 

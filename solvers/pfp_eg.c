@@ -90,19 +90,11 @@ static int read_params(const cb_settings *s, const char *solver, pe_params *par,
     int rc = cb_options_check(s, pe_options, solver, err);
     if (rc != CB_OK)
         return rc;
-    const char *rho = cb_option_get(s, pe_options, "rho");
-    par->rho = 0.0;
-    if (strcmp(rho, "auto") != 0) {
-        rc = cb_option_double(s, pe_options, "rho", 0.0, DBL_MAX, &par->rho, err);
-        if (rc == CB_OK && par->rho <= 0.0)
-            rc = cb_fail(err, CB_ERR_INPUT, "option rho: must be > 0 or auto, got %g", par->rho);
-        if (rc != CB_OK)
-            return rc;
-    }
-    const char *mode = cb_option_get(s, pe_options, "rho_mode");
-    if (strcmp(mode, "adaptive") != 0 && strcmp(mode, "fixed") != 0)
-        return cb_fail(err, CB_ERR_INPUT, "option rho_mode: '%s' is not adaptive or fixed", mode);
-    par->adaptive = strcmp(mode, "adaptive") == 0;
+    rc = cb_fo_option_positive_or_auto(s, pe_options, "rho", &par->rho, err);
+    if (rc == CB_OK)
+        rc = cb_fo_option_adaptive(s, pe_options, "rho_mode", &par->adaptive, err);
+    if (rc != CB_OK)
+        return rc;
     if ((rc = open_unit(s, "tau", &par->tau, err)) != CB_OK ||
         (rc = open_unit(s, "L", &par->L, err)) != CB_OK ||
         (rc = cb_option_double(s, pe_options, "Lmin", 0.0, 1.0, &par->Lmin, err)) != CB_OK)

@@ -7,6 +7,7 @@
 extern const cb_solver cb_solver_pfp;               /* solvers/pfp_eg.c */
 extern const cb_solver cb_solver_eg;                /* solvers/pfp_eg.c */
 extern const cb_solver cb_solver_apgd;              /* solvers/apgd.c */
+extern const cb_solver cb_solver_admm;              /* solvers/admm.c */
 extern const cb_solver cb_solver_nsgs;              /* solvers/nsgs.c */
 extern const cb_solver cb_solver_psor;              /* solvers/nsgs.c */
 extern const cb_solver cb_solver_siconos_nsgs;      /* solvers/siconos_adapter.c */
