@@ -86,7 +86,7 @@ static int asm_setup(const cb_assembly_input *in, asm_work *a)
 static int row_columns(const cb_assembly_input *in, const asm_work *a, int c, int *cols)
 {
     const cb_contact *ct = &in->contacts[c];
-    int lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0, n = 0, last = -1;
+    int lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0;
     if (dynamic(in, ct->i)) {
         lo1 = a->body_ptr[ct->i];
         hi1 = a->body_ptr[ct->i + 1];
@@ -95,20 +95,7 @@ static int row_columns(const cb_assembly_input *in, const asm_work *a, int c, in
         lo2 = a->body_ptr[ct->j];
         hi2 = a->body_ptr[ct->j + 1];
     }
-    while (lo1 < hi1 || lo2 < hi2) {
-        int x;
-        if (lo2 >= hi2 || (lo1 < hi1 && a->body_con[lo1] <= a->body_con[lo2]))
-            x = a->body_con[lo1++];
-        else
-            x = a->body_con[lo2++];
-        if (x != last) {
-            if (cols)
-                cols[n] = x;
-            n++;
-            last = x;
-        }
-    }
-    return n;
+    return cb_sorted_union(a->body_con + lo1, hi1 - lo1, a->body_con + lo2, hi2 - lo2, 0, cols);
 }
 
 /* W_ab += T_{a,k} G_{b,k}ᵀ for each dynamic body k shared by contacts a and b (column-major). */

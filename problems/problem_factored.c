@@ -332,21 +332,8 @@ static int row_contacts(const cb_problem *p, int a, int *cols)
     int lo1 = b0 >= 0 ? f->adj_ptr[b0] : 0, hi1 = b0 >= 0 ? f->adj_ptr[b0 + 1] : 0;
     int lo2 = b1 >= 0 && b1 != b0 ? f->adj_ptr[b1] : 0;
     int hi2 = b1 >= 0 && b1 != b0 ? f->adj_ptr[b1 + 1] : 0;
-    int n = 0, last = -1;
-    while (lo1 < hi1 || lo2 < hi2) {
-        int x;
-        if (lo2 >= hi2 || (lo1 < hi1 && f->adj[lo1] <= f->adj[lo2]))
-            x = f->adj[lo1++] / 2;
-        else
-            x = f->adj[lo2++] / 2;
-        if (x != last) {
-            if (cols)
-                cols[n] = x;
-            n++;
-            last = x;
-        }
-    }
-    return n;
+    /* adj holds 2·contact + slot: shift by one bit to get the contact */
+    return cb_sorted_union(f->adj + lo1, hi1 - lo1, f->adj + lo2, hi2 - lo2, 1, cols);
 }
 
 long long cb_fac_bsr_count(const cb_problem *p)

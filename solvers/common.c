@@ -103,3 +103,18 @@ void cb_sha256_buffer(const void *data, size_t len, char hex[65])
     for (unsigned i = 0; i < 32; i++)
         snprintf(hex + 2 * i, 3, "%02x", md[i]);
 }
+
+int cb_sorted_union(const int *a, int na, const int *b, int nb, int shift, int *out)
+{
+    int i = 0, j = 0, n = 0, last = -1;
+    while (i < na || j < nb) {
+        int x = (j >= nb || (i < na && a[i] <= b[j]) ? a[i++] : b[j++]) >> shift;
+        if (x != last) {
+            if (out)
+                out[n] = x;
+            n++;
+            last = x;
+        }
+    }
+    return n;
+}

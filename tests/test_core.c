@@ -419,6 +419,42 @@ static void test_cli_error_vs_siconos(void **state)
     }
 }
 
+/* cb_sorted_union against a brute-force union (a membership table) on 2000 random pairs of
+ * increasing lists, with shift 0 and 1 (the factored adjacency stores 2·contact + slot). */
+static int cmp_int(const void *x, const void *y)
+{
+    return (*(const int *)x > *(const int *)y) - (*(const int *)x < *(const int *)y);
+}
+
+static void test_sorted_union(void **state)
+{
+    (void)state;
+    cb_rng rng;
+    cb_rng_seed(&rng, 5);
+    for (int t = 0; t < 2000; t++) {
+        int a[40], b[40], out[80], seen[200] = {0}, na = (int)cb_rng_below(&rng, 40),
+            nb = (int)cb_rng_below(&rng, 40), shift = t % 2, expect = 0;
+        for (int i = 0; i < na; i++)
+            a[i] = (int)cb_rng_below(&rng, 200);
+        for (int i = 0; i < nb; i++)
+            b[i] = (int)cb_rng_below(&rng, 200);
+        qsort(a, (size_t)na, sizeof *a, cmp_int);
+        qsort(b, (size_t)nb, sizeof *b, cmp_int);
+        for (int i = 0; i < na; i++)
+            seen[a[i] >> shift] = 1;
+        for (int i = 0; i < nb; i++)
+            seen[b[i] >> shift] = 1;
+        int n = cb_sorted_union(a, na, b, nb, shift, out);
+        assert_int_equal(cb_sorted_union(a, na, b, nb, shift, NULL), n);
+        for (int v = 0; v < 200; v++)
+            if (seen[v]) {
+                assert_true(expect < n);
+                assert_int_equal(out[expect++], v);
+            }
+        assert_int_equal(n, expect);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,7 +462,7 @@ int main(void)
         cmocka_unit_test(test_judge_vs_siconos), cmocka_unit_test(test_judge_rules),
         cmocka_unit_test(test_judge_homogeneous),
         cmocka_unit_test(test_modes),            cmocka_unit_test(test_solve_framework),
-        cmocka_unit_test(test_cli_error_vs_siconos),
+        cmocka_unit_test(test_cli_error_vs_siconos), cmocka_unit_test(test_sorted_union),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -51,6 +51,11 @@ void *cb_malloc_array(size_t count, size_t size);
 /* 1 if every entry of x[0..n) is finite. */
 int cb_all_finite(const double *x, size_t n);
 
+/* The union of the increasing int lists a[0..na) and b[0..nb), each entry shifted right by
+ * `shift` bits first (the lists stay increasing after the shift), without repeats, into out
+ * (NULL: count only). Returns the count. */
+int cb_sorted_union(const int *a, int na, const int *b, int nb, int shift, int *out);
+
 /* Duplicate a string; NULL on failure or NULL input. */
 char *cb_strdup(const char *s);
 
