@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "conebench/analytic.h"
@@ -161,6 +162,9 @@ typedef struct {
     FILE *f;
     const cb_scenario *scen;
     long every;
+    double t_end;     /* simulated horizon, for the progress line */
+    double t0, next;  /* wall clock at the start, and of the next progress line */
+    double interval;  /* seconds between progress lines (10 on a terminal, else 60) */
 } csv_ctx;
 
 static const char *comp_name(cb_kind kind, int r)
@@ -224,12 +228,27 @@ static void csv_row(const csv_ctx *c, const cb_system *sys, const cb_mj_work *w,
     fputc('\n', c->f);
 }
 
+/* A progress line on stderr for long runs: simulated time, steps, contacts, ETA. */
+static void progress_line(csv_ctx *c, const cb_step_record *rec)
+{
+    double now = cb_now();
+    if (now < c->next)
+        return;
+    c->next = now + c->interval;
+    double frac = c->t_end > 0 ? rec->t / c->t_end : 0, el = now - c->t0;
+    fprintf(stderr, "conebench: simulate %s: t = %.4g of %.4g s (%.0f %%), step %ld, %d contacts, "
+                    "%.0f s elapsed, ETA %.0f s\n",
+            c->scen->name, rec->t, c->t_end, 100 * frac, rec->step, rec->nc, el,
+            frac > 0 ? el * (1 - frac) / frac : 0);
+}
+
 static int csv_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
                     const cb_step_record *rec)
 {
-    const csv_ctx *c = ctx;
+    csv_ctx *c = ctx;
     if (c->f && rec->step % c->every == 0)
         csv_row(c, sys, w, rec);
+    progress_line(c, rec);
     return 0;
 }
 
@@ -330,7 +349,9 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
         scen->tol = a->tol;
     char *buf = NULL;
     size_t len = 0;
-    csv_ctx c = {NULL, scen, a->every};
+    double t0 = cb_now(), interval = isatty(2) ? 10.0 : 60.0;
+    csv_ctx c = {NULL, scen, a->every, rs.t_end > 0 ? rs.t_end : scen->t_end, t0, t0 + interval,
+                 interval};
     if (a->csv && !(c.f = open_memstream(&buf, &len)))
         return cb_cli_usage_error("csv: out of memory");
     if (c.f) {
