@@ -4,6 +4,7 @@
 #         with a line "# <solver label>" and then rows "iteration time_s error"
 #   titles  solver labels separated by "|";  nblk  number of blocks
 #   out   output file without extension (writes out.png and out.svg);  ttl  title;  tol  tolerance
+load ARG0[1:strstrt(ARG0, "convergence.gp") - 1]."palette.gp"
 set key outside right top title "solver" box
 set logscale y 10
 set format y "10^{%T}"
@@ -15,11 +16,13 @@ do for [t in "pngcairo svg"] {
     set xlabel "iteration"; set ylabel "residual ‖e‖ / max(‖q‖,‖p‖,‖y‖)"
     set logscale x 10; set format x "%g"
     set key off
-    plot for [i=0:nblk-1] data index i using 1:3 with linespoints linewidth 2 pointsize 0.6 title word(titles, i+1) noenhanced, \
+    plot for [i=0:nblk-1] data index i using 1:3 with linespoints linetype (i + 1) \
+         dashtype 1 + (i >= 12) pointsize 0.6 title word(titles, i+1) noenhanced, \
          tol with lines dashtype 2 linecolor rgb "gray40" notitle
     set xlabel "time [s]"; set format x "10^{%T}"
     set key outside right top title "solver" box
-    plot for [i=0:nblk-1] data index i using 2:3 with linespoints linewidth 2 pointsize 0.6 title word(titles, i+1) noenhanced, \
+    plot for [i=0:nblk-1] data index i using 2:3 with linespoints linetype (i + 1) \
+         dashtype 1 + (i >= 12) pointsize 0.6 title word(titles, i+1) noenhanced, \
          tol with lines dashtype 2 linecolor rgb "gray40" title "tolerance"
     unset multiplot
     set output

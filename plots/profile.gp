@@ -3,6 +3,7 @@
 #   out   output file without extension (writes out.png and out.svg)
 #   ttl   title;  what  the measure ("time", "iterations", "work")
 #   ncol  number of columns in data
+load ARG0[1:strstrt(ARG0, "profile.gp") - 1]."palette.gp"
 set datafile separator ","
 set key outside right top title "solver" box
 set logscale x 10
@@ -15,6 +16,7 @@ set title ttl noenhanced
 do for [t in "pngcairo svg"] {
     if (t eq "pngcairo") { set terminal pngcairo size 1100,650 enhanced font "DejaVu Sans,11"; set output out.".png" }
     else { set terminal svg size 1100,650 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
-    plot for [i=2:ncol] data using 1:i with steps linewidth 2 title columnheader(i) noenhanced
+    plot for [i=2:ncol] data using 1:i with steps linetype (i - 1) dashtype 1 + (i > 13) \
+         title columnheader(i) noenhanced
     set output
 }
