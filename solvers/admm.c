@@ -162,13 +162,13 @@ static int bicgstab_step(const ad_work *w, double rho, double *x, double *coef, 
     return omega != 0.0;
 }
 
-/* p ← approximately (W + ρI)⁻¹ b from the current p: ‖b − (W + ρI)p‖ ≤ tol ‖b‖. */
+/* p ← approximately (W + ρI)⁻¹ b from the current p: ‖b − (W + ρI)p‖ ≤ tol ‖b‖. The start
+ * residual reuses t = W p + q, left there by shift_at(p): no W product. */
 static void linear_solve(const ad_work *w, double rho, double tol, long max, cb_work *cnt)
 {
     size_t n = w->n;
-    apply(w, rho, w->p, w->r, cnt);
     for (size_t i = 0; i < n; i++) {
-        w->r[i] = w->b[i] - w->r[i];
+        w->r[i] = w->b[i] - (w->t[i] - w->prob->q[i] + rho * w->p[i]);
         w->rh[i] = w->r[i];
         w->v[i] = w->pv[i] = 0.0;
     }
