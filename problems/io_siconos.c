@@ -16,7 +16,9 @@
  *              followed by lines "i : x". Values are printed with %g: read only.
  * The isComplete flag (one 0/1 token after μ) was written by Siconos before July 2010
  * (commit 0d8a265 "delete isComplete from the problem structure"); it is accepted and ignored.
- * A global file has d, nc, M (ndof × ndof), H (ndof × nc·d), q (ndof), b (nc·d), μ [, μ_r].
+ * A global file has d, nc, M (ndof × ndof), H (ndof × nc·d), q (ndof), b (nc·d), μ [, μ_r]
+ * (GFC3D, GRFC3D). Nothing in d and nc says local or global, and ndof may equal nc·d: a file is
+ * global when an H matrix header follows its first matrix (h_header_follows), local otherwise.
  */
 #include "io_internal.h"
 
@@ -718,22 +720,39 @@ static int read_all_coeffs(lexer *lx, cb_kind kind, int nc, double *mu, double *
     return rc;
 }
 
-/* Nothing may follow but the pre-2010 isComplete flag (0 or 1) of Coulomb files. */
-static int check_trailing(lexer *lx, cb_kind kind)
+/* 1 if exactly `count` more tokens follow and each is a finite number ≥ 0 (they could be μ_r). */
+static int coeffs_follow(const lexer *lx, int count)
+{
+    lexer ahead = *lx;
+    cb_error scratch;
+    ahead.err = &scratch;
+    double x;
+    const char *t;
+    size_t n;
+    for (int k = 0; k < count; k++)
+        if (read_double(&ahead, "mu_r", k, -1, &x) != CB_OK || x < 0)
+            return 0;
+    return !next_token(&ahead, &t, &n);
+}
+
+/* Nothing may follow but the pre-2010 isComplete flag (0 or 1) of Coulomb files. A coulomb3d
+ * file followed by exactly nc more coefficients may be rolling2d (also d = 3): say so then. */
+static int check_trailing(lexer *lx, cb_kind kind, int nc)
 {
     const char *t;
     size_t n;
     char show[48];
     const char *last = kind == CB_KIND_ROLLSPIN3D ? "mu_s" : has_mu_r(kind) ? "mu_r" : "mu";
+    lexer at = *lx;
     if (!next_token(lx, &t, &n))
         return CB_OK;
     int flag = n == 1 && (t[0] == '0' || t[0] == '1') && !has_mu_r(kind);
     if (flag && !next_token(lx, &t, &n))
         return CB_OK;
     tok_show(t, n, show);
+    int rolling2d = kind == CB_KIND_COULOMB3D && coeffs_follow(&at, nc);
     return LX_FAIL(lx, "trailing data after %s ('%s')%s", last, show,
-                   kind == CB_KIND_COULOMB3D ? " (a rolling2d file? read it with kind rolling2d)"
-                                             : "");
+                   rolling2d ? " (a rolling2d file? read it with kind rolling2d)" : "");
 }
 
 static int resolve_kind(lexer *lx, int d, const cb_read_settings *s, cb_kind *kind)
@@ -800,21 +819,32 @@ static int finish_local(lexer *lx, cb_kind kind, int nc, nmatrix *w, cb_problem 
     if (rc == CB_OK)
         rc = read_all_coeffs(lx, kind, nc, p->mu, p->mu_r, p->mu_s);
     if (rc == CB_OK)
-        rc = check_trailing(lx, kind);
+        rc = check_trailing(lx, kind, nc);
     return rc;
 }
 
-/* Does an H header "storage ndof ..." follow? (tells a global file from a bad local one; the
- * column count is checked with a proper message afterwards) */
-static int looks_global(const lexer *lx, int ndof)
+/* Do the tokens at lx declare the H matrix of a global file? Its header "storage size0 size1"
+ * with size0 = ndof (and size1 = ncols when ncols > 0), then what that storage writes next:
+ * the sizes again (dense), nbblocks (sparse-block), the origin and "CSparse" (CSparse dump).
+ * A local file has q there: Siconos prints it with %e, never as integers. */
+static int h_header_follows(const lexer *lx, int ndof, int ncols)
 {
     lexer ahead = *lx;
     cb_error scratch;
     ahead.err = &scratch;
-    int s, m1, n1;
-    return read_int(&ahead, "H", 0, 2, &s) == CB_OK &&
-           read_int(&ahead, "H", 1, INT_MAX, &m1) == CB_OK &&
-           read_int(&ahead, "H", 1, INT_MAX, &n1) == CB_OK && m1 == ndof;
+    int s, m1, n1, a, b;
+    if (read_int(&ahead, "H", 0, 2, &s) != CB_OK ||
+        read_int(&ahead, "H", 1, INT_MAX, &m1) != CB_OK ||
+        read_int(&ahead, "H", 1, INT_MAX, &n1) != CB_OK || m1 != ndof ||
+        (ncols > 0 && n1 != ncols))
+        return 0;
+    if (s == 0)
+        return read_int(&ahead, "H", 1, INT_MAX, &a) == CB_OK &&
+               read_int(&ahead, "H", 1, INT_MAX, &b) == CB_OK && a == m1 && b == n1;
+    if (s == 1)
+        return read_int(&ahead, "H", 0, INT_MAX, &a) == CB_OK;
+    return read_int(&ahead, "H", 1, 4, &a) == CB_OK &&
+           expect_word(&ahead, "H", "CSparse") == CB_OK;
 }
 
 static int read_global_rest(lexer *lx, cb_global_problem *g, nmatrix *mm, nmatrix *hh)
@@ -849,7 +879,7 @@ static int read_global_rest(lexer *lx, cb_global_problem *g, nmatrix *mm, nmatri
     if (rc == CB_OK)
         rc = read_all_coeffs(lx, g->kind, g->nc, g->mu, g->mu_r, g->mu_s);
     if (rc == CB_OK)
-        rc = check_trailing(lx, g->kind);
+        rc = check_trailing(lx, g->kind, g->nc);
     return rc;
 }
 
@@ -895,10 +925,12 @@ int cb_read_siconos_text(const char *path, const char *text, size_t len,
         rc = read_matrix_body(&lx, w.m == n ? "W" : "M", &w);
     if (rc != CB_OK)
         goto cleanup;
-    if (w.m == n)
-        rc = finish_local(&lx, kind, nc, &w, out);
-    else if (looks_global(&lx, w.m))
+    /* An nc·d × nc·d first matrix is W of a local file or M of a global one whose ndof happens
+     * to be nc·d: what follows it decides (an H header or q), never the sizes. */
+    if (h_header_follows(&lx, w.m, w.m == n ? n : 0))
         rc = read_global(&lx, kind, nc, &w, out);
+    else if (w.m == n)
+        rc = finish_local(&lx, kind, nc, &w, out);
     else
         rc = lx_fail_line(&lx, w.line,
                           "W: matrix is %d x %d but nc·d = %d (nc = %d, d = %d), and no H "

@@ -731,6 +731,120 @@ static void test_isComplete_flag_and_forced_kind(void **state)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Global Siconos text whose M is nc·d × nc·d (ndof = nc·d: the sizes alone cannot tell it from a
+ * local file; the H header that follows M does)                                               */
+
+/* M = blockdiag([2 1; 1 2], ...) (+ a trailing 3 on the diagonal when ndof is odd), so M⁻¹ is
+ * blockdiag([2 −1; −1 2] / 3, ...) (and 1/3); H(i, j) = ((7i + 3j) mod 5) − 2; f_i = i + 1;
+ * b_j = j / 2; μ_α = 0.3 + 0.1α; μ_r,α = 0.05 (d = 5). */
+static double gl_M(int i, int j, int n)
+{
+    if (i == j)
+        return (n % 2 && i == n - 1) ? 3.0 : 2.0;
+    return i / 2 == j / 2 && !(n % 2 && (i == n - 1 || j == n - 1)) ? 1.0 : 0.0;
+}
+static double gl_Minv(int i, int j, int n)
+{
+    if (n % 2 && (i == n - 1 || j == n - 1))
+        return i == j ? 1.0 / 3 : 0.0;
+    return i / 2 != j / 2 ? 0.0 : i == j ? 2.0 / 3 : -1.0 / 3;
+}
+static double gl_H(int i, int j) { return (double)((7 * i + 3 * j) % 5) - 2.0; }
+
+/* The file as globalFrictionContact_printInFile / globalRollingFrictionContact_printInFile write
+ * it (%32.24e): d, nc, M (dense), H (dense), q = f, b = w, μ [, μ_r]. */
+static void write_global_square(const char *path, int d, int nc)
+{
+    int n = d * nc;
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%d\n%d\n", d, nc);
+    for (int m = 0; m < 2; m++) {
+        fprintf(f, "0\n%d\n%d\n%d\t%d\n", n, n, n, n);
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i < n; i++)
+                fprintf(f, "%32.24e ", m == 0 ? gl_M(i, j, n) : gl_H(i, j));
+            fputc('\n', f);
+        }
+    }
+    for (int v = 0; v < 2; v++) {
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%32.24e ", v == 0 ? i + 1.0 : 0.5 * i);
+        fputc('\n', f);
+    }
+    for (int a = 0; a < nc; a++)
+        fprintf(f, "%32.24e ", 0.3 + 0.1 * a);
+    fputc('\n', f);
+    for (int a = 0; d == 5 && a < nc; a++)
+        fprintf(f, "%32.24e ", 0.05);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w from the closed-form M⁻¹, entry by entry. */
+static void check_global_square(const cb_problem *p, int d, int nc)
+{
+    int n = d * nc;
+    double worst = 0;
+    assert_int_equal(p->nc, nc);
+    assert_int_equal(p->d, d);
+    assert_int_equal(p->storage, CB_STORAGE_DENSE);
+    for (int a = 0; a < n; a++) {
+        double qa = 0.5 * a;
+        for (int b = 0; b < n; b++) {
+            double w = 0;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++)
+                    w += gl_H(i, a) * gl_Minv(i, j, n) * gl_H(j, b);
+            worst = fmax(worst, fabs(p->W[(size_t)a + (size_t)b * n] - w));
+        }
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                qa += gl_H(i, a) * gl_Minv(i, j, n) * (j + 1.0);
+        worst = fmax(worst, fabs(p->q[a] - qa));
+    }
+    print_message("  global d = %d, nc = %d, M %d x %d: max |W, q - closed form| = %.2g\n", d,
+                  nc, n, n, worst);
+    assert_true(worst < 1e-12);
+    for (int a = 0; a < nc; a++) {
+        assert_true(p->mu[a] == 0.3 + 0.1 * a);
+        assert_true(p->mu_r[a] == (d == 5 ? 0.05 : 0.0));
+    }
+}
+
+static void test_global_square_M(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir();
+    char path[512];
+    cb_problem *p = NULL;
+    cb_error err = {{0}};
+    static const int dims[][2] = {{3, 2}, {3, 1}, {5, 1}, {2, 3}}; /* GFC3D, GRFC3D, 2D */
+    static const cb_kind kinds[] = {CB_KIND_COULOMB3D, CB_KIND_COULOMB3D, CB_KIND_ROLLING3D,
+                                    CB_KIND_COULOMB2D};
+    for (int k = 0; k < 4; k++) {
+        snprintf(path, sizeof path, "%s/global%d.dat", dir, k);
+        write_global_square(path, dims[k][0], dims[k][1]);
+        if (cb_read_problem(path, NULL, &p, &err) != CB_OK)
+            fail_msg("%s", err.text);
+        assert_int_equal(p->kind, kinds[k]);
+        check_global_square(p, dims[k][0], dims[k][1]);
+        cb_problem_free(p);
+    }
+    /* read as rolling2d (also d = 3), the GFC3D file lacks μ_r: said so, no suggestion */
+    snprintf(path, sizeof path, "%s/global0.dat", dir);
+    cb_read_settings s = {1, CB_KIND_ROLLING2D};
+    assert_int_equal(cb_read_problem(path, &s, &p, &err), CB_ERR_INPUT);
+    assert_null(p);
+    assert_non_null(strstr(err.text, "mu_r: file ends after 0 of 2 values"));
+    /* a local coulomb3d file with 2·nc values after μ is no rolling2d file: no suggestion */
+    snprintf(path, sizeof path, "%s/trail.dat", dir);
+    write_text(path, "3\n1\n0\n3\n3\n3\t3\n1 0 0 0 1 0 0 0 1\n1 2 3\n0.5\n0.25 0.5\n");
+    assert_int_equal(cb_read_problem(path, NULL, &p, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, ":10: trailing data after mu ('0.25')"));
+    assert_null(strstr(err.text, "rolling2d"));
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Condensation                                                                                 */
 
 static void make_global(cb_global_problem *g, const double m[4], int dup)
@@ -816,6 +930,7 @@ int main(void)
         cmocka_unit_test(test_sbm_unsorted_and_empty_row),
         cmocka_unit_test(test_csparse_dumps),
         cmocka_unit_test(test_isComplete_flag_and_forced_kind),
+        cmocka_unit_test(test_global_square_M),
         cmocka_unit_test(test_condense_small),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
