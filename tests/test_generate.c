@@ -451,9 +451,7 @@ static void test_large_timing(void **state)
     assert_int_equal(cb_judge(prob, p, 1e-13, NULL, &j, NULL), CB_OK);
     print_message("rolling3d multibody nc=%d: generated in %.3f s, nnzb %d, error %.3g\n", nc, t,
                   prob->bsr.nnzb, j.error);
-    assert_true(j.error <= 1e-13);
-    if (!cbt_quick())
-        assert_true(t < 1.0);
+    assert_true(j.error <= 1e-13); /* the time is printed, not asserted (BENCHMARKS.md) */
     cb_problem_free(prob);
     free(p);
 }

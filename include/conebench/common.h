@@ -40,6 +40,10 @@ void cb_error_clear(cb_error *err);
 double cb_now(void);
 /* CPU time of the calling thread in seconds (not inflated by other processes on the machine). */
 double cb_cpu_now(void);
+/* For tests: make cb_now and cb_cpu_now return now() (e.g. a fake clock that advances a fixed
+ * step per call, so time-limit behaviour is deterministic); NULL restores the real clocks. Not
+ * thread-safe: set it before starting the code under test. */
+void cb_clock_override(double (*now)(void));
 
 /* *out = a * b; returns 0 if it does not overflow SIZE_MAX, -1 otherwise. */
 int cb_mul_size(size_t a, size_t b, size_t *out);

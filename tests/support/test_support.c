@@ -105,3 +105,20 @@ void cbt_run_free(cbt_run_result *r)
     free(r->p);
     r->p = NULL;
 }
+
+static double fake_step;
+static long fake_reads;
+
+static double fake_now(void)
+{
+    return fake_step * (double)fake_reads++;
+}
+
+void cbt_fake_clock(double step)
+{
+    fake_step = step;
+    fake_reads = 0;
+    cb_clock_override(step > 0 ? fake_now : NULL);
+}
+
+long cbt_fake_clock_reads(void) { return fake_reads; }

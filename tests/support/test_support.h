@@ -49,4 +49,11 @@ cbt_run_result cbt_run(const cb_solver *sv, const cb_problem *prob, const cb_set
                        const double *warm);
 void cbt_run_free(cbt_run_result *r);
 
+/* A fake clock for time-limit tests (cb_clock_override): from 0, cb_now and cb_cpu_now advance
+ * by `step` seconds at every read, so a limit of L s allows at most ceil(L / step) reads on any
+ * machine. step <= 0 restores the real clocks. */
+void cbt_fake_clock(double step);
+/* Reads of the fake clock since cbt_fake_clock. */
+long cbt_fake_clock_reads(void);
+
 #endif
