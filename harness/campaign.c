@@ -522,16 +522,14 @@ static int tokenize(char *line, parse_ctx *x, cb_error *err)
     return CB_OK;
 }
 
+/* Whole-file checks and defaults (the lines themselves are checked by cb_campaign_check). */
 static int check_campaign(cb_campaign *c, const char *path, cb_error *err)
 {
     if (c->nsolvers == 0)
-        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "no solver directive");
+        return cb_fail(err, CB_ERR_INPUT, "%s: no solver directive (add `solver NAME`)", path);
     if (c->nproblems == 0 && !c->data_missing)
-        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "no problem, data or generate directive");
-    for (int i = 0; i < c->nsolvers; i++)
-        if (!cb_solver_find(c->solvers[i].solver) && strncmp(c->solvers[i].solver, "test-", 5))
-            return cb_fail_at(err, CB_ERR_INPUT, path, 0, "unknown solver '%s'",
-                              c->solvers[i].solver);
+        return cb_fail(err, CB_ERR_INPUT, "%s: no problem, data, generate or scenario directive",
+                       path);
     if (c->ntols == 0)
         c->tols[c->ntols++] = 1e-8;
     if (!c->name) {
@@ -545,7 +543,29 @@ static int check_campaign(cb_campaign *c, const char *path, cb_error *err)
     return c->name ? CB_OK : CB_ERR_NOMEM;
 }
 
-int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err)
+/* Parse every line of text; new problems and solvers remember their line. */
+static int parse_lines(cb_campaign *c, parse_ctx *x, char *text, cb_error *err)
+{
+    int rc = CB_OK;
+    for (char *line = text, *next; rc == CB_OK && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        x->line++;
+        int np = c->nproblems, ns = c->nsolvers;
+        rc = tokenize(line, x, err);
+        if (rc == CB_OK && x->ntok > 0)
+            rc = parse_line(c, x, err);
+        for (int i = np; i < c->nproblems; i++)
+            c->problems[i].line = x->line;
+        for (int i = ns; i < c->nsolvers; i++)
+            c->solvers[i].line = x->line;
+    }
+    return rc;
+}
+
+static int parse_file(const char *path, const char *gen_dir, cb_solver_lookup find, int skip_test,
+                      cb_campaign **out, cb_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -555,7 +575,7 @@ int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, 
         return rc;
     cb_campaign *c = calloc(1, sizeof *c);
     parse_ctx x = {path, 0, {0}, 0, gen_dir};
-    if (!c || !(c->path = cb_strdup(path))) {
+    if (!c || !(c->path = cb_strdup(path)) || !(c->text = cb_strdup(text))) {
         rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
         goto cleanup;
     }
@@ -563,17 +583,11 @@ int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, 
     c->time_limit = 10;
     c->repetitions = 1;
     c->trace = 1;
-    for (char *line = text, *next; rc == CB_OK && line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        x.line++;
-        rc = tokenize(line, &x, err);
-        if (rc == CB_OK && x.ntok > 0)
-            rc = parse_line(c, &x, err);
-    }
+    rc = parse_lines(c, &x, text, err);
     if (rc == CB_OK)
         rc = check_campaign(c, path, err);
+    if (rc == CB_OK)
+        rc = cb_campaign_check(c, find, skip_test, err);
 cleanup:
     free(text);
     if (rc != CB_OK)
@@ -581,6 +595,18 @@ cleanup:
     else
         *out = c;
     return rc;
+}
+
+/* Test-only solvers ("test-...") are injected by tests into the runner: not checked here. */
+int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err)
+{
+    return parse_file(path, gen_dir, NULL, 1, out, err);
+}
+
+int cb_campaign_parse_with(const char *path, const char *gen_dir, cb_solver_lookup find,
+                           cb_campaign **out, cb_error *err)
+{
+    return parse_file(path, gen_dir, find, 0, out, err);
 }
 
 void cb_campaign_free(cb_campaign *c)
@@ -606,7 +632,19 @@ void cb_campaign_free(cb_campaign *c)
     free(c->name);
     free(c->description);
     free(c->path);
+    free(c->text);
     free(c);
+}
+
+void cb_campaign_settings(const cb_campaign *c, int si, int ti, cb_settings *s)
+{
+    cb_settings_default(s);
+    s->tol = c->tols[ti];
+    s->max_iter = c->max_iter;
+    s->time_limit = c->time_limit;
+    s->trace = c->trace;
+    s->options = c->solvers[si].options;
+    s->noptions = c->solvers[si].noptions;
 }
 
 long cb_campaign_nruns(const cb_campaign *c)

@@ -37,14 +37,18 @@ int cb_campaign_prepare_problem(const cb_campaign *c, int i, int verbose, cb_err
     struct stat st;
     if ((!p->generated && !p->scenario) || stat(p->path, &st) == 0)
         return CB_OK;
-    if (p->scenario)
-        return run_scenario(p, verbose, err);
+    cb_error e = {{0}};
     cb_problem *g = NULL;
-    if (verbose)
-        fprintf(stderr, "conebench: generating %s\n", p->name);
-    int rc = cb_generate_random(&p->gen, &g, NULL, NULL, err);
-    if (rc == CB_OK)
-        rc = cb_write_problem(p->path, g, err);
-    cb_problem_free(g);
-    return rc;
+    int rc = CB_OK;
+    if (p->scenario) {
+        rc = run_scenario(p, verbose, &e);
+    } else {
+        if (verbose)
+            fprintf(stderr, "conebench: generating %s\n", p->name);
+        rc = cb_generate_random(&p->gen, &g, NULL, NULL, &e);
+        if (rc == CB_OK)
+            rc = cb_write_problem(p->path, g, &e);
+        cb_problem_free(g);
+    }
+    return rc == CB_OK ? CB_OK : cb_fail_at(err, rc, c->path, p->line, "%s", e.text);
 }

@@ -39,6 +39,7 @@ typedef struct {
     char *scenario;      /* scenario problems: the argv words of `generate NAME ...` (owned,
                             space-separated), run once to write every step of the line */
     char *scenario_dir;  /* its output folder */
+    long line;           /* the campaign line that made it (for FILE:LINE messages) */
 } cb_campaign_problem;
 
 /* One solver with one option set. */
@@ -47,12 +48,14 @@ typedef struct {
     char *label;         /* solver name plus options unless label= was given */
     int noptions;
     cb_option options[CB_CAMPAIGN_MAX_OPTIONS]; /* key/value strings owned by the campaign */
+    long line;           /* its campaign line */
 } cb_campaign_solver;
 
 typedef struct {
     char *name;
     char *description;
     char *path;          /* the campaign file */
+    char *text;          /* its content as read (for the results directory's record and hash) */
     cb_campaign_problem *problems;
     int nproblems;
     cb_campaign_solver *solvers;
@@ -66,8 +69,31 @@ typedef struct {
     int data_missing;    /* a `data` line was skipped because the data folder is absent */
 } cb_campaign;
 
-/* Parse a campaign file. Generated problems get paths under gen_dir (e.g. OUT/problems). */
+/* Solver lookup by name (cb_solver_find, or a test's own that adds test-only solvers). */
+typedef const cb_solver *(*cb_solver_lookup)(const char *name);
+
+/* Parse a campaign file and check it strictly (cb_campaign_check with cb_solver_find, except
+ * that names beginning with "test-" are left to the runner's own lookup: tests inject those).
+ * Generated problems get paths under gen_dir (e.g. OUT/problems). Nothing is written. */
 int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err);
+/* The same with the solver lookup given (NULL: cb_solver_find, every name checked). */
+int cb_campaign_parse_with(const char *path, const char *gen_dir, cb_solver_lookup find,
+                           cb_campaign **out, cb_error *err);
+
+/* Strict check of a parsed campaign, before anything runs; every mistake is CB_ERR_INPUT with
+ * "FILE:LINE: what" naming the campaign line:
+ *  - every solver name is known to find, and its options (keys and values) pass the solver's
+ *    own setup on a tiny generated problem of each cone kind of the campaign it supports;
+ *  - every problem file reads (exists, readable, parses as its line says), the file's own
+ *    error following the line;
+ *  - every `generate random` line generates a tiny problem with its parameters (the generator's
+ *    own validation; limits that depend on nc are checked when the problem is generated, by
+ *    cb_campaign_prepare_problem, still before the first run and naming the line);
+ *  - every `scenario` line names a scenario whose parameters build (the scenario registry's
+ *    validation, without simulating) and whose steps lie within its horizon.
+ * find NULL: cb_solver_find. skip_test_solvers: names beginning with "test-" are not checked. */
+int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test_solvers,
+                      cb_error *err);
 
 /* A step list "A,B,C" where an item may be a range "FIRST:LAST:STRIDE" (every STRIDE-th step
  * from FIRST to at most LAST) → *steps (malloc'd, caller frees; sorted, unique, each in
@@ -90,8 +116,13 @@ int cb_campaign_locate(const char *name, char *buf, size_t len, cb_error *err);
 const char *cb_data_dir(void);
 
 /* Write problem i's file if it is generated (random or scenario) and missing; scenario lines
- * write all their steps at once. Prints what it generates to stderr when verbose. */
+ * write all their steps at once. Prints what it generates to stderr when verbose. Errors name
+ * the campaign line ("FILE:LINE: what"). */
 int cb_campaign_prepare_problem(const cb_campaign *c, int i, int verbose, cb_error *err);
+
+/* Solver settings of solver line si at tolerance index ti: the campaign's limits and trace flag
+ * plus the line's options (pointing into c: keep c alive). */
+void cb_campaign_settings(const cb_campaign *c, int si, int ti, cb_settings *s);
 
 /* Number of runs: problems × solvers × tols × repetitions. */
 long cb_campaign_nruns(const cb_campaign *c);

@@ -1,0 +1,189 @@
+/* conebench — strict campaigns: every line of a parsed campaign is checked before anything runs
+ * (solver names and options, problem files, generator and scenario parameters). */
+#include "conebench/campaign.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/scenarios.h"
+
+#define TINY_NC 2 /* contacts of the problems options and generator parameters are tried on */
+
+typedef struct {
+    const cb_campaign *c;
+    cb_solver_lookup find;
+    int skip_test;                   /* leave "test-..." solvers to the runner's lookup */
+    int kinds[CB_KIND_COUNT];        /* 1: some problem of the campaign has this cone kind */
+    cb_problem *tiny[CB_KIND_COUNT]; /* a tiny problem of each kind, generated on demand */
+} check_ctx;
+
+/* err = "CAMPAIGN:LINE: " + the inner message; out of memory stays itself, the rest is bad
+ * input (a campaign mistake). */
+static int at_line(const check_ctx *x, long line, int rc, const cb_error *inner, cb_error *err)
+{
+    return cb_fail_at(err, rc == CB_ERR_NOMEM ? rc : CB_ERR_INPUT, x->c->path, line, "%s",
+                      inner->text);
+}
+
+/* A problem file reads as its line says (exists, is readable, parses). */
+static int check_file(check_ctx *x, const cb_campaign_problem *p, cb_error *err)
+{
+    cb_problem *prob = NULL;
+    cb_error e = {{0}};
+    int rc = cb_read_problem(p->path, &p->read, &prob, &e);
+    if (rc == CB_OK)
+        x->kinds[prob->kind] = 1;
+    cb_problem_free(prob);
+    return rc == CB_OK ? CB_OK : at_line(x, p->line, rc, &e, err);
+}
+
+/* A `generate random` line: the generator's own validation, on the same settings with nc
+ * capped at TINY_NC (the limits that depend on nc are checked when the file is generated). */
+static int check_random(check_ctx *x, const cb_campaign_problem *p, cb_error *err)
+{
+    cb_random_settings g = p->gen;
+    cb_problem *tiny = NULL;
+    cb_error e = {{0}};
+    g.nc = g.nc < TINY_NC ? g.nc : TINY_NC;
+    int rc = cb_generate_random(&g, &tiny, NULL, NULL, &e);
+    cb_problem_free(tiny);
+    x->kinds[g.kind] = 1;
+    return rc == CB_OK ? CB_OK : at_line(x, p->line, rc, &e, err);
+}
+
+/* The parameters (--param k=v), step list and name of the words "generate NAME [--param k=v]...
+ * --steps LIST -o DIR"; the strings point into words. */
+static int scenario_words(char *words, char **name, cb_option *kv, int *nkv, char **steps)
+{
+    char *save = NULL, *prev = NULL;
+    *name = *steps = NULL;
+    *nkv = 0;
+    for (char *w = strtok_r(words, " ", &save); w; prev = w, w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        if (prev && !strcmp(prev, "generate"))
+            *name = w;
+        else if (prev && !strcmp(prev, "--steps"))
+            *steps = w;
+        else if (prev && !strcmp(prev, "--param") && eq) {
+            *eq = '\0';
+            kv[*nkv].key = w;
+            kv[(*nkv)++].value = eq + 1;
+        }
+    }
+    return *name && *steps ? CB_OK : CB_ERR_INTERNAL; /* cannot happen: parse_scenario wrote it */
+}
+
+/* The scenario's last step against its horizon (t_end / h steps). */
+static int check_horizon(const cb_scenario *sc, const char *steps, cb_error *err)
+{
+    long *list = NULL, last = (long)ceil(sc->t_end / sc->h - 1e-9);
+    int n = 0, rc = cb_steps_parse(steps, &list, &n, err);
+    if (rc == CB_OK && list[n - 1] > last)
+        rc = cb_fail(err, CB_ERR_INPUT, "steps: step %ld is beyond the horizon of %s (%ld steps "
+                     "of %g s)", list[n - 1], sc->name, last, sc->h);
+    free(list);
+    return rc;
+}
+
+/* A `scenario` line: the scenario exists, its parameters build (the registry's validation,
+ * nothing simulated), and its steps lie within the horizon. */
+static int check_scenario(check_ctx *x, const cb_campaign_problem *p, cb_error *err)
+{
+    char *words = cb_strdup(p->scenario), *name = NULL, *steps = NULL;
+    cb_option *kv = cb_calloc(words ? strlen(words) : 0, sizeof *kv);
+    cb_error e = {{0}};
+    cb_scenario sc;
+    int nkv = 0, rc = !words || !kv ? cb_fail(&e, CB_ERR_NOMEM, "out of memory")
+                      : scenario_words(words, &name, kv, &nkv, &steps) != CB_OK
+                          ? cb_fail(&e, CB_ERR_INTERNAL, "scenario words '%s'", p->scenario)
+                          : CB_OK;
+    const cb_scenario_def *def = rc == CB_OK ? cb_scenario_find(name) : NULL;
+    if (rc == CB_OK && !def)
+        rc = cb_fail(&e, CB_ERR_INPUT, "scenario: unknown scenario '%s' (see conebench list "
+                     "scenarios)", name);
+    if (rc == CB_OK && (rc = cb_scenario_build(def, kv, nkv, &sc, &e)) == CB_OK) {
+        rc = check_horizon(&sc, steps, &e);
+        x->kinds[p->read.force_kind ? p->read.kind : sc.kind] = 1;
+        cb_scenario_free(&sc);
+    }
+    free(kv);
+    free(words);
+    return rc == CB_OK ? CB_OK : at_line(x, p->line, rc, &e, err);
+}
+
+static int tiny_problem(check_ctx *x, cb_kind k, cb_problem **out, cb_error *err)
+{
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    g.kind = k;
+    g.nc = TINY_NC;
+    g.seed = 1;
+    int rc = x->tiny[k] ? CB_OK : cb_generate_random(&g, &x->tiny[k], NULL, NULL, err);
+    *out = x->tiny[k];
+    return rc;
+}
+
+/* The solver's setup (its own validation of every option) with the campaign's settings on a
+ * tiny problem of kind k, then its cleanup; *taken = 0 when supports() refuses the kind. */
+static int try_setup(check_ctx *x, const cb_solver *sv, int si, cb_kind k, int *taken,
+                     cb_error *err)
+{
+    cb_problem *p = NULL;
+    cb_settings s;
+    cb_error ignored = {{0}};
+    void *work = NULL;
+    int rc = tiny_problem(x, k, &p, err);
+    *taken = rc == CB_OK && (!sv->supports || sv->supports(p, &ignored) == CB_OK);
+    if (!*taken)
+        return rc;
+    cb_campaign_settings(x->c, si, 0, &s);
+    rc = sv->setup(p, &s, &work, err);
+    if (work)
+        sv->cleanup(work);
+    return rc;
+}
+
+/* A solver line: the name is known and the options pass the solver's setup on each cone kind
+ * of the campaign the solver takes (on the first kind it takes when it takes none of them). */
+static int check_solver(check_ctx *x, int si, cb_error *err)
+{
+    const cb_campaign_solver *cs = &x->c->solvers[si];
+    if (x->skip_test && !strncmp(cs->solver, "test-", 5))
+        return CB_OK;
+    const cb_solver *sv = x->find(cs->solver);
+    if (!sv)
+        return cb_fail_at(err, CB_ERR_INPUT, x->c->path, cs->line, "unknown solver '%s' (see "
+                          "conebench list solvers)", cs->solver);
+    cb_error e = {{0}};
+    int rc = CB_OK, tried = 0;
+    for (int pass = 0; pass < 2 && rc == CB_OK && !tried; pass++)
+        for (int k = 0; k < CB_KIND_COUNT && rc == CB_OK && !(pass && tried); k++) {
+            int taken = 0;
+            if (pass || x->kinds[k])
+                rc = try_setup(x, sv, si, (cb_kind)k, &taken, &e);
+            tried += taken;
+        }
+    return rc == CB_OK ? CB_OK : at_line(x, cs->line, rc, &e, err);
+}
+
+int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test_solvers,
+                      cb_error *err)
+{
+    check_ctx x = {c, find ? find : cb_solver_find, skip_test_solvers, {0}, {0}};
+    int rc = CB_OK;
+    long checked_line = -1; /* a generator line makes several problems: check it once */
+    for (int i = 0; i < c->nproblems && rc == CB_OK; i++) {
+        const cb_campaign_problem *p = &c->problems[i];
+        if (!p->generated && !p->scenario)
+            rc = check_file(&x, p, err);
+        else if (p->line != checked_line)
+            rc = p->generated ? check_random(&x, p, err) : check_scenario(&x, p, err);
+        checked_line = p->line;
+    }
+    for (int i = 0; i < c->nsolvers && rc == CB_OK; i++)
+        rc = check_solver(&x, i, err);
+    for (int k = 0; k < CB_KIND_COUNT; k++)
+        cb_problem_free(x.tiny[k]);
+    return rc;
+}
