@@ -182,10 +182,11 @@ PILE_MU_R ?= 1e-5 1e-4 1e-3 3e-3 1e-2 1e-1
 pile-figure: $(BIN)
 	sh harness/pile_sweep.sh $(BIN) results/pile 2 "$(PILE_MU)" "$(PILE_MU_R)"
 
-# The main job: run the default campaign (isolated runs, 2 at a time) and write the report.
+# The main job: run the default campaign (isolated runs, 2 at a time) and write the report
+# (--resume: a second `make demo` continues or reuses the same results).
 DEMO_DIR ?= results/default
 demo: $(BIN)
-	$(BIN) run default -o $(DEMO_DIR) --jobs 2
+	$(BIN) run default -o $(DEMO_DIR) --jobs 2 --resume
 	$(BIN) report $(DEMO_DIR)
 	@echo "conebench: open $(DEMO_DIR)/report.md (figures in $(DEMO_DIR)/figures/)"
 

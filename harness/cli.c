@@ -100,7 +100,8 @@ static const struct {
     {"simulate", cb_cmd_simulate,
      "simulate SCENARIO --model nonsmooth|analytic|compliant|compliant-legacy|compliant-edem\n"
      "                   [--param k=v]... [--solver S] [--csv OUT] [--json]"},
-    {"run", cb_cmd_run, "run CAMPAIGN [-o DIR] [--jobs N] [--shard i/N] [--resume] [--quiet]"},
+    {"run", cb_cmd_run,
+     "run CAMPAIGN [-o DIR] [--jobs N] [--shard i/N] [--resume [--force]] [--quiet]"},
     {"report", cb_cmd_report, "report DIR [--no-figures] [--max-convergence N]"},
     {"bench-check", cb_cmd_bench_check,
      "bench-check [--baseline DIR] [--campaign NAME] [-o DIR] [--write-baseline] [--quiet]"},

@@ -1,15 +1,36 @@
 /* conebench — `conebench run CAMPAIGN`: run a campaign into a results directory. */
+#define _GNU_SOURCE /* program_invocation_name: the command as the user typed it */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conebench/runner.h"
 
-static const char *use =
-    "usage: conebench run CAMPAIGN [-o DIR] [--jobs N] [--shard i/N] [--resume] [--quiet]";
+#define CMD_LEN 8192 /* the --resume command printed after an interruption */
+
+static const char *use = "usage: conebench run CAMPAIGN [-o DIR] [--jobs N] [--shard i/N] "
+                         "[--resume [--force]] [--quiet]";
+
+static volatile sig_atomic_t interrupted; /* the signal received (SIGINT, SIGTERM), or 0 */
+
+/* First signal: ask the runner to stop (SA_RESETHAND: a second one kills at once). */
+static void on_signal(int sig) { interrupted = sig; }
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static int parse_shard(const char *s, cb_runner_settings *rs)
 {
@@ -26,7 +47,8 @@ static int parse_run(int argc, char **argv, cb_runner_settings *rs, char *outbuf
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'}, {"jobs", required_argument, 0, 'j'},
         {"shard", required_argument, 0, 's'},  {"resume", no_argument, 0, 'r'},
-        {"quiet", no_argument, 0, 'q'},        {0, 0, 0, 0}};
+        {"force", no_argument, 0, 'f'},        {"quiet", no_argument, 0, 'q'},
+        {0, 0, 0, 0}};
     int c, rc = CB_EXIT_OK;
     long v;
     optind = 1;
@@ -37,8 +59,8 @@ static int parse_run(int argc, char **argv, cb_runner_settings *rs, char *outbuf
             rs->jobs = (int)v;
         else if (c == 's')
             rc = parse_shard(optarg, rs);
-        else if (c == 'r')
-            rs->resume = 1;
+        else if (c == 'r' || c == 'f')
+            *(c == 'r' ? &rs->resume : &rs->force) = 1;
         else if (c == 'q')
             rs->progress = 0;
         else if (c == '?')
@@ -46,7 +68,79 @@ static int parse_run(int argc, char **argv, cb_runner_settings *rs, char *outbuf
     }
     if (rc == CB_EXIT_OK && optind != argc - 1)
         rc = cb_cli_usage_error("%s", use);
+    if (rc == CB_EXIT_OK && rs->force && !rs->resume)
+        rc = cb_cli_usage_error("--force goes with --resume (%s)", use);
     return rc;
+}
+
+/* Append word to the command in buf (length k), single-quoted when the shell would split or
+ * expand it; returns the new length. */
+static size_t shell_word(char *buf, size_t k, const char *word)
+{
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                               "-_./=:,+@%";
+    char q[CMD_LEN];
+    size_t n = 0;
+    int plain = *word && strspn(word, safe) == strlen(word);
+    if (!plain)
+        q[n++] = '\'';
+    for (const char *c = word; *c && n < sizeof q - 6; c++) {
+        if (*c == '\'' && !plain)
+            n += (size_t)snprintf(q + n, sizeof q - n, "'\\''"); /* close, \', reopen */
+        else
+            q[n++] = *c;
+    }
+    if (!plain)
+        q[n++] = '\'';
+    q[n] = '\0';
+    int w = k < CMD_LEN ? snprintf(buf + k, CMD_LEN - k, "%s%s", k ? " " : "", q) : 0;
+    return k + (w > 0 ? (size_t)w : 0);
+}
+
+/* The command that continues this run: same campaign, directory, jobs, shard, quietness. */
+static void resume_command(const char *campaign, const char *out, const cb_runner_settings *rs,
+                           char *buf)
+{
+    char num[64];
+    const char *words[] = {program_invocation_name, "run", campaign, "-o", out, "--resume"};
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        k = shell_word(buf, k, words[i]);
+    snprintf(num, sizeof num, "%d", rs->jobs);
+    if (rs->jobs != 1)
+        k = shell_word(buf, shell_word(buf, k, "--jobs"), num);
+    snprintf(num, sizeof num, "%d/%d", rs->shard_index, rs->shard_count);
+    if (rs->shard_count > 1)
+        k = shell_word(buf, shell_word(buf, k, "--shard"), num);
+    if (!rs->progress)
+        shell_word(buf, k, "--quiet");
+}
+
+/* Run the parsed campaign; the summary line, or what an interruption kept. */
+static int run_parsed(const cb_campaign *c, cb_runner_settings *rs, const char *arg,
+                      const char *out, cb_error *err)
+{
+    cb_runner_summary sum;
+    rs->outdir = out;
+    rs->stop = &interrupted;
+    catch_signals();
+    int code = cb_run_campaign(c, rs, &sum, err);
+    if (code == CB_OK && sum.interrupted) {
+        char cmd[CMD_LEN];
+        resume_command(arg, out, rs, cmd);
+        fprintf(stderr, "conebench: interrupted by %s: %ld of %ld runs kept in %s/runs.csv (runs "
+                        "in progress were dropped); continue with:\n  %s\n",
+                sum.interrupted == SIGINT ? "SIGINT" : "SIGTERM", sum.skipped + sum.done,
+                sum.total, out, cmd);
+        return 128 + sum.interrupted;
+    }
+    if (code == CB_OK)
+        fprintf(stderr, "conebench: %s: %ld runs (%ld already done), %ld solved, %ld failed, "
+                        "%ld crashed, %ld unsupported, %.1f s -> %s/runs.csv\n",
+                c->name, sum.total, sum.skipped, sum.solved, sum.failed, sum.crashed,
+                sum.unsupported, sum.elapsed, out);
+    return code == CB_OK ? CB_EXIT_OK : cb_cli_report(code, err);
 }
 
 int cb_cmd_run(int argc, char **argv)
@@ -73,20 +167,11 @@ int cb_cmd_run(int argc, char **argv)
     }
     snprintf(gen, sizeof gen, "%s/problems", out);
     if (code == CB_OK)
-        code = cb_campaign_parse(conf, gen, &c, &err);
-    if (code == CB_OK) {
-        if (c->data_missing)
-            fprintf(stderr, "conebench: note: the Siconos data folder (../shared/data or "
-                            "$CONEBENCH_DATA) is absent: its problems are skipped\n");
-        rs.outdir = out;
-        cb_runner_summary sum;
-        code = cb_run_campaign(c, &rs, &sum, &err);
-        if (code == CB_OK)
-            fprintf(stderr, "conebench: %s: %ld runs (%ld already done), %ld solved, %ld failed, "
-                            "%ld crashed, %ld unsupported, %.1f s -> %s/runs.csv\n",
-                    c->name, sum.total, sum.skipped, sum.solved, sum.failed, sum.crashed,
-                    sum.unsupported, sum.elapsed, out);
-    }
+        code = cb_campaign_parse_with(conf, gen, cb_solver_find, &c, &err);
+    if (code == CB_OK && c->data_missing)
+        fprintf(stderr, "conebench: note: the Siconos data folder (../shared/data or "
+                        "$CONEBENCH_DATA) is absent: its problems are skipped\n");
+    rc = code == CB_OK ? run_parsed(c, &rs, argv[optind], out, &err) : cb_cli_report(code, &err);
     cb_campaign_free(c);
-    return code == CB_OK ? CB_EXIT_OK : cb_cli_report(code, &err);
+    return rc;
 }

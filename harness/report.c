@@ -46,6 +46,7 @@ typedef struct {
     double time_limit;
     int max_iter;
     char campaign[256];
+    char earlier[256];   /* after a forced resume: the record the earlier rows were made under */
     char plots[4096];
 } report_ctx;
 
@@ -73,6 +74,8 @@ static void load_limits(report_ctx *x)
             x->max_iter = atoi(val);
         else if (!strcmp(key, "campaign"))
             snprintf(x->campaign, sizeof x->campaign, "%s", val);
+        else if (!strcmp(key, "earlier_limits"))
+            snprintf(x->earlier, sizeof x->earlier, "%s", val);
     }
     if (f)
         fclose(f);
@@ -535,6 +538,10 @@ static int report_body(report_ctx *x, FILE *md, cb_error *err)
                 "unsupported) is not a run: it is left out of runs, success and means, shown "
                 "n/a, and profiles use only the problems every listed solver supports.\n",
             x->campaign, x->res.nrows - nu, nu, x->s->dir, x->time_limit, x->max_iter);
+    if (x->earlier[0])
+        fprintf(md, "\n**Mixed settings:** these runs were resumed with `--force` after the "
+                    "campaign or its limits changed: earlier rows were made under `%s` (the "
+                    "limits above are the latest).\n", x->earlier);
     for (int ti = 0; ti < nt && rc == CB_OK; ti++) {
         table t;
         if ((rc = build_table(&x->res, tols[ti], &t)) != CB_OK)
@@ -550,6 +557,16 @@ static int report_body(report_ctx *x, FILE *md, cb_error *err)
     return rc;
 }
 
+/* The results directory exists (said so, rather than "no runs.csv in it"). */
+static int check_dir(const char *dir, cb_error *err)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return cb_fail(err, CB_ERR_INPUT, "%s: %s", dir,
+                       errno == ENOENT ? "no such directory" : strerror(errno));
+    return S_ISDIR(st.st_mode) ? CB_OK : cb_fail(err, CB_ERR_INPUT, "%s: not a directory", dir);
+}
+
 int cb_report(const cb_report_settings *s, cb_error *err)
 {
     report_ctx x;
@@ -562,7 +579,9 @@ int cb_report(const cb_report_settings *s, cb_error *err)
     char path[4096], *buf = NULL;
     size_t len = 0;
     snprintf(path, sizeof path, "%s/runs.csv", s->dir);
-    int rc = cb_results_read(path, &x.res, err);
+    int rc = check_dir(s->dir, err);
+    if (rc == CB_OK)
+        rc = cb_results_read(path, &x.res, err);
     if (rc == CB_OK && x.res.nrows == 0)
         rc = cb_fail_at(err, CB_ERR_INPUT, path, 0, "no results (run a campaign first)");
     snprintf(path, sizeof path, "%s/figures", s->dir);

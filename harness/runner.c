@@ -1,10 +1,12 @@
 /* conebench — campaign runner: one child process per run, time limits, atomic row appends,
- * resume, shards, progress. */
+ * resume, shards, progress, interruption. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "conebench/runner.h"
 
 #include <cblas.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -59,19 +61,6 @@ static int make_dir(const char *path, cb_error *err)
         return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot create directory: %s",
                           strerror(errno));
     return CB_OK;
-}
-
-/* Settings of one run: campaign limits plus the solver's option set. */
-static void run_settings(const cb_campaign *c, const cb_run_ref *r, cb_settings *s)
-{
-    const cb_campaign_solver *cs = &c->solvers[r->solver];
-    cb_settings_default(s);
-    s->tol = c->tols[r->tol];
-    s->max_iter = c->max_iter;
-    s->time_limit = c->time_limit;
-    s->trace = c->trace;
-    s->options = cs->options;
-    s->noptions = cs->noptions;
 }
 
 /* Options as "k=v;k=v". */
@@ -148,6 +137,8 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
     static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof crash_signals / sizeof *crash_signals; i++)
         signal(crash_signals[i], SIG_DFL); /* a crash must kill the child, whatever the parent set */
+    signal(SIGINT, SIG_DFL);               /* the parent's interruption handler is not ours */
+    signal(SIGTERM, SIG_DFL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     cb_problem *p = NULL;
     cb_solution sol = {0};
@@ -164,7 +155,7 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
         int n = snprintf(msg, sizeof msg, "P %s %s %d\n", p->prov.sha256, cb_kind_name(p->kind),
                          p->nc);
         write_all(fd, msg, (size_t)n);
-        run_settings(c, r, &s);
+        cb_campaign_settings(c, r->solver, r->tol, &s);
         rc = cb_solution_alloc(p, &sol, &err);
     }
     int unsupported = 0; /* only cb_solve sets this status, from the solver's supports() */
@@ -272,6 +263,9 @@ static void progress(run_ctx *x, int final)
     }
 }
 
+/* 1 once the caller's stop flag is set (SIGINT, SIGTERM). */
+static int stopped(const run_ctx *x) { return x->s->stop && *x->s->stop; }
+
 /* Reap a child whose pipe closed: append its row. */
 static int finish(run_ctx *x, child *ch, cb_error *err)
 {
@@ -304,7 +298,7 @@ static int pump(run_ctx *x, child *kids, int *nkids, cb_error *err)
         pf[i] = (struct pollfd){kids[i].fd, POLLIN, 0};
     poll(pf, (nfds_t)*nkids, 20);
     double now = cb_now();
-    for (int i = 0; i < *nkids; i++) {
+    for (int i = 0; i < *nkids && !stopped(x); i++) {
         child *ch = &kids[i];
         if (!ch->killed && now > ch->deadline) {
             kill(ch->pid, SIGKILL);
@@ -318,7 +312,7 @@ static int pump(run_ctx *x, child *kids, int *nkids, cb_error *err)
             ch->msg[ch->len] = '\0';
             continue;
         }
-        if (r < 0 && errno == EINTR)
+        if ((r < 0 && errno == EINTR) || stopped(x)) /* interrupted: the run is dropped */
             continue;
         int rc = finish(x, ch, err);
         kids[i] = kids[--*nkids];
@@ -332,31 +326,38 @@ static int pump(run_ctx *x, child *kids, int *nkids, cb_error *err)
 
 static int cmp_id(const void *a, const void *b) { return strcmp(a, b); }
 
-/* Open runs.csv: with resume keep its complete rows (cutting a torn tail) and list their ids. */
-static int open_results(run_ctx *x, char (**done)[17], long *ndone, cb_error *err)
+/* The ids of the complete rows of runs.csv (sorted) and the length of that valid prefix. */
+static int read_done(run_ctx *x, char (**done)[17], long *ndone, long *valid, cb_error *err)
 {
     char path[4096];
     cb_results old = {0};
     snprintf(path, sizeof path, "%s/runs.csv", x->s->outdir);
     *done = NULL;
     *ndone = 0;
-    int rc = x->s->resume ? cb_results_read(path, &old, err) : CB_OK;
-    if (rc != CB_OK)
-        return rc;
-    x->out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | (x->s->resume ? 0 : O_TRUNC), 0666);
-    if (x->out_fd < 0 || (x->s->resume && ftruncate(x->out_fd, old.valid_bytes) != 0)) {
-        cb_results_free(&old);
-        return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
-    }
-    if (lseek(x->out_fd, 0, SEEK_END) == 0)
-        write_all(x->out_fd, cb_results_header(), strlen(cb_results_header()));
-    *done = old.nrows ? malloc((size_t)old.nrows * sizeof **done) : NULL;
+    int rc = cb_results_read(path, &old, err);
+    *valid = old.valid_bytes;
+    *done = rc == CB_OK && old.nrows ? malloc((size_t)old.nrows * sizeof **done) : NULL;
+    if (rc == CB_OK && old.nrows && !*done)
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
     for (int i = 0; *done && i < old.nrows; i++)
         memcpy((*done)[i], old.rows[i].run_id, 17);
     *ndone = *done ? old.nrows : 0;
     if (*done)
         qsort(*done, (size_t)*ndone, 17, cmp_id);
     cb_results_free(&old);
+    return rc;
+}
+
+/* Open runs.csv for appending after its valid prefix (cutting a torn tail); header if new. */
+static int open_out(run_ctx *x, long valid, cb_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/runs.csv", x->s->outdir);
+    x->out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0666);
+    if (x->out_fd < 0 || ftruncate(x->out_fd, valid) != 0)
+        return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+    if (lseek(x->out_fd, 0, SEEK_END) == 0)
+        write_all(x->out_fd, cb_results_header(), strlen(cb_results_header()));
     return CB_OK;
 }
 
@@ -365,7 +366,7 @@ static int open_results(run_ctx *x, char (**done)[17], long *ndone, cb_error *er
 static int generate_needed(run_ctx *x, const long *pending, long npending, cb_error *err)
 {
     int rc = CB_OK;
-    for (long k = 0; k < npending && rc == CB_OK; k++) {
+    for (long k = 0; k < npending && rc == CB_OK && !stopped(x); k++) {
         cb_run_ref r;
         cb_campaign_run(x->c, pending[k], &r);
         rc = cb_campaign_prepare_problem(x->c, r.problem, x->s->progress, err);
@@ -411,8 +412,8 @@ static int run_all(run_ctx *x, const long *pending, long npending, cb_error *err
     child *kids = cb_calloc((size_t)x->s->jobs, sizeof *kids); /* 8 KB each: not on the stack */
     int nkids = 0, rc = kids ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
     long next = 0;
-    while (rc == CB_OK && (next < npending || nkids > 0)) {
-        while (rc == CB_OK && nkids < x->s->jobs && next < npending) {
+    while (rc == CB_OK && !stopped(x) && (next < npending || nkids > 0)) {
+        while (rc == CB_OK && !stopped(x) && nkids < x->s->jobs && next < npending) {
             cb_run_ref r;
             cb_campaign_run(x->c, pending[next++], &r);
             if ((rc = spawn(x, &kids[nkids], &r, err)) == CB_OK)
@@ -421,7 +422,7 @@ static int run_all(run_ctx *x, const long *pending, long npending, cb_error *err
         if (rc == CB_OK)
             rc = pump(x, kids, &nkids, err);
     }
-    for (int i = 0; i < nkids; i++) { /* only on error: do not leave children behind */
+    for (int i = 0; i < nkids; i++) { /* error or interruption: no child left behind */
         kill(kids[i].pid, SIGKILL);
         close(kids[i].fd);
         waitpid(kids[i].pid, NULL, 0);
@@ -430,46 +431,79 @@ static int run_all(run_ctx *x, const long *pending, long npending, cb_error *err
     return rc;
 }
 
+/* Remove what is under a results directory (not the directory itself). */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag;
+    return ftw->level == 0 ? 0 : remove(path);
+}
+
+/* Create DIR, DIR/traces, DIR/problems. */
+static int make_dirs(const char *outdir, cb_error *err)
+{
+    char path[4096];
+    const char *subdirs[] = {"", "/traces", "/problems"};
+    int rc = CB_OK;
+    for (int i = 0; i < 3 && rc == CB_OK; i++) {
+        snprintf(path, sizeof path, "%s%s", outdir, subdirs[i]);
+        rc = make_dir(path, err);
+    }
+    return rc;
+}
+
+/* Everything before the first run: the directory rules (nothing written when they refuse),
+ * the runs still to do, generated problems (a fresh directory is left as it was, absent or
+ * empty, when that fails),
+ * then the record, machine.txt, runs.csv and errors.log. */
+static int start(run_ctx *x, char (**done)[17], long *ndone, long **pending, long *npending,
+                 cb_error *err)
+{
+    char path[4096];
+    long valid = 0;
+    struct stat st;
+    int fresh = 0, existed = stat(x->s->outdir, &st) == 0, rc = check_runner(x->s, err);
+    if (rc == CB_OK)
+        rc = cb_results_dir_check(x->c, x->s, &fresh, err);
+    if (rc == CB_OK)
+        rc = make_dirs(x->s->outdir, err);
+    if (rc == CB_OK)
+        rc = read_done(x, done, ndone, &valid, err);
+    if (rc == CB_OK && (*npending = pending_runs(x, *done, *ndone, pending)) < 0)
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    if (rc == CB_OK)
+        rc = generate_needed(x, *pending, *npending, err);
+    if (rc != CB_OK && fresh && nftw(x->s->outdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 &&
+        !existed)
+        rmdir(x->s->outdir);
+    if (rc == CB_OK)
+        rc = cb_results_dir_record(x->c, x->s, err);
+    snprintf(path, sizeof path, "%s/machine.txt", x->s->outdir);
+    if (rc == CB_OK)
+        rc = cb_write_machine_info(path, err);
+    if (rc == CB_OK)
+        rc = open_out(x, valid, err);
+    snprintf(path, sizeof path, "%s/errors.log", x->s->outdir);
+    if (rc == CB_OK && !(x->errlog = fopen(path, "a")))
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+    return rc;
+}
+
 int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner_summary *sum,
                     cb_error *err)
 {
-    char path[4096], (*done)[17] = NULL;
-    long ndone = 0, *pending = NULL, npending;
+    char (*done)[17] = NULL;
+    long ndone = 0, *pending = NULL, npending = 0;
     run_ctx x = {c, s, -1, NULL, sum, cb_now(), 0, isatty(2),
                  s->find_solver ? s->find_solver : cb_solver_find};
     memset(sum, 0, sizeof *sum);
-    int rc = check_runner(s, err);
-    const char *subdirs[] = {"", "/traces", "/problems"};
-    for (int i = 0; i < 3 && rc == CB_OK; i++) {
-        snprintf(path, sizeof path, "%s%s", s->outdir, subdirs[i]);
-        rc = make_dir(path, err);
-    }
-    if (rc == CB_OK) {
-        snprintf(path, sizeof path, "%s/machine.txt", s->outdir);
-        rc = cb_write_machine_info(path, err);
-    }
-    if (rc == CB_OK) {
-        char lim[256];
-        int n = snprintf(lim, sizeof lim, "time_limit %.17g\nmax_iter %d\ncampaign %s\n",
-                         c->time_limit, c->max_iter, c->name);
-        snprintf(path, sizeof path, "%s/limits.txt", s->outdir);
-        rc = cb_write_file_atomic(path, lim, (size_t)n, err);
-    }
-    if (rc == CB_OK)
-        rc = open_results(&x, &done, &ndone, err);
-    if (rc == CB_OK && (npending = pending_runs(&x, done, ndone, &pending)) < 0)
-        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
-    if (rc == CB_OK)
-        rc = generate_needed(&x, pending, npending, err);
-    snprintf(path, sizeof path, "%s/errors.log", s->outdir);
-    if (rc == CB_OK && !(x.errlog = fopen(path, s->resume ? "a" : "w")))
-        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
-    if (rc == CB_OK) {
+    int rc = start(&x, &done, &ndone, &pending, &npending, err);
+    if (rc == CB_OK && !stopped(&x)) {
         openblas_set_num_threads(1); /* parallelism comes from --jobs */
         setvbuf(x.errlog, NULL, _IOLBF, 0);
         rc = run_all(&x, pending, npending, err);
         progress(&x, 1);
     }
+    sum->interrupted = rc == CB_OK && stopped(&x) ? (int)*s->stop : 0;
     sum->elapsed = cb_now() - x.t0;
     if (x.errlog)
         fclose(x.errlog);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,7 +19,10 @@
 #include "conebench/rng.h"
 #include "conebench/runner.h"
 
-/* Test-only solvers: crash, hang, sleep briefly then return p = 0. */
+/* Test-only solvers: crash, hang, sleep briefly then return p = 0, wait for a file then return
+ * p = 0 (so a test knows exactly which runs can finish). */
+static char go_file[600]; /* test-wait returns once this file exists */
+
 static int t_setup(const cb_problem *p, const cb_settings *s, void **w, cb_error *e)
 {
     (void)p, (void)s, (void)e;
@@ -49,9 +53,20 @@ static int nap_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *i
     i->iterations = 1;
     return CB_OK;
 }
+static int wait_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *i, cb_error *e)
+{
+    struct stat st;
+    while (stat(go_file, &st) != 0) {
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return nap_solve(w, s, sol, i, e);
+}
 static const cb_solver crash = {"test-crash", "segfaults", NULL, NULL, t_setup, crash_solve, t_cleanup};
 static const cb_solver hang = {"test-hang", "never returns", NULL, NULL, t_setup, hang_solve, t_cleanup};
 static const cb_solver nap = {"test-nap", "sleeps 30 ms", NULL, NULL, t_setup, nap_solve, t_cleanup};
+static const cb_solver waiter = {"test-wait", "waits for go_file", NULL, NULL, t_setup, wait_solve,
+                                 t_cleanup};
 
 static const cb_solver *find(const char *name)
 {
@@ -61,6 +76,8 @@ static const cb_solver *find(const char *name)
         return &hang;
     if (!strcmp(name, "test-nap"))
         return &nap;
+    if (!strcmp(name, "test-wait"))
+        return &waiter;
     return cb_solver_find(name);
 }
 
@@ -76,7 +93,7 @@ static cb_campaign *campaign(const char *dir, const char *text)
     fclose(f);
     cb_campaign *c = NULL;
     cb_error err = {{0}};
-    int rc = cb_campaign_parse(path, gen, &c, &err);
+    int rc = cb_campaign_parse_with(path, gen, find, &c, &err);
     if (rc != CB_OK)
         fail_msg("campaign: %s", err.text);
     char mk[600];
@@ -111,15 +128,16 @@ static int status_of(const cb_results *r, const char *solver)
     return -1;
 }
 
-/* A crashing solver is recorded as crashed, a hanging one as time_limit; the others still run
- * and are judged (nsgs solves its problem). */
+/* A crashing solver is recorded as crashed, a hanging one as time_limit (killed at 1.5 · 2 + 0.5
+ * s: a hang never ends, and nsgs's run on nc = 5 takes milliseconds, 2 s even 50x slower); the
+ * others still run and are judged (nsgs solves its problem). */
 static void test_crash_and_hang(void **state)
 {
     (void)state;
     const char *dir = cbt_tmpdir();
     cb_campaign *c = campaign(dir, "generate random kind=rolling3d nc=5 seeds=1\n"
                                    "solver test-crash\nsolver test-hang\nsolver nsgs\n"
-                                   "tol 1e-8\ntime-limit 0.5\n");
+                                   "tol 1e-8\ntime-limit 2\n");
     char out[600];
     snprintf(out, sizeof out, "%s/out", dir);
     cb_runner_settings s;
@@ -293,53 +311,62 @@ static int each_run_once(const cb_campaign *c, const cb_results *r)
     return 1;
 }
 
-/* kill -9 in the middle of a campaign, then --resume: every run once, no torn row. */
-static void test_kill_then_resume(void **state)
+/* 4 problems × (test-nap, test-wait), 2 jobs: runs (p1, nap) and (p2, nap) end, then both job
+ * slots hold a waiting run: exactly 2 rows until go_file exists, on any machine. */
+static const char waiting_campaign[] = "generate random kind=coulomb3d nc=3 seeds=1..4\n"
+                                       "solver test-nap\nsolver test-wait\ntol 1e-6\n"
+                                       "time-limit 1000\n";
+
+static volatile sig_atomic_t stop_flag;
+static void on_stop(int sig) { stop_flag = sig; }
+
+static int count_rows(const char *out)
 {
-    (void)state;
-    const char *dir = cbt_tmpdir();
-    cb_campaign *c = campaign(dir, "generate random kind=coulomb3d nc=3 seeds=1..12\n"
-                                   "solver test-nap\nsolver test-nap label=nap2\ntol 1e-6\n");
-    char out[600], path[700];
-    snprintf(out, sizeof out, "%s/out", dir);
-    cb_runner_settings s;
-    settings(&s, out);
-    s.jobs = 2;
+    cb_results r;
+    read_rows(out, &r);
+    int n = r.nrows;
+    cb_results_free(&r);
+    return n;
+}
+
+/* Run the campaign in a child process (SIGINT stops it through settings.stop; it exits 10 +
+ * the signal then, 0 when done) and return once runs.csv has `rows` rows. */
+static pid_t start_runner(const cb_campaign *c, cb_runner_settings *s, int rows)
+{
     pid_t pid = fork();
     if (pid == 0) {
+        signal(SIGINT, on_stop);
+        s->stop = &stop_flag;
         cb_runner_summary sum;
-        _exit(cb_run_campaign(c, &s, &sum, NULL) == CB_OK ? 0 : 1);
+        int rc = cb_run_campaign(c, s, &sum, NULL);
+        _exit(rc != CB_OK ? 1 : sum.interrupted ? 10 + sum.interrupted : 0);
     }
-    /* kill -9 as soon as a few rows are in (polling, so machine load cannot make it flaky) */
-    cb_results r;
-    double t0 = cb_now();
-    for (;;) {
-        struct timespec ts = {0, 2 * 1000 * 1000};
+    for (long k = 0; k < 300000 && (k == 0 || count_rows(s->outdir) < rows); k++) {
+        struct timespec ts = {0, 2 * 1000 * 1000}; /* polling: a hang guard of 600 s */
         nanosleep(&ts, NULL);
-        read_rows(out, &r);
-        int n = r.nrows;
-        cb_results_free(&r);
-        if (n >= 3 || cb_now() - t0 > 60)
-            break;
     }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    read_rows(out, &r);
-    long before = r.nrows;
-    cb_results_free(&r);
-    assert_true(before > 0 && before < cb_campaign_nruns(c)); /* really interrupted */
-    snprintf(path, sizeof path, "%s/runs.csv", out);
-    FILE *f = fopen(path, "a"); /* simulate a row torn by the kill */
-    fputs("deadbeefdeadbeef,random-coulomb3d-nc3-mb-s1,abc,coulomb3d,3,test-na", f);
+    return pid;
+}
+
+/* Let the waiting runs finish, resume, and check every run is recorded once (and the 2 rows
+ * kept were skipped), every line of runs.csv complete. */
+static void resume_all(const cb_campaign *c, cb_runner_settings *s)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/runs.csv", s->outdir);
+    FILE *f = fopen(go_file, "w");
+    assert_non_null(f);
     fclose(f);
-    s.resume = 1;
+    s->resume = 1;
+    s->stop = NULL;
     cb_runner_summary sum;
-    assert_int_equal(cb_run_campaign(c, &s, &sum, NULL), CB_OK);
-    assert_int_equal(sum.skipped, before);
-    read_rows(out, &r);
+    assert_int_equal(cb_run_campaign(c, s, &sum, NULL), CB_OK);
+    assert_int_equal(sum.skipped, 2);
+    cb_results r;
+    read_rows(s->outdir, &r);
     assert_true(each_run_once(c, &r));
     cb_results_free(&r);
-    f = fopen(path, "r"); /* every line complete and parseable */
+    f = fopen(path, "r");
     char line[4096];
     int lines = 0;
     while (fgets(line, sizeof line, f)) {
@@ -352,6 +379,59 @@ static void test_kill_then_resume(void **state)
     }
     fclose(f);
     assert_int_equal(lines, cb_campaign_nruns(c) + 1);
+}
+
+/* kill -9 in the middle of a campaign (2 rows in, 2 runs waiting), a torn row appended, then
+ * --resume: every run once, no torn row. */
+static void test_kill_then_resume(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    cb_campaign *c = campaign(dir, waiting_campaign);
+    char out[600], path[700];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(go_file, sizeof go_file, "%s/go", dir);
+    cb_runner_settings s;
+    settings(&s, out);
+    s.jobs = 2;
+    pid_t pid = start_runner(c, &s, 2);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(count_rows(out), 2);
+    snprintf(path, sizeof path, "%s/runs.csv", out);
+    FILE *f = fopen(path, "a"); /* simulate a row torn by the kill */
+    fputs("deadbeefdeadbeef,random-coulomb3d-nc3-mb-s1,abc,coulomb3d,3,test-na", f);
+    fclose(f);
+    resume_all(c, &s);
+    cb_campaign_free(c);
+}
+
+/* SIGINT with 2 rows in and 2 runs waiting: the runner kills its children, drops their runs,
+ * keeps the 2 rows and reports the signal; --resume finishes the rest. */
+static void test_interrupt_then_resume(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    cb_campaign *c = campaign(dir, waiting_campaign);
+    char out[600];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(go_file, sizeof go_file, "%s/go", dir);
+    cb_runner_settings s;
+    settings(&s, out);
+    s.jobs = 2;
+    pid_t pid = start_runner(c, &s, 2);
+    int status = 0;
+    kill(pid, SIGINT);
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 10 + SIGINT);
+    cb_results r;
+    read_rows(out, &r);
+    assert_int_equal(r.nrows, 2);
+    for (int i = 0; i < r.nrows; i++) /* the kept rows are the finished naps, none crashed */
+        assert_string_equal(r.rows[i].solver, "test-nap");
+    cb_results_free(&r);
+    resume_all(c, &s);
     cb_campaign_free(c);
 }
 
@@ -482,7 +562,14 @@ static void test_campaign_errors(void **state)
     } cases[] = {
         {"solver nsgs\ngenerate random kind=cube nc=3\n", "c.conf:2: kind"},
         {"solver nsgs\ngenerate random kind=rolling3d nc=3\ntol abc\n", "c.conf:3: tol"},
-        {"generate random kind=rolling3d nc=3\nsolver nosuch\n", "unknown solver 'nosuch'"},
+        {"generate random kind=rolling3d nc=3\nsolver nosuch\n",
+         "c.conf:2: unknown solver 'nosuch'"},
+        {"generate random kind=rolling3d nc=3\nsolver nsgs omgea=1\n", "c.conf:2: option omgea"},
+        {"solver psor rho_factor=0\ngenerate random kind=coulomb2d nc=3\n",
+         "c.conf:1: option rho_factor"},
+        {"solver nsgs\ngenerate random kind=rolling3d nc=3 matrix=spd density=0\n",
+         "c.conf:2: density"},
+        {"solver nsgs\nscenario sphere-plane R=0 steps=1\n", "c.conf:2: param R"},
         {"generate random kind=rolling3d nc=3\n", "no solver"},
         {"solver nsgs\nproblem /nonexistent/*.dat\n", "c.conf:2: no file matches"},
         {"solver nsgs\nfrobnicate 3\n", "c.conf:2: unknown directive"},
@@ -510,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_shards),         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_campaign_errors), cmocka_unit_test(test_steps_parse),
         cmocka_unit_test(test_unsupported_runs), cmocka_unit_test(test_unsupported_report),
+        cmocka_unit_test(test_interrupt_then_resume),
     };
     return cmocka_run_group_tests_name("harness", tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 #ifndef CONEBENCH_RUNNER_H
 #define CONEBENCH_RUNNER_H
 
+#include <signal.h>
+
 #include "conebench/campaign.h"
 
 typedef struct {
@@ -19,6 +21,11 @@ typedef struct {
     int shard_index;     /* 0 ≤ shard_index < shard_count (default 0 of 1) */
     int shard_count;
     int resume;          /* keep finished runs of runs.csv, run only the others */
+    int force;           /* resume even when the campaign or its limits changed */
+    /* When *stop becomes nonzero (a signal number, set by the caller's handler), the runner
+     * kills its children, drops their runs, keeps every complete row and returns CB_OK with
+     * summary.interrupted = *stop. NULL: never. */
+    const volatile sig_atomic_t *stop;
     int progress;        /* 1: progress on stderr (a live line on a TTY) */
     double kill_after;   /* a child is killed at time_limit · 1.5 + kill_after s (default 2) */
     /* Solver lookup (default cb_solver_find); tests inject test-only solvers here. */
@@ -32,11 +39,31 @@ typedef struct {
     long solved, failed, crashed;
     long unsupported;    /* the solver does not take the problem (not counted in failed) */
     double elapsed;
+    int interrupted;     /* the signal that stopped the campaign (settings.stop), or 0 */
 } cb_runner_summary;
 
 void cb_runner_settings_default(cb_runner_settings *s);
+/* Run the campaign's runs of this shard into s->outdir. Refused (CB_ERR_INPUT, nothing written)
+ * when outdir is not empty without s->resume, or when s->resume finds results of another
+ * campaign or other limits without s->force (cb_results_dir_check). Generated problems are
+ * written before the first run; when that fails in a fresh directory, it is left empty. */
 int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner_summary *sum,
                     cb_error *err);
+
+/* The record of a results directory. DIR/limits.txt holds "key value" lines: campaign_sha256,
+ * campaign (name), time_limit, max_iter, repetitions, trace, shard (i/N), tols (comma list), and
+ * after a forced resume "earlier_limits limits-TAG.txt" naming the record the earlier rows were
+ * made under (kept with campaign-TAG.conf). DIR/campaign.conf is the campaign file as run.
+ * campaign_sha256 = sha256 of the campaign file's content, a separator line and the other
+ * lines above (the effective limits, defaults included, and the shard).
+ * check: before anything is written. *fresh = 1 when DIR is absent or empty; a non-empty DIR
+ * needs s->resume, and then the same campaign_sha256 (or no record and no rows) unless
+ * s->force (which warns on stderr); refusals are CB_ERR_INPUT naming both hashes and what
+ * differs (a limit, or the first differing campaign line). */
+int cb_results_dir_check(const cb_campaign *c, const cb_runner_settings *s, int *fresh,
+                         cb_error *err);
+/* Write DIR/limits.txt and DIR/campaign.conf for c (atomically). */
+int cb_results_dir_record(const cb_campaign *c, const cb_runner_settings *s, cb_error *err);
 
 /* 16 hex digits identifying this machine (CPU model, cores, host name). */
 const char *cb_machine_id(void);
