@@ -48,6 +48,7 @@ static void run(const cb_scenario *s, const char *solver, cb_run_result *res)
 {
     cb_run_settings rs;
     cb_run_settings_default(&rs);
+    rs.mj.solve.time_limit = 0; /* none: results must not depend on machine speed */
     if (solver)
         rs.mj.solver = cb_solver_find(solver);
     assert_non_null(rs.mj.solver);
@@ -475,6 +476,7 @@ static void test_frame_continuity(void **state)
     cb_system sys = {b, s.nbodies, s.kind, {0, 0, -9.81}, s.contact, 0};
     cb_mj_settings ms;
     cb_mj_settings_default(&ms);
+    ms.solve.time_limit = 0; /* none: results must not depend on machine speed */
     ms.h = 1e-3;
     cb_mj_work *w;
     assert_int_equal(cb_mj_create(&sys, &ms, &w, NULL), CB_OK);
@@ -599,6 +601,7 @@ static void test_no_rolling_resistance(void **state)
         build("sphere-plane", (const char *const[]){cfg, "mu_r=0", "t_end=6", NULL}, &s);
         cb_run_settings rs;
         cb_run_settings_default(&rs);
+        rs.mj.solve.time_limit = 0; /* none: results must not depend on machine speed */
         cb_run_result res;
         cb_body last;
         assert_int_equal(cb_nonsmooth_run(&s, &rs, grab_body1, &last, &res, NULL), CB_OK);
@@ -706,6 +709,7 @@ static void test_energy(void **state)
         assert_true(s.theta == 1.0 && s.contact.e_n == 0.0);
         cb_run_settings rs;
         cb_run_settings_default(&rs);
+        rs.mj.solve.time_limit = 0; /* none: results must not depend on machine speed */
         cb_run_result res;
         energy_ctx e = {-INFINITY, 0, 0};
         assert_int_equal(cb_nonsmooth_run(&s, &rs, energy_hook, &e, &res, NULL), CB_OK);
@@ -770,6 +774,7 @@ static void test_pile_heap(void **state)
         for (int st = 0; st < 2; st++) {
             cb_run_settings rs;
             cb_run_settings_default(&rs);
+            rs.mj.solve.time_limit = 0; /* none: results must not depend on machine speed */
             rs.max_steps = 1;
             rs.mj.storage = st ? CB_STORAGE_FACTORED : CB_STORAGE_BSR;
             cb_run_result res;
