@@ -348,6 +348,19 @@ static pid_t start_runner(const cb_campaign *c, cb_runner_settings *s, int rows)
     return pid;
 }
 
+/* The waiting campaign in a fresh directory, its runner started with 2 jobs into out (DIR/out)
+ * and returned once the 2 rows that can be written are in. */
+static pid_t start_waiting(cb_campaign **c, cb_runner_settings *s, char *out, size_t len)
+{
+    const char *dir = cbt_tmpdir();
+    *c = campaign(dir, waiting_campaign);
+    snprintf(out, len, "%s/out", dir);
+    snprintf(go_file, sizeof go_file, "%s/go", dir);
+    settings(s, out);
+    s->jobs = 2;
+    return start_runner(*c, s, 2);
+}
+
 /* Let the waiting runs finish, resume, and check every run is recorded once (and the 2 rows
  * kept were skipped), every line of runs.csv complete. */
 static void resume_all(const cb_campaign *c, cb_runner_settings *s)
@@ -386,15 +399,10 @@ static void resume_all(const cb_campaign *c, cb_runner_settings *s)
 static void test_kill_then_resume(void **state)
 {
     (void)state;
-    const char *dir = cbt_tmpdir();
-    cb_campaign *c = campaign(dir, waiting_campaign);
-    char out[600], path[700];
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(go_file, sizeof go_file, "%s/go", dir);
+    cb_campaign *c = NULL;
     cb_runner_settings s;
-    settings(&s, out);
-    s.jobs = 2;
-    pid_t pid = start_runner(c, &s, 2);
+    char out[600], path[700];
+    pid_t pid = start_waiting(&c, &s, out, sizeof out);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     assert_int_equal(count_rows(out), 2);
@@ -411,15 +419,10 @@ static void test_kill_then_resume(void **state)
 static void test_interrupt_then_resume(void **state)
 {
     (void)state;
-    const char *dir = cbt_tmpdir();
-    cb_campaign *c = campaign(dir, waiting_campaign);
-    char out[600];
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(go_file, sizeof go_file, "%s/go", dir);
+    cb_campaign *c = NULL;
     cb_runner_settings s;
-    settings(&s, out);
-    s.jobs = 2;
-    pid_t pid = start_runner(c, &s, 2);
+    char out[600];
+    pid_t pid = start_waiting(&c, &s, out, sizeof out);
     int status = 0;
     kill(pid, SIGINT);
     waitpid(pid, &status, 0);
