@@ -70,9 +70,12 @@ expect "bench-check checks campaigns too" 2 "^conebench: c\.conf:2: option omgea
 campaign "${gen}solver nsgs\ntol 1e-6\nmax-iter 100\n"
 expect "first run" 0 "1 runs \(0 already done\), 1 solved" "$bin" run c.conf -o res --quiet
 old=$(sed -n 's/^campaign_sha256 //p' res/limits.txt)
+sum=$(cat res/runs.csv res/limits.txt | sha256sum)
 expect "run into a non-empty directory" 2 \
   "^conebench: res: the directory is not empty .*--resume, or choose another -o$" \
   "$bin" run c.conf -o res --quiet
+[ "$(cat res/runs.csv res/limits.txt | sha256sum)" = "$sum" ] ||
+  bad "run into a non-empty directory" "runs.csv or limits.txt changed"
 expect "resume, same campaign" 0 "1 runs \(1 already done\)" \
   "$bin" run c.conf -o res --quiet --resume
 campaign "${gen}solver nsgs\ntol 1e-6\nmax-iter 200\n"
@@ -87,6 +90,9 @@ tag=$(sed -n 's/^earlier_limits //p' res/limits.txt)
 if grep -q '^max_iter 200$' res/limits.txt && [ -n "$tag" ] && grep -q '^max_iter 100$' "res/$tag"
 then ok
 else bad "resume --force" "limits.txt / earlier record: $(cat res/limits.txt)"; fi
+expect "report after a forced resume" 0 "wrote res/report.md" "$bin" report res --no-figures
+grep -q "Mixed settings.*earlier rows were made under \`$tag\`" res/report.md && ok ||
+  bad "report after a forced resume" "no 'Mixed settings' note in res/report.md"
 campaign "${gen}solver nsgs omega=1.2\ntol 1e-6\nmax-iter 200\n"
 expect "resume after changing a solver line" 2 \
   "\(campaign line 2: 'solver nsgs' -> 'solver nsgs omega=1\.2'\)" \
