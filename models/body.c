@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "vec3.h"
+#include "detmath.h"
 
 const char *cb_shape_name(cb_shape_kind kind)
 {
@@ -225,8 +226,8 @@ void cb_quat_from_axis_angle(const double axis[3], double angle, double q[4])
         cb_quat_identity(q);
         return;
     }
-    double s = sin(0.5 * angle);
-    q[0] = cos(0.5 * angle);
+    double s;
+    cb_sincos(0.5 * angle, &s, &q[0]);
     q[1] = s * a[0];
     q[2] = s * a[1];
     q[3] = s * a[2];

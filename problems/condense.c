@@ -9,15 +9,16 @@
  * M is split into the connected components of its sparsity graph (one rigid body or one
  * finite-element mesh each; a diagonal M gives 1×1 components), and each component is densified
  * (duplicate triplets summed) and must be positive definite. A symmetric block is factorised by
- * Cholesky (LAPACKE dpotrf/dpotrs). Real files are not always symmetric (the
+ * Cholesky. Real files are not always symmetric (the
  * Siconos GRFC3D Chute M has 24 entry pairs differing by up to 7.5%, and Siconos itself uses LU):
  * then the symmetric part must pass Cholesky (positive definiteness) and M is solved by LU
- * (dgetrf/dgetrs), so that W matches Siconos. The output problem is dense.
+ * with partial pivoting, so that W matches Siconos. The output problem is dense.
+ * The factorisations and products are conebench's fixed-order kernels (detmath.h), not LAPACK:
+ * the condensed W is bitwise the same on every CPU and OpenBLAS kernel.
  */
 #include "conebench/io.h"
+#include "detmath.h"
 
-#include <cblas.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,7 +115,7 @@ static int is_symmetric(const double *m, int n)
 typedef struct {
     int n;
     double *a;         /* factors, n × n column-major (M is overwritten) */
-    lapack_int *ipiv;  /* LU only */
+    int *ipiv;         /* LU only */
 } factor;
 
 /* A nonsymmetric M must still be positive definite: its symmetric part must pass Cholesky. */
@@ -126,7 +127,7 @@ static int check_sym_part_pd(const double *m, int n, cb_error *err)
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++)
             s[i + (size_t)j * n] = 0.5 * (m[i + (size_t)j * n] + m[j + (size_t)i * n]);
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, s, n);
+    int info = cb_potrf(n, s, n);
     free(s);
     if (info != 0)
         return cb_fail(err, CB_ERR_INPUT,
@@ -142,7 +143,7 @@ static int factorize(double *m, int n, factor *f, cb_error *err)
     f->a = m;
     f->ipiv = NULL;
     if (is_symmetric(m, n)) {
-        lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, m, n);
+        int info = cb_potrf(n, m, n);
         if (info != 0)
             return cb_fail(err, CB_ERR_INPUT,
                            "M: not symmetric positive definite (Cholesky fails at leading minor "
@@ -153,25 +154,22 @@ static int factorize(double *m, int n, factor *f, cb_error *err)
     int rc = check_sym_part_pd(m, n, err);
     if (rc != CB_OK)
         return rc;
-    f->ipiv = cb_malloc_array((size_t)n, sizeof(lapack_int));
+    f->ipiv = cb_malloc_array((size_t)n, sizeof(int));
     if (!f->ipiv)
         return cb_fail(err, CB_ERR_NOMEM, "M: out of memory");
-    lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, m, n, f->ipiv);
+    int info = cb_getrf(n, m, n, f->ipiv);
     if (info != 0)
         return cb_fail(err, CB_ERR_INPUT, "M: singular (LU pivot %d is zero)", (int)info);
     return CB_OK;
 }
 
 /* B (n × nrhs) ← M⁻¹ B. */
-static int factor_solve(const factor *f, double *b, int nrhs, cb_error *err)
+static void factor_solve(const factor *f, double *b, int nrhs)
 {
-    lapack_int info = f->ipiv ? LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', f->n, nrhs, f->a, f->n,
-                                               f->ipiv, b, f->n)
-                              : LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', f->n, nrhs, f->a, f->n, b,
-                                               f->n);
-    if (info != 0)
-        return cb_fail(err, CB_ERR_INTERNAL, "M: LAPACKE solve returned %d", (int)info);
-    return CB_OK;
+    if (f->ipiv)
+        cb_getrs(f->n, nrhs, f->a, f->n, f->ipiv, b, f->n);
+    else
+        cb_potrs(f->n, nrhs, f->a, f->n, b, f->n);
 }
 
 static void copy_coeffs(const cb_global_problem *g, cb_problem *p)
@@ -276,11 +274,12 @@ static int condense_component(condense_ctx *x, int c, const int *dofs, int k, cb
     for (int i = 0; i < k; i++)
         v[i] = g->f[dofs[i]];
     memcpy(xc, hc, (size_t)k * m * sizeof(double));
-    if ((rc = factorize(mc, k, &fac, err)) != CB_OK || (m && (rc = factor_solve(&fac, xc, m, err)) != CB_OK) ||
-        (rc = factor_solve(&fac, v, 1, err)) != CB_OK)
+    if ((rc = factorize(mc, k, &fac, err)) != CB_OK)
         goto cleanup;
+    factor_solve(&fac, xc, m);
+    factor_solve(&fac, v, 1);
     if (m) {
-        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, m, m, k, 1.0, hc, k, xc, k, 0.0, wc, m);
+        cb_gemm(1, 0, m, m, k, 1.0, hc, k, xc, k, 0.0, wc, m);
         size_t n = (size_t)x->n;
         for (int b = 0; b < m; b++) {
             double qb = 0;
@@ -317,7 +316,7 @@ static int condense_setup(condense_ctx *x, cb_error *err)
 }
 
 /* W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w, one connected component of M at a time (rigid bodies give
- * 6×6 blocks; a diagonal M gives 1×1 ones), each factorised densely with LAPACKE. */
+ * 6×6 blocks; a diagonal M gives 1×1 ones), each factorised densely. */
 int cb_condense_global(const cb_global_problem *g, cb_problem **out, cb_error *err)
 {
     condense_ctx x;

@@ -8,9 +8,8 @@
  */
 #include "conebench/generate.h"
 #include "conebench/rng.h"
+#include "detmath.h"
 
-#include <cblas.h>
-#include <lapacke.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -137,7 +136,7 @@ static int cmp_int(const void *a, const void *b)
 /* Log-uniform draw in [lo, hi]: exp(U(log lo, log hi)). */
 static double log_uniform(cb_rng *r, double lo, double hi)
 {
-    return exp(cb_rng_range(r, log(lo), log(hi)));
+    return cb_exp(cb_rng_range(r, cb_log(lo), cb_log(hi)));
 }
 
 /* Spectrum: n − z values s_k = cond^(−k/(n−z−1)) (log-spaced in [1/cond, 1]), z zeros when
@@ -149,7 +148,7 @@ static void fill_spectrum(cb_rng *r, int n, double cond, int semidefinite, doubl
         z = n - 1;
     int m = n - z;
     for (int k = 0; k < m; k++)
-        lam[k] = m > 1 ? pow(cond, -(double)k / (double)(m - 1)) : 1.0;
+        lam[k] = m > 1 ? cb_pow(cond, -(double)k / (double)(m - 1)) : 1.0;
     for (int k = m; k < n; k++)
         lam[k] = 0.0;
     shuffle_double(r, lam, n);
@@ -303,7 +302,8 @@ static void frame3d(cb_rng *r, double n[3], double t1[3], double t2[3])
         u[i] /= s;
     v[0] = n[1] * u[2] - n[2] * u[1], v[1] = n[2] * u[0] - n[0] * u[2];
     v[2] = n[0] * u[1] - n[1] * u[0];
-    double th = cb_rng_range(r, 0, 2 * M_PI), c = cos(th), sn = sin(th);
+    double th = cb_rng_range(r, 0, 2 * M_PI), c, sn;
+    cb_sincos(th, &sn, &c);
     for (int i = 0; i < 3; i++) {
         t1[i] = c * u[i] + sn * v[i];
         t2[i] = -sn * u[i] + c * v[i];
@@ -372,7 +372,8 @@ static void mb_make_contact(mb_model *m, cb_rng *r, int a)
         frame3d(r, n, t1, t2);
     } else {
         double th = cb_rng_range(r, 0, 2 * M_PI);
-        n[0] = cos(th), n[1] = sin(th), t1[0] = -n[1], t1[1] = n[0];
+        cb_sincos(th, &n[1], &n[0]);
+        t1[0] = -n[1], t1[1] = n[0];
     }
     size_t dd = (size_t)m->d * m->ndof;
     for (int s = 0; s < 2; s++) {
@@ -385,9 +386,8 @@ static void mb_make_contact(mb_model *m, cb_rng *r, int a)
             jac3d(J, m->d, sg, n, t1, t2, rv);
         else
             jac2d(J, m->d, sg, n, t1, rv);
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, m->ndof, m->d, m->ndof, 1.0,
-                    m->minv + (size_t)k * m->ndof * m->ndof, m->ndof, J, m->d, 0.0,
-                    m->MJ + (2 * (size_t)a + s) * dd, m->ndof);
+        cb_gemm(0, 1, m->ndof, m->d, m->ndof, 1.0, m->minv + (size_t)k * m->ndof * m->ndof,
+                m->ndof, J, m->d, 0.0, m->MJ + (2 * (size_t)a + s) * dd, m->ndof);
     }
 }
 
@@ -458,9 +458,8 @@ static void mb_block(const mb_model *m, int a, int b, double *out)
             int k = m->body[2 * a + sa];
             if (k == GROUND || k != m->body[2 * b + sb])
                 continue;
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m->d, m->d, m->ndof, 1.0,
-                        m->J + (2 * (size_t)a + sa) * dd, m->d,
-                        m->MJ + (2 * (size_t)b + sb) * dd, m->ndof, 1.0, out, m->d);
+            cb_gemm(0, 0, m->d, m->d, m->ndof, 1.0, m->J + (2 * (size_t)a + sa) * dd, m->d,
+                    m->MJ + (2 * (size_t)b + sb) * dd, m->ndof, 1.0, out, m->d);
         }
     if (a == b)
         symmetrize(m->d, out);
@@ -526,38 +525,52 @@ cleanup:
 
 /* ------------------------------------------------------------------ SPD W, exact spectrum */
 
-/* Random orthogonal Q (n×n) = the Q factor of a Gaussian matrix (LAPACKE dgeqrf + dorgqr). */
-static int random_orthogonal(cb_rng *r, int n, double *Q)
+/* W ← H W H for the reflector H = I − τ v vᵀ (τ = 2/vᵀv, v zero before index k), W symmetric:
+ * with t = τ W v and c = τ vᵀt, H W H = W − v wᵀ − w vᵀ, w = t − (c/2) v (exactly symmetric). */
+static void reflect_both(int n, int k, const double *v, double *W, double *t)
 {
-    double *tau = cb_calloc((size_t)n, sizeof(double));
-    if (!tau)
-        return CB_ERR_NOMEM;
-    for (size_t i = 0; i < (size_t)n * n; i++)
-        Q[i] = cb_rng_normal(r);
-    int info = LAPACKE_dgeqrf(LAPACK_COL_MAJOR, n, n, Q, n, tau);
-    if (info == 0)
-        info = LAPACKE_dorgqr(LAPACK_COL_MAJOR, n, n, n, Q, n, tau);
-    free(tau);
-    return info == 0 ? CB_OK : CB_ERR_IO;
+    double vv = cb_dot(v + k, v + k, (size_t)(n - k)), tau = vv > 0 ? 2.0 / vv : 0.0, c = 0.0;
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int j = k; j < n; j++)
+            s += W[i + (size_t)j * n] * v[j];
+        t[i] = tau * s;
+    }
+    for (int j = k; j < n; j++)
+        c += v[j] * t[j];
+    c *= tau;
+    for (int i = k; i < n; i++)
+        t[i] -= 0.5 * c * v[i];
+    for (int j = 0; j < n; j++)
+        for (int i = j < k ? k : 0; i < n; i++) /* v_i = v_j = 0 leaves W_ij alone */
+            W[i + (size_t)j * n] -= v[i] * t[j] + t[i] * v[j];
 }
 
-/* W_g = Q diag(λ) Qᵀ = (Q Λ^½)(Q Λ^½)ᵀ by dsyrk (exactly symmetric), ng×ng into Wg. */
+/* W_g = Q diag(λ) Qᵀ (ng×ng into Wg) with Q = H_0 ⋯ H_{ng−2}, H_k the Householder reflector
+ * that maps a Gaussian x ∈ R^{ng−k} (entries k..ng−1) onto the axis e_k: v = x + sign(x_k)‖x‖e_k
+ * (Stewart 1980: Q is Haar-distributed up to column signs, which Q diag(λ) Qᵀ does not see).
+ * Plain loops: the bits do not depend on BLAS. */
 static int group_matrix(cb_rng *r, int ng, const double *lam, double *Wg)
 {
-    double *Q = cb_malloc_array((size_t)ng * ng, sizeof(double));
-    if (!Q)
+    double *v = cb_calloc((size_t)ng, sizeof(double)), *t = cb_calloc((size_t)ng, sizeof(double));
+    if (!v || !t) {
+        free(v);
+        free(t);
         return CB_ERR_NOMEM;
-    int rc = random_orthogonal(r, ng, Q);
-    if (rc == CB_OK) {
-        for (int j = 0; j < ng; j++)
-            cblas_dscal(ng, sqrt(lam[j]), Q + (size_t)j * ng, 1);
-        cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, ng, ng, 1.0, Q, ng, 0.0, Wg, ng);
-        for (int j = 0; j < ng; j++)
-            for (int i = j + 1; i < ng; i++)
-                Wg[i + (size_t)j * ng] = Wg[j + (size_t)i * ng];
     }
-    free(Q);
-    return rc;
+    memset(Wg, 0, (size_t)ng * ng * sizeof(double));
+    for (int j = 0; j < ng; j++)
+        Wg[j + (size_t)j * ng] = lam[j];
+    for (int k = ng - 2; k >= 0; k--) {
+        for (int i = 0; i < ng; i++)
+            v[i] = i < k ? 0.0 : cb_rng_normal(r);
+        double nx = cb_nrm2(v + k, (size_t)(ng - k));
+        v[k] += v[k] < 0 ? -nx : nx;
+        reflect_both(ng, k, v, Wg, t);
+    }
+    free(v);
+    free(t);
+    return CB_OK;
 }
 
 /* Scatter a group's dense matrix into the BSR blocks of its (sorted) members. */
@@ -628,7 +641,7 @@ static int spd_groups(const cb_random_settings *s, cb_rng *r, int g, cb_problem 
         int sz = nc - k0 < g ? nc - k0 : g;
         rc = group_matrix(r, sz * d, lam + (size_t)k0 * d, Wg);
         if (rc != CB_OK)
-            rc = cb_fail(err, rc, "spd: orthogonal factor failed (LAPACKE dgeqrf/dorgqr)");
+            rc = cb_fail(err, rc, "spd: out of memory");
         else
             group_scatter(*out, perm + k0, sz, Wg);
     }
@@ -647,7 +660,7 @@ static long long next_col(cb_rng *r, long long b, double density)
     if (density >= 1.0)
         return b + 1;
     double u = 1.0 - cb_rng_uniform(r); /* (0, 1] */
-    double skip = floor(log(u) / log1p(-density));
+    double skip = floor(cb_log(u) / cb_log1p(-density));
     return skip < 1e15 ? b + 1 + (long long)skip : (long long)1e15;
 }
 
@@ -800,7 +813,7 @@ static void unit_dir(cb_rng *r, int size, double *u)
         return;
     }
     double th = cb_rng_range(r, 0, 2 * M_PI);
-    u[0] = cos(th), u[1] = sin(th);
+    cb_sincos(th, &u[1], &u[0]);
 }
 
 /* Take-off: p = 0, y_N > 0 (0 when grazing) and random block velocities (none at the apex);

@@ -17,7 +17,7 @@
 #include "first_order.h"
 #include "solvers_internal.h"
 
-#include <cblas.h>
+#include "detmath.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -86,7 +86,7 @@ static double auto_rho(const ad_work *w)
     for (size_t i = 0; i < w->n; i++)
         w->t[i] = 1.0;
     cb_problem_Wp(w->prob, w->t, w->v);
-    double rho = cblas_dnrm2((int)w->n, w->v, 1) / sqrt((double)w->n);
+    double rho = cb_nrm2(w->v, w->n) / sqrt((double)w->n);
     return rho > 0.0 && isfinite(rho) ? rho : 1.0;
 }
 
@@ -113,7 +113,7 @@ static int ad_setup(const cb_problem *prob, const cb_settings *s, void **work, c
         *v[k] = w->buf + k * n;
     if (w->par.rho0 <= 0.0)
         w->par.rho0 = auto_rho(w);
-    w->norm_q = cblas_dnrm2((int)n, prob->q, 1);
+    w->norm_q = cb_nrm2(prob->q, n);
     *work = w;
     return CB_OK;
 }
@@ -131,7 +131,7 @@ static void apply(const ad_work *w, double rho, const double *x, double *out, cb
 
 static double dot(size_t n, const double *a, const double *b)
 {
-    return cblas_ddot((int)n, a, 1, b, 1);
+    return cb_dot(a, b, n);
 }
 
 /* One BiCGSTAB step on (W + ρI) x = b (van der Vorst 1992) from the state r, r̂, v, p̂;
@@ -172,8 +172,8 @@ static void linear_solve(const ad_work *w, double rho, double tol, long max, cb_
         w->rh[i] = w->r[i];
         w->v[i] = w->pv[i] = 0.0;
     }
-    double nb = cblas_dnrm2((int)n, w->b, 1), coef[3] = {1.0, 1.0, 1.0};
-    for (long k = 0; k < max && cblas_dnrm2((int)n, w->r, 1) > tol * nb; k++)
+    double nb = cb_nrm2(w->b, n), coef[3] = {1.0, 1.0, 1.0};
+    for (long k = 0; k < max && cb_nrm2(w->r, n) > tol * nb; k++)
         if (!bicgstab_step(w, rho, w->p, coef, cnt))
             break;
 }

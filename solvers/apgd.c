@@ -30,7 +30,7 @@
 #include "first_order.h"
 #include "solvers_internal.h"
 
-#include <cblas.h>
+#include "detmath.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -112,7 +112,7 @@ static double auto_L0(const cb_problem *prob, double *ones, double *Wones)
     for (size_t i = 0; i < n; i++)
         ones[i] = 1.0;
     cb_problem_Wp(prob, ones, Wones);
-    double L = cblas_dnrm2((int)n, Wones, 1) / sqrt((double)n);
+    double L = cb_nrm2(Wones, n) / sqrt((double)n);
     if (!(L > 0.0) || !isfinite(L)) {
         double block[CB_MAX_DIM * CB_MAX_DIM];
         L = 0.0;
@@ -156,7 +156,7 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
         *v[k] = w->buf + k * n;
     if (w->par.L0 <= 0.0)
         w->par.L0 = auto_L0(prob, w->x, w->yx);
-    w->norm_q = cblas_dnrm2((int)n, prob->q, 1);
+    w->norm_q = cb_nrm2(prob->q, n);
     *work = w;
     return CB_OK;
 }

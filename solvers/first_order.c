@@ -1,7 +1,7 @@
 /* conebench — shared pieces of the first-order solvers (see first_order.h). */
 #include "first_order.h"
 
-#include <cblas.h>
+#include "detmath.h"
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -23,8 +23,8 @@ void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *
         size_t off = (size_t)a * prob->d;
         e2 += cb_contact_residual2(prob->kind, &f, p + off, y + off);
     }
-    out->norm_p = cblas_dnrm2((int)n, p, 1);
-    out->norm_y = cblas_dnrm2((int)n, y, 1);
+    out->norm_p = cb_nrm2(p, n);
+    out->norm_y = cb_nrm2(y, n);
     double norm = fmax(norm_q, fmax(out->norm_p, out->norm_y)), e = sqrt(e2);
     out->err = fabs(norm) > DBL_EPSILON ? e / norm : e;
     out->err_q = e / fmax(norm_q, DBL_MIN);

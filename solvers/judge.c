@@ -1,7 +1,7 @@
 /* conebench — the judge: natural-map residual of a reaction p, recomputing y = W p + q. */
 #include "conebench/judge.h"
 
-#include <cblas.h>
+#include "detmath.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -79,11 +79,11 @@ int cb_judge(const cb_problem *prob, const double *p, double tol, double *y_out,
             size_t off = (size_t)a * prob->d;
             e2 += cb_contact_residual2(prob->kind, &f, p + off, y + off);
         }
-        j.norm_p = cblas_dnrm2((int)n, p, 1);
-        j.norm_y = cblas_dnrm2((int)n, y, 1);
+        j.norm_p = cb_nrm2(p, n);
+        j.norm_y = cb_nrm2(y, n);
         j.finite = isfinite(j.norm_p) && isfinite(j.norm_y);
     }
-    j.norm_q = cblas_dnrm2((int)n, prob->q, 1);
+    j.norm_q = cb_nrm2(prob->q, n);
     double abs_e = !j.finite ? INFINITY : isfinite(e2) ? sqrt(e2) : scaled_residual(prob, p, y);
     normalise(&j, abs_e); /* scaled_residual: a square overflowed (entries ≳ 1e154) */
     j.finite = j.finite && isfinite(j.abs_error);

@@ -33,7 +33,7 @@
 #include "nsgs_internal.h"
 #include "conebench/rng.h"
 
-#include <cblas.h>
+#include "detmath.h"
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -271,9 +271,9 @@ static void precompute_contacts(gs_work *w)
         w->lu_ok[a] = cb_nsgs_lu_factor(d, D, w->lu + a * dd, w->piv + (size_t)a * d) == 0;
         double nw = cb_nsgs_norm2(d, D);
         w->rho_nm[a] = nw > 0 && isfinite(nw) ? 1.0 / nw : 1.0;
-        w->qnorm[a] = cblas_dnrm2(d, w->prob->q + (size_t)a * d, 1);
+        w->qnorm[a] = cb_nrm2(w->prob->q + (size_t)a * d, (size_t)d);
     }
-    w->norm_q = cblas_dnrm2((int)w->n, w->prob->q, 1);
+    w->norm_q = cb_nrm2(w->prob->q, w->n);
     if (w->prob->storage == CB_STORAGE_BSR)
         build_columns(w);
 }
@@ -620,7 +620,7 @@ static double full_error(const gs_work *w, const double *p, const double *y, cb_
     }
     wk->projections += w->nc;
     wk->error_evals++;
-    double np = cblas_dnrm2((int)w->n, p, 1), ny = cblas_dnrm2((int)w->n, y, 1);
+    double np = cb_nrm2(p, w->n), ny = cb_nrm2(y, w->n);
     double norm = fmax(w->norm_q, fmax(np, ny)), e = sqrt(e2);
     *err_q = e / fmax(w->norm_q, DBL_MIN);
     return fabs(norm) > DBL_EPSILON ? e / norm : e;
@@ -667,7 +667,7 @@ static int full_due(const gs_work *w, const cb_settings *s, int iter, double dp2
 {
     if (w->opt.error_every == 1 || iter % w->opt.error_every == 0 || iter == s->max_iter)
         return 1;
-    return sqrt(dp2) <= s->tol * cblas_dnrm2((int)w->n, p, 1);
+    return sqrt(dp2) <= s->tol * cb_nrm2(p, w->n);
 }
 
 static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,

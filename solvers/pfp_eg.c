@@ -18,7 +18,7 @@
 #include "first_order.h"
 #include "solvers_internal.h"
 
-#include <cblas.h>
+#include "detmath.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -149,7 +149,7 @@ static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int ext
     w->par = par;
     if (w->par.rho <= 0.0)
         w->par.rho = auto_rho(prob);
-    w->norm_q = cblas_dnrm2((int)n, prob->q, 1);
+    w->norm_q = cb_nrm2(prob->q, n);
     pe_point *pts[3] = {&w->cur, &w->trial, &w->next};
     for (size_t k = 0; k < npoints; k++) {
         pts[k]->p = w->buf + (3 * k) * n;

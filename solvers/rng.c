@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "detmath.h"
+
 /* splitmix64 step: z = mix(x += golden gamma). */
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -45,7 +47,7 @@ double cb_rng_normal(cb_rng *r)
 {
     double u1 = 1.0 - cb_rng_uniform(r);
     double u2 = cb_rng_uniform(r);
-    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+    return sqrt(-2.0 * cb_log(u1)) * cb_cos(2.0 * M_PI * u2);
 }
 
 /* Lemire-free simple rejection: uniform integer below n without modulo bias. */

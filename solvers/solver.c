@@ -161,14 +161,28 @@ static int check_settings(const cb_settings *s, cb_error *err)
     return CB_OK;
 }
 
-/* Final status: the judge decides "solved"; a solver's failure status is kept. */
-static void judge_status(cb_info *info, const cb_judgement *j)
+/* The status rule, one for every solver (ours, Siconos', a user's), applied after the run:
+ *  1. a run that took longer than the time limit is time_limit, whatever it returned (Siconos
+ *     cannot be interrupted; a late answer does not count, for any solver);
+ *  2. a non-finite final iterate is diverged;
+ *  3. a final iterate the judge accepts is solved when the solver claimed success; when it did
+ *     not (max_iter, time_limit: Siconos' own test may never fire on a converged iterate) the
+ *     judge overrules it only if the FCLIB normalisation passes too (error_q ≤ tol): Siconos'
+ *     normalisation divides by ‖p‖, so an iterate running off to infinity on an infeasible
+ *     problem can look converged in it;
+ *  4. a solver that claimed success on an iterate the judge rejects is not_solved;
+ *  5. otherwise the solver's own stop reason stays (max_iter, time_limit, not_solved). */
+static void final_status(cb_info *info, const cb_judgement *j, const cb_settings *s)
 {
     info->error = j->error;
     info->error_q = j->error_q;
-    if (!j->finite)
+    if (s->time_limit > 0 && info->time_setup + info->time_solve > s->time_limit)
+        info->status = CB_STATUS_TIME_LIMIT;
+    else if (!j->finite)
         info->status = CB_STATUS_DIVERGED;
-    else if (info->status == CB_STATUS_SOLVED && !j->solved)
+    else if (j->solved && (info->status == CB_STATUS_SOLVED || j->error_q <= s->tol))
+        info->status = CB_STATUS_SOLVED;
+    else if (info->status == CB_STATUS_SOLVED)
         info->status = CB_STATUS_NOT_SOLVED;
 }
 
@@ -210,7 +224,7 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
     rc = cb_judge(prob, sol->p, s->tol, sol->y, &j, err);
     info->time_judge = cb_now() - t0;
     if (rc == CB_OK)
-        judge_status(info, &j);
+        final_status(info, &j, s);
     if (rc == CB_OK && s->trace && info->ntrace == 0) /* solvers that cannot trace: last point */
         rc = cb_info_trace(info, s, info->iterations, cb_now() - info->time_solve, info->error);
     return rc;

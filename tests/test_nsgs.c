@@ -127,7 +127,7 @@ static const random_case random_cases[] = {
     {CB_GEN_SPD, 1e2, 10, 0, {1, 1, 1, 1, 1}},
     {CB_GEN_SPD, 1e2, 200, 0, {1, 1, 1, 1, 1}},
     {CB_GEN_SPD, 1e6, 5, 0, {1, 1, 1, 1, 1}},
-    {CB_GEN_SPD, 1e6, 20, 0, {1, 1, 1, 2, 1}},
+    {CB_GEN_SPD, 1e6, 20, 0, {1, 1, 3, 2, 1}},
     {CB_GEN_MULTIBODY, 0, 5, -1, {1, 1, 1, 1, 1}},
     {CB_GEN_MULTIBODY, 0, 50, -1, {1, 1, 1, 1, 1}},
     {CB_GEN_MULTIBODY, 0, 20, 0, {1, 1, 1, 1, 1}},

@@ -368,11 +368,31 @@ static void test_planar_closed_form(void **state)
             }
 }
 
-/* Random planar problems (nc = 50, SPD and multibody W, dense and BSR): both NSGS adapters
- * reach the judged residual 1e-8; rolling2d runs the same Siconos loop on either storage, so
- * its sweeps agree exactly; coulomb2d runs two different loops (fc2d_nsgs_dense vs _sbm) and
- * is only judged. Traces: one point per sweep (rolling2d), the final point (coulomb2d). Our nsgs
- * solves the same problems (the judge, not Siconos, says so). */
+/* What holds for a Siconos run on every machine, whatever its rounding: the adapter returns,
+ * the status follows the status rule (solved ⇔ the judge accepts the final iterate, re-judged
+ * here independently), the trace has one point per sweep (rolling2d) or the final point
+ * (coulomb2d) and ends at the last sweep. */
+static void expect_consistent(const cb_problem *prob, const run_result *r, int traced)
+{
+    cb_judgement j;
+    assert_int_equal(r->rc, CB_OK);
+    assert_int_equal(cb_judge(prob, r->p, TOL, NULL, &j, NULL), CB_OK);
+    assert_true(r->info.error == j.error);
+    assert_int_equal(r->info.status == CB_STATUS_SOLVED, j.solved);
+    assert_true(r->info.status == CB_STATUS_SOLVED || r->info.status == CB_STATUS_MAX_ITER);
+    if (traced) {
+        assert_int_equal(r->info.ntrace, prob->kind == CB_KIND_ROLLING2D ? r->info.iterations : 1);
+        assert_int_equal(r->info.trace[r->info.ntrace - 1].iteration, r->info.iterations);
+    }
+}
+
+/* Random planar problems (nc = 50, SPD and multibody W, dense and BSR). coulomb2d: both NSGS
+ * adapters reach the judged residual 1e-8 (fc2d_nsgs has no known defect and converges with a
+ * wide margin). rolling2d: Siconos' 2D rolling projection hole (test below) can stall its own
+ * stop test depending on the last bits of its iterates, which depend on Siconos' BLAS kernel
+ * (the dense loop calls OpenBLAS dgemv), so neither its sweep count nor its outcome is asserted
+ * there — only what holds on every machine (expect_consistent). Our nsgs solves every one of
+ * these problems (the judge, not Siconos, says so). */
 static void test_planar_random(void **state)
 {
     (void)state;
@@ -396,15 +416,14 @@ static void test_planar_random(void **state)
                 run_result a = run(all_solvers[i], bsr, &s);
                 s.trace = 0;
                 run_result b = run(all_solvers[i], dense, &s);
-                assert_int_equal(a.info.ntrace,
-                                 kinds[k] == CB_KIND_ROLLING2D ? a.info.iterations : 1);
-                assert_int_equal(a.info.trace[a.info.ntrace - 1].iteration, a.info.iterations);
                 report(cb_kind_name(kinds[k]), all_solvers[i]->name, &a);
-                assert_int_equal(a.info.status, CB_STATUS_SOLVED);
-                assert_int_equal(b.info.status, CB_STATUS_SOLVED);
-                assert_true(a.info.error <= TOL && b.info.error <= TOL);
-                if (kinds[k] == CB_KIND_ROLLING2D)
-                    assert_int_equal(a.info.iterations, b.info.iterations);
+                report(cb_kind_name(kinds[k]), all_solvers[i]->name, &b);
+                expect_consistent(bsr, &a, 1);
+                expect_consistent(dense, &b, 0);
+                if (kinds[k] == CB_KIND_COULOMB2D) {
+                    assert_int_equal(a.info.status, CB_STATUS_SOLVED);
+                    assert_int_equal(b.info.status, CB_STATUS_SOLVED);
+                }
                 result_free(&a);
                 result_free(&b);
             }
@@ -441,11 +460,14 @@ static void test_rolling2d_projection_hole(void **state)
     assert_true(fabs(ours[0] - sic[0]) > 0.01); /* the hole is not a rounding-level difference */
 }
 
-/* The consequence: rolling_fc2d_nsgs's FULL error (unitary error through that projection) stays
- * near 1e-2 on a converged iterate, so siconos-nsgs never stops on this random rolling2d
- * problem (SPD, nc = 7000, cond 100, ~8 blocks per row, seed 1) although the judge accepts its
- * iterate after 300 sweeps; our nsgs stops by itself (470 sweeps to 1e-13 and far fewer to
- * 1e-8, measured). Numbers measured with Debian's 4.4.0. */
+/* The consequence: rolling_fc2d_nsgs's FULL error (unitary error through that projection) can
+ * stay near 1e-2 on a converged iterate, so siconos-nsgs may never stop by itself on this
+ * random rolling2d problem (SPD, nc = 7000, cond 100, ~8 blocks per row, seed 1): measured
+ * with Debian's 4.4.0, its own error is 8e-3 after 300 sweeps while the judge scores the
+ * iterate at 4e-15. Whether the hole triggers depends on the last bits of Siconos' iterates
+ * (its BLAS), so that is printed, not asserted. What holds everywhere is the status rule: a
+ * final iterate the judge accepts in both normalisations is solved, whatever Siconos' own stop
+ * test said. Our nsgs stops by itself within the same 300 sweeps. */
 static void test_rolling2d_full_error(void **state)
 {
     (void)state;
@@ -468,10 +490,11 @@ static void test_rolling2d_full_error(void **state)
     settings_init(&s, TOL, 300);
     run_result r = run(&cb_solver_siconos_nsgs, prob, &s);
     report("rolling2d spd nc=7000", "siconos-nsgs", &r);
-    print_message("  Siconos's own error: %.3e\n", r.info.solver_error);
-    assert_int_equal(r.info.status, CB_STATUS_MAX_ITER);
-    assert_true(r.info.error <= TOL);       /* the judge: converged */
-    assert_true(r.info.solver_error > 1e-3); /* Siconos: not */
+    print_message("  Siconos's own error: %.3e (%s)\n", r.info.solver_error,
+                  r.info.solver_error > TOL ? "its stop test did not fire" : "it stopped");
+    expect_consistent(prob, &r, 0);
+    assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+    assert_true(r.info.error <= TOL && r.info.error_q <= TOL);
     result_free(&r);
     cbt_run_result ours = cbt_run(cb_solver_find("nsgs"), prob, &s, NULL);
     assert_int_equal(ours.info.status, CB_STATUS_SOLVED);
@@ -507,8 +530,9 @@ static void test_options(void **state)
 }
 
 /* Random rolling3d BSR problems (nc = 30, seeds 1-2): every adapter solves them within 5000
- * iterations (seed 3 needs more than 5000 NSGS sweeps) with the same outcome on the BSR
- * (NM_SPARSE for NSGS, NM_SPARSE_BLOCK for ADMM) and dense (NM_DENSE) copies. */
+ * iterations (1031-4284 measured; seed 3 needs more than 5000 NSGS sweeps) with the same
+ * outcome on the BSR (NM_SPARSE for NSGS, NM_SPARSE_BLOCK for ADMM) and dense (NM_DENSE)
+ * copies. */
 static void test_random_bsr_dense(void **state)
 {
     (void)state;
@@ -523,8 +547,8 @@ static void test_random_bsr_dense(void **state)
             report("random nc=30 (bsr)", all_solvers[i]->name, &a);
             assert_int_equal(a.info.status, CB_STATUS_SOLVED); /* 1031-4284 its (measured) */
             assert_int_equal(a.info.status, b.info.status);
-            assert_in_range(a.info.iterations, b.info.iterations > 2 ? b.info.iterations - 2 : 0,
-                            b.info.iterations + 2);
+            /* no assertion on the sweep counts of the two: the dense loop goes through
+             * OpenBLAS dgemv inside Siconos, whose rounding depends on the kernel */
             result_free(&a);
             result_free(&b);
         }

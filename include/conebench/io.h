@@ -70,7 +70,7 @@ typedef struct {
 } cb_global_problem;
 
 void cb_global_problem_free(cb_global_problem *g);
-/* W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w via LAPACKE Cholesky of M. Output is dense storage. */
+/* W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w (Cholesky of M, fixed-order kernels). Output is dense. */
 int cb_condense_global(const cb_global_problem *g, cb_problem **out, cb_error *err);
 
 #endif

@@ -3,7 +3,12 @@
  * Every solver is a cb_solver function table: setup (validate + allocate opaque work), solve,
  * cleanup. Callers normally use cb_solve(), which times the phases, runs the solver, and then
  * re-scores the result with the judge (cb_judge): info->error, info->error_q and the final
- * status come from the judge, never from the solver's own word.
+ * status come from the judge, never from the solver's own word. The status rule is the same
+ * for every solver: time_limit when setup + solve took longer than settings->time_limit
+ * (whatever was returned); else diverged when the final iterate is not finite; else solved
+ * when the judge accepts it — and, if the solver itself did not claim success (its own stop
+ * test never fired), error_q ≤ tol as well; a solver that claimed success on a rejected
+ * iterate is not_solved; otherwise its own stop reason stays (solver.c: final_status).
  *
  * Ownership: cb_solution arrays are owned by the caller (cb_solution_alloc / cb_solution_free).
  * info->trace is allocated by cb_solve when settings->trace is set; free it with cb_info_free.
