@@ -3,6 +3,8 @@
  * HDF5 in io_fclib.c, the global→local condensation in condense.c. */
 #include "io_internal.h"
 
+#include "conebench/child.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -160,20 +162,6 @@ static int create_temp(const char *path, char **tmp, int *fd, cb_error *err)
                       strerror(e));
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, data, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        data += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 /* fsync the directory holding path, so the rename is durable (best effort). */
 static void sync_parent(const char *path)
 {
@@ -197,7 +185,7 @@ int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_erro
     int rc = create_temp(path, &tmp, &fd, err);
     if (rc != CB_OK)
         return rc;
-    if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+    if (cb_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
         rc = cb_fail_at(err, CB_ERR_IO, path, 0, "write failed: %s", strerror(errno));
         goto cleanup;
     }
@@ -264,7 +252,7 @@ int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **ou
     if (is_hdf5(data, len)) {
         free(data);
         data = NULL;
-        rc = cb_read_fclib(path, s, out, err);
+        rc = cb_read_fclib_isolated(path, s, out, err);
     } else {
         rc = cb_read_siconos_text(path, data, len, s, out, err);
     }

@@ -9,6 +9,8 @@
  * calls and every size it trusts is checked (the "probe"). Only a file that passes is read by libfclib, and
  * its result is validated again while it is converted (pointers, index ranges, finiteness, μ ≥ 0).
  * HDF5's automatic error printing is switched off for the whole read and restored afterwards.
+ * HDF5 itself still crashes on some damaged files: cb_read_problem runs this reader in a child
+ * process (io_child.c). Messages are "FILE: what" (no line: HDF5 has none).
  *
  * Layout (checked on ../shared/data): a matrix group holds the scalars nzmax, m, n, nz and arrays p, i, x.
  * nz = -2: compressed rows (p: m+1 row pointers, i: column indices); nz = -1: compressed columns;
@@ -60,18 +62,18 @@ static int fc_fail(const fc_ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return cb_fail_at(c->err, CB_ERR_INPUT, c->path, 0, "%s", msg);
+    return cb_fail(c->err, CB_ERR_INPUT, "%s: %s", c->path, msg);
 }
 
 static int fc_nomem(const fc_ctx *c, const char *field)
 {
-    return cb_fail_at(c->err, CB_ERR_NOMEM, c->path, 0, "%s: out of memory", field);
+    return cb_fail(c->err, CB_ERR_NOMEM, "%s: %s: out of memory", c->path, field);
 }
 
 /* Pass on the error of a conebench call, prefixed with the file. */
 static int fc_relay(const fc_ctx *c, int rc, const cb_error *e)
 {
-    return cb_fail_at(c->err, rc, c->path, 0, "%s", e->text[0] ? e->text : "failed");
+    return cb_fail(c->err, rc, "%s: %s", c->path, e->text[0] ? e->text : "failed");
 }
 
 /* ---------------------------------------------------------------- HDF5 objects */
@@ -939,7 +941,7 @@ int cb_read_fclib(const char *path, const cb_read_settings *s, cb_problem **out,
         return cb_fail(err, CB_ERR_INPUT, "path: NULL");
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot open: %s", strerror(errno));
+        return cb_fail(err, CB_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     fclose(f);
     H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);

@@ -9,7 +9,14 @@
 int cb_read_siconos_text(const char *path, const char *text, size_t len,
                          const cb_read_settings *s, cb_problem **out, cb_error *err);
 
-/* FCLIB HDF5 (fclib_local, fclib_global, fclib_global_rolling); global ones are condensed. */
+/* FCLIB HDF5 (fclib_local, fclib_global, fclib_global_rolling); global ones are condensed.
+ * Messages are "FILE: what" (an HDF5 file has no lines). In this process: HDF5 may crash on a
+ * damaged file (cb_read_problem uses the isolated reader below). */
 int cb_read_fclib(const char *path, const cb_read_settings *s, cb_problem **out, cb_error *err);
+
+/* cb_read_fclib in a child process (io_child.c): a child that dies becomes the input error
+ * "FILE: the HDF5 library failed on this file (damaged?)"; the problem it sends is checked. */
+int cb_read_fclib_isolated(const char *path, const cb_read_settings *s, cb_problem **out,
+                           cb_error *err);
 
 #endif

@@ -19,9 +19,12 @@
 
 typedef struct {
     const char *file; /* under CORPUS (problems) or CORPUS/solutions (solutions) */
-    long line;        /* expected line in the message */
+    long line;        /* expected line in the message (NO_LINE: "PATH: what", HDF5 files) */
     const char *what; /* expected substring naming the field and the reason */
 } bad_case;
+
+#define NO_LINE (-2) /* an HDF5 file has no lines: its messages are "PATH: what" */
+#define HDF5_DIED "the HDF5 library failed on this file (damaged?)"
 
 static const bad_case bad_problems[] = {
     {"empty.dat", 1, "d: the file is empty"},
@@ -77,6 +80,8 @@ static const bad_case bad_problems[] = {
     {"global_H_wrong_size.dat", 11, "H: matrix is 3 x 3, expected 3 x 2"},
     {"global_truncated_b.dat", 17, "b: file ends after 1 of 2 values"},
     {"global_empty_huge_M.dat", 11, "q: file ends after 3 of 2000000000 values"},
+    /* fuzz_read_problem findings: HDF5 1.10.8 itself crashes on these (read in a child) */
+    {"hdf5_accum_read_null.hdf5", NO_LINE, HDF5_DIED}, /* NULL memcpy in H5F__accum_read */
 };
 
 static const bad_case bad_solutions[] = {
@@ -95,13 +100,19 @@ static const bad_case bad_solutions[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The message is "PATH:LINE: ..." with the expected line and contains `what`. */
+/* The message is "PATH:LINE: ..." with the expected line (any line when line is -1; "PATH: ..."
+ * when NO_LINE) and contains `what`. */
 static void check_message(const char *path, const cb_error *err, long line, const char *what)
 {
     size_t plen = strlen(path);
     if (strncmp(err->text, path, plen) != 0 || err->text[plen] != ':')
         fail_msg("message does not start with '%s:': %s", path, err->text);
     const char *p = err->text + plen + 1;
+    if (line == NO_LINE) {
+        if (p[0] != ' ' || strcmp(p + 1, what) != 0)
+            fail_msg("expected '%s: %s', got: %s", path, what, err->text);
+        return;
+    }
     char *end;
     long got = strtol(p, &end, 10);
     if (end == p || end[0] != ':' || end[1] != ' ')

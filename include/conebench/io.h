@@ -1,15 +1,18 @@
 /* conebench — problem and solution files (SPEC §3).
  *
  * Readers validate everything before allocating; errors are "FILE:LINE: what" (line 0 when the
- * position is not a text line, e.g. HDF5). Writers are atomic (temp file + rename): a failed
- * write leaves no partial file. Output problems own their arrays (cb_problem_free).
+ * position is not a text line), "FILE: what" for HDF5 files (read in a child process: a crash of
+ * the HDF5 library is "FILE: the HDF5 library failed on this file (damaged?)"). Writers are
+ * atomic (temp file + rename): a failed write leaves no partial file. Output problems own their
+ * arrays (cb_problem_free).
  *
  * Formats:
  *  - Siconos text (rollingFrictionContact_printInFile / frictionContact_printInFile): d, nc,
  *    NumericsMatrix (storage 0 dense, 1 sparse-block, 2 CSparse dump — read only), q, μ,
  *    then μ_r for rolling kinds and μ_s for rollspin3d. d = 5 ⇒ rolling3d, d = 6 ⇒ rollspin3d,
  *    d = 2 ⇒ coulomb2d, d = 3 ⇒ coulomb3d unless the caller asks for rolling2d.
- *  - Siconos global rolling text (GRFC3D: M, H, q, b, μ, μ_r) condensed to local form.
+ *  - Siconos global text (GFC3D: M, H, q, b, μ; GRFC3D: + μ_r) condensed to local form; a file is
+ *    global when an H matrix header follows its first matrix, whatever the sizes.
  *  - FCLIB HDF5: fclib_local, fclib_global (condensed), fclib_global_rolling (condensed).
  */
 #ifndef CONEBENCH_IO_H

@@ -1,0 +1,294 @@
+/* conebench tests — the child-process utility (conebench/child.h) and cb_problem_pack.
+ *
+ * cb_child_run: the exit status and the bytes of a child that exits, the signal of one that
+ * crashes (and what it wrote before), a child that never ends killed at its deadline, output
+ * far larger than a pipe buffer. cb_worker: a sequence of requests to one child, which is
+ * replaced after a request it never answers or dies on. cb_problem_pack: dense, BSR and
+ * factored problems round trip bit for bit; cut or damaged bytes are refused. Nothing here
+ * depends on how fast the machine is: the child killed at its deadline never ends by itself. */
+#include "test_support.h"
+
+#include "conebench/child.h"
+#include "conebench/generate.h"
+#include "conebench/judge.h"
+
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int write_and_exit3(void *arg, int fd)
+{
+    (void)arg;
+    return cb_write_all(fd, "abc", 3) == 0 ? 3 : 99;
+}
+
+static int write_and_crash(void *arg, int fd)
+{
+    cb_write_all(fd, "partial", 7);
+    raise(*(const int *)arg ? SIGSEGV : SIGABRT);
+    return 0;
+}
+
+static int never_ends(void *arg, int fd)
+{
+    (void)arg;
+    (void)fd;
+    for (;;)
+        pause();
+    return 0;
+}
+
+#define BIG_BYTES ((size_t)8 << 20) /* 8 MB: many pipe buffers */
+
+static unsigned char pattern(size_t i) { return (unsigned char)((i * 2654435761u) >> 13); }
+
+static int write_big(void *arg, int fd)
+{
+    (void)arg;
+    unsigned char *b = malloc(BIG_BYTES);
+    if (!b)
+        return 1;
+    for (size_t i = 0; i < BIG_BYTES; i++)
+        b[i] = pattern(i);
+    int rc = cb_write_all(fd, b, BIG_BYTES);
+    free(b);
+    return rc == 0 ? 0 : 1;
+}
+
+static void test_child_exit_and_bytes(void **state)
+{
+    (void)state;
+    cb_child_result r;
+    cb_error err = {{0}};
+    assert_int_equal(cb_child_run(write_and_exit3, NULL, 0, &r, &err), CB_OK);
+    assert_int_equal(r.end, CB_CHILD_EXITED);
+    assert_int_equal(r.code, 3);
+    assert_int_equal(r.len, 3);
+    assert_string_equal(r.data, "abc");
+    cb_child_result_free(&r);
+    cb_child_result_free(&r);
+    cb_child_result_free(NULL);
+}
+
+static void test_child_crash(void **state)
+{
+    (void)state;
+    for (int segv = 0; segv < 2; segv++) {
+        cb_child_result r;
+        assert_int_equal(cb_child_run(write_and_crash, &segv, 0, &r, NULL), CB_OK);
+        assert_int_equal(r.end, CB_CHILD_SIGNALED);
+        assert_int_equal(r.code, segv ? SIGSEGV : SIGABRT);
+        assert_string_equal(r.data, "partial");
+        cb_child_result_free(&r);
+    }
+}
+
+static void test_child_deadline(void **state)
+{
+    (void)state;
+    cb_child_result r;
+    assert_int_equal(cb_child_run(never_ends, NULL, 0.05, &r, NULL), CB_OK);
+    assert_int_equal(r.end, CB_CHILD_TIMED_OUT);
+    assert_int_equal(r.code, SIGKILL);
+    assert_int_equal(r.len, 0);
+    assert_true(r.elapsed >= 0.05); /* killed only once the deadline had passed */
+    cb_child_result_free(&r);
+}
+
+static void test_child_large_output(void **state)
+{
+    (void)state;
+    cb_child_result r;
+    assert_int_equal(cb_child_run(write_big, NULL, 0, &r, NULL), CB_OK);
+    assert_int_equal(r.end, CB_CHILD_EXITED);
+    assert_int_equal(r.code, 0);
+    assert_int_equal(r.len, BIG_BYTES);
+    size_t bad = 0;
+    for (size_t i = 0; i < BIG_BYTES; i++)
+        bad += (unsigned char)r.data[i] != pattern(i);
+    assert_int_equal(bad, 0);
+    cb_child_result_free(&r);
+}
+
+/* ------------------------------------------------------------------ cb_worker */
+
+/* A worker that echoes its requests, hangs on "hang" and crashes on "crash". */
+static int echo_serve(void *arg, int fd)
+{
+    (void)arg;
+    for (;;) {
+        char *req;
+        size_t len;
+        int r = cb_worker_recv(fd, &req, &len);
+        if (r != 0)
+            return r == 1 ? 0 : 1;
+        if (len == 4 && memcmp(req, "hang", 4) == 0)
+            for (;;)
+                pause();
+        if (len == 5 && memcmp(req, "crash", 5) == 0)
+            raise(SIGSEGV);
+        r = cb_worker_send(fd, req, len);
+        free(req);
+        if (r != 0)
+            return 1;
+    }
+}
+
+static void worker_expect(cb_worker *w, const char *req, cb_child_end end, int code)
+{
+    cb_child_result r;
+    assert_int_equal(cb_worker_call(w, req, strlen(req), 0.05, &r, NULL), CB_OK);
+    assert_int_equal(r.end, end);
+    assert_int_equal(r.code, code);
+    if (end == CB_CHILD_EXITED)
+        assert_string_equal(r.data, req);
+    cb_child_result_free(&r);
+}
+
+/* One child answers a sequence of requests; a request it never answers (deadline) or dies on
+ * loses it, and the next request gets a new one. */
+static void test_worker(void **state)
+{
+    (void)state;
+    cb_worker *w = NULL;
+    assert_int_equal(cb_worker_new(echo_serve, NULL, &w, NULL), CB_OK);
+    worker_expect(w, "first", CB_CHILD_EXITED, 0);
+    worker_expect(w, "", CB_CHILD_EXITED, 0);
+    worker_expect(w, "hang", CB_CHILD_TIMED_OUT, SIGKILL);
+    worker_expect(w, "second", CB_CHILD_EXITED, 0);
+    worker_expect(w, "crash", CB_CHILD_SIGNALED, SIGSEGV);
+    worker_expect(w, "third", CB_CHILD_EXITED, 0);
+    cb_worker_free(w);
+    cb_worker_free(NULL);
+}
+
+static cb_problem *random_problem(int nc)
+{
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    g.kind = CB_KIND_COULOMB3D;
+    g.nc = nc;
+    g.seed = 7;
+    cb_problem *p = NULL;
+    assert_int_equal(cb_generate_random(&g, &p, NULL, NULL, NULL), CB_OK);
+    return p;
+}
+
+
+/* ------------------------------------------------------------------ cb_problem_pack */
+
+/* A factored problem: 3 contacts on 2 bodies (contact 2 touches a fixed body in slot 1). */
+static cb_problem *factored_problem(void)
+{
+    cb_problem *p = NULL;
+    assert_int_equal(cb_problem_alloc_factored(CB_KIND_ROLLING3D, 3, 2, &p, NULL), CB_OK);
+    for (int b = 0; b < 2; b++) {
+        p->fac.minv[10 * b] = 1.0 / (b + 2);
+        for (int i = 0; i < 3; i++)
+            p->fac.minv[10 * b + 1 + 4 * i] = 0.5 + b;
+    }
+    const int body[6] = {0, 1, 1, 0, 0, -1};
+    memcpy(p->fac.body, body, sizeof body);
+    for (size_t k = 0; k < 2 * 3 * 6 * 5; k++)
+        p->fac.G[k] = (double)((k * 37) % 11) / 7.0 - 0.6;
+    for (size_t k = 0; k < 15; k++)
+        p->q[k] = (double)k / 3.0 - 2.0;
+    for (int a = 0; a < 3; a++)
+        p->mu[a] = 0.5, p->mu_r[a] = 0.01 * (a + 1);
+    assert_int_equal(cb_problem_factored_finish(p, NULL), CB_OK);
+    return p;
+}
+
+static void assert_same_arrays(const cb_problem *a, const cb_problem *b)
+{
+    size_t n = cb_problem_n(a), nc = (size_t)a->nc, dd = (size_t)(a->d * a->d);
+    assert_int_equal(b->kind, a->kind);
+    assert_int_equal(b->nc, a->nc);
+    assert_int_equal(b->storage, a->storage);
+    if (a->storage == CB_STORAGE_DENSE)
+        assert_memory_equal(b->W, a->W, n * n * sizeof(double));
+    if (a->storage == CB_STORAGE_BSR) {
+        assert_int_equal(b->bsr.nnzb, a->bsr.nnzb);
+        assert_memory_equal(b->bsr.row_ptr, a->bsr.row_ptr, (nc + 1) * sizeof(int));
+        assert_memory_equal(b->bsr.col, a->bsr.col, (size_t)a->bsr.nnzb * sizeof(int));
+        assert_memory_equal(b->bsr.val, a->bsr.val, (size_t)a->bsr.nnzb * dd * sizeof(double));
+    }
+    if (a->storage == CB_STORAGE_FACTORED) {
+        assert_int_equal(b->fac.nbody, a->fac.nbody);
+        assert_memory_equal(b->fac.minv, a->fac.minv, (size_t)a->fac.nbody * 10 * sizeof(double));
+        assert_memory_equal(b->fac.body, a->fac.body, 2 * nc * sizeof(int));
+        assert_memory_equal(b->fac.G, a->fac.G, 2 * nc * 6 * (size_t)a->d * sizeof(double));
+        assert_memory_equal(b->fac.diag, a->fac.diag, nc * dd * sizeof(double)); /* rebuilt */
+    }
+    assert_memory_equal(b->q, a->q, n * sizeof(double));
+    assert_memory_equal(b->mu, a->mu, nc * sizeof(double));
+    assert_memory_equal(b->mu_r, a->mu_r, nc * sizeof(double));
+    assert_memory_equal(b->mu_s, a->mu_s, nc * sizeof(double));
+}
+
+/* Every storage comes back with the same bits; every cut of the bytes and a damaged header or
+ * index is refused before anything is trusted. */
+static void test_problem_pack_round_trip(void **state)
+{
+    (void)state;
+    cb_problem *src[3] = {random_problem(4), NULL, factored_problem()};
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    g.kind = CB_KIND_ROLLING3D, g.nc = 5, g.seed = 3, g.storage = CB_STORAGE_BSR;
+    assert_int_equal(cb_generate_random(&g, &src[1], NULL, NULL, NULL), CB_OK);
+    long cuts = 0;
+    for (int k = 0; k < 3; k++) {
+        char *buf = NULL;
+        size_t len = 0, used = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_int_equal(cb_problem_pack(f, src[k], NULL), CB_OK);
+        assert_int_equal(fclose(f), 0);
+        cb_problem *back = NULL;
+        cb_error err = {{0}};
+        assert_int_equal(cb_problem_unpack(buf, len, &back, &used, &err), CB_OK);
+        assert_int_equal(used, len);
+        assert_same_arrays(src[k], back);
+        cb_problem_free(back);
+        for (size_t cut = 0; cut < len; cut++, cuts++) {
+            back = (cb_problem *)&back;
+            assert_int_equal(cb_problem_unpack(buf, cut, &back, &used, NULL), CB_ERR_INPUT);
+            assert_null(back);
+        }
+        buf[8] = 9; /* kind 9 */
+        assert_int_equal(cb_problem_unpack(buf, len, &back, &used, &err), CB_ERR_INPUT);
+        assert_non_null(strstr(err.text, "packed problem: inconsistent header"));
+        free(buf);
+    }
+    /* a BSR column index out of range: the problem check refuses it */
+    src[1]->bsr.col[0] = 99;
+    char *buf = NULL;
+    size_t len = 0, used = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(cb_problem_pack(f, src[1], NULL), CB_OK);
+    assert_int_equal(fclose(f), 0);
+    cb_problem *back = NULL;
+    assert_int_equal(cb_problem_unpack(buf, len, &back, &used, NULL), CB_ERR_INPUT);
+    assert_null(back);
+    free(buf);
+    print_message("dense, BSR and factored problems packed and unpacked bit for bit; %ld cuts "
+                  "refused\n", cuts);
+    for (int k = 0; k < 3; k++)
+        cb_problem_free(src[k]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_child_exit_and_bytes),
+        cmocka_unit_test(test_child_crash),
+        cmocka_unit_test(test_child_deadline),
+        cmocka_unit_test(test_child_large_output),
+        cmocka_unit_test(test_worker),
+        cmocka_unit_test(test_problem_pack_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
