@@ -116,12 +116,13 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O3 -march=native -o $@ $< $(LIB) $(LDLIBS)
 
-# Run every test; a failing test fails `make test` after all have run.
+# Run every test (cmocka programs, then every tests/cli_*.sh script); a failing test fails
+# `make test` after all have run.
 test: $(BIN) $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; CONEBENCH_BIN=$(BIN) OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $$t || fail=1; \
 	done; \
-	bash tests/cli_bad_inputs.sh "$(TEST_RUNNER)" $(BIN) || fail=1; \
+	for s in tests/cli_*.sh; do bash $$s "$(TEST_RUNNER)" $(BIN) || fail=1; done; \
 	if [ $$fail = 0 ]; then echo "make test: all test programs passed"; else echo "make test: FAILURES"; fi; \
 	exit $$fail
 

@@ -308,9 +308,10 @@ static void print_run(const sim_args *a, const cb_scenario *s, const cb_run_resu
     fprintf(f, ",\"solver\":");
     cb_json_string(f, a->solver);
     fprintf(f, ",\"storage\":\"%s\"", a->storage ? a->storage : "bsr");
-    fprintf(f, ",\"kind\":\"%s\",\"steps\":%ld,\"unsolved\":%ld,\"iterations\":%lld,"
-               "\"max_nc\":%d",
-            cb_kind_name(s->kind), r->steps, r->unsolved, r->iterations, r->max_nc);
+    fprintf(f, ",\"kind\":\"%s\",\"steps\":%ld,\"unsolved\":%ld,\"time_limited\":%ld,"
+               "\"iterations\":%lld,\"max_nc\":%d",
+            cb_kind_name(s->kind), r->steps, r->unsolved, r->time_limited, r->iterations,
+            r->max_nc);
     json_field(f, "t", r->t);
     json_field(f, "max_error", r->max_error);
     json_field(f, "max_energy_increase", r->max_energy_increase);
@@ -370,6 +371,9 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
         st = st == CB_EXIT_OK ? st2 : st;
     }
     free(buf);
+    if (rc == CB_OK && res.time_limited > 0) /* say so: those steps used an unsolved p */
+        fprintf(stderr, "conebench: %ld of %ld steps stopped at the time limit (%g s per solve)\n",
+                res.time_limited, res.steps, rs.mj.solve.time_limit);
     if (rc == CB_OK)
         a->json ? print_run(a, scen, &res) : print_text(scen, &res);
     return st;

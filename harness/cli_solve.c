@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,23 +153,38 @@ static void print_result(const solve_args *a, const cb_problem *p, const cb_info
            info->work.error_evals);
 }
 
-/* Read, solve, write outputs. */
+/* Say on stderr that the run stopped at the time limit (and, when the solver had to be killed,
+ * that nothing was written: there is no result). */
+static void note_time_limit(const solve_args *a, const cb_info *info, int killed)
+{
+    if (info->status != CB_STATUS_TIME_LIMIT)
+        return;
+    fprintf(stderr, "conebench: %s: %s stopped at the time limit (%g s)%s\n", a->file, a->solver,
+            a->s.time_limit,
+            killed && (a->trace || a->solution) ? "; no solution or trace written" : "");
+}
+
+/* Read, solve, write outputs (solution and trace only from a result: not when the solver had
+ * to be killed at the time limit). */
 static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
 {
     cb_problem *p = NULL;
     cb_solution sol = {0};
     cb_info info = {0};
+    int killed = 0;
     int rc = cb_read_problem(a->file, &a->rs, &p, err);
     if (rc == CB_OK)
         rc = cb_solution_alloc(p, &sol, err);
     if (rc == CB_OK && a->warm)
         rc = load_warm(a->warm, p, &sol, err);
     if (rc == CB_OK)
-        rc = cb_solve(solver, p, &a->s, &sol, &info, err);
-    if (rc == CB_OK && a->trace)
+        rc = cb_solve_limited(solver, p, &a->s, &sol, &info, NULL, &killed, err);
+    if (rc == CB_OK && a->trace && !killed)
         rc = cb_trace_write(a->trace, &info, err);
-    if (rc == CB_OK && a->solution)
+    if (rc == CB_OK && a->solution && !killed)
         rc = cb_write_solution(a->solution, p->nc, p->d, sol.p, sol.y, err);
+    if (rc == CB_OK)
+        note_time_limit(a, &info, killed);
     if (rc == CB_OK)
         print_result(a, p, &info);
     cb_info_free(&info);

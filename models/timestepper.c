@@ -17,6 +17,8 @@ struct cb_mj_work {
     unsigned char *alive;
     cb_problem *prob;            /* this step's CCP as assembled */
     int nbodies;
+    cb_solve_server *server;     /* the child that runs a solver that cannot stop itself at the
+                                  * time limit (Siconos): one for all steps, made at first use */
 };
 
 void cb_mj_settings_default(cb_mj_settings *s)
@@ -92,6 +94,7 @@ void cb_mj_free(cb_mj_work *w)
     free(w->v0);
     free(w->alive);
     cb_problem_free(w->prob);
+    cb_solve_server_free(w->server);
     free(w);
 }
 
@@ -243,8 +246,11 @@ static int solve_ccp(cb_system *sys, const cb_mj_settings *s, cb_mj_work *w, siz
     warm_start(s, w, d, nprev);
     cb_solution sol = {cb_problem_n(w->prob), w->p, w->y};
     cb_info info;
+    if (!w->server && !cb_solver_stops_at_limit(s->solver) && s->solve.time_limit > 0 &&
+        (rc = cb_solve_server_new(&w->server, err)) != CB_OK)
+        return rc;
     t0 = cb_now();
-    rc = cb_solve(s->solver, w->prob, &s->solve, &sol, &info, err);
+    rc = cb_solve_limited(s->solver, w->prob, &s->solve, &sol, &info, w->server, NULL, err);
     rec->time_solve = cb_now() - t0;
     cb_info_free(&info);
     if (rc != CB_OK)

@@ -11,6 +11,19 @@ static const cb_solver *const registry[] = {
     &cb_solver_siconos_admm,
 };
 
+/* Solvers whose loop cannot be interrupted at the time limit: cb_solve_limited runs them in a
+ * child process. */
+static const cb_solver *const cannot_stop[] = {
+    &cb_solver_siconos_nsgs, &cb_solver_siconos_nsgs_light, &cb_solver_siconos_admm};
+
+int cb_solver_stops_at_limit(const cb_solver *solver)
+{
+    for (size_t i = 0; i < sizeof cannot_stop / sizeof *cannot_stop; i++)
+        if (solver == cannot_stop[i])
+            return 0;
+    return 1;
+}
+
 int cb_solver_count(void) { return (int)(sizeof registry / sizeof *registry); }
 
 const cb_solver *cb_solver_at(int i)

@@ -1,11 +1,17 @@
-/* conebench tests — the child-process utility (conebench/child.h) and cb_problem_pack.
+/* conebench tests — the child-process utility (conebench/child.h), cb_problem_pack and
+ * cb_solve_limited.
  *
  * cb_child_run: the exit status and the bytes of a child that exits, the signal of one that
  * crashes (and what it wrote before), a child that never ends killed at its deadline, output
  * far larger than a pipe buffer. cb_worker: a sequence of requests to one child, which is
  * replaced after a request it never answers or dies on. cb_problem_pack: dense, BSR and
- * factored problems round trip bit for bit; cut or damaged bytes are refused. Nothing here
- * depends on how fast the machine is: the child killed at its deadline never ends by itself. */
+ * factored problems round trip bit for bit; cut or damaged bytes are refused.
+ * cb_solve_limited: which solvers stop themselves; a Siconos solve that cannot end (tol 1e-300,
+ * max_iter 2³¹−1) under a 1 ms limit is killed (status time_limit, p = the warm start, y and the
+ * errors of the warm start as the judge gives them); a Siconos solve that ends in the child
+ * (its own or a server's) gives the same bits as in this process; a conebench solver runs in
+ * this process. Nothing here depends on how fast the machine is: the killed child could not
+ * end in any time, and the others end by themselves. */
 #include "test_support.h"
 
 #include "conebench/child.h"
@@ -280,6 +286,188 @@ static void test_problem_pack_round_trip(void **state)
         cb_problem_free(src[k]);
 }
 
+/* ------------------------------------------------------------------ cb_solve_limited */
+
+static void test_which_solvers_stop_themselves(void **state)
+{
+    (void)state;
+    int isolated = 0;
+    for (int i = 0; i < cb_solver_count(); i++) {
+        const cb_solver *s = cb_solver_at(i);
+        int siconos = strncmp(s->name, "siconos-", 8) == 0;
+        assert_int_equal(cb_solver_stops_at_limit(s), !siconos);
+        isolated += siconos;
+    }
+    assert_int_equal(isolated, 3);
+}
+
+/* A Siconos solve that cannot end within any time (it would need 2³¹−1 sweeps to give up and
+ * an exactly zero residual to succeed) is killed at the 1 ms limit (+ the grace). */
+static void test_siconos_killed_at_limit(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(60);
+    cb_solution sol;
+    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
+    for (size_t k = 0; k < sol.n; k++)
+        sol.p[k] = k % 3 == 0 ? 0.125 : 0.0; /* a warm start that is not the solution */
+    double *warm = malloc(sol.n * sizeof *warm), *y = malloc(sol.n * sizeof *y);
+    assert_non_null(warm);
+    assert_non_null(y);
+    memcpy(warm, sol.p, sol.n * sizeof *warm);
+    cb_settings s;
+    cb_settings_default(&s);
+    s.tol = 1e-300;
+    s.max_iter = INT_MAX;
+    s.time_limit = 1e-3;
+    cb_info info;
+    cb_error err = {{0}};
+    int killed = -1;
+    const cb_solver *sv = cb_solver_find("siconos-nsgs");
+    assert_int_equal(cb_solve_limited(sv, prob, &s, &sol, &info, NULL, &killed, &err), CB_OK);
+    assert_int_equal(killed, 1);
+    assert_int_equal(info.status, CB_STATUS_TIME_LIMIT);
+    assert_int_equal(info.iterations, 0);
+    assert_memory_equal(sol.p, warm, sol.n * sizeof *warm);
+    cb_judgement j;
+    assert_int_equal(cb_judge(prob, warm, s.tol, y, &j, NULL), CB_OK);
+    assert_memory_equal(sol.y, y, sol.n * sizeof *y);
+    assert_true(info.error == j.error && info.error_q == j.error_q);
+    print_message("siconos-nsgs killed at 1 ms + grace after %.3f s, warm start judged %.3e\n",
+                  info.time_solve, info.error);
+    cb_info_free(&info);
+    cb_solution_free(&sol);
+    free(warm);
+    free(y);
+    cb_problem_free(prob);
+}
+
+/* A Siconos solve that ends in the child returns the same bits as one in this process. */
+static void test_siconos_answer_from_child(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(12);
+    const cb_solver *sv = cb_solver_find("siconos-nsgs");
+    cb_settings s;
+    cb_settings_default(&s);
+    s.tol = 1e-10;
+    s.trace = 1;
+    cb_solution a, b;
+    cb_info ia, ib;
+    int killed = -1;
+    assert_int_equal(cb_solution_alloc(prob, &a, NULL), CB_OK);
+    assert_int_equal(cb_solution_alloc(prob, &b, NULL), CB_OK);
+    assert_int_equal(cb_solve(sv, prob, &s, &a, &ia, NULL), CB_OK);
+    assert_int_equal(cb_solve_limited(sv, prob, &s, &b, &ib, NULL, &killed, NULL), CB_OK);
+    assert_int_equal(killed, 0);
+    assert_int_equal(ia.status, CB_STATUS_SOLVED);
+    assert_int_equal(ib.status, ia.status);
+    assert_int_equal(ib.iterations, ia.iterations);
+    assert_true(ib.error == ia.error && ib.solver_error == ia.solver_error);
+    assert_memory_equal(&ib.work, &ia.work, sizeof ia.work);
+    assert_memory_equal(b.p, a.p, a.n * sizeof *a.p);
+    assert_memory_equal(b.y, a.y, a.n * sizeof *a.y);
+    assert_int_equal(ib.ntrace, ia.ntrace);
+    for (int k = 0; k < ia.ntrace; k++)
+        assert_true(ib.trace[k].iteration == ia.trace[k].iteration &&
+                    ib.trace[k].error == ia.trace[k].error);
+    print_message("siconos-nsgs in a child: %d sweeps, error %.3e, %d trace points, same bits\n",
+                  ib.iterations, ib.error, ib.ntrace);
+    /* bad settings come back as the same error */
+    cb_info_free(&ib);
+    s.tol = -1;
+    cb_error err = {{0}};
+    assert_int_equal(cb_solve_limited(sv, prob, &s, &b, &ib, NULL, NULL, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "tol: must be finite and > 0"));
+    cb_info_free(&ia);
+    cb_info_free(&ib);
+    cb_solution_free(&a);
+    cb_solution_free(&b);
+    cb_problem_free(prob);
+}
+
+/* A simulation's solves share one child (a server): answers with the same bits as in this
+ * process, before and after a solve that had to be killed (the child is then replaced). */
+static void test_siconos_server(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(12);
+    const cb_solver *sv = cb_solver_find("siconos-nsgs");
+    cb_solve_server *server = NULL;
+    assert_int_equal(cb_solve_server_new(&server, NULL), CB_OK);
+    cb_settings s, never;
+    cb_settings_default(&s);
+    s.tol = 1e-10;
+    never = s;
+    never.tol = 1e-300, never.max_iter = INT_MAX, never.time_limit = 1e-3;
+    cb_solution a, b;
+    cb_info ia, ib;
+    assert_int_equal(cb_solution_alloc(prob, &a, NULL), CB_OK);
+    assert_int_equal(cb_solution_alloc(prob, &b, NULL), CB_OK);
+    assert_int_equal(cb_solve(sv, prob, &s, &a, &ia, NULL), CB_OK);
+    for (int round = 0; round < 3; round++) {
+        int killed = -1;
+        const cb_settings *use = round == 1 ? &never : &s;
+        memset(b.p, 0, b.n * sizeof *b.p);
+        assert_int_equal(cb_solve_limited(sv, prob, use, &b, &ib, server, &killed, NULL), CB_OK);
+        assert_int_equal(killed, round == 1);
+        assert_int_equal(ib.status, round == 1 ? CB_STATUS_TIME_LIMIT : ia.status);
+        if (round != 1) {
+            assert_int_equal(ib.iterations, ia.iterations);
+            assert_memory_equal(b.p, a.p, a.n * sizeof *a.p);
+        }
+        cb_info_free(&ib);
+    }
+    cb_info_free(&ia);
+    cb_solution_free(&a);
+    cb_solution_free(&b);
+    cb_solve_server_free(server);
+    cb_solve_server_free(NULL);
+    cb_problem_free(prob);
+}
+
+/* A conebench solver runs in this process: a solver whose solve records its process id. */
+static pid_t g_solve_pid;
+static int pid_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
+{
+    (void)prob, (void)s, (void)err;
+    *work = NULL;
+    return CB_OK;
+}
+static int pid_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
+                     cb_error *err)
+{
+    (void)work, (void)s, (void)sol, (void)err;
+    g_solve_pid = getpid();
+    info->status = CB_STATUS_MAX_ITER;
+    info->iterations = 42;
+    return CB_OK;
+}
+static void pid_cleanup(void *work) { (void)work; }
+
+static void test_own_solver_in_process(void **state)
+{
+    (void)state;
+    static const cb_solver pid_solver = {.name = "test-pid", .summary = "records its pid",
+                                         .setup = pid_setup, .solve = pid_solve,
+                                         .cleanup = pid_cleanup};
+    cb_problem *prob = random_problem(2);
+    cb_solution sol;
+    cb_settings s;
+    cb_info info;
+    int killed = -1;
+    cb_settings_default(&s);
+    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
+    assert_int_equal(cb_solve_limited(&pid_solver, prob, &s, &sol, &info, NULL, &killed, NULL),
+                     CB_OK);
+    assert_int_equal(g_solve_pid, getpid());
+    assert_int_equal(killed, 0);
+    assert_int_equal(info.iterations, 42);
+    cb_info_free(&info);
+    cb_solution_free(&sol);
+    cb_problem_free(prob);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +477,11 @@ int main(void)
         cmocka_unit_test(test_child_large_output),
         cmocka_unit_test(test_worker),
         cmocka_unit_test(test_problem_pack_round_trip),
+        cmocka_unit_test(test_which_solvers_stop_themselves),
+        cmocka_unit_test(test_siconos_killed_at_limit),
+        cmocka_unit_test(test_siconos_answer_from_child),
+        cmocka_unit_test(test_siconos_server),
+        cmocka_unit_test(test_own_solver_in_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,6 +126,23 @@ const cb_solver *cb_solver_find(const char *name);
 int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
              cb_solution *sol, cb_info *info, cb_error *err);
 
+/* 1 when solver stops itself at settings->time_limit (every conebench solver checks the clock
+ * in its loop), 0 for the Siconos adapters (their loops cannot be interrupted; registry.c marks
+ * them). */
+int cb_solver_stops_at_limit(const cb_solver *solver);
+/* cb_solve with the time limit held for every solver (solvers/solve_limited.c): a solver that
+ * cannot stop itself runs in a child process killed at time_limit + ½ s; then info->status is
+ * time_limit, sol->p keeps the warm start (y and the judged errors are its own), *killed = 1
+ * (killed may be NULL); a child that dies gives status crashed. server NULL: a child per call;
+ * else the calls share one persistent child (a simulation's steps; cb_solve_server_new). Other
+ * solvers, or no limit: cb_solve itself, in this process, with no overhead. */
+typedef struct cb_solve_server cb_solve_server;
+int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
+                     cb_solution *sol, cb_info *info, cb_solve_server *server, int *killed,
+                     cb_error *err);
+int cb_solve_server_new(cb_solve_server **out, cb_error *err);
+void cb_solve_server_free(cb_solve_server *server); /* stops its child; NULL ok */
+
 /* Helpers for solver implementations. */
 /* Record a trace point when s->trace (time since t0). Returns CB_ERR_NOMEM on failure. */
 int cb_info_trace(cb_info *info, const cb_settings *s, int iteration, double t0, double error);

@@ -132,6 +132,7 @@ typedef struct {
     long steps;
     double t;              /* final time */
     long unsolved;         /* steps whose CCP was not solved to tolerance */
+    long time_limited;     /* of those, steps whose solve stopped at the time limit */
     double max_error;      /* largest judged error over the steps */
     long long iterations;  /* total solver iterations */
     int max_nc;
