@@ -51,6 +51,7 @@ help:
 	@echo "make sanitize     tests under ASan+UBSan (build-asan/)"
 	@echo "make valgrind     tests and the bad-input corpus under valgrind memcheck"
 	@echo "make fuzz         build libFuzzer targets (build-fuzz/); make fuzz-run FUZZ_SECONDS=60"
+	@echo "                  (corpus kept in fuzz-corpus/, findings in fuzz-corpus/findings/)"
 	@echo "make bench        benchmarks against Siconos (see BENCHMARKS.md)"
 	@echo "make bench-check  CI performance gate against results/baseline (make bench-baseline rewrites it)"
 	@echo "make demo         run the default campaign and write results/default/report.md"
@@ -137,16 +138,31 @@ valgrind: $(BIN) $(TEST_BIN)
 
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRC))
 FUZZ_SECONDS ?= 60
+# Corpus kept between runs (git-ignored, not removed by `make clean`): fuzz-corpus/TARGET/;
+# crashing inputs: fuzz-corpus/findings/TARGET-crash-*; full log: build-fuzz/TARGET.log.
+# FUZZ_TARGETS narrows the run (e.g. FUZZ_TARGETS=fuzz_read_problem).
+FUZZ_CORPUS ?= fuzz-corpus
+FUZZ_TARGETS ?= $(notdir $(FUZZ_BIN))
+FUZZ_ENV := ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1 \
+            LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp
 build-fuzz/lib/%.o: %.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -Iinclude -Iproblems -Isolvers -Imodels -Iharness $(PKG_CFLAGS) $(SICONOS_CFLAGS) -c $< -o $@
 build-fuzz/%: tests/fuzz/%.c $(patsubst %.c,build-fuzz/lib/%.o,$(LIB_SRC))
-	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude $(PKG_CFLAGS) $(SICONOS_CFLAGS) -o $@ $^ $(LDLIBS)
+	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Iproblems $(PKG_CFLAGS) $(SICONOS_CFLAGS) -o $@ $^ $(LDLIBS)
 fuzz: $(FUZZ_BIN)
+.SECONDARY: $(patsubst %.c,build-fuzz/lib/%.o,$(LIB_SRC)) # keep them: no full rebuild next time
+# Each target in turn; the status of every fuzzer counts (a finding fails the run).
 fuzz-run: fuzz
-	@for f in $(FUZZ_BIN); do n=$$(basename $$f); mkdir -p build-fuzz/corpus-$$n; \
-	  echo "== $$n for $(FUZZ_SECONDS) s"; \
-	  ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp $$f -artifact_prefix=build-fuzz/ -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$n tests/fuzz/seeds/$$n 2>&1 | tail -3 || exit 1; done
+	@for n in $(FUZZ_TARGETS); do mkdir -p $(FUZZ_CORPUS)/$$n $(FUZZ_CORPUS)/findings; \
+	  echo "== $$n for $(FUZZ_SECONDS) s (corpus $(FUZZ_CORPUS)/$$n, log build-fuzz/$$n.log)"; \
+	  rc=0; $(FUZZ_ENV) build-fuzz/$$n -artifact_prefix=$(FUZZ_CORPUS)/findings/$$n- \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	    $(FUZZ_CORPUS)/$$n tests/fuzz/seeds/$$n >build-fuzz/$$n.log 2>&1 || rc=$$?; \
+	  grep -E '^#[0-9]+[[:space:]]+DONE|^Done [0-9]+ runs|^stat::number_of_executed_units|^stat::peak_rss_mb' build-fuzz/$$n.log; \
+	  if [ $$rc != 0 ]; then tail -25 build-fuzz/$$n.log; \
+	    echo "fuzz-run: $$n FAILED (exit $$rc); input in $(FUZZ_CORPUS)/findings/"; exit 1; fi; \
+	done
 
 bench: $(BUILD)/bench/bench_siconos
 	$(BUILD)/bench/bench_siconos
@@ -191,5 +207,6 @@ demo: $(BIN)
 	$(BIN) report $(DEMO_DIR)
 	@echo "conebench: open $(DEMO_DIR)/report.md (figures in $(DEMO_DIR)/figures/)"
 
+# fuzz-corpus/ (the fuzzers' corpus and findings) is kept.
 clean:
 	rm -rf build build-asan build-fuzz bin
