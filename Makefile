@@ -53,7 +53,8 @@ help:
 	@echo "make fuzz         build libFuzzer targets (build-fuzz/); make fuzz-run FUZZ_SECONDS=60"
 	@echo "                  (corpus kept in fuzz-corpus/, findings in fuzz-corpus/findings/)"
 	@echo "make bench        benchmarks against Siconos (see BENCHMARKS.md)"
-	@echo "make bench-check  CI performance gate against results/baseline (make bench-baseline rewrites it)"
+	@echo "make bench-check  CI performance gate: deterministic figures vs results/baseline, time vs its REVISION"
+	@echo "make bench-baseline  record results/baseline (figures + REVISION = HEAD; commit first)"
 	@echo "make demo         run the default campaign and write results/default/report.md"
 	@echo "make reproduce    every number and figure of the papers next to ours (results/reproduce/)"
 	@echo "make xmax-figure  Acary Fig. 2: stop distance over (mu, mu_r) vs closed form (results/xmax/)"
@@ -124,6 +125,7 @@ test: $(BIN) $(TEST_BIN)
 	  echo "== $$t"; CONEBENCH_BIN=$(BIN) OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $$t || fail=1; \
 	done; \
 	for s in tests/cli_*.sh; do bash $$s "$(TEST_RUNNER)" $(BIN) || fail=1; done; \
+	echo "== tests/repro.sh"; bash tests/repro.sh $(BIN) || fail=1; \
 	if [ $$fail = 0 ]; then echo "make test: all test programs passed"; else echo "make test: FAILURES"; fi; \
 	exit $$fail
 
@@ -173,7 +175,9 @@ SCALING_ARGS ?=
 scaling: $(BUILD)/bench/bench_scaling
 	$(BUILD)/bench/bench_scaling $(SCALING_ARGS)
 
-# The CI performance gate (SPEC §10): campaigns/ci against results/baseline/bench.csv.
+# The CI performance gate: the ci campaign's deterministic figures against
+# results/baseline/bench.csv (exact), and time against the binary of the revision in
+# results/baseline/REVISION, built once under build-baseline/ and run interleaved with ours.
 bench-check: $(BIN)
 	$(BIN) bench-check --baseline results/baseline
 bench-baseline: $(BIN)

@@ -2,6 +2,8 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <math.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +13,17 @@
 #include "conebench/solver.h"
 
 #define MAX_OPTIONS 64
+#define MAX_REPEAT 1000
 
 static const char *use =
     "usage: conebench solve FILE --solver S [--tol T] [--max-iter N] [--time-limit S]\n"
     "         [--option k=v]... [--warm-start SOL] [--trace OUT.csv] [--solution OUT.sol]\n"
-    "         [--json] [--kind K]";
+    "         [--json] [--kind K] [--repeat N]";
 
 typedef struct {
     const char *file, *solver, *warm, *trace, *solution;
     int json;
+    long repeat;         /* solves from the same start; cpu_s is their minimum */
     cb_settings s;
     cb_read_settings rs;
     cb_option opts[MAX_OPTIONS];
@@ -62,6 +66,7 @@ static int solve_option(int c, solve_args *a)
     case 'r': a->trace = optarg; a->s.trace = 1; return CB_EXIT_OK;
     case 'x': a->solution = optarg; return CB_EXIT_OK;
     case 'j': a->json = 1; return CB_EXIT_OK;
+    case 'R': return cb_cli_parse_long("--repeat", optarg, 1, MAX_REPEAT, &a->repeat);
     case 'k':
         a->rs.force_kind = 1;
         return cb_kind_parse(optarg, &a->rs.kind) == CB_OK
@@ -79,7 +84,7 @@ static int parse_solve(int argc, char **argv, solve_args *a)
         {"option", required_argument, 0, 'o'},     {"warm-start", required_argument, 0, 'w'},
         {"trace", required_argument, 0, 'r'},      {"solution", required_argument, 0, 'x'},
         {"json", no_argument, 0, 'j'},             {"kind", required_argument, 0, 'k'},
-        {0, 0, 0, 0}};
+        {"repeat", required_argument, 0, 'R'},     {0, 0, 0, 0}};
     int c, rc = CB_EXIT_OK;
     optind = 1;
     while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "", opts, NULL)) != -1)
@@ -123,7 +128,21 @@ static void print_options(FILE *f, const solve_args *a)
     fputc('}', f);
 }
 
-static void print_result(const solve_args *a, const cb_problem *p, const cb_info *info)
+/* CPU seconds of this process and of its reaped children (a solver run in a child process
+ * under a time limit counts too). */
+static double process_cpu_seconds(void)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+                    kids.ru_stime.tv_sec) +
+           1e-6 * (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+                           kids.ru_stime.tv_usec);
+}
+
+static void print_result(const solve_args *a, const cb_problem *p, const cb_info *info,
+                         double cpu)
 {
     double t = info->time_setup + info->time_solve;
     if (!a->json) {
@@ -145,8 +164,9 @@ static void print_result(const solve_args *a, const cb_problem *p, const cb_info
     cb_json_number(stdout, info->error);
     printf(",\"error_q\":");
     cb_json_number(stdout, info->error_q);
-    printf(",\"time_s\":%.9g,\"time_setup_s\":%.9g,\"time_solve_s\":%.9g,\"time_judge_s\":%.9g,",
-           t, info->time_setup, info->time_solve, info->time_judge);
+    printf(",\"time_s\":%.9g,\"time_setup_s\":%.9g,\"time_solve_s\":%.9g,\"time_judge_s\":%.9g,"
+           "\"cpu_s\":%.9g,\"repeat\":%ld,",
+           t, info->time_setup, info->time_solve, info->time_judge, cpu, a->repeat);
     printf("\"work\":{\"block_products\":%lld,\"projections\":%lld,\"local_iters\":%lld,"
            "\"error_evals\":%lld}}\n",
            info->work.block_products, info->work.projections, info->work.local_iters,
@@ -164,6 +184,27 @@ static void note_time_limit(const solve_args *a, const cb_info *info, int killed
             killed && (a->trace || a->solution) ? "; no solution or trace written" : "");
 }
 
+/* a->repeat solves from the same start p0 (the last one's result stays in sol and info);
+ * *cpu = the least CPU time of one solve (the least disturbed: for benchmarks). */
+static int solve_repeated(solve_args *a, const cb_solver *solver, const cb_problem *p,
+                          cb_solution *sol, cb_info *info, int *killed, double *cpu, cb_error *err)
+{
+    double *p0 = cb_malloc_array(sol->n, sizeof(double));
+    int rc = p0 ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    if (p0)
+        memcpy(p0, sol->p, sol->n * sizeof(double));
+    *cpu = INFINITY;
+    for (long k = 0; rc == CB_OK && k < a->repeat && !*killed; k++) {
+        memcpy(sol->p, p0, sol->n * sizeof(double));
+        cb_info_free(info);
+        double c0 = process_cpu_seconds();
+        rc = cb_solve_limited(solver, p, &a->s, sol, info, NULL, killed, err);
+        *cpu = fmin(*cpu, process_cpu_seconds() - c0);
+    }
+    free(p0);
+    return rc;
+}
+
 /* Read, solve, write outputs (solution and trace only from a result: not when the solver had
  * to be killed at the time limit). */
 static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
@@ -172,13 +213,14 @@ static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
     cb_solution sol = {0};
     cb_info info = {0};
     int killed = 0;
+    double cpu = 0;
     int rc = cb_read_problem(a->file, &a->rs, &p, err);
     if (rc == CB_OK)
         rc = cb_solution_alloc(p, &sol, err);
     if (rc == CB_OK && a->warm)
         rc = load_warm(a->warm, p, &sol, err);
     if (rc == CB_OK)
-        rc = cb_solve_limited(solver, p, &a->s, &sol, &info, NULL, &killed, err);
+        rc = solve_repeated(a, solver, p, &sol, &info, &killed, &cpu, err);
     if (rc == CB_OK && a->trace && !killed)
         rc = cb_trace_write(a->trace, &info, err);
     if (rc == CB_OK && a->solution && !killed)
@@ -186,7 +228,7 @@ static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
     if (rc == CB_OK)
         note_time_limit(a, &info, killed);
     if (rc == CB_OK)
-        print_result(a, p, &info);
+        print_result(a, p, &info, cpu);
     cb_info_free(&info);
     cb_solution_free(&sol);
     cb_problem_free(p);
@@ -197,6 +239,7 @@ int cb_cmd_solve(int argc, char **argv)
 {
     solve_args a;
     memset(&a, 0, sizeof a);
+    a.repeat = 1;
     cb_settings_default(&a.s);
     a.s.options = a.opts;
     cb_read_settings_default(&a.rs);
