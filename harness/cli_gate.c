@@ -1,6 +1,7 @@
 /* conebench — `conebench bench-check` and `conebench compare`: the performance gate. */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -151,10 +152,14 @@ static int write_baseline(const gate_args *a, const cb_campaign *c, cb_bench_set
     char sha[41], path[4200];
     cb_bench cur = {0};
     int rc = cb_gate_head_revision(a->force, sha, err);
-    bs->outdir = a->baseline;
     bs->repetitions = bs->repeat = 1;
     if (rc == CB_OK)
         rc = cb_bench_run(c, bs, &cur, NULL, err);
+    snprintf(path, sizeof path, "%s/bench.csv", a->baseline);
+    if (rc == CB_OK && mkdir(a->baseline, 0777) != 0 && errno != EEXIST)
+        rc = cb_fail_at(err, CB_ERR_IO, a->baseline, 0, "cannot create: %s", strerror(errno));
+    if (rc == CB_OK)
+        rc = cb_bench_write(path, &cur, err);
     snprintf(path, sizeof path, "%s/REVISION", a->baseline);
     if (rc == CB_OK) {
         char line[64];
@@ -245,7 +250,7 @@ int cb_cmd_bench_check(int argc, char **argv)
     bs.repeat = (int)a.repeat;
     int code = self_path(self, sizeof self, &err);
     if (code == CB_OK)
-        code = load_campaign(&a, a.write_baseline ? a.baseline : a.out, &c, &err);
+        code = load_campaign(&a, a.out, &c, &err);
     if (code == CB_OK && a.write_baseline) {
         code = write_baseline(&a, c, &bs, &err);
     } else if (code == CB_OK && a.counters_only) {
