@@ -49,12 +49,13 @@ for slow in "$@"; do
        -o "../logs/out-$slow-$i" --quiet) >"$log" 2>&1
     rc=$?
     t1=$(date +%s)
+    load=$(cut -d' ' -f1 /proc/loadavg)
     kill $pids 2>/dev/null; wait $pids 2>/dev/null
     nsgs=$(grep -E '^nsgs ' "$log" | awk '{print $3, $4, $5, $6}')
     regs=$(grep -E 'REGRESSION' "$log" | awk '{print $1}' | tr '\n' ' ')
     grep -qE '^nsgs .*REGRESSION' "$log" && flagged=$((flagged + 1))
-    printf 'slowdown %-5s trial %2d: exit %d, %4d s, nsgs %s; flagged: %s\n' "$slow" "$i" "$rc" \
-      $((t1 - t0)) "$nsgs" "${regs:-none}"
+    printf 'slowdown %-5s trial %2d: exit %d, %4d s, load %s, nsgs %s; flagged: %s\n' "$slow" \
+      "$i" "$rc" $((t1 - t0)) "$load" "$nsgs" "${regs:-none}"
   done
   echo "slowdown $slow: nsgs flagged in $flagged of $trials checks"
 done
