@@ -11,13 +11,14 @@ OPT     ?= -O2 -g
 PKGS    := hdf5 lapacke openblas
 BIN     ?= $(if $(filter build,$(BUILD)),bin/conebench,$(BUILD)/conebench)
 SICONOS_CFLAGS := -I/usr/include/siconos -I/usr/include/siconos/numerics
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) -Iinclude -Iproblems -Isolvers -Imodels -Iharness \
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) $(SRC_INC) \
              $(PKG_CFLAGS) $(SICONOS_CFLAGS)
 LDLIBS  = -lsiconos_numerics -lfclib $(PKG_LIBS) -lcrypto -lm
 TEST_LDLIBS := -lcmocka
 
-LIB_DIRS := solvers problems problems/scenarios models harness
-LIB_SRC  := $(filter-out harness/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+SRC_INC  := -Iinclude -Isrc/core -Isrc/solvers -Isrc/io -Isrc/mech -Isrc/bench -Icli
+LIB_DIRS := src/core src/solvers src/solvers/siconos src/io src/mech src/mech/scenarios src/bench cli
+LIB_SRC  := $(filter-out cli/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 LIB      := $(BUILD)/libconebench.a
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -26,7 +27,7 @@ TEST_SUPPORT := $(wildcard tests/support/*.c)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
-HEADERS  := $(wildcard include/conebench/*.h */*.h)
+HEADERS  := $(wildcard include/conebench/*.h src/*/*.h src/*/*/*.h cli/*.h tests/support/*.h)
 
 # Debian packages conebench needs (install-deps) and a header that proves each is present.
 DEB_PKGS := build-essential pkg-config libsiconos-numerics-dev libfclib-dev libhdf5-dev \
@@ -104,7 +105,7 @@ $(LIB): $(LIB_OBJ)
 
 lib: $(LIB)
 
-$(BIN): $(BUILD)/harness/main.o $(LIB)
+$(BIN): $(BUILD)/cli/main.o $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
@@ -149,9 +150,9 @@ FUZZ_ENV := ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1 \
             LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp
 build-fuzz/lib/%.o: %.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -Iinclude -Iproblems -Isolvers -Imodels -Iharness $(PKG_CFLAGS) $(SICONOS_CFLAGS) -c $< -o $@
+	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined $(SRC_INC) $(PKG_CFLAGS) $(SICONOS_CFLAGS) -c $< -o $@
 build-fuzz/%: tests/fuzz/%.c $(patsubst %.c,build-fuzz/lib/%.o,$(LIB_SRC))
-	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Iproblems $(PKG_CFLAGS) $(SICONOS_CFLAGS) -o $@ $^ $(LDLIBS)
+	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/io $(PKG_CFLAGS) $(SICONOS_CFLAGS) -o $@ $^ $(LDLIBS)
 fuzz: $(FUZZ_BIN)
 .SECONDARY: $(patsubst %.c,build-fuzz/lib/%.o,$(LIB_SRC)) # keep them: no full rebuild next time
 # Each target in turn; the status of every fuzzer counts (a finding fails the run).
