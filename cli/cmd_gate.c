@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conebench/gate.h"
+#include "gate.h"
 #include "conebench/io.h"
 #include "conebench/runner.h"
 

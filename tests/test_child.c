@@ -14,7 +14,7 @@
  * end in any time, and the others end by themselves. */
 #include "test_support.h"
 
-#include "conebench/child.h"
+#include "child.h"
 #include "conebench/generate.h"
 #include "conebench/judge.h"
 

@@ -12,7 +12,7 @@
 
 #include <unistd.h>
 
-#include "conebench/gate.h"
+#include "gate.h"
 #include "conebench/metrics.h"
 #include "conebench/rng.h"
 

@@ -1,6 +1,6 @@
 /* conebench — performance-regression gate: bench files, results directories as benches, the
  * exact comparison of deterministic figures and the per-solver time verdicts. */
-#include "conebench/gate.h"
+#include "gate.h"
 
 #include <errno.h>
 #include <math.h>

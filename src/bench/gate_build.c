@@ -1,6 +1,6 @@
 /* conebench — the gate's baseline binary: git revision REV built in a worktree under
  * build-baseline/<commit>/ of the repository, once (later checks reuse it). */
-#include "conebench/gate.h"
+#include "gate.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* conebench — a bench run: every (problem, solver, tol) of a campaign in child `solve`
  * processes, the baseline binary and the current one interleaved repetition by repetition. */
-#include "conebench/gate.h"
+#include "gate.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conebench/child.h"
+#include "child.h"
 #include "conebench/io.h"
 #include "conebench/runner.h"
 #include "gate_internal.h"

@@ -1,7 +1,7 @@
 /* conebench — the gate's time statistics: a per-solver ratio current/baseline with a bootstrap
  * 95 % confidence interval. Pure functions on samples (no clock, no
  * I/O), so the gate's verdicts are tested with recorded or synthetic timings. */
-#include "conebench/gate.h"
+#include "gate.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* conebench — run a function in a child process, collect its bytes, enforce a deadline; workers
  * that answer a sequence of requests (include/conebench/child.h). A worker's messages are
  * framed: an 8-byte length (host order), then the bytes. */
-#include "conebench/child.h"
+#include "child.h"
 
 #include <errno.h>
 #include <limits.h>

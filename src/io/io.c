@@ -3,7 +3,7 @@
  * HDF5 in io_fclib.c, the global→local condensation in condense.c. */
 #include "io_internal.h"
 
-#include "conebench/child.h"
+#include "child.h"
 
 #include <ctype.h>
 #include <errno.h>

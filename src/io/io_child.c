@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conebench/child.h"
+#include "child.h"
 
 static const char answer_magic[8] = "cbread1";
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conebench/child.h"
+#include "child.h"
 
 /* Seconds the child gets beyond the limit for its setup, the judge and the answer. */
 #define LIMIT_GRACE_S 0.5
