@@ -484,149 +484,46 @@ int cb_cmd_simulate(int argc, char **argv)
 
 /* ------------------------------------------------------------------ generate SCENARIO */
 
-typedef struct {
-    long *steps;   /* sorted, unique */
-    int n, next;   /* next = index of the next step to dump */
-    const sim_args *a;
-    const cb_scenario *scen;
-    int written, failed;
-} gen_ctx;
-
-/* "100,200,500" or ranges "100:2000:100" → sorted unique steps ≥ 1 (exit status). */
-static int parse_steps(const char *list, gen_ctx *g)
+/* Each written file on stdout; steps without contact on stderr. */
+static void gen_note(void *ctx, long step, double t, const char *path)
 {
-    cb_error err = {0};
-    if (cb_steps_parse(list, &g->steps, &g->n, &err) != CB_OK)
-        return cb_cli_usage_error("--%s", err.text);
-    return CB_EXIT_OK;
-}
-
-static int write_meta(const char *path, const gen_ctx *g, const cb_system *sys,
-                      const cb_problem *p, long step, cb_error *err)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_fail(err, CB_ERR_NOMEM, "meta: out of memory");
-    fprintf(f, "scenario=%s\nparams=%s\nstep=%ld\nt=%.17g\nh=%.17g\nseed=%llu\nkind=%s\nnc=%d\n"
-               "solver=%s\nsha256=%s\n",
-            g->scen->name, g->scen->params, step, sys->t - g->scen->h, g->scen->h,
-            (unsigned long long)g->scen->seed, cb_kind_name(p->kind), p->nc, g->a->solver,
-            p->prov.sha256);
-    fclose(f);
-    int rc = cb_write_file_atomic(path, buf, len, err);
-    free(buf);
-    return rc;
-}
-
-/* Dump the CCP of this step as DIR/SCENARIO-stepN.dat + .meta. */
-static int dump_step(gen_ctx *g, const cb_system *sys, const cb_mj_work *w, long step,
-                     cb_error *err)
-{
-    char path[4096], name[256];
-    cb_problem *p = NULL;
-    snprintf(name, sizeof name, "%s-step%ld", g->scen->name, step);
-    int rc = cb_problem_copy(cb_mj_problem(w), &p, err);
-    if (rc == CB_OK && (cb_problem_set_name(p, name) != CB_OK ||
-                        cb_problem_set_provenance(p, NULL, g->scen->name, g->scen->params,
-                                                  g->scen->seed) != CB_OK))
-        rc = cb_fail(err, CB_ERR_NOMEM, "generate: out of memory");
-    snprintf(path, sizeof path, "%s/%s.dat", g->a->outdir, name);
-    if (rc == CB_OK)
-        rc = cb_write_problem(path, p, err);
-    if (rc == CB_OK)
-        rc = cb_sha256_file(path, p->prov.sha256, err);
-    if (rc == CB_OK) {
+    (void)ctx;
+    if (path)
         printf("%s\n", path);
-        snprintf(path, sizeof path, "%s/%s.meta", g->a->outdir, name);
-        rc = write_meta(path, g, sys, p, step, err);
-    }
-    cb_problem_free(p);
-    return rc;
-}
-
-static int gen_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
-                    const cb_step_record *rec)
-{
-    gen_ctx *g = ctx;
-    if (g->next >= g->n || rec->step != g->steps[g->next])
-        return 0;
-    g->next++;
-    if (!cb_mj_problem(w)) {
-        fprintf(stderr, "conebench: step %ld (t = %g) has no contact: nothing written\n",
-                rec->step, rec->t);
-    } else {
-        cb_error err;
-        cb_error_clear(&err);
-        if (dump_step(g, sys, w, rec->step, &err) != CB_OK) {
-            cb_cli_report(CB_ERR_IO, &err);
-            g->failed = 1;
-            return 1;
-        }
-        g->written++;
-    }
-    return g->next >= g->n;
-}
-
-/* Create DIR when missing (exit status). */
-static int ensure_dir(const char *dir)
-{
-    struct stat st;
-    if (stat(dir, &st) == 0)
-        return S_ISDIR(st.st_mode) ? CB_EXIT_OK
-                                   : cb_cli_usage_error("-o: '%s' is not a directory", dir);
-    if (mkdir(dir, 0777) != 0)
-        return cb_cli_usage_error("-o: cannot create '%s': %s", dir, strerror(errno));
-    return CB_EXIT_OK;
-}
-
-static int generate_run(const sim_args *a, cb_scenario *scen, gen_ctx *g)
-{
-    cb_run_settings rs;
-    int rc = run_settings(a, &rs);
-    if (rc != CB_EXIT_OK)
-        return rc;
-    if (a->have_tol)
-        scen->tol = a->tol;
-    scen->end_on_stop = 0;
-    long last = (long)ceil(scen->t_end / scen->h - 1e-9);
-    if (g->steps[g->n - 1] > last)
-        return cb_cli_usage_error("--steps: step %ld is beyond the horizon (%ld steps of %g s)",
-                                  g->steps[g->n - 1], last, scen->h);
-    if ((rc = ensure_dir(a->outdir)) != CB_EXIT_OK)
-        return rc;
-    rs.max_steps = g->steps[g->n - 1];
-    cb_run_result res;
-    cb_error err;
-    cb_error_clear(&err);
-    rc = cb_nonsmooth_run(scen, &rs, gen_hook, g, &res, &err);
-    if (rc != CB_OK)
-        return cb_cli_report(rc, &err);
-    return g->failed ? CB_EXIT_FAIL : CB_EXIT_OK;
+    else
+        fprintf(stderr, "conebench: step %ld (t = %g) has no contact: nothing written\n", step, t);
 }
 
 int cb_cmd_generate_scenario(int argc, char **argv)
 {
     sim_args a;
     cb_scenario scen;
-    gen_ctx g;
+    cb_dump_settings ds;
+    cb_dump_result res;
+    long *steps = NULL;
+    int nsteps = 0;
     memset(&scen, 0, sizeof scen);
-    memset(&g, 0, sizeof g);
+    cb_dump_settings_default(&ds);
     int rc = parse_args(argc, argv, &a, gen_use);
     if (rc == CB_EXIT_OK && (!a.steps || !a.outdir))
         rc = cb_cli_usage_error("%s", gen_use);
     if (rc == CB_EXIT_OK && (a.csv || a.json || strcmp(a.model, "nonsmooth") != 0))
         rc = cb_cli_usage_error("generate: --csv, --json and --model belong to `simulate`");
-    if (rc == CB_EXIT_OK)
-        rc = parse_steps(a.steps, &g);
+    cb_error err = {0};
+    if (rc == CB_EXIT_OK && cb_steps_parse(a.steps, &steps, &nsteps, &err) != CB_OK)
+        rc = cb_cli_usage_error("--%s", err.text);
     if (rc == CB_EXIT_OK)
         rc = build_scenario(&a, &scen);
-    g.a = &a;
-    g.scen = &scen;
     if (rc == CB_EXIT_OK)
-        rc = generate_run(&a, &scen, &g);
-    free(g.steps);
+        rc = run_settings(&a, &ds.run);
+    if (rc == CB_EXIT_OK) {
+        if (a.have_tol)
+            scen.tol = a.tol;
+        ds.outdir = a.outdir, ds.steps = steps, ds.nsteps = nsteps, ds.on_step = gen_note;
+        int code = cb_scenario_dump_steps(&scen, &ds, &res, &err);
+        rc = code == CB_OK ? CB_EXIT_OK : cb_cli_report(code, &err);
+    }
+    free(steps);
     cb_scenario_free(&scen);
     kv_free(&a.params);
     kv_free(&a.options);

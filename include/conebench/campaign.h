@@ -36,11 +36,20 @@ typedef struct {
     int generated;       /* 1: produce `path` with cb_generate_random(&gen) first */
     cb_random_settings gen;
     cb_read_settings read; /* how to read `path` (kind forced for generated rolling2d, ...) */
-    char *scenario;      /* scenario problems: the argv words of `generate NAME ...` (owned,
-                            space-separated), run once to write every step of the line */
-    char *scenario_dir;  /* its output folder */
+    int scenario;        /* scenario problems: index of their line in cb_campaign.scenarios
+                            (one run writes every step of the line); -1 otherwise */
     long line;           /* the campaign line that made it (for FILE:LINE messages) */
 } cb_campaign_problem;
+
+/* One `scenario` line: the chosen steps of one nonsmooth run of a scenario. */
+typedef struct {
+    char *name;          /* scenario name */
+    cb_option *params;   /* its k=v parameters as given (strings owned) */
+    int nparams;
+    long *steps;         /* sorted, unique (cb_steps_parse) */
+    int nsteps;
+    char *dir;           /* output folder of its step files */
+} cb_campaign_scenario;
 
 /* One solver with one option set. */
 typedef struct {
@@ -60,6 +69,8 @@ typedef struct {
     int nproblems;
     cb_campaign_solver *solvers;
     int nsolvers;
+    cb_campaign_scenario *scenarios;
+    int nscenarios;
     double tols[CB_CAMPAIGN_MAX_TOLS];
     int ntols;
     int max_iter;        /* default 10000 */

@@ -16,6 +16,7 @@
 
 #include "conebench/scenario.h"
 #include "conebench/solver.h"
+#include "conebench/timestepper.h"
 
 typedef struct {
     const char *name;
@@ -33,5 +34,28 @@ const cb_scenario_def *cb_scenario_find(const char *name);
  * (defaults included) in out, and validate the result. On failure out is freed. */
 int cb_scenario_build(const cb_scenario_def *def, const cb_option *params, int nparams,
                       cb_scenario *out, cb_error *err);
+
+/* The step dumper (scenarios/dump.c): run a scenario with the nonsmooth model and write the CCP
+ * of each chosen step as outdir/NAME-stepN.dat with outdir/NAME-stepN.meta. */
+typedef struct {
+    const char *outdir;     /* created when missing (one level) */
+    const long *steps;      /* sorted, unique, >= 1 (cb_steps_parse); not owned */
+    int nsteps;
+    cb_run_settings run;    /* solver, solve settings and options, storage */
+    /* Called for each chosen step: path of the written problem, or NULL (no contact). */
+    void (*on_step)(void *ctx, long step, double t, const char *path);
+    void *ctx;
+} cb_dump_settings;
+
+typedef struct {
+    int written, empty;     /* steps written; chosen steps without contact */
+} cb_dump_result;
+
+void cb_dump_settings_default(cb_dump_settings *s);
+/* CB_ERR_INPUT when a step lies beyond the scenario's horizon (t_end / h steps). */
+int cb_scenario_steps_check(const cb_scenario *s, const long *steps, int n, cb_error *err);
+/* Run s (end_on_stop cleared) up to the last chosen step and dump each chosen step. */
+int cb_scenario_dump_steps(cb_scenario *s, const cb_dump_settings *ds, cb_dump_result *res,
+                           cb_error *err);
 
 #endif

@@ -110,6 +110,7 @@ static int add_problem(cb_campaign *c, const char *path, const char *name,
         return CB_ERR_NOMEM;
     cb_campaign_problem *p = &c->problems[c->nproblems];
     memset(p, 0, sizeof *p);
+    p->scenario = -1;
     p->path = cb_strdup(path);
     p->name = cb_strdup(name);
     cb_read_settings_default(&p->read);
@@ -336,17 +337,43 @@ int cb_steps_parse(const char *list, long **steps, int *n, cb_error *err)
     return rc;
 }
 
+/* A new scenario line record: name, parameters (copied), steps and output folder. */
+static int add_scenario(cb_campaign *c, const parse_ctx *x, const char *dir, long *steps, int n)
+{
+    if (grow((void **)&c->scenarios, c->nscenarios, sizeof *c->scenarios) != CB_OK)
+        return CB_ERR_NOMEM;
+    cb_campaign_scenario *sl = &c->scenarios[c->nscenarios++];
+    memset(sl, 0, sizeof *sl);
+    sl->steps = steps, sl->nsteps = n;
+    sl->name = cb_strdup(x->tok[1]);
+    sl->dir = cb_strdup(dir);
+    sl->params = cb_calloc((size_t)x->ntok, sizeof *sl->params);
+    if (!sl->name || !sl->dir || !sl->params)
+        return CB_ERR_NOMEM;
+    for (int t = 2; t < x->ntok; t++) {
+        const char *eq = strchr(x->tok[t], '=');
+        if (!strncmp(x->tok[t], "steps=", 6) || !strncmp(x->tok[t], "read_kind=", 10))
+            continue;
+        cb_option *o = &sl->params[sl->nparams];
+        o->key = strndup(x->tok[t], (size_t)(eq - x->tok[t]));
+        o->value = cb_strdup(eq + 1);
+        sl->nparams++;
+        if (!o->key || !o->value)
+            return CB_ERR_NOMEM;
+    }
+    return CB_OK;
+}
+
 /* scenario NAME [k=v]... steps=A,B,...: one problem per step, NAME-<params>-stepN. */
 static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
-    char tag[512], words[8192], dir[4096], path[4700], name[700];
+    char tag[512], dir[4096], path[4700], name[700];
     const char *steps = NULL;
     cb_read_settings rs;
     cb_read_settings_default(&rs);
     if (x->ntok < 3)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: NAME [k=v]... steps=LIST");
     size_t kt = (size_t)snprintf(tag, sizeof tag, "%s", x->tok[1]);
-    size_t kw = (size_t)snprintf(words, sizeof words, "generate %s", x->tok[1]);
     for (int t = 2; t < x->ntok; t++) {
         if (!strncmp(x->tok[t], "steps=", 6)) {
             steps = x->tok[t] + 6;
@@ -359,36 +386,31 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
             rs.force_kind = 1;
             continue;
         }
-        if (!strchr(x->tok[t], '='))
+        if (!strchr(x->tok[t], '=') || x->tok[t][0] == '=')
             return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "'%s' is not key=value", x->tok[t]);
         if (kt + 1 < sizeof tag)
             tag[kt++] = '-';
         for (const char *q = x->tok[t]; *q && kt + 1 < sizeof tag; q++)
             tag[kt++] = (*q == '=' || *q == '/' || *q == ' ') ? '_' : *q;
         tag[kt] = '\0';
-        kw += (size_t)snprintf(words + kw, kw < sizeof words ? sizeof words - kw : 0, " --param %s",
-                               x->tok[t]);
     }
     if (!steps || !*steps)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: steps=LIST is required");
     snprintf(dir, sizeof dir, "%s/%s", x->gen_dir ? x->gen_dir : ".", tag);
-    snprintf(words + kw, kw < sizeof words ? sizeof words - kw : 0, " --steps %s -o %s", steps, dir);
     long *list = NULL;
     int nsteps = 0;
     cb_error serr = {0};
     if (cb_steps_parse(steps, &list, &nsteps, &serr) != CB_OK)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s", serr.text);
-    int rc = CB_OK;
+    int rc = add_scenario(c, x, dir, list, nsteps);
     for (int k = 0; rc == CB_OK && k < nsteps; k++) {
         snprintf(path, sizeof path, "%s/%s-step%ld.dat", dir, x->tok[1], list[k]);
         snprintf(name, sizeof name, "%s-step%ld", tag, list[k]);
         rc = add_problem(c, path, name, NULL);
         cb_campaign_problem *p = &c->problems[c->nproblems - 1];
         p->read = rs;
-        if (rc == CB_OK && (!(p->scenario = cb_strdup(words)) || !(p->scenario_dir = cb_strdup(dir))))
-            rc = CB_ERR_NOMEM;
+        p->scenario = c->nscenarios - 1;
     }
-    free(list);
     return rc == CB_OK ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
 }
 
@@ -616,9 +638,19 @@ void cb_campaign_free(cb_campaign *c)
     for (int i = 0; i < c->nproblems; i++) {
         free(c->problems[i].path);
         free(c->problems[i].name);
-        free(c->problems[i].scenario);
-        free(c->problems[i].scenario_dir);
     }
+    for (int i = 0; i < c->nscenarios; i++) {
+        cb_campaign_scenario *sl = &c->scenarios[i];
+        for (int k = 0; k < sl->nparams; k++) {
+            free((char *)sl->params[k].key);
+            free((char *)sl->params[k].value);
+        }
+        free(sl->params);
+        free(sl->steps);
+        free(sl->name);
+        free(sl->dir);
+    }
+    free(c->scenarios);
     for (int i = 0; i < c->nsolvers; i++) {
         free(c->solvers[i].solver);
         free(c->solvers[i].label);

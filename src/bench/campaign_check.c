@@ -52,63 +52,22 @@ static int check_random(check_ctx *x, const cb_campaign_problem *p, cb_error *er
     return rc == CB_OK ? CB_OK : at_line(x, p->line, rc, &e, err);
 }
 
-/* The parameters (--param k=v), step list and name of the words "generate NAME [--param k=v]...
- * --steps LIST -o DIR"; the strings point into words. */
-static int scenario_words(char *words, char **name, cb_option *kv, int *nkv, char **steps)
-{
-    char *save = NULL, *prev = NULL;
-    *name = *steps = NULL;
-    *nkv = 0;
-    for (char *w = strtok_r(words, " ", &save); w; prev = w, w = strtok_r(NULL, " ", &save)) {
-        char *eq = strchr(w, '=');
-        if (prev && !strcmp(prev, "generate"))
-            *name = w;
-        else if (prev && !strcmp(prev, "--steps"))
-            *steps = w;
-        else if (prev && !strcmp(prev, "--param") && eq) {
-            *eq = '\0';
-            kv[*nkv].key = w;
-            kv[(*nkv)++].value = eq + 1;
-        }
-    }
-    return *name && *steps ? CB_OK : CB_ERR_INTERNAL; /* cannot happen: parse_scenario wrote it */
-}
-
-/* The scenario's last step against its horizon (t_end / h steps). */
-static int check_horizon(const cb_scenario *sc, const char *steps, cb_error *err)
-{
-    long *list = NULL, last = (long)ceil(sc->t_end / sc->h - 1e-9);
-    int n = 0, rc = cb_steps_parse(steps, &list, &n, err);
-    if (rc == CB_OK && list[n - 1] > last)
-        rc = cb_fail(err, CB_ERR_INPUT, "steps: step %ld is beyond the horizon of %s (%ld steps "
-                     "of %g s)", list[n - 1], sc->name, last, sc->h);
-    free(list);
-    return rc;
-}
-
 /* A `scenario` line: the scenario exists, its parameters build (the registry's validation,
  * nothing simulated), and its steps lie within the horizon. */
 static int check_scenario(check_ctx *x, const cb_campaign_problem *p, cb_error *err)
 {
-    char *words = cb_strdup(p->scenario), *name = NULL, *steps = NULL;
-    cb_option *kv = cb_calloc(words ? strlen(words) : 0, sizeof *kv);
+    const cb_campaign_scenario *sl = &x->c->scenarios[p->scenario];
     cb_error e = {{0}};
     cb_scenario sc;
-    int nkv = 0, rc = !words || !kv ? cb_fail(&e, CB_ERR_NOMEM, "out of memory")
-                      : scenario_words(words, &name, kv, &nkv, &steps) != CB_OK
-                          ? cb_fail(&e, CB_ERR_INTERNAL, "scenario words '%s'", p->scenario)
-                          : CB_OK;
-    const cb_scenario_def *def = rc == CB_OK ? cb_scenario_find(name) : NULL;
-    if (rc == CB_OK && !def)
-        rc = cb_fail(&e, CB_ERR_INPUT, "scenario: unknown scenario '%s' (see conebench list "
-                     "scenarios)", name);
-    if (rc == CB_OK && (rc = cb_scenario_build(def, kv, nkv, &sc, &e)) == CB_OK) {
-        rc = check_horizon(&sc, steps, &e);
+    const cb_scenario_def *def = cb_scenario_find(sl->name);
+    int rc = def ? CB_OK
+                 : cb_fail(&e, CB_ERR_INPUT, "scenario: unknown scenario '%s' (see conebench list "
+                           "scenarios)", sl->name);
+    if (rc == CB_OK && (rc = cb_scenario_build(def, sl->params, sl->nparams, &sc, &e)) == CB_OK) {
+        rc = cb_scenario_steps_check(&sc, sl->steps, sl->nsteps, &e);
         x->kinds[p->read.force_kind ? p->read.kind : sc.kind] = 1;
         cb_scenario_free(&sc);
     }
-    free(kv);
-    free(words);
     return rc == CB_OK ? CB_OK : at_line(x, p->line, rc, &e, err);
 }
 
@@ -175,7 +134,7 @@ int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test
     long checked_line = -1; /* a generator line makes several problems: check it once */
     for (int i = 0; i < c->nproblems && rc == CB_OK; i++) {
         const cb_campaign_problem *p = &c->problems[i];
-        if (!p->generated && !p->scenario)
+        if (!p->generated && p->scenario < 0)
             rc = check_file(&x, p, err);
         else if (p->line != checked_line)
             rc = p->generated ? check_random(&x, p, err) : check_scenario(&x, p, err);

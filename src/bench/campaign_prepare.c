@@ -6,42 +6,57 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli_sim.h"
+#include "conebench/scenarios.h"
 
-#define MAX_WORDS 128
-
-/* Run `conebench generate NAME ...` in-process from the campaign's stored words. */
-static int run_scenario(const cb_campaign_problem *p, int verbose, cb_error *err)
+/* Progress of a scenario dump on stderr (verbose runs). */
+static void dump_note(void *ctx, long step, double t, const char *path)
 {
-    char *copy = cb_strdup(p->scenario), *argv[MAX_WORDS];
-    int argc = 0;
-    if (!copy)
-        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
-    for (char *w = strtok(copy, " "); w && argc < MAX_WORDS - 1; w = strtok(NULL, " "))
-        argv[argc++] = w;
-    argv[argc] = NULL;
+    (void)ctx;
+    if (path)
+        fprintf(stderr, "conebench: wrote %s\n", path);
+    else
+        fprintf(stderr, "conebench: step %ld (t = %g) has no contact: nothing written\n", step, t);
+}
+
+/* Write every step file of scenario line sl with one nonsmooth run (library call). */
+static int run_scenario(const cb_campaign_scenario *sl, int verbose, cb_error *err)
+{
+    const cb_scenario_def *def = cb_scenario_find(sl->name);
+    if (!def)
+        return cb_fail(err, CB_ERR_INPUT, "scenario: unknown scenario '%s'", sl->name);
+    cb_scenario scen;
+    int rc = cb_scenario_build(def, sl->params, sl->nparams, &scen, err);
+    if (rc != CB_OK)
+        return rc;
+    cb_dump_settings ds;
+    cb_dump_settings_default(&ds);
+    ds.outdir = sl->dir;
+    ds.steps = sl->steps;
+    ds.nsteps = sl->nsteps;
+    ds.on_step = verbose ? dump_note : NULL;
     if (verbose)
-        fprintf(stderr, "conebench: %s\n", p->scenario);
-    int status = cb_cmd_generate_scenario(argc, argv);
-    free(copy);
-    struct stat st;
-    if (status != 0 && stat(p->path, &st) != 0)
-        return cb_fail(err, status == 2 ? CB_ERR_INPUT : CB_ERR_IO, "scenario problems: `%s` failed",
-                       p->scenario);
-    return CB_OK;
+        fprintf(stderr, "conebench: scenario %s (%s): %d steps into %s\n", sl->name, scen.params,
+                sl->nsteps, sl->dir);
+    cb_dump_result res;
+    rc = cb_scenario_dump_steps(&scen, &ds, &res, err);
+    cb_scenario_free(&scen);
+    return rc;
 }
 
 int cb_campaign_prepare_problem(const cb_campaign *c, int i, int verbose, cb_error *err)
 {
     const cb_campaign_problem *p = &c->problems[i];
     struct stat st;
-    if ((!p->generated && !p->scenario) || stat(p->path, &st) == 0)
+    if ((!p->generated && p->scenario < 0) || stat(p->path, &st) == 0)
         return CB_OK;
     cb_error e = {{0}};
     cb_problem *g = NULL;
     int rc = CB_OK;
-    if (p->scenario) {
-        rc = run_scenario(p, verbose, &e);
+    if (p->scenario >= 0) {
+        rc = run_scenario(&c->scenarios[p->scenario], verbose, &e);
+        if (rc == CB_OK && stat(p->path, &st) != 0) /* the step had no contact */
+            rc = cb_fail(&e, CB_ERR_INPUT, "scenario %s: step file %s was not written (no contact "
+                         "at that step)", c->scenarios[p->scenario].name, p->path);
     } else {
         if (verbose)
             fprintf(stderr, "conebench: generating %s\n", p->name);

@@ -1,0 +1,139 @@
+/* conebench — the step dumper: run a scenario with the nonsmooth model and write the CCP of
+ * chosen time steps as problem files (DIR/SCENARIO-stepN.dat) with their metadata (.meta). */
+#include "conebench/scenarios.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "conebench/io.h"
+
+typedef struct {
+    const cb_scenario *scen;
+    const cb_dump_settings *ds;
+    int next; /* index of the next step to dump */
+    cb_dump_result *res;
+    cb_error *err;
+    int failed;
+} dump_ctx;
+
+void cb_dump_settings_default(cb_dump_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    cb_run_settings_default(&s->run);
+}
+
+int cb_scenario_steps_check(const cb_scenario *s, const long *steps, int n, cb_error *err)
+{
+    long last = (long)ceil(s->t_end / s->h - 1e-9);
+    if (n < 1 || !steps)
+        return cb_fail(err, CB_ERR_INPUT, "steps: none given");
+    if (steps[n - 1] > last)
+        return cb_fail(err, CB_ERR_INPUT, "steps: step %ld is beyond the horizon of %s (%ld steps "
+                       "of %g s)", steps[n - 1], s->name, last, s->h);
+    return CB_OK;
+}
+
+static int write_meta(const char *path, const dump_ctx *x, const cb_system *sys,
+                      const cb_problem *p, long step, cb_error *err)
+{
+    const cb_scenario *s = x->scen;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return cb_fail(err, CB_ERR_NOMEM, "meta: out of memory");
+    fprintf(f, "scenario=%s\nparams=%s\nstep=%ld\nt=%.17g\nh=%.17g\nseed=%llu\nkind=%s\nnc=%d\n"
+               "solver=%s\nsha256=%s\n",
+            s->name, s->params, step, sys->t - s->h, s->h, (unsigned long long)s->seed,
+            cb_kind_name(p->kind), p->nc, x->ds->run.mj.solver->name, p->prov.sha256);
+    int rc = fclose(f) == 0 ? cb_write_file_atomic(path, buf, len, err)
+                            : cb_fail(err, CB_ERR_NOMEM, "meta: out of memory");
+    free(buf);
+    return rc;
+}
+
+/* DIR/SCENARIO-stepN.dat + .meta of this step's CCP. */
+static int dump_step(dump_ctx *x, const cb_system *sys, const cb_mj_work *w, long step,
+                     cb_error *err)
+{
+    const cb_scenario *s = x->scen;
+    char path[4096], name[256];
+    cb_problem *p = NULL;
+    snprintf(name, sizeof name, "%s-step%ld", s->name, step);
+    int rc = cb_problem_copy(cb_mj_problem(w), &p, err);
+    if (rc == CB_OK && (cb_problem_set_name(p, name) != CB_OK ||
+                        cb_problem_set_provenance(p, NULL, s->name, s->params, s->seed) != CB_OK))
+        rc = cb_fail(err, CB_ERR_NOMEM, "dump: out of memory");
+    if (rc == CB_OK && snprintf(path, sizeof path, "%s/%s.dat", x->ds->outdir, name) >=
+                           (int)sizeof path)
+        rc = cb_fail(err, CB_ERR_INPUT, "%s: path too long", x->ds->outdir);
+    if (rc == CB_OK)
+        rc = cb_write_problem(path, p, err);
+    if (rc == CB_OK)
+        rc = cb_sha256_file(path, p->prov.sha256, err);
+    if (rc == CB_OK && x->ds->on_step)
+        x->ds->on_step(x->ds->ctx, step, sys->t, path);
+    if (rc == CB_OK) {
+        snprintf(path, sizeof path, "%s/%s.meta", x->ds->outdir, name);
+        rc = write_meta(path, x, sys, p, step, err);
+    }
+    cb_problem_free(p);
+    return rc;
+}
+
+static int dump_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
+                     const cb_step_record *rec)
+{
+    dump_ctx *x = ctx;
+    const cb_dump_settings *ds = x->ds;
+    if (x->next >= ds->nsteps || rec->step != ds->steps[x->next])
+        return 0;
+    x->next++;
+    if (!cb_mj_problem(w)) {
+        x->res->empty++;
+        if (ds->on_step)
+            ds->on_step(ds->ctx, rec->step, rec->t, NULL);
+    } else if (dump_step(x, sys, w, rec->step, x->err) != CB_OK) {
+        x->failed = 1;
+        return 1;
+    } else {
+        x->res->written++;
+    }
+    return x->next >= ds->nsteps;
+}
+
+/* Create dir when missing. */
+static int ensure_dir(const char *dir, cb_error *err)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return S_ISDIR(st.st_mode) ? CB_OK
+                                   : cb_fail(err, CB_ERR_INPUT, "%s: not a directory", dir);
+    if (mkdir(dir, 0777) != 0)
+        return cb_fail(err, CB_ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
+    return CB_OK;
+}
+
+int cb_scenario_dump_steps(cb_scenario *s, const cb_dump_settings *ds, cb_dump_result *res,
+                           cb_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (!ds || !ds->outdir || !ds->run.mj.solver)
+        return cb_fail(err, CB_ERR_INPUT, "dump: missing outdir or solver");
+    int rc = cb_scenario_steps_check(s, ds->steps, ds->nsteps, err);
+    if (rc == CB_OK)
+        rc = ensure_dir(ds->outdir, err);
+    if (rc != CB_OK)
+        return rc;
+    cb_run_settings rs = ds->run;
+    rs.max_steps = ds->steps[ds->nsteps - 1];
+    s->end_on_stop = 0;
+    dump_ctx x = {s, ds, 0, res, err, 0};
+    cb_run_result rr;
+    rc = cb_nonsmooth_run(s, &rs, dump_hook, &x, &rr, err);
+    return rc != CB_OK ? rc : x.failed ? CB_ERR_IO : CB_OK;
+}
