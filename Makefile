@@ -13,6 +13,7 @@ BIN     ?= $(if $(filter build,$(BUILD)),bin/conebench,$(BUILD)/conebench)
 SICONOS_CFLAGS := -I/usr/include/siconos -I/usr/include/siconos/numerics
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) $(SRC_INC) \
              $(PKG_CFLAGS) $(SICONOS_CFLAGS)
+CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) $(PKG_CFLAGS)
 LDLIBS  = -lsiconos_numerics -lfclib $(PKG_LIBS) -lcrypto -lm
 TEST_LDLIBS := -lcmocka
 
@@ -91,12 +92,31 @@ endif
 
 check-deps: $(DEPS_STAMP)
 
+
+# Per-layer include paths: a layer sees include/ (public headers), its own folder and the
+# folders of the layers below it; Siconos headers only in src/solvers/siconos.
+INC_core      := -Iinclude -Isrc/core
+INC_solvers   := -Iinclude -Isrc/solvers -Isrc/core
+INC_io        := -Iinclude -Isrc/io -Isrc/core
+INC_mech      := -Iinclude -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
+INC_scenarios := -Iinclude -Isrc/mech/scenarios $(INC_mech)
+INC_bench     := -Iinclude -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
+INC_cli       := -Iinclude -Icli -Isrc/bench -Isrc/mech
+$(BUILD)/src/core/%.o:           LAYER_INC = $(INC_core)
+$(BUILD)/src/solvers/%.o:        LAYER_INC = $(INC_solvers)
+$(BUILD)/src/solvers/siconos/%.o: LAYER_INC = $(INC_solvers) $(SICONOS_CFLAGS)
+$(BUILD)/src/io/%.o:             LAYER_INC = $(INC_io)
+$(BUILD)/src/mech/%.o:           LAYER_INC = $(INC_mech)
+$(BUILD)/src/mech/scenarios/%.o: LAYER_INC = $(INC_scenarios)
+$(BUILD)/src/bench/%.o:          LAYER_INC = $(INC_bench)
+$(BUILD)/cli/%.o:                LAYER_INC = $(INC_cli)
+
 # `make V=1` shows full command lines.
 Q := $(if $(V),,@)
-$(BUILD)/%.o: %.c $(HEADERS) | $(DEPS_STAMP)
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC $<")
-	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_BASE) $(LAYER_INC) -MMD -MP -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -119,6 +139,8 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O3 -march=native -o $@ $< $(LIB) $(LDLIBS)
 
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
 # Run every test (cmocka programs, then every tests/cli_*.sh script); a failing test fails
 # `make test` after all have run.
 test: $(BIN) $(TEST_BIN)
@@ -127,6 +149,7 @@ test: $(BIN) $(TEST_BIN)
 	done; \
 	for s in tests/cli_*.sh; do bash $$s "$(TEST_RUNNER)" $(BIN) || fail=1; done; \
 	echo "== tests/repro.sh"; bash tests/repro.sh $(BIN) || fail=1; \
+	echo "== tests/check_layers.sh"; bash tests/check_layers.sh . $(BUILD) || fail=1; \
 	if [ $$fail = 0 ]; then echo "make test: all test programs passed"; else echo "make test: FAILURES"; fi; \
 	exit $$fail
 
