@@ -16,7 +16,7 @@ check() {
 }
 run() { rc=0; $runner "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?; }
 
-printf 'name tiny\ngenerate random kind=rolling3d nc=8 seeds=1..2\nsolver nsgs\nsolver pfp\ntol 1e-6\nmax-iter 500\ntime-limit 20\nrepetitions 2\n' >"$tmp/tiny.conf"
+printf 'name tiny\ngenerate random kind=rolling3d nc=150 seeds=1..2\nsolver nsgs\nsolver apgd\ntol 1e-6\nmax-iter 500\ntime-limit 20\nrepetitions 2\n' >"$tmp/tiny.conf"
 sed 's/max-iter 500/max-iter 400/' "$tmp/tiny.conf" >"$tmp/other.conf"
 "$bin" run "$tmp/tiny.conf" -o "$tmp/A" --quiet >/dev/null 2>&1
 "$bin" run "$tmp/tiny.conf" -o "$tmp/B" --quiet >/dev/null 2>&1
@@ -26,7 +26,7 @@ sed 's/max-iter 500/max-iter 400/' "$tmp/tiny.conf" >"$tmp/other.conf"
 run "$bin" compare "$tmp/A" "$tmp/B"
 check "same campaign compares" '[ "$rc" = 0 ] || [ "$rc" = 1 ]'
 check "same campaign: wall seconds said" 'grep -q "wall seconds" "$tmp/out" && ! grep -qi normalised "$tmp/out"'
-check "same campaign: both solvers timed" 'grep -qE "^nsgs +2 " "$tmp/out" && grep -qE "^pfp +2 " "$tmp/out"'
+check "same campaign: both solvers timed" 'grep -qE "^nsgs +2 " "$tmp/out" && grep -qE "^apgd +2 " "$tmp/out"'
 run "$bin" compare "$tmp/A" "$tmp/C"
 check "units differ: exit 2" '[ "$rc" = 2 ] && [ ! -s "$tmp/out" ]'
 check "units differ: says why" 'grep -q "^conebench: .*/A holds wall_s .*/C holds cpu_s .*different units" "$tmp/err"'

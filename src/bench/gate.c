@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "conebench/io.h"
+#include "conebench/metrics.h"
 #include "conebench/results.h"
 
 #define BENCH_COLUMNS 10
@@ -352,31 +353,39 @@ int cb_gate_compare(const cb_bench *base, const cb_bench *cur, FILE *f, cb_gate_
     return CB_OK;
 }
 
-/* The (baseline, current) time pairs of one current row, or 0 pairs when the work differs. */
+/* The (baseline, current) time pairs of one current row: 0 pairs when the work differs (time
+ * compares equal work only), −1 when the baseline's median time is below min_time (too short
+ * for the clock: left out, counted). */
 static int row_pairs(const cb_bench *base, const cb_bench_row *c, int interleaved,
-                     cb_ab_pair *pairs)
+                     double min_time, cb_ab_pair *pairs)
 {
     const cb_bench_row *b = interleaved ? c : find_row(base, c->problem, c->solver, c->tol);
     const cb_bench_row *fig = find_row(base, c->problem, c->solver, c->tol);
+    double bt[CB_BENCH_MAX_REPS];
     if (!b || !fig || fig->status != c->status || fig->iterations != c->iterations)
-        return 0; /* time compares equal work only */
+        return 0;
     int n = c->ntimes < b->ntimes ? c->ntimes : b->ntimes;
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
         pairs[k] = (cb_ab_pair){interleaved ? c->base_times[k] : b->times[k], c->times[k]};
-    return n;
+        bt[k] = pairs[k].base;
+    }
+    return n > 0 && cb_median(bt, n) < min_time ? -1 : n;
 }
 
 /* One solver's runs as cb_ab_run views into pairs (rows × CB_BENCH_MAX_REPS). */
 static int solver_runs(const cb_bench *base, const cb_bench *cur, int interleaved,
-                       const char *solver, cb_ab_pair *pairs, cb_ab_run *runs)
+                       const char *solver, double min_time, cb_ab_pair *pairs, cb_ab_run *runs,
+                       int *short_runs)
 {
     int n = 0;
+    *short_runs = 0;
     for (int i = 0; i < cur->nrows; i++) {
         const cb_bench_row *c = &cur->rows[i];
         if (strcmp(c->solver, solver) != 0)
             continue;
         cb_ab_pair *p = pairs + (size_t)n * CB_BENCH_MAX_REPS;
-        int k = row_pairs(base, c, interleaved, p);
+        int k = row_pairs(base, c, interleaved, min_time, p);
+        *short_runs += k < 0;
         if (k > 0)
             runs[n++] = (cb_ab_run){k, p};
     }
@@ -391,8 +400,8 @@ int cb_gate_times(const cb_bench *base, const cb_bench *cur, int interleaved,
     cb_ab_run *runs = cb_calloc((size_t)(cur->nrows ? cur->nrows : 1), sizeof *runs);
     int rc = pairs && runs ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
     if (f && rc == CB_OK)
-        fprintf(f, "%-24s %5s %8s %20s  %s\n", "solver", "runs", "ratio", "95% interval",
-                "verdict");
+        fprintf(f, "%-24s %5s %8s %20s  %-11s %s\n", "solver", "runs", "ratio", "95% interval",
+                "verdict", "(runs under the clock's floor)");
     for (int i = 0; rc == CB_OK && i < cur->nrows; i++) {
         const char *sv = cur->rows[i].solver;
         int first = 1;
@@ -401,17 +410,20 @@ int cb_gate_times(const cb_bench *base, const cb_bench *cur, int interleaved,
         if (!first)
             continue;
         cb_ab_estimate e;
-        int n = solver_runs(base, cur, interleaved, sv, pairs, runs);
+        int nshort, n = solver_runs(base, cur, interleaved, sv, st->min_time, pairs, runs,
+                                    &nshort);
         rc = cb_ab_ratio(runs, n, st, &e, err);
         if (rc != CB_OK)
             break;
         sum->regressions += e.verdict == CB_AB_REGRESSION;
         sum->improvements += e.verdict == CB_AB_IMPROVEMENT;
         if (f && n > 0)
-            fprintf(f, "%-24s %5d %8.3f    [%6.3f, %6.3f]  %s\n", sv, n, e.ratio, e.lo, e.hi,
-                    cb_ab_verdict_name(e.verdict));
+            fprintf(f, "%-24s %5d %8.3f    [%6.3f, %6.3f]  %-11s %d under %g ms\n", sv, n,
+                    e.ratio, e.lo, e.hi, cb_ab_verdict_name(e.verdict), nshort,
+                    1e3 * st->min_time);
         else if (f)
-            fprintf(f, "%-24s %5d %8s %20s  no run with equal work in both\n", sv, 0, "-", "-");
+            fprintf(f, "%-24s %5d %8s %20s  no run with equal work in both above %g ms\n", sv, 0,
+                    "-", "-", 1e3 * st->min_time);
     }
     free(pairs);
     free(runs);

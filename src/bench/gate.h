@@ -14,7 +14,8 @@
  *    confidence interval (repetitions resampled within every run), and a regression is
  *    declared only when the whole interval lies above 1 + threshold (an improvement when it
  *    lies below 1/(1+threshold)).
- *    Only runs with equal work in both binaries (same status and iterations) enter it.
+ *    Only runs with equal work in both binaries (same status and iterations) and a baseline
+ *    time of at least min_time (2 ms: the process CPU clock counts microseconds) enter it.
  *
  * Bench file (the stored baseline is one): '#'-comment lines, among them
  *   # tolerances: iterations=0 work=0 error_factor=100
@@ -44,6 +45,8 @@
 #define CB_BENCH_MAX_REPEAT 100
 #define CB_AB_THRESHOLD 0.05  /* default regression threshold on the time ratio (+5 %) */
 #define CB_AB_NBOOT 2000      /* bootstrap replicates */
+#define CB_AB_MIN_TIME 2e-3   /* runs whose baseline takes less (s) are not timed: the process
+                                 CPU clock (getrusage) counts microseconds */
 
 /* ---- time statistics (harness/gate_stats.c): pure functions on samples ---- */
 
@@ -62,6 +65,7 @@ typedef struct {
     double threshold;    /* relative (default CB_AB_THRESHOLD) */
     int nboot;           /* ≥ 100 (default CB_AB_NBOOT) */
     uint64_t seed;       /* of the bootstrap draws (default 1): same samples, same verdict */
+    double min_time;     /* seconds: shorter runs are left out of the ratio (CB_AB_MIN_TIME) */
 } cb_ab_stats;
 
 typedef struct {

@@ -325,11 +325,21 @@ static int make_dirs(const char *dir, cb_error *err)
     return CB_OK;
 }
 
+/* Generated problems are always made anew: a file left in the output folder by an earlier
+ * bench run (another generator, another conebench) must not be measured as this campaign's. */
+static void drop_generated(const cb_campaign *c)
+{
+    for (int i = 0; i < c->nproblems; i++)
+        if (c->problems[i].generated || c->problems[i].scenario >= 0)
+            unlink(c->problems[i].path);
+}
+
 /* Every (problem, solver, tol) in campaign order. */
 static int bench_all(bench_ctx *x, cb_bench *cur, cb_bench *base, cb_error *err)
 {
     const cb_campaign *c = x->c;
     int rc = CB_OK;
+    drop_generated(c);
     for (int pi = 0; pi < c->nproblems && rc == CB_OK; pi++) {
         rc = cb_campaign_prepare_problem(c, pi, x->s->progress, err);
         for (int si = 0; si < c->nsolvers && rc == CB_OK; si++)

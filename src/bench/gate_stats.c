@@ -15,6 +15,7 @@ void cb_ab_stats_default(cb_ab_stats *s)
     s->threshold = CB_AB_THRESHOLD;
     s->nboot = CB_AB_NBOOT;
     s->seed = 1;
+    s->min_time = CB_AB_MIN_TIME;
 }
 
 static int cmp_double(const void *a, const void *b)
