@@ -212,11 +212,11 @@ reproduce: $(BIN)
 	OPENBLAS_NUM_THREADS=1 $(BIN) reproduce -o results/reproduce --jobs 2
 	$(BIN) filippov map -o results/reproduce/filippov
 	$(BIN) filippov check -o results/reproduce/filippov
-	sh harness/xmax_grid.sh $(BIN) results/reproduce/xmax 2
+	sh scripts/xmax_grid.sh $(BIN) results/reproduce/xmax 2
 
 # Acary & Bourrier Fig. 2: X_max of the rolling sphere over (mu, mu_r), nonsmooth vs closed form.
 xmax-figure: $(BIN)
-	sh harness/xmax_grid.sh $(BIN) results/xmax 2
+	sh scripts/xmax_grid.sh $(BIN) results/xmax 2
 
 # Acary & Bourrier Fig. 5: the sphere-pile regimes, 250 spheres over 20 s per run; mu from the
 # text (0.1, 0.3, 1) and the caption (0.3, 0.5, 0.7). 30 runs: 15 s to 4 min each up to
@@ -225,7 +225,7 @@ xmax-figure: $(BIN)
 PILE_MU ?= 0.1 0.3 0.5 0.7 1
 PILE_MU_R ?= 1e-5 1e-4 1e-3 3e-3 1e-2 1e-1
 pile-figure: $(BIN)
-	sh harness/pile_sweep.sh $(BIN) results/pile 2 "$(PILE_MU)" "$(PILE_MU_R)"
+	sh scripts/pile_sweep.sh $(BIN) results/pile 2 "$(PILE_MU)" "$(PILE_MU_R)"
 
 # The main job: run the default campaign (isolated runs, 2 at a time) and write the report
 # (--resume: a second `make demo` continues or reuses the same results).

@@ -156,11 +156,11 @@ int cb_cmd_error(int argc, char **argv)
     return judge_files(argv[optind], sol, &rs, tol);
 }
 
-/* Every campaign file (harness/campaigns/NAME.conf) with its description line. */
+/* Every campaign file (campaigns/NAME.conf) with its description line. */
 static int list_campaigns(void)
 {
     char pattern[4200];
-    snprintf(pattern, sizeof pattern, "%s/harness/campaigns/*.conf", cb_home_dir());
+    snprintf(pattern, sizeof pattern, "%s/campaigns/*.conf", cb_home_dir());
     glob_t g;
     if (glob(pattern, 0, NULL, &g) != 0) {
         globfree(&g);

@@ -51,7 +51,7 @@ for f in tests/bad_inputs/solutions/*; do
   [ -f "$f" ] || continue
   expect_bad "error $f" "^conebench: .*:[0-9]+: " "$bin" error "$tmp/ok.dat" --solution "$f"
 done
-# Not bad input, but the same script: the conebench tree (plots/, harness/campaigns/) is found
+# Not bad input, but the same script: the conebench tree (plots/, campaigns/) is found
 # from any working directory (cb_home_dir: the executable's parent), so a campaign named by its
 # name runs and a report draws its figures outside the repository.
 abs_bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")

@@ -112,13 +112,14 @@ int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test
 int cb_steps_parse(const char *list, long **steps, int *n, cb_error *err);
 void cb_campaign_free(cb_campaign *c);
 
-/* The conebench tree (plots/, harness/campaigns/): $CONEBENCH_HOME when set; else the working
- * directory when it holds plots/ and harness/campaigns/; else the parent of the directory of
- * the running executable (bin/conebench, build-X/conebench) when that holds them; else ".".
- * Computed once; the string is static. */
+/* The conebench share folder (plots/ and campaigns/): $CONEBENCH_HOME when set; else the
+ * working directory when it holds plots/ and campaigns/ (a source tree); else the parent of
+ * the running executable's folder when that holds them (bin/conebench, build-X/conebench in a
+ * source tree); else PREFIX/share/conebench beside an installed PREFIX/bin/conebench; else the
+ * share folder `make install` compiled in; else ".". Computed once; the string is static. */
 const char *cb_home_dir(void);
 
-/* Resolve NAME to harness/campaigns/NAME.conf under cb_home_dir(); a NAME containing '/' or
+/* Resolve NAME to campaigns/NAME.conf under cb_home_dir(); a NAME containing '/' or
  * ending in .conf is a path. Writes into buf. */
 int cb_campaign_locate(const char *name, char *buf, size_t len, cb_error *err);
 

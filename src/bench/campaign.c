@@ -13,6 +13,9 @@
 #include "conebench/io.h"
 
 #define MAX_TOKENS 64
+#ifndef CB_SHAREDIR
+#define CB_SHAREDIR "/usr/local/share/conebench" /* make install sets it to PREFIX/... */
+#endif
 
 typedef struct {
     const char *file;
@@ -28,13 +31,41 @@ static int is_dir(const char *p)
     return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* 1 when dir holds plots/ and harness/campaigns/ (a conebench tree). */
+/* 1 when dir holds plots/ and campaigns/ (a conebench source tree or an installed share
+ * folder). */
 static int is_home(const char *dir)
 {
     char a[4200], b[4200];
     snprintf(a, sizeof a, "%s/plots", dir);
-    snprintf(b, sizeof b, "%s/harness/campaigns", dir);
+    snprintf(b, sizeof b, "%s/campaigns", dir);
     return is_dir(a) && is_dir(b);
+}
+
+/* The first home candidate beside the executable: its folder's parent (bin/conebench or
+ * build-x/conebench in a source tree), then PREFIX/share/conebench for PREFIX/bin/conebench
+ * (installed; relocatable). 1 when found (into home). */
+static int home_beside_exe(char *home, size_t len)
+{
+    char exe[2048], cand[2100];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    for (int cut = 0; cut < 2; cut++) { /* ROOT/bin/conebench: cut twice */
+        char *slash = strrchr(exe, '/');
+        if (!slash || slash == exe)
+            return 0;
+        *slash = '\0';
+    }
+    const char *tails[] = {"", "/share/conebench"};
+    for (int t = 0; t < 2; t++) {
+        snprintf(cand, sizeof cand, "%s%s", exe, tails[t]);
+        if (is_home(cand)) {
+            snprintf(home, len, "%s", cand);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 const char *cb_home_dir(void)
@@ -43,23 +74,11 @@ const char *cb_home_dir(void)
     if (home[0])
         return home;
     const char *env = getenv("CONEBENCH_HOME");
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    snprintf(home, sizeof home, ".");
-    if (env && *env) {
+    if (env && *env)
         snprintf(home, sizeof home, "%s", env);
-    } else if (!is_home(".") && n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/'); /* exe = ROOT/bin/conebench: cut twice */
-        if (slash)
-            *slash = '\0';
-        slash = strrchr(exe, '/');
-        if (slash && slash != exe) {
-            *slash = '\0';
-            if (is_home(exe))
-                snprintf(home, sizeof home, "%s", exe);
-        }
-    }
+    else if (is_home(".") || !home_beside_exe(home, sizeof home))
+        snprintf(home, sizeof home, "%s",
+                 is_home(".") || !is_home(CB_SHAREDIR) ? "." : CB_SHAREDIR);
     return home;
 }
 
@@ -80,7 +99,7 @@ int cb_campaign_locate(const char *name, char *buf, size_t len, cb_error *err)
     size_t n = strlen(name);
     int is_path = strchr(name, '/') || (n > 5 && strcmp(name + n - 5, ".conf") == 0);
     int w = is_path ? snprintf(buf, len, "%s", name)
-                    : snprintf(buf, len, "%s/harness/campaigns/%s.conf", cb_home_dir(), name);
+                    : snprintf(buf, len, "%s/campaigns/%s.conf", cb_home_dir(), name);
     if (w < 0 || (size_t)w >= len)
         return cb_fail(err, CB_ERR_INPUT, "campaign: name too long");
     struct stat st;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # conebench — sphere-pile regime sweep (Acary & Bourrier §6.2, Fig. 5).
 #
-# usage: harness/pile_sweep.sh BIN OUTDIR [JOBS] ["MU LIST"] ["MU_R LIST"] [--param k=v]...
+# usage: scripts/pile_sweep.sh BIN OUTDIR [JOBS] ["MU LIST"] ["MU_R LIST"] [--param k=v]...
 #
 # Runs `BIN simulate sphere-pile --model nonsmooth --json` once per (mu, mu_r) pair, JOBS at a
 # time, writes each summary to OUTDIR/runs/ (write to a temporary name, then rename: a killed

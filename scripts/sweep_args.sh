@@ -3,7 +3,7 @@
 # Sets BIN, OUT, JOBS, MUS, MURS, REST (the arguments after the fifth) and HERE (the repo root),
 # checks them (exit 2 with a message naming the argument) and creates OUT/runs.
 if [ $# -lt 2 ]; then
-    echo "conebench: usage: harness/$NAME.sh BIN OUTDIR [JOBS] [\"MU LIST\"] [\"MU_R LIST\"] [--param k=v]..." >&2
+    echo "conebench: usage: scripts/$NAME.sh BIN OUTDIR [JOBS] [\"MU LIST\"] [\"MU_R LIST\"] [--param k=v]..." >&2
     exit 2
 fi
 BIN=$1

@@ -1,7 +1,7 @@
 #!/bin/sh
 # conebench — X_max grid of the sphere rolling on a plane (Acary & Bourrier §6.1, Fig. 2).
 #
-# usage: harness/xmax_grid.sh BIN OUTDIR [JOBS] ["MU LIST"] ["MU_R LIST"] [--param k=v]...
+# usage: scripts/xmax_grid.sh BIN OUTDIR [JOBS] ["MU LIST"] ["MU_R LIST"] [--param k=v]...
 #
 # For every (mu, mu_r): the nonsmooth Moreau–Jean model and the closed form from slip-free
 # rolling initial conditions (U0 = 2.5 m/s, W0 = 5 rad/s, R = 0.5 m, rho = 2500 kg/m^3), the stop
