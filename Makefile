@@ -1,27 +1,50 @@
-# conebench — GNU Make build. `make` builds libconebench.a and bin/conebench; `make test` runs
-# every cmocka test; see `make help`.
+# conebench — GNU Make build. `make` builds libconebench.a, libconebench.so and bin/conebench;
+# `make test` runs every test; `make install PREFIX=...`; `make SICONOS=0` builds without the
+# Siconos adapters (and without Siconos); see `make help`.
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
 
 CC      ?= cc
-BUILD   ?= build
+SICONOS ?= 1
+BUILD   ?= $(if $(filter 0,$(SICONOS)),build-nosiconos,build)
+VERSION := 0.1.0
+SOVERSION := 0
+PREFIX  ?= /usr/local
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror -Wno-error=deprecated-declarations
 OPT     ?= -O2 -g
 PKGS    := hdf5 lapacke openblas
 BIN     ?= $(if $(filter build,$(BUILD)),bin/conebench,$(BUILD)/conebench)
+ifeq ($(SICONOS),0)
+SICONOS_CFLAGS :=
+SICONOS_LIBS   :=
+else
 SICONOS_CFLAGS := -I/usr/include/siconos -I/usr/include/siconos/numerics
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) $(SRC_INC) \
+SICONOS_LIBS   := -lsiconos_numerics
+endif
+HAVE_SICONOS := -DCB_HAVE_SICONOS=$(if $(filter 0,$(SICONOS)),0,1)
+# Library objects are position independent (one set for libconebench.a and .so; the bits of
+# every result are the same, tests/repro.sh checks it).
+PIC     := -fPIC -fno-semantic-interposition
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) $(SRC_INC) $(HAVE_SICONOS) \
              $(PKG_CFLAGS) $(SICONOS_CFLAGS)
-CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) $(PKG_CFLAGS)
-LDLIBS  = -lsiconos_numerics -lfclib $(PKG_LIBS) -lcrypto -lm
+CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(PIC) $(EXTRA_CFLAGS) $(HAVE_SICONOS) $(PKG_CFLAGS)
+# What the library links against: libfclib/HDF5 (FCLIB files), LAPACKE/OpenBLAS, libcrypto
+# (SHA-256; Debian's HDF5 needs it anyway), libm; Siconos only with the adapters.
+LIB_DEPS = $(SICONOS_LIBS) -lfclib $(PKG_LIBS) -lcrypto -lm
+LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
 SRC_INC  := -Iinclude -Isrc/core -Isrc/solvers -Isrc/io -Isrc/mech -Isrc/bench -Icli
-LIB_DIRS := src/core src/solvers src/solvers/siconos src/io src/mech src/mech/scenarios src/bench cli
-LIB_SRC  := $(filter-out cli/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+LIB_DIRS := src/core src/solvers $(if $(filter 0,$(SICONOS)),,src/solvers/siconos) src/io \
+            src/mech src/mech/scenarios src/bench
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
+CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(filter-out cli/main.c,$(wildcard cli/*.c)))
 LIB      := $(BUILD)/libconebench.a
+SONAME   := libconebench.so.$(SOVERSION)
+SOLIB    := $(BUILD)/libconebench.so.$(VERSION)
+SOMAP    := $(BUILD)/conebench.map
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 TEST_SUPPORT := $(wildcard tests/support/*.c)
@@ -31,24 +54,27 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 HEADERS  := $(wildcard include/conebench/*.h src/*/*.h src/*/*/*.h cli/*.h tests/support/*.h)
 
 # Debian packages conebench needs (install-deps) and a header that proves each is present.
-DEB_PKGS := build-essential pkg-config libsiconos-numerics-dev libfclib-dev libhdf5-dev \
+DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev \
             libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
-            libclang-rt-14-dev
-DEP_HEADERS := /usr/include/siconos/numerics/NumericsMatrix.h /usr/include/fclib.h \
+            libclang-rt-14-dev $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
+DEP_HEADERS := /usr/include/fclib.h \
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
                /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h /usr/include/cmocka.h \
-               /usr/include/openssl/sha.h /usr/bin/pkg-config /usr/bin/gnuplot
+               /usr/include/openssl/sha.h /usr/bin/pkg-config /usr/bin/gnuplot \
+               $(if $(filter 0,$(SICONOS)),,/usr/include/siconos/numerics/NumericsMatrix.h)
 DEPS_STAMP := $(BUILD)/config.mk
 
 export CONEBENCH_QUICK CONEBENCH_DATA
 
 .PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo \
-        bench-check bench-baseline reproduce xmax-figure pile-figure scaling
+        bench-check bench-baseline reproduce xmax-figure pile-figure scaling install install-check
 
-all: $(BIN)
+all: $(BIN) $(LIB) $(SOLIB)
 
 help:
-	@echo "make              build libconebench.a and bin/conebench"
+	@echo "make              build libconebench.a, libconebench.so and bin/conebench (SICONOS=0: without Siconos)"
+	@echo "make install      PREFIX=/usr/local: CLI, libraries, headers, conebench.pc, man page, plots, campaigns"
+	@echo "make install-check  install into a temporary prefix and build examples/embed with pkg-config"
 	@echo "make test         build and run every test (cmocka)"
 	@echo "make sanitize     tests under ASan+UBSan (build-asan/)"
 	@echo "make valgrind     tests and the bad-input corpus under valgrind memcheck"
@@ -123,33 +149,46 @@ $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR $@")
 	$(Q)ar rcs $@ $^
 
-lib: $(LIB)
+# The shared library exports what the public headers declare (scripts/export_map.sh).
+$(SOMAP): $(wildcard include/conebench/*.h) scripts/export_map.sh | $(DEPS_STAMP)
+	$(Q)sh scripts/export_map.sh include/conebench > $@
+$(SOLIB): $(LIB_OBJ) $(SOMAP)
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -Wl,--version-script=$(SOMAP) \
+	  -o $@ $(LIB_OBJ) $(LIB_DEPS)
+	$(Q)ln -sf libconebench.so.$(VERSION) $(BUILD)/$(SONAME)
+	$(Q)ln -sf libconebench.so.$(VERSION) $(BUILD)/libconebench.so
 
-$(BIN): $(BUILD)/cli/main.o $(LIB)
+lib: $(LIB) $(SOLIB)
+
+$(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(LIB) $(HEADERS) tests/support/test_support.h
+# Tests link the library (and, until every test calls the library or $CONEBENCH_BIN instead,
+# the command objects).
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(LIB) $(CLI_OBJ) $(HEADERS) tests/support/test_support.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD $@")
-	$(Q)$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(CLI_OBJ) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O3 -march=native -o $@ $< $(LIB) $(LDLIBS)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/cli/main.d
 
 # Run every test (cmocka programs, then every tests/cli_*.sh script); a failing test fails
 # `make test` after all have run.
-test: $(BIN) $(TEST_BIN)
+test: $(BIN) $(SOLIB) $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; CONEBENCH_BIN=$(BIN) OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $$t || fail=1; \
 	done; \
 	for s in tests/cli_*.sh; do bash $$s "$(TEST_RUNNER)" $(BIN) || fail=1; done; \
 	echo "== tests/repro.sh"; bash tests/repro.sh $(BIN) || fail=1; \
 	echo "== tests/check_layers.sh"; bash tests/check_layers.sh . $(BUILD) || fail=1; \
+	echo "== tests/install_check.sh"; bash tests/install_check.sh "$(MAKE)" $(BUILD) $(SICONOS) || fail=1; \
 	if [ $$fail = 0 ]; then echo "make test: all test programs passed"; else echo "make test: FAILURES"; fi; \
 	exit $$fail
 
@@ -173,7 +212,7 @@ FUZZ_ENV := ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1 \
             LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp
 build-fuzz/lib/%.o: %.c $(HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined $(SRC_INC) $(PKG_CFLAGS) $(SICONOS_CFLAGS) -c $< -o $@
+	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer-no-link,address,undefined $(SRC_INC) -Isrc/mech/scenarios $(HAVE_SICONOS) $(PKG_CFLAGS) $(SICONOS_CFLAGS) -c $< -o $@
 build-fuzz/%: tests/fuzz/%.c $(patsubst %.c,build-fuzz/lib/%.o,$(LIB_SRC))
 	clang $(CSTD) $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/io $(PKG_CFLAGS) $(SICONOS_CFLAGS) -o $@ $^ $(LDLIBS)
 fuzz: $(FUZZ_BIN)
@@ -235,6 +274,31 @@ demo: $(BIN)
 	$(BIN) report $(DEMO_DIR)
 	@echo "conebench: open $(DEMO_DIR)/report.md (figures in $(DEMO_DIR)/figures/)"
 
+# Install (DESTDIR for staging): the CLI, both libraries, the public headers, conebench.pc,
+# the man page, and the gnuplot scripts and campaigns the CLI finds in PREFIX/share/conebench.
+DOCS := $(wildcard docs/conebench.1)
+install: $(BIN) $(LIB) $(SOLIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/include/conebench $(DESTDIR)$(PREFIX)/share/conebench/plots \
+	  $(DESTDIR)$(PREFIX)/share/conebench/campaigns $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/conebench
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libconebench.a
+	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/libconebench.so.$(VERSION)
+	ln -sf libconebench.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf libconebench.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libconebench.so
+	install -m 644 include/conebench/*.h $(DESTDIR)$(PREFIX)/include/conebench/
+	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/conebench/plots/
+	install -m 644 campaigns/*.conf $(DESTDIR)$(PREFIX)/share/conebench/campaigns/
+	$(if $(DOCS),install -m 644 $(DOCS) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	  -e 's|@SICONOS_LIBS@|$(SICONOS_LIBS)|g' conebench.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/conebench.pc
+
+# make install into a temporary prefix, then examples/embed built with only that prefix on
+# PKG_CONFIG_PATH, run, and the shared libraries it needs listed (no Siconos with SICONOS=0).
+install-check: $(BIN) $(LIB) $(SOLIB)
+	bash tests/install_check.sh "$(MAKE)" "$(BUILD)" "$(SICONOS)"
+
 # fuzz-corpus/ (the fuzzers' corpus and findings) is kept.
 clean:
-	rm -rf build build-asan build-fuzz bin
+	rm -rf build build-nosiconos build-asan build-fuzz bin

@@ -130,6 +130,9 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
  * in its loop), 0 for the Siconos adapters (their loops cannot be interrupted; registry.c marks
  * them). */
 int cb_solver_stops_at_limit(const cb_solver *solver);
+/* 1 when this conebench has the Siconos adapters (siconos-nsgs, siconos-nsgs-light,
+ * siconos-admm); 0 when built with make SICONOS=0 (they are then not in the registry). */
+int cb_solver_built_with_siconos(void);
 /* cb_solve with the time limit held for every solver (solvers/solve_limited.c): a solver that
  * cannot stop itself runs in a child process killed at time_limit + ½ s; then info->status is
  * time_limit, sol->p keeps the warm start (y and the judged errors are its own), *killed = 1

@@ -3,26 +3,37 @@
 
 #include "solvers_internal.h"
 
+#ifndef CB_HAVE_SICONOS
+#define CB_HAVE_SICONOS 1
+#endif
+
 static const cb_solver *const registry[] = {
     &cb_solver_nsgs,         &cb_solver_psor,
     &cb_solver_pfp,          &cb_solver_eg,
     &cb_solver_apgd,         &cb_solver_admm,
+#if CB_HAVE_SICONOS /* the optional back end (make SICONOS=0 builds without it) */
     &cb_solver_siconos_nsgs, &cb_solver_siconos_nsgs_light,
     &cb_solver_siconos_admm,
+#endif
 };
 
 /* Solvers whose loop cannot be interrupted at the time limit: cb_solve_limited runs them in a
- * child process. */
+ * child process. NULL-terminated. */
 static const cb_solver *const cannot_stop[] = {
-    &cb_solver_siconos_nsgs, &cb_solver_siconos_nsgs_light, &cb_solver_siconos_admm};
+#if CB_HAVE_SICONOS
+    &cb_solver_siconos_nsgs, &cb_solver_siconos_nsgs_light, &cb_solver_siconos_admm,
+#endif
+    NULL};
 
 int cb_solver_stops_at_limit(const cb_solver *solver)
 {
-    for (size_t i = 0; i < sizeof cannot_stop / sizeof *cannot_stop; i++)
+    for (size_t i = 0; cannot_stop[i]; i++)
         if (solver == cannot_stop[i])
             return 0;
     return 1;
 }
+
+int cb_solver_built_with_siconos(void) { return CB_HAVE_SICONOS; }
 
 int cb_solver_count(void) { return (int)(sizeof registry / sizeof *registry); }
 
