@@ -6,9 +6,11 @@
 #   tests/bench/gate_trials.sh TRIALS SLOWDOWN...      e.g. gate_trials.sh 10 0 0.10 0.30
 #
 # Each slowdown gets a worktree of HEAD under build-trials/ with the busy loop patched into
-# src/solvers/nsgs.c (none for 0): after the iterations, nsgs does dummy arithmetic until its
-# thread CPU time reaches (1 + SLOWDOWN) × the time it took, reading the clock every 500
-# multiply-adds (a few µs: no syscall storm; psor shares the loop and is left alone). Every check runs
+# src/solvers/nsgs.c (none for 0): after its setup and after its iterations, nsgs does dummy
+# arithmetic until its thread CPU time reaches (1 + SLOWDOWN) × the time that phase took,
+# reading the clock every 500 multiply-adds (a few µs: no syscall storm); psor shares the
+# loop and is left alone. The whole solve call (setup, iterations, judge) is measured, so the
+# slowdown seen is SLOWDOWN minus the judge's share (a fraction of a percent). Every check runs
 # against results/baseline/REVISION (the baseline binary, built once per worktree). Prints
 # one line per check (exit status, nsgs ratio and interval, every flagged solver) and a
 # summary; full outputs in build-trials/logs/.
@@ -28,10 +30,13 @@ prepare() {
   git worktree prune
   git worktree add --detach --force "$dir" HEAD >/dev/null || return 1
   if [ "$slow" != 0 ]; then
-    perl -0pi -e 's/(gs_work \*w = work;\n    double t0 = cb_now\(\);\n)/$1    double slow_c0 = cb_cpu_now();\n/;
-      s/(\n    info->status = status;\n    return CB_OK;\n\}\n\nconst cb_solver cb_solver_nsgs)/\n    if (!w->opt.psor) { double until = cb_cpu_now() + '"$slow"' * (cb_cpu_now() - slow_c0); volatile double spin = 1.0; while (cb_cpu_now() < until) for (int k = 0; k < 500; k++) spin = spin * 0.999999 + 1e-9; }$1/' \
+    spin="{ double until = cb_cpu_now() + $slow * (cb_cpu_now() - slow_c0); volatile double spin = 1.0; while (cb_cpu_now() < until) for (int k = 0; k < 500; k++) spin = spin * 0.999999 + 1e-9; }"
+    SPIN="$spin" perl -0pi -e '
+      s/(gs_work \*w = work;\n    double t0 = cb_now\(\);\n)/$1    double slow_c0 = cb_cpu_now();\n/;
+      s/(\n    info->status = status;\n    return CB_OK;\n\}\n\nconst cb_solver cb_solver_nsgs)/\n    if (!w->opt.psor) $ENV{SPIN}$1/;
+      s/(static int nsgs_setup\(const cb_problem \*prob, const cb_settings \*s, void \*\*work, cb_error \*err\)\n\{\n)    return gs_setup\(prob, s, 0, work, err\);/$1    double slow_c0 = cb_cpu_now();\n    int slow_rc = gs_setup(prob, s, 0, work, err);\n    $ENV{SPIN}\n    return slow_rc;/' \
       "$dir/src/solvers/nsgs.c"
-    grep -q slow_c0 "$dir/src/solvers/nsgs.c" && grep -q 'until = cb_cpu_now' "$dir/src/solvers/nsgs.c" ||
+    [ "$(grep -c 'until = cb_cpu_now' "$dir/src/solvers/nsgs.c")" = 2 ] ||
       { echo "gate_trials: could not patch $dir/src/solvers/nsgs.c"; return 1; }
   fi
   make -C "$dir" -j2 bin/conebench >"build-trials/logs/build-$slow.log" 2>&1
