@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "json.h"
+#include "util.h"
 #include "conebench/io.h"
 #include "scenarios/fang.h"
 
@@ -266,88 +268,52 @@ int cb_compliant_setup(const char *scenario, const char *model, const cb_option 
 
 /* ------------------------------------------------------------------ output */
 
-static void jnum(FILE *f, const char *key, double x)
-{
-    fprintf(f, ",");
-    cb_json_string(f, key);
-    fputc(':', f);
-    cb_json_number(f, x);
-}
-
-static void jstr(FILE *f, const char *key, const char *v)
-{
-    fprintf(f, ",");
-    cb_json_string(f, key);
-    fputc(':', f);
-    cb_json_string(f, v);
-}
-
-/* Scenario summary fields (from body states) as `simulate --model nonsmooth` prints them. */
-static void json_summary(FILE *f, const cb_scenario *s, const cb_scenario_summary *m)
-{
-    if (s->outputs & CB_OUT_STOP) {
-        fprintf(f, ",\"stopped\":%s", m->stopped ? "true" : "false");
-        jnum(f, "x_stop", m->x_stop);
-        jnum(f, "t_stop", m->t_stop);
-    }
-    if (s->outputs & CB_OUT_REGIME) {
-        jstr(f, "regime", cb_regime_name(m->regime));
-        jnum(f, "v_slope", m->v_slope);
-        jnum(f, "w_roll", m->w_roll);
-    }
-    if (s->outputs & CB_OUT_STACK) {
-        fprintf(f, ",\"collapsed\":%s", m->collapsed ? "true" : "false");
-        jnum(f, "drop", m->drop);
-    }
-}
-
 /* Model statistics: kinetic loads, switch times, parameters in use. */
-static void json_model(FILE *f, const cb_compliant_settings *s, const cb_compliant_result *r)
+static void json_model(cb_json *j, const cb_compliant_settings *s, const cb_compliant_result *r)
 {
-    jstr(f, "mode", r->travel > s->creep_tol ? "slip" : "stick");
-    jnum(f, "travel", r->travel);
-    jnum(f, "accel", r->accel);
-    jnum(f, "Ef_kinetic", r->Ef_kinetic);
-    jnum(f, "FE_kinetic", r->Ef_kinetic);
-    jnum(f, "TE_kinetic", r->TE_kinetic);
-    jnum(f, "T_spin_kinetic", r->T_spin_kinetic);
-    jnum(f, "t_roll", r->t_slide_static);
-    jnum(f, "t_slip", r->t_slide_kinetic);
-    jnum(f, "Ef_max", r->Ef_max);
-    jnum(f, "TE_max", r->TE_max);
-    jnum(f, "T_spin_E_max", r->T_spin_E_max);
-    jstr(f, "slide_mode", cb_friction_mode_name(r->slide_end));
-    jstr(f, "roll_mode", cb_friction_mode_name(r->roll_end));
-    jstr(f, "spin_mode", cb_friction_mode_name(r->spin_end));
-    jnum(f, "eta_r", r->eta_r);
-    jnum(f, "K_R", r->K_R);
-    jnum(f, "D_R", r->D_R);
-    jnum(f, "K_D", r->K_D);
-    jnum(f, "K_psi", r->K_psi);
-    jnum(f, "S_psi_s", r->S_psi_s);
-    jnum(f, "S_psi_k", r->S_psi_k);
-    jnum(f, "spin_curvature", r->spin_curv);
-    jnum(f, "a_hertz", r->a_hertz);
-    jnum(f, "N0", r->N0);
-    jnum(f, "up_angle_deg", r->up_angle * 180.0 / M_PI);
+    cb_json_str(j, "mode", r->travel > s->creep_tol ? "slip" : "stick");
+    cb_json_num(j, "travel", r->travel);
+    cb_json_num(j, "accel", r->accel);
+    cb_json_num(j, "Ef_kinetic", r->Ef_kinetic);
+    cb_json_num(j, "FE_kinetic", r->Ef_kinetic);
+    cb_json_num(j, "TE_kinetic", r->TE_kinetic);
+    cb_json_num(j, "T_spin_kinetic", r->T_spin_kinetic);
+    cb_json_num(j, "t_roll", r->t_slide_static);
+    cb_json_num(j, "t_slip", r->t_slide_kinetic);
+    cb_json_num(j, "Ef_max", r->Ef_max);
+    cb_json_num(j, "TE_max", r->TE_max);
+    cb_json_num(j, "T_spin_E_max", r->T_spin_E_max);
+    cb_json_str(j, "slide_mode", cb_friction_mode_name(r->slide_end));
+    cb_json_str(j, "roll_mode", cb_friction_mode_name(r->roll_end));
+    cb_json_str(j, "spin_mode", cb_friction_mode_name(r->spin_end));
+    cb_json_num(j, "eta_r", r->eta_r);
+    cb_json_num(j, "K_R", r->K_R);
+    cb_json_num(j, "D_R", r->D_R);
+    cb_json_num(j, "K_D", r->K_D);
+    cb_json_num(j, "K_psi", r->K_psi);
+    cb_json_num(j, "S_psi_s", r->S_psi_s);
+    cb_json_num(j, "S_psi_k", r->S_psi_k);
+    cb_json_num(j, "spin_curvature", r->spin_curv);
+    cb_json_num(j, "a_hertz", r->a_hertz);
+    cb_json_num(j, "N0", r->N0);
+    cb_json_num(j, "up_angle_deg", r->up_angle * 180.0 / M_PI);
 }
 
-void cb_compliant_print_json(FILE *f, const char *model, const cb_scenario *scen,
-                             const cb_compliant_settings *s, const cb_compliant_result *r)
+/* The summary of a compliant run as one JSON object (keys: docs/conebench.1, JSON OUTPUT). */
+static void print_json(const char *model, const cb_scenario *scen, const cb_compliant_settings *s,
+                       const cb_compliant_result *r)
 {
-    fprintf(f, "{\"scenario\":");
-    cb_json_string(f, scen->name);
-    jstr(f, "model", model);
-    jstr(f, "params", scen->params);
-    fprintf(f, ",\"steps\":%ld,\"contact_steps\":%lld", r->steps, r->contact_steps);
-    jnum(f, "t", r->t);
-    jnum(f, "time_s", r->time_s);
-    if (!(scen->outputs & CB_OUT_STOP)) {
-        jnum(f, "t_stop", r->summary.t_stop);
-    }
-    json_summary(f, scen, &r->summary);
-    json_model(f, s, r);
-    fprintf(f, "}\n");
+    cb_json j;
+    cb_json_scenario_begin(&j, stdout, scen, model);
+    cb_json_int(&j, "steps", r->steps);
+    cb_json_int(&j, "contact_steps", r->contact_steps);
+    cb_json_num(&j, "t", r->t);
+    cb_json_num(&j, "time_s", r->time_s);
+    if (!(scen->outputs & CB_OUT_STOP))
+        cb_json_num(&j, "t_stop", r->summary.t_stop);
+    cb_json_scenario_summary(&j, scen, &r->summary);
+    json_model(&j, s, r);
+    cb_json_end(&j);
 }
 
 /* ------------------------------------------------------------------ CSV */
@@ -502,7 +468,7 @@ static int comp_run(const comp_args *a, const cb_scenario *scen, const cb_compli
     }
     free(buf);
     if (rc == CB_OK)
-        a->json ? cb_compliant_print_json(stdout, a->model, scen, s, &res)
+        a->json ? print_json(a->model, scen, s, &res)
                 : print_text(a->model, scen, &res);
     return st;
 }

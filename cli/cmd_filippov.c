@@ -3,9 +3,9 @@
  * rolling state (text or --json); `map` writes the wheel's region maps (AS Fig. 12–13), phase
  * portraits of the four cases (Fig. 6–9) from simulations of the slipping equations near Σ,
  * their data, gnuplot PNG+SVG figures (plots/filippov_*.gp) and DIR/filippov.md. */
-#include "cli.h"
-#include "cli_filippov.h"
-#include "cli_filippov_check.h"
+#include "commands.h"
+#include "json.h"
+#include "util.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -267,71 +267,40 @@ static int body_from_params(fil_args *a, cb_fil_shape_state *s)
 
 /* ------------------------------------------------------------------ JSON */
 
-static void jkey(FILE *f, const char *key, int *first)
-{
-    fputs(*first ? "" : ",", f);
-    *first = 0;
-    cb_json_string(f, key);
-    fputc(':', f);
-}
-
-static void jnum(FILE *f, const char *key, double x, int *first)
-{
-    jkey(f, key, first);
-    cb_json_number(f, x);
-}
-
-static void jbool(FILE *f, const char *key, int v, int *first)
-{
-    jkey(f, key, first);
-    fputs(v ? "true" : "false", f);
-}
-
-static void jstr(FILE *f, const char *key, const char *s, int *first)
-{
-    jkey(f, key, first);
-    cb_json_string(f, s);
-}
-
-static void json_coef(FILE *f, const cb_fil_coef *c, int *first)
+static void json_coef(cb_json *j, const cb_fil_coef *c)
 {
     const char *k[6] = {"A1", "A2", "B1", "B2", "C1", "C2"};
     const double v[6] = {c->A1, c->A2, c->B1, c->B2, c->C1, c->C2};
     for (int i = 0; i < 6; i++)
-        jnum(f, k[i], v[i], first);
+        cb_json_num(j, k[i], v[i]);
 }
 
-static void json_rate(FILE *f, const char *key, const cb_fil_rate *r, int *first)
+static void json_rate(cb_json *j, const char *key, const cb_fil_rate *r)
 {
-    jkey(f, key, first);
-    int in = 1;
-    fputc('{', f);
-    jnum(f, "du1", r->u[0], &in);
-    jnum(f, "du2", r->u[1], &in);
-    jnum(f, "dw1", r->w[0], &in);
-    jnum(f, "dw2", r->w[1], &in);
-    jnum(f, "dw3", r->w[2], &in);
-    fputc('}', f);
+    cb_json_object(j, key);
+    cb_json_num(j, "du1", r->u[0]);
+    cb_json_num(j, "du2", r->u[1]);
+    cb_json_num(j, "dw1", r->w[0]);
+    cb_json_num(j, "dw2", r->w[1]);
+    cb_json_num(j, "dw3", r->w[2]);
+    cb_json_close(j);
 }
 
-static void json_dirs(FILE *f, const char *key, const cb_fil_dirset *d, double delta, int *first)
+static void json_dirs(cb_json *j, const char *key, const cb_fil_dirset *d, double delta)
 {
-    jkey(f, key, first);
-    fputc('[', f);
+    cb_json_array(j, key);
     for (int k = 0; k < d->ndir; k++) {
         const cb_fil_direction *x = &d->dir[k];
-        int in = 1;
-        fputs(k ? ",{" : "{", f);
-        jnum(f, "phi", x->phi, &in);
-        double red = fmod(x->phi - delta + 4 * M_PI, 2 * M_PI);
-        jnum(f, "phi_reduced", red, &in);
-        jbool(f, "attracting", x->attracting, &in);
-        jbool(f, "angularly_stable", x->angularly_stable, &in);
-        jnum(f, "R", x->R, &in);
-        jnum(f, "dV_dphi", x->dV, &in);
-        fputc('}', f);
+        cb_json_object(j, NULL);
+        cb_json_num(j, "phi", x->phi);
+        cb_json_num(j, "phi_reduced", fmod(x->phi - delta + 4 * M_PI, 2 * M_PI));
+        cb_json_bool(j, "attracting", x->attracting);
+        cb_json_bool(j, "angularly_stable", x->angularly_stable);
+        cb_json_num(j, "R", x->R);
+        cb_json_num(j, "dV_dphi", x->dV);
+        cb_json_close(j);
     }
-    fputc(']', f);
+    cb_json_close(j);
 }
 
 static const char *law_name(cb_fil_friction_law l)
@@ -339,97 +308,98 @@ static const char *law_name(cb_fil_friction_law l)
     return l == CB_FIL_STRIBECK ? "stribeck" : l == CB_FIL_STICTION ? "stiction" : "coulomb";
 }
 
-static void json_rolling(FILE *f, const cb_fil_report *r, double mu0, int *first)
+static void json_rolling(cb_json *j, const cb_fil_report *r, double mu0)
 {
-    jkey(f, "static_friction", first);
-    int in = 1;
-    fputc('{', f);
-    jnum(f, "Ff1", r->rolling.force[0], &in);
-    jnum(f, "Ff2", r->rolling.force[1], &in);
-    jnum(f, "N", r->rolling.normal, &in);
-    jnum(f, "mu0", mu0, &in);
-    jnum(f, "ratio", r->rolling.ratio, &in);
-    fputc('}', f);
+    cb_json_object(j, "static_friction");
+    cb_json_num(j, "Ff1", r->rolling.force[0]);
+    cb_json_num(j, "Ff2", r->rolling.force[1]);
+    cb_json_num(j, "N", r->rolling.normal);
+    cb_json_num(j, "mu0", mu0);
+    cb_json_num(j, "ratio", r->rolling.ratio);
+    cb_json_close(j);
 }
 
-static void json_exact(FILE *f, const cb_fil_report *r, int *first)
+static void json_exact(cb_json *j, const cb_fil_report *r)
 {
-    jkey(f, "exact", first);
-    int in = 1;
-    fputc('{', f);
-    jbool(f, "valid", r->exact_valid, &in);
+    cb_json_object(j, "exact");
+    cb_json_bool(j, "valid", r->exact_valid);
     if (r->exact_valid) {
-        jstr(f, "case", cb_fil_case_name(r->exact_dirs.kase), &in);
-        jnum(f, "n_directions", r->exact_dirs.ndir, &in);
-        json_dirs(f, "directions", &r->exact_dirs, 0, &in);
-        jnum(f, "N_min", r->N_min, &in);
-        jnum(f, "N_max", r->N_max, &in);
-        jnum(f, "max_rel_difference", r->exact_diff, &in);
-        jnum(f, "max_direction_shift", r->exact_dir_shift, &in);
+        cb_json_str(j, "case", cb_fil_case_name(r->exact_dirs.kase));
+        cb_json_int(j, "n_directions", r->exact_dirs.ndir);
+        json_dirs(j, "directions", &r->exact_dirs, 0);
+        cb_json_num(j, "N_min", r->N_min);
+        cb_json_num(j, "N_max", r->N_max);
+        cb_json_num(j, "max_rel_difference", r->exact_diff);
+        cb_json_num(j, "max_direction_shift", r->exact_dir_shift);
     }
-    jstr(f, "note", "directional limits of the full slipping field with N(phi) from the normal "
-                    "constraint; AS's A, B, C use the fixed N above", &in);
-    fputc('}', f);
+    cb_json_str(j, "note", "directional limits of the full slipping field with N(phi) from the "
+                           "normal constraint; AS's A, B, C use the fixed N above");
+    cb_json_close(j);
+}
+
+/* The case, its directions and the criteria behind it. */
+static void json_case(cb_json *j, const cb_fil_report *r)
+{
+    const cb_fil_analysis *p = &r->paper;
+    cb_json_str(j, "case", cb_fil_case_name(p->dirs.kase));
+    cb_json_str(j, "case_criteria", cb_fil_case_name(p->kase_criteria));
+    json_dirs(j, "directions", &p->dirs, p->delta);
+    cb_json_int(j, "n_directions", p->dirs.ndir);
+    cb_json_int(j, "n_repelling", p->dirs.nrepelling);
+    cb_json_bool(j, "continuum", p->dirs.continuum);
+    cb_json_bool(j, "on_boundary", p->dirs.on_boundary);
+    cb_json_bool(j, "rolling_admissible", r->rolling.admissible);
+    cb_json_bool(j, "theorem4_holds", r->theorem4_holds);
+    json_coef(j, &p->reduced);
+    cb_json_num(j, "delta", p->delta);
+    cb_json_object(j, "coefficients_input");
+    json_coef(j, &p->input);
+    cb_json_close(j);
+    cb_json_num(j, "fold_margin_eq46", p->fold_margin);
+    cb_json_num(j, "repel_margin_eq48", p->repel_margin);
 }
 
 /* Main body of the report (everything but the wheel extras). */
-static void json_report(FILE *f, const cb_fil_report *r, const cb_fil_friction *fr, int *first)
+static void json_report(cb_json *j, const cb_fil_report *r, const cb_fil_friction *fr)
 {
     const cb_fil_analysis *p = &r->paper;
-    jstr(f, "case", cb_fil_case_name(p->dirs.kase), first);
-    jstr(f, "case_criteria", cb_fil_case_name(p->kase_criteria), first);
-    json_dirs(f, "directions", &p->dirs, p->delta, first);
-    jnum(f, "n_directions", p->dirs.ndir, first);
-    jnum(f, "n_repelling", p->dirs.nrepelling, first);
-    jbool(f, "continuum", p->dirs.continuum, first);
-    jbool(f, "on_boundary", p->dirs.on_boundary, first);
-    jbool(f, "rolling_admissible", r->rolling.admissible, first);
-    jbool(f, "theorem4_holds", r->theorem4_holds, first);
-    json_coef(f, &p->reduced, first);
-    jnum(f, "delta", p->delta, first);
-    jkey(f, "coefficients_input", first);
-    int in = 1;
-    fputc('{', f);
-    json_coef(f, &p->input, &in);
-    fputc('}', f);
-    jnum(f, "fold_margin_eq46", p->fold_margin, first);
-    jnum(f, "repel_margin_eq48", p->repel_margin, first);
-    jnum(f, "N", r->N, first);
-    jstr(f, "friction_law", law_name(fr->law), first);
-    jnum(f, "mu_limit", r->mu_limit, first);
-    json_rolling(f, r, fr->law == CB_FIL_COULOMB ? fr->mu : fr->mu_static, first);
-    json_rate(f, "F_Sigma", &r->F_sigma, first);
-    jkey(f, "sliding_weights", first);
-    fprintf(f, "[%.17g,%.17g]", p->weights[0], p->weights[1]);
-    jnum(f, "sliding_weight_norm", p->weight_norm, first);
-    json_rate(f, "A", &r->A, first);
-    json_rate(f, "B", &r->B, first);
-    json_rate(f, "C", &r->C, first);
-    json_exact(f, r, first);
-    jstr(f, "frame", "phi from t1 towards t2 of the input frame; A1..C2 are in the frame rotated "
-                     "by delta (AS Prop. 3), phi_reduced = phi - delta", first);
+    json_case(j, r);
+    cb_json_num(j, "N", r->N);
+    cb_json_str(j, "friction_law", law_name(fr->law));
+    cb_json_num(j, "mu_limit", r->mu_limit);
+    json_rolling(j, r, fr->law == CB_FIL_COULOMB ? fr->mu : fr->mu_static);
+    json_rate(j, "F_Sigma", &r->F_sigma);
+    cb_json_array(j, "sliding_weights");
+    cb_json_num(j, NULL, p->weights[0]);
+    cb_json_num(j, NULL, p->weights[1]);
+    cb_json_close(j);
+    cb_json_num(j, "sliding_weight_norm", p->weight_norm);
+    json_rate(j, "A", &r->A);
+    json_rate(j, "B", &r->B);
+    json_rate(j, "C", &r->C);
+    json_exact(j, r);
+    cb_json_str(j, "frame", "phi from t1 towards t2 of the input frame; A1..C2 are in the frame "
+                            "rotated by delta (AS Prop. 3), phi_reduced = phi - delta");
 }
 
-static void json_wheel(FILE *f, const cb_fil_wheel *w, int *first)
+static void json_wheel(cb_json *j, const cb_fil_wheel *w)
 {
     double x, y;
     cb_fil_wheel_xy(w, &x, &y);
     cb_fil_wheel_specials sp;
     cb_fil_wheel_special_values(&sp);
-    jkey(f, "wheel", first);
-    int in = 1;
-    fputc('{', f);
-    jnum(f, "x_Md_over_mu_m_g_rho", x, &in);
-    jnum(f, "y_rho_w2w3_over_g_mu", y, &in);
-    jstr(f, "case_analytic_eq69_70", cb_fil_case_name(cb_fil_wheel_case_analytic(x, y, 0)), &in);
-    jnum(f, "eq69_margin", cb_fil_wheel_eq69(x, y, 0), &in);
-    jnum(f, "eq70_margin", cb_fil_wheel_eq70(x, y, 0), &in);
-    jnum(f, "Md_in_paper_fig12_units", 2 * x, &in);
-    jnum(f, "special_repel_axis", sp.repel_axis, &in);
-    jnum(f, "special_fold_axis", sp.fold_axis, &in);
-    jnum(f, "special_crossing", sp.crossing, &in);
-    fputc('}', f);
-    jstr(f, "normalisation", normalisation_note, first);
+    cb_json_object(j, "wheel");
+    cb_json_num(j, "x_Md_over_mu_m_g_rho", x);
+    cb_json_num(j, "y_rho_w2w3_over_g_mu", y);
+    cb_json_str(j, "case_analytic_eq69_70", cb_fil_case_name(cb_fil_wheel_case_analytic(x, y, 0)));
+    cb_json_num(j, "eq69_margin", cb_fil_wheel_eq69(x, y, 0));
+    cb_json_num(j, "eq70_margin", cb_fil_wheel_eq70(x, y, 0));
+    cb_json_num(j, "Md_in_paper_fig12_units", 2 * x);
+    cb_json_num(j, "special_repel_axis", sp.repel_axis);
+    cb_json_num(j, "special_fold_axis", sp.fold_axis);
+    cb_json_num(j, "special_crossing", sp.crossing);
+    cb_json_close(j);
+    cb_json_str(j, "normalisation", normalisation_note);
 }
 
 /* ------------------------------------------------------------------ text */
@@ -477,13 +447,13 @@ static int analyse_print(fil_args *a, const char *what, const cb_fil_body *b,
         print_text(what, &r);
         return CB_EXIT_OK;
     }
-    int first = 1;
-    printf("{");
-    jstr(stdout, "body", what, &first);
-    json_report(stdout, &r, &b->friction, &first);
+    cb_json j;
+    cb_json_begin(&j, stdout);
+    cb_json_str(&j, "body", what);
+    json_report(&j, &r, &b->friction);
     if (w)
-        json_wheel(stdout, w, &first);
-    printf("}\n");
+        json_wheel(&j, w);
+    cb_json_end(&j);
     return CB_EXIT_OK;
 }
 

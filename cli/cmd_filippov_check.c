@@ -4,8 +4,8 @@
  * rolling states of the wheel (AS §6) and of a sphere. Writes DIR/filippov_check_wheel.dat,
  * DIR/filippov_check.png+.svg (plots/filippov_check.gp) and DIR/filippov_check.md. Exit 0 when
  * both checks agree on ≥ 99 % of the states away from the boundary for both bodies, else 1. */
-#include "cli.h"
-#include "cli_filippov_check.h"
+#include "commands.h"
+#include "util.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,5 +1,6 @@
 /* conebench — `conebench bench-check` and `conebench compare`: the performance gate. */
-#include "cli.h"
+#include "commands.h"
+#include "util.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,5 +1,6 @@
 /* conebench — `conebench generate random`: random problems with a known solution. */
-#include "cli.h"
+#include "commands.h"
+#include "util.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -7,7 +8,6 @@
 
 #include "conebench/generate.h"
 #include "conebench/io.h"
-#include "cli_sim.h"
 
 static const char *use =
     "usage: conebench generate random --kind K --nc N --seed S [--matrix multibody|spd]\n"

@@ -1,5 +1,7 @@
 /* conebench — CLI commands on problem files: info, error, generate, project, list. */
-#include "cli.h"
+#include "commands.h"
+#include "json.h"
+#include "util.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -12,8 +14,8 @@
 #include "conebench/generate.h"
 #include "conebench/io.h"
 #include "conebench/judge.h"
+#include "conebench/scenarios.h"
 #include "conebench/solver.h"
-#include "cli_sim.h"
 
 /* --kind K for readers: force the cone kind (e.g. rolling2d for a d = 3 file). */
 static int parse_read_kind(const char *arg, cb_read_settings *rs)
@@ -35,6 +37,15 @@ static void range(const double *x, int n, double *lo, double *hi)
     }
 }
 
+/* "key":[lo,hi] */
+static void json_range(cb_json *j, const char *key, double lo, double hi)
+{
+    cb_json_array(j, key);
+    cb_json_num(j, NULL, lo);
+    cb_json_num(j, NULL, hi);
+    cb_json_close(j);
+}
+
 static void print_info(const cb_problem *p, int json)
 {
     size_t n = cb_problem_n(p);
@@ -53,15 +64,20 @@ static void print_info(const cb_problem *p, int json)
                nnzb, sqrt(qn), mlo, mhi, rlo, rhi, slo, shi, p->prov.sha256);
         return;
     }
-    printf("{\"file\":");
-    cb_json_string(stdout, p->prov.source);
-    printf(",\"kind\":\"%s\",\"nc\":%d,\"d\":%d,\"storage\":\"%s\",\"nnz_blocks\":%lld,"
-           "\"norm_q\":",
-           cb_kind_name(p->kind), p->nc, p->d, cb_storage_name(p->storage), nnzb);
-    cb_json_number(stdout, sqrt(qn));
-    printf(",\"mu\":[%.17g,%.17g],\"mu_r\":[%.17g,%.17g],\"mu_s\":[%.17g,%.17g],"
-           "\"sha256\":\"%s\"}\n",
-           mlo, mhi, rlo, rhi, slo, shi, p->prov.sha256);
+    cb_json j;
+    cb_json_begin(&j, stdout);
+    cb_json_str(&j, "file", p->prov.source);
+    cb_json_str(&j, "kind", cb_kind_name(p->kind));
+    cb_json_int(&j, "nc", p->nc);
+    cb_json_int(&j, "d", p->d);
+    cb_json_str(&j, "storage", cb_storage_name(p->storage));
+    cb_json_int(&j, "nnz_blocks", nnzb);
+    cb_json_num(&j, "norm_q", sqrt(qn));
+    json_range(&j, "mu", mlo, mhi);
+    json_range(&j, "mu_r", rlo, rhi);
+    json_range(&j, "mu_s", slo, shi);
+    cb_json_str(&j, "sha256", p->prov.sha256);
+    cb_json_end(&j);
 }
 
 int cb_cmd_info(int argc, char **argv)
@@ -110,13 +126,14 @@ static int judge_files(const char *file, const char *sol, const cb_read_settings
     if (rc == CB_OK)
         rc = cb_judge(p, x, tol, NULL, &j, &err);
     if (rc == CB_OK) {
-        printf("{\"error\":");
-        cb_json_number(stdout, j.error);
-        printf(",\"error_q\":");
-        cb_json_number(stdout, j.error_q);
-        printf(",\"abs_error\":");
-        cb_json_number(stdout, j.abs_error);
-        printf(",\"tol\":%.17g,\"solved\":%s}\n", tol, j.solved ? "true" : "false");
+        cb_json o;
+        cb_json_begin(&o, stdout);
+        cb_json_num(&o, "error", j.error);
+        cb_json_num(&o, "error_q", j.error_q);
+        cb_json_num(&o, "abs_error", j.abs_error);
+        cb_json_num(&o, "tol", tol);
+        cb_json_bool(&o, "solved", j.solved);
+        cb_json_end(&o);
     }
     cb_problem_free(p);
     free(x);
@@ -181,6 +198,21 @@ static int list_campaigns(void)
     return CB_EXIT_OK;
 }
 
+/* Every scenario: name, summary and parameters (key=default  help). */
+static int list_scenarios(void)
+{
+    for (int i = 0; i < cb_scenario_count(); i++) {
+        const cb_scenario_def *d = cb_scenario_at(i);
+        printf("%-16s %s\n", d->name, d->summary);
+        for (const cb_option_spec *sp = d->params; sp->key; sp++) {
+            char kv[64];
+            snprintf(kv, sizeof kv, "%s=%s", sp->key, sp->default_value);
+            printf("    %-20s %s\n", kv, sp->help);
+        }
+    }
+    return CB_EXIT_OK;
+}
+
 int cb_cmd_list(int argc, char **argv)
 {
     if (argc != 2)
@@ -197,6 +229,6 @@ int cb_cmd_list(int argc, char **argv)
     if (!strcmp(argv[1], "campaigns"))
         return list_campaigns();
     if (!strcmp(argv[1], "scenarios"))
-        return cb_cli_list_scenarios(stdout);
+        return list_scenarios();
     return cb_cli_usage_error("list: unknown list '%s' (solvers, scenarios, campaigns)", argv[1]);
 }

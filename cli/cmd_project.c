@@ -1,5 +1,6 @@
 /* conebench — `conebench project`: project vectors read from stdin onto a cone. */
-#include "cli.h"
+#include "commands.h"
+#include "util.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,5 +1,6 @@
 /* conebench — `conebench report DIR`. */
-#include "cli.h"
+#include "commands.h"
+#include "util.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -14,7 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "commands.h"
+#include "util.h"
 #include "conebench/campaign.h"
 #include "conebench/analytic.h"
 #include "conebench/timestepper.h"

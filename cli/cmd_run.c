@@ -1,6 +1,7 @@
 /* conebench — `conebench run CAMPAIGN`: run a campaign into a results directory. */
 #define _GNU_SOURCE /* program_invocation_name: the command as the user typed it */
-#include "cli.h"
+#include "commands.h"
+#include "util.h"
 
 #include <errno.h>
 #include <getopt.h>

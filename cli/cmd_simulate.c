@@ -1,8 +1,8 @@
 /* conebench — `conebench simulate SCENARIO` (run a scenario with a model, CSV time series and a
  * JSON summary) and `conebench generate SCENARIO` (dump the CCP of chosen time steps). */
-#include "cli.h"
-#include "cli_sim.h"
-#include "cli_compliant.h"
+#include "commands.h"
+#include "json.h"
+#include "util.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -265,59 +265,25 @@ static int flush_csv(FILE *f, char **buf, size_t *len, const char *path)
 
 /* ------------------------------------------------------------------ summaries */
 
-static void json_field(FILE *f, const char *key, double x)
-{
-    fprintf(f, ",");
-    cb_json_string(f, key);
-    fputc(':', f);
-    cb_json_number(f, x);
-}
-
-/* Scenario-specific summary fields (JSON). */
-static void json_summary(FILE *f, const cb_scenario *s, const cb_scenario_summary *m)
-{
-    if (s->outputs & CB_OUT_STOP) {
-        fprintf(f, ",\"stopped\":%s", m->stopped ? "true" : "false");
-        json_field(f, "x_stop", m->x_stop);
-        json_field(f, "t_stop", m->t_stop);
-    }
-    if (s->outputs & CB_OUT_REGIME) {
-        fprintf(f, ",\"regime\":");
-        cb_json_string(f, cb_regime_name(m->regime));
-        json_field(f, "v_slope", m->v_slope);
-        json_field(f, "w_roll", m->w_roll);
-    }
-    if (s->outputs & CB_OUT_PILE) {
-        json_field(f, "height_over_phi", m->height_over_phi);
-        json_field(f, "mean_radius_over_phi", m->mean_radius_over_phi);
-        fprintf(f, ",\"base_count\":%d", m->base_count);
-    }
-    if (s->outputs & CB_OUT_STACK) {
-        fprintf(f, ",\"collapsed\":%s", m->collapsed ? "true" : "false");
-        json_field(f, "drop", m->drop);
-    }
-}
-
+/* The summary of a nonsmooth run as one JSON object (keys: docs/conebench.1, JSON OUTPUT). */
 static void print_run(const sim_args *a, const cb_scenario *s, const cb_run_result *r)
 {
-    FILE *f = stdout;
-    fprintf(f, "{\"scenario\":");
-    cb_json_string(f, s->name);
-    fprintf(f, ",\"model\":\"nonsmooth\",\"params\":");
-    cb_json_string(f, s->params);
-    fprintf(f, ",\"solver\":");
-    cb_json_string(f, a->solver);
-    fprintf(f, ",\"storage\":\"%s\"", a->storage ? a->storage : "bsr");
-    fprintf(f, ",\"kind\":\"%s\",\"steps\":%ld,\"unsolved\":%ld,\"time_limited\":%ld,"
-               "\"iterations\":%lld,\"max_nc\":%d",
-            cb_kind_name(s->kind), r->steps, r->unsolved, r->time_limited, r->iterations,
-            r->max_nc);
-    json_field(f, "t", r->t);
-    json_field(f, "max_error", r->max_error);
-    json_field(f, "max_energy_increase", r->max_energy_increase);
-    json_field(f, "time_s", r->time_s);
-    json_summary(f, s, &r->summary);
-    fprintf(f, "}\n");
+    cb_json j;
+    cb_json_scenario_begin(&j, stdout, s, "nonsmooth");
+    cb_json_str(&j, "solver", a->solver);
+    cb_json_str(&j, "storage", a->storage ? a->storage : "bsr");
+    cb_json_str(&j, "kind", cb_kind_name(s->kind));
+    cb_json_int(&j, "steps", r->steps);
+    cb_json_int(&j, "unsolved", r->unsolved);
+    cb_json_int(&j, "time_limited", r->time_limited);
+    cb_json_int(&j, "iterations", r->iterations);
+    cb_json_int(&j, "max_nc", r->max_nc);
+    cb_json_num(&j, "t", r->t);
+    cb_json_num(&j, "max_error", r->max_error);
+    cb_json_num(&j, "max_energy_increase", r->max_energy_increase);
+    cb_json_num(&j, "time_s", r->time_s);
+    cb_json_scenario_summary(&j, s, &r->summary);
+    cb_json_end(&j);
 }
 
 static void print_text(const cb_scenario *s, const cb_run_result *r)
@@ -397,6 +363,23 @@ static int analytic_params(const cb_scenario *s, cb_sphere_plane_params *p)
     return CB_EXIT_OK;
 }
 
+/* The closed form's stop as text or one JSON object (keys: docs/conebench.1, JSON OUTPUT). */
+static void print_analytic(const cb_scenario *s, const cb_sphere_plane_solution *sol, int json)
+{
+    if (!json) {
+        printf("%s  analytic  stopped=%s  x_stop=%.9g  t_stop=%.9g\n", s->name,
+               sol->stops ? "yes" : "no", sol->x_stop, sol->t_stop);
+        return;
+    }
+    cb_json j;
+    cb_json_scenario_begin(&j, stdout, s, "analytic");
+    cb_json_bool(&j, "stopped", sol->stops);
+    cb_json_int(&j, "phases", sol->nphases);
+    cb_json_num(&j, "x_stop", sol->x_stop);
+    cb_json_num(&j, "t_stop", sol->t_stop);
+    cb_json_end(&j);
+}
+
 static int simulate_analytic(const sim_args *a, const cb_scenario *s)
 {
     cb_sphere_plane_params p;
@@ -426,19 +409,7 @@ static int simulate_analytic(const sim_args *a, const cb_scenario *s)
         if (rc != CB_EXIT_OK)
             return rc;
     }
-    if (a->json) {
-        printf("{\"scenario\":");
-        cb_json_string(stdout, s->name);
-        printf(",\"model\":\"analytic\",\"params\":");
-        cb_json_string(stdout, s->params);
-        printf(",\"stopped\":%s,\"phases\":%d", sol.stops ? "true" : "false", sol.nphases);
-        json_field(stdout, "x_stop", sol.x_stop);
-        json_field(stdout, "t_stop", sol.t_stop);
-        printf("}\n");
-    } else {
-        printf("%s  analytic  stopped=%s  x_stop=%.9g  t_stop=%.9g\n", s->name,
-               sol.stops ? "yes" : "no", sol.x_stop, sol.t_stop);
-    }
+    print_analytic(s, &sol, a->json);
     return CB_EXIT_OK;
 }
 
@@ -528,20 +499,4 @@ int cb_cmd_generate_scenario(int argc, char **argv)
     kv_free(&a.params);
     kv_free(&a.options);
     return rc;
-}
-
-/* ------------------------------------------------------------------ list scenarios */
-
-int cb_cli_list_scenarios(FILE *f)
-{
-    for (int i = 0; i < cb_scenario_count(); i++) {
-        const cb_scenario_def *d = cb_scenario_at(i);
-        fprintf(f, "%-16s %s\n", d->name, d->summary);
-        for (const cb_option_spec *sp = d->params; sp->key; sp++) {
-            char kv[64];
-            snprintf(kv, sizeof kv, "%s=%s", sp->key, sp->default_value);
-            fprintf(f, "    %-20s %s\n", kv, sp->help);
-        }
-    }
-    return CB_EXIT_OK;
 }

@@ -1,5 +1,6 @@
 /* conebench — `conebench solve`: run one registered solver on one problem file. */
-#include "cli.h"
+#include "json.h"
+#include "util.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -115,17 +116,12 @@ static int load_warm(const char *path, const cb_problem *p, cb_solution *sol, cb
     return rc;
 }
 
-static void print_options(FILE *f, const solve_args *a)
+static void json_options(cb_json *j, const solve_args *a)
 {
-    fputc('{', f);
-    for (int i = 0; i < a->s.noptions; i++) {
-        if (i)
-            fputc(',', f);
-        cb_json_string(f, a->opts[i].key);
-        fputc(':', f);
-        cb_json_string(f, a->opts[i].value);
-    }
-    fputc('}', f);
+    cb_json_object(j, "options");
+    for (int i = 0; i < a->s.noptions; i++)
+        cb_json_str(j, a->opts[i].key, a->opts[i].value);
+    cb_json_close(j);
 }
 
 /* CPU seconds of this process and of its reaped children (a solver run in a child process
@@ -141,36 +137,48 @@ static double process_cpu_seconds(void)
                            kids.ru_stime.tv_usec);
 }
 
+/* The result as one JSON object (keys: docs/conebench.1, JSON OUTPUT). */
+static void print_json(const solve_args *a, const cb_problem *p, const cb_info *info, double cpu)
+{
+    double t = info->time_setup + info->time_solve;
+    cb_json j;
+    cb_json_begin(&j, stdout);
+    cb_json_str(&j, "problem", a->file);
+    cb_json_str(&j, "sha256", p->prov.sha256);
+    cb_json_str(&j, "kind", cb_kind_name(p->kind));
+    cb_json_int(&j, "nc", p->nc);
+    cb_json_str(&j, "solver", a->solver);
+    json_options(&j, a);
+    cb_json_num(&j, "tol", a->s.tol);
+    cb_json_str(&j, "status", cb_status_name(info->status));
+    cb_json_int(&j, "iterations", info->iterations);
+    cb_json_num(&j, "error", info->error);
+    cb_json_num(&j, "error_q", info->error_q);
+    cb_json_num_digits(&j, "time_s", t, 9);
+    cb_json_num_digits(&j, "time_setup_s", info->time_setup, 9);
+    cb_json_num_digits(&j, "time_solve_s", info->time_solve, 9);
+    cb_json_num_digits(&j, "time_judge_s", info->time_judge, 9);
+    cb_json_num_digits(&j, "cpu_s", cpu, 9);
+    cb_json_int(&j, "repeat", a->repeat);
+    cb_json_object(&j, "work");
+    cb_json_int(&j, "block_products", info->work.block_products);
+    cb_json_int(&j, "projections", info->work.projections);
+    cb_json_int(&j, "local_iters", info->work.local_iters);
+    cb_json_int(&j, "error_evals", info->work.error_evals);
+    cb_json_end(&j);
+}
+
 static void print_result(const solve_args *a, const cb_problem *p, const cb_info *info,
                          double cpu)
 {
-    double t = info->time_setup + info->time_solve;
-    if (!a->json) {
-        printf("%s  %s  nc=%d  %s  status=%s  iterations=%d  error=%.3e  error_q=%.3e  "
-               "time=%.6fs\n",
-               p->name ? p->name : a->file, cb_kind_name(p->kind), p->nc, a->solver,
-               cb_status_name(info->status), info->iterations, info->error, info->error_q, t);
+    if (a->json) {
+        print_json(a, p, info, cpu);
         return;
     }
-    printf("{\"problem\":");
-    cb_json_string(stdout, a->file);
-    printf(",\"sha256\":\"%s\",\"kind\":\"%s\",\"nc\":%d,\"solver\":", p->prov.sha256,
-           cb_kind_name(p->kind), p->nc);
-    cb_json_string(stdout, a->solver);
-    printf(",\"options\":");
-    print_options(stdout, a);
-    printf(",\"tol\":%.17g,\"status\":\"%s\",\"iterations\":%d,\"error\":", a->s.tol,
-           cb_status_name(info->status), info->iterations);
-    cb_json_number(stdout, info->error);
-    printf(",\"error_q\":");
-    cb_json_number(stdout, info->error_q);
-    printf(",\"time_s\":%.9g,\"time_setup_s\":%.9g,\"time_solve_s\":%.9g,\"time_judge_s\":%.9g,"
-           "\"cpu_s\":%.9g,\"repeat\":%ld,",
-           t, info->time_setup, info->time_solve, info->time_judge, cpu, a->repeat);
-    printf("\"work\":{\"block_products\":%lld,\"projections\":%lld,\"local_iters\":%lld,"
-           "\"error_evals\":%lld}}\n",
-           info->work.block_products, info->work.projections, info->work.local_iters,
-           info->work.error_evals);
+    printf("%s  %s  nc=%d  %s  status=%s  iterations=%d  error=%.3e  error_q=%.3e  time=%.6fs\n",
+           p->name ? p->name : a->file, cb_kind_name(p->kind), p->nc, a->solver,
+           cb_status_name(info->status), info->iterations, info->error, info->error_q,
+           info->time_setup + info->time_solve);
 }
 
 /* Say on stderr that the run stopped at the time limit (and, when the solver had to be killed,

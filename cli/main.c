@@ -1,4 +1,4 @@
 /* conebench — command-line entry point. */
-#include "cli.h"
+#include "commands.h"
 
 int main(int argc, char **argv) { return cb_cli_main(argc, argv); }

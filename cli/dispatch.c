@@ -1,84 +1,10 @@
-/* conebench — command dispatch and shared CLI helpers. */
-#include "cli.h"
-#include "cli_compliant.h"
-#include "cli_filippov.h"
-#include "cli_sim.h"
+/* conebench — the command table and the dispatcher. */
+#include "commands.h"
+#include "util.h"
 
 #include <cblas.h>
-#include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-int cb_cli_exit_code(int code)
-{
-    return code == CB_OK ? CB_EXIT_OK : code == CB_ERR_INPUT ? CB_EXIT_BADINPUT : CB_EXIT_FAIL;
-}
-
-int cb_cli_report(int code, const cb_error *err)
-{
-    fprintf(stderr, "conebench: %s\n", err && err->text[0] ? err->text : "unknown error");
-    return cb_cli_exit_code(code);
-}
-
-int cb_cli_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("conebench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return CB_EXIT_BADINPUT;
-}
-
-int cb_cli_parse_double(const char *opt, const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(x))
-        return cb_cli_usage_error("%s: '%s' is not a finite number", opt, s);
-    *out = x;
-    return CB_EXIT_OK;
-}
-
-int cb_cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE)
-        return cb_cli_usage_error("%s: '%s' is not an integer", opt, s);
-    if (x < lo || x > hi)
-        return cb_cli_usage_error("%s: %ld is outside [%ld, %ld]", opt, x, lo, hi);
-    *out = x;
-    return CB_EXIT_OK;
-}
-
-void cb_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-void cb_json_number(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.17g", x);
-    else
-        fputs("null", f);
-}
 
 static const struct {
     const char *name;

@@ -1,0 +1,41 @@
+/* conebench — every command of the command-line interface, one file each (cli/cmd_*.c), and
+ * the dispatcher (cli/dispatch.c). Not installed.
+ *
+ * A command takes argc/argv starting at its own name (argv[0] = "solve", ...) and returns the
+ * exit status: 0 success, 1 failure, 2 bad input (cli/util.h). */
+#ifndef CONEBENCH_CLI_COMMANDS_H
+#define CONEBENCH_CLI_COMMANDS_H
+
+/* cli/cmd_problem.c: problem files and lists. */
+int cb_cmd_list(int argc, char **argv);
+int cb_cmd_info(int argc, char **argv);
+int cb_cmd_error(int argc, char **argv);
+/* cli/cmd_project.c */
+int cb_cmd_project(int argc, char **argv);
+/* cli/cmd_generate.c: `generate random`; `generate SCENARIO` goes to cb_cmd_generate_scenario. */
+int cb_cmd_generate(int argc, char **argv);
+/* cli/cmd_solve.c */
+int cb_cmd_solve(int argc, char **argv);
+/* cli/cmd_simulate.c: `simulate SCENARIO` (nonsmooth, analytic) and `generate SCENARIO` (argv[1]
+ * is the scenario); --model compliant* goes to cb_cmd_simulate_compliant with the same argv. */
+int cb_cmd_simulate(int argc, char **argv);
+int cb_cmd_generate_scenario(int argc, char **argv);
+/* cli/cmd_compliant.c */
+int cb_cmd_simulate_compliant(int argc, char **argv);
+/* cli/cmd_run.c, cli/cmd_report.c: campaigns. */
+int cb_cmd_run(int argc, char **argv);
+int cb_cmd_report(int argc, char **argv);
+/* cli/cmd_gate.c: the performance gate. */
+int cb_cmd_bench_check(int argc, char **argv);
+int cb_cmd_compare(int argc, char **argv);
+/* cli/cmd_reproduce.c */
+int cb_cmd_reproduce(int argc, char **argv);
+/* cli/cmd_filippov.c: `filippov wheel|body|map`; `filippov check` goes to cb_cmd_filippov_check
+ * (cli/cmd_filippov_check.c) with argv starting at "check". */
+int cb_cmd_filippov(int argc, char **argv);
+int cb_cmd_filippov_check(int argc, char **argv);
+
+/* cli/dispatch.c: run the command named by argv[1]; the exit status. */
+int cb_cli_main(int argc, char **argv);
+
+#endif
