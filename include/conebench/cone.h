@@ -80,6 +80,12 @@ cb_proj_case cb_project_disk_cone(const cb_disk_cone *c, const double *x, double
 /* ŷ = y + [Σ μ_i ‖y_i‖, 0, ..., 0]  (Acary & Bourrier Prop. 3.1, eq. 32). yhat may alias y. */
 void cb_modified_velocity(cb_kind kind, const cb_friction *f, const double *y, double *yhat);
 
+/* P = P_K(x) (as cb_project) and J (d×d, column-major) an element of its generalised
+ * (B-)Jacobian: I inside, 0 in the polar cone, and on the boundary the derivative for the
+ * saturated set the projection chose (src/core/cone_jacobian.c derives it). P may alias x. */
+cb_proj_case cb_project_jacobian(cb_kind kind, const cb_friction *f, const double *x, double *P,
+                                 double *J);
+
 /* Membership with absolute slack tol ≥ 0: ‖x_i‖ ≤ μ_i r_N + tol. */
 int cb_in_cone(cb_kind kind, const cb_friction *f, const double *x, double tol);
 /* y_N + tol ≥ Σ μ_i ‖y_i‖. */
