@@ -22,24 +22,17 @@
 /* Build scenario `name` from "k=v" strings (NULL-terminated). */
 static void build(const char *name, const char *const *kv, cb_scenario *s)
 {
-    cb_option opts[32];
-    char buf[32][64];
-    int n = 0;
-    for (; kv && kv[n]; n++) {
-        snprintf(buf[n], sizeof buf[n], "%s", kv[n]);
-        char *eq = strchr(buf[n], '=');
-        assert_non_null(eq);
-        *eq = '\0';
-        opts[n].key = buf[n];
-        opts[n].value = eq + 1;
-    }
+    cb_kv_list l = {0};
     cb_error err;
     cb_error_clear(&err);
+    for (int k = 0; kv && kv[k]; k++)
+        assert_int_equal(cb_kv_parse(&l, kv[k], &err), CB_OK);
     const cb_scenario_def *def = cb_scenario_find(name);
     assert_non_null(def);
-    int rc = cb_scenario_build(def, opts, n, s, &err);
+    int rc = cb_scenario_build(def, l.items, l.n, s, &err);
     if (rc != CB_OK)
         print_message("build %s: %s\n", name, err.text);
+    cb_kv_list_free(&l);
     assert_int_equal(rc, CB_OK);
 }
 
@@ -805,16 +798,20 @@ static void test_registry(void **state)
     }
     assert_null(cb_scenario_find("nope"));
     const cb_scenario_def *d = cb_scenario_find("sphere-plane");
-    cb_option bad[2] = {{"colour", "red"}, {"mu", "-1"}};
+    cb_kv bad[2] = {{"colour", "red"}, {"mu", "-1"}};
     cb_scenario s;
     cb_error err;
     assert_int_equal(cb_scenario_build(d, bad, 1, &s, &err), CB_ERR_INPUT);
-    assert_non_null(strstr(err.text, "colour"));
+    assert_string_equal(err.text, "param colour: not a parameter of scenario sphere-plane");
     assert_int_equal(cb_scenario_build(d, bad + 1, 1, &s, &err), CB_ERR_INPUT);
-    assert_non_null(strstr(err.text, "param mu"));
-    cb_option cfg = {"config", "z"};
+    assert_string_equal(err.text, "param mu: -1 is outside [0, 1000]");
+    cb_kv cfg = {"config", "z"};
     assert_int_equal(cb_scenario_build(d, &cfg, 1, &s, &err), CB_ERR_INPUT);
-    assert_non_null(strstr(err.text, "config"));
+    assert_string_equal(err.text, "param config: 'z' is not a, b or c");
+    cb_kv n = {"n", "many"}; /* integer parameters say "param" too */
+    assert_int_equal(cb_scenario_build(cb_scenario_find("sphere-pile"), &n, 1, &s, &err),
+                     CB_ERR_INPUT);
+    assert_string_equal(err.text, "param n: 'many' is not an integer");
 }
 
 /* Run a CLI command with stdout sent to /dev/null; returns its exit status. */

@@ -24,6 +24,7 @@
 
 #include "conebench/generate.h"
 #include "conebench/io.h"
+#include "conebench/kv.h"
 #include "conebench/solver.h"
 
 #define CB_CAMPAIGN_MAX_OPTIONS 16
@@ -44,8 +45,7 @@ typedef struct {
 /* One `scenario` line: the chosen steps of one nonsmooth run of a scenario. */
 typedef struct {
     char *name;          /* scenario name */
-    cb_option *params;   /* its k=v parameters as given (strings owned) */
-    int nparams;
+    cb_kv_list params;   /* its k=v parameters as given */
     long *steps;         /* sorted, unique (cb_steps_parse) */
     int nsteps;
     char *dir;           /* output folder of its step files */
@@ -55,8 +55,7 @@ typedef struct {
 typedef struct {
     char *solver;
     char *label;         /* solver name plus options unless label= was given */
-    int noptions;
-    cb_option options[CB_CAMPAIGN_MAX_OPTIONS]; /* key/value strings owned by the campaign */
+    cb_kv_list options;  /* its k=v options as given (at most CB_CAMPAIGN_MAX_OPTIONS) */
     long line;           /* its campaign line */
 } cb_campaign_solver;
 

@@ -14,16 +14,23 @@
 #ifndef CONEBENCH_SCENARIOS_H
 #define CONEBENCH_SCENARIOS_H
 
+#include "conebench/kv.h"
 #include "conebench/scenario.h"
 #include "conebench/solver.h"
 #include "conebench/timestepper.h"
 
+/* The parameters of one build: the pairs as given, read against the scenario's spec (its
+ * defaults), every message naming the key as "param KEY: ...". Points into the caller's data. */
+typedef struct {
+    cb_kv_view kv;
+} cb_scenario_params;
+
 typedef struct {
     const char *name;
-    const char *summary;          /* one line */
-    const cb_option_spec *params; /* key, default, help; terminated by {NULL, NULL, NULL} */
-    /* Build the description from validated parameters (ps: the parameters as given). */
-    int (*build)(const cb_settings *ps, cb_scenario *out, cb_error *err);
+    const char *summary;      /* one line */
+    const cb_kv_spec *params; /* key, default, help; terminated by {NULL, NULL, NULL} */
+    /* Build the description from checked parameters (every key is one of params). */
+    int (*build)(const cb_scenario_params *ps, cb_scenario *out, cb_error *err);
 } cb_scenario_def;
 
 int cb_scenario_count(void);
@@ -32,8 +39,17 @@ const cb_scenario_def *cb_scenario_find(const char *name);
 
 /* Check every key against def->params, build, record name and the full parameter string
  * (defaults included) in out, and validate the result. On failure out is freed. */
-int cb_scenario_build(const cb_scenario_def *def, const cb_option *params, int nparams,
+int cb_scenario_build(const cb_scenario_def *def, const cb_kv *params, int nparams,
                       cb_scenario *out, cb_error *err);
+
+/* Parameter reads for builders (scenarios/params.c): the value given last, else the default. */
+const char *cb_param_get(const cb_scenario_params *ps, const char *key);
+int cb_param_given(const cb_scenario_params *ps, const char *key); /* 1: given, not defaulted */
+/* A number in [lo, hi]; CB_ERR_INPUT "param KEY: ..." otherwise. */
+int cb_param_double(const cb_scenario_params *ps, const char *key, double lo, double hi,
+                    double *out, cb_error *err);
+int cb_param_long(const cb_scenario_params *ps, const char *key, long lo, long hi, long *out,
+                  cb_error *err);
 
 /* The step dumper (scenarios/dump.c): run a scenario with the nonsmooth model and write the CCP
  * of each chosen step as outdir/NAME-stepN.dat with outdir/NAME-stepN.meta. */

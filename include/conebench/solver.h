@@ -18,6 +18,7 @@
 
 #include "conebench/problem.h"
 #include "conebench/judge.h"
+#include "conebench/kv.h"
 
 typedef enum {
     CB_STATUS_SOLVED = 0,
@@ -37,18 +38,12 @@ typedef enum {
 const char *cb_status_name(cb_status s); /* "solved", "max_iter", ... */
 int cb_status_parse(const char *name, cb_status *out);
 
-/* One per-solver option, as given by the user ("key=value"). */
-typedef struct {
-    const char *key;
-    const char *value;
-} cb_option;
+/* One per-solver option, as given by the user ("key=value"): a cb_kv (kv.h) under the name
+ * the solvers use. */
+typedef cb_kv cb_option;
 
 /* Description of an option a solver accepts (for `conebench list solvers` and validation). */
-typedef struct {
-    const char *key;
-    const char *default_value;
-    const char *help;
-} cb_option_spec;
+typedef cb_kv_spec cb_option_spec;
 
 typedef struct {
     double tol;          /* target judged error (default 1e-8) */
@@ -149,6 +144,7 @@ void cb_solve_server_free(cb_solve_server *server); /* stops its child; NULL ok 
 /* Helpers for solver implementations. */
 /* Record a trace point when s->trace (time since t0). Returns CB_ERR_NOMEM on failure. */
 int cb_info_trace(cb_info *info, const cb_settings *s, int iteration, double t0, double error);
+/* Solver options through kv.h with the noun "option" ("option omega: ..."). */
 /* Check every option key is in spec; CB_ERR_INPUT naming the bad key otherwise. */
 int cb_options_check(const cb_settings *s, const cb_option_spec *spec, const char *solver,
                      cb_error *err);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "campaign_internal.h"
 #include "conebench/io.h"
 
 #define MAX_TOKENS 64
@@ -366,21 +367,13 @@ static int add_scenario(cb_campaign *c, const parse_ctx *x, const char *dir, lon
     sl->steps = steps, sl->nsteps = n;
     sl->name = cb_strdup(x->tok[1]);
     sl->dir = cb_strdup(dir);
-    sl->params = cb_calloc((size_t)x->ntok, sizeof *sl->params);
-    if (!sl->name || !sl->dir || !sl->params)
+    if (!sl->name || !sl->dir)
         return CB_ERR_NOMEM;
-    for (int t = 2; t < x->ntok; t++) {
-        const char *eq = strchr(x->tok[t], '=');
-        if (!strncmp(x->tok[t], "steps=", 6) || !strncmp(x->tok[t], "read_kind=", 10))
-            continue;
-        cb_option *o = &sl->params[sl->nparams];
-        o->key = strndup(x->tok[t], (size_t)(eq - x->tok[t]));
-        o->value = cb_strdup(eq + 1);
-        sl->nparams++;
-        if (!o->key || !o->value)
-            return CB_ERR_NOMEM;
-    }
-    return CB_OK;
+    int rc = CB_OK;
+    for (int t = 2; t < x->ntok && rc == CB_OK; t++)
+        if (strncmp(x->tok[t], "steps=", 6) && strncmp(x->tok[t], "read_kind=", 10))
+            rc = cb_kv_parse(&sl->params, x->tok[t], NULL); /* k=v checked by the caller */
+    return rc;
 }
 
 /* scenario NAME [k=v]... steps=A,B,...: one problem per step, NAME-<params>-stepN. */
@@ -446,25 +439,19 @@ static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
     char label[1024];
     size_t k = (size_t)snprintf(label, sizeof label, "%s", x->tok[1]);
     for (int t = 2; t < x->ntok; t++) {
-        char *eq = strchr(x->tok[t], '=');
-        if (!eq || eq == x->tok[t])
-            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "'%s' is not key=value",
-                              x->tok[t]);
+        cb_error e = {{0}};
         if (!strncmp(x->tok[t], "label=", 6)) {
             free(s->label);
-            s->label = cb_strdup(eq + 1);
+            s->label = cb_strdup(x->tok[t] + 6);
             continue;
         }
-        if (s->noptions == CB_CAMPAIGN_MAX_OPTIONS)
+        if (s->options.n == CB_CAMPAIGN_MAX_OPTIONS)
             return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "solver: too many options");
-        *eq = '\0';
-        s->options[s->noptions].key = cb_strdup(x->tok[t]);
-        s->options[s->noptions].value = cb_strdup(eq + 1);
-        if (!s->options[s->noptions].key || !s->options[s->noptions].value)
-            return cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
-        s->noptions++;
+        int rc = cb_kv_parse(&s->options, x->tok[t], &e);
+        if (rc != CB_OK)
+            return cb_fail_at(err, rc, x->file, x->line, "%s", e.text);
         if (k < sizeof label)
-            k += (size_t)snprintf(label + k, sizeof label - k, " %s=%s", x->tok[t], eq + 1);
+            k += (size_t)snprintf(label + k, sizeof label - k, " %s", x->tok[t]);
     }
     if (!s->label)
         s->label = cb_strdup(label);
@@ -605,8 +592,7 @@ static int parse_lines(cb_campaign *c, parse_ctx *x, char *text, cb_error *err)
     return rc;
 }
 
-static int parse_file(const char *path, const char *gen_dir, cb_solver_lookup find, int skip_test,
-                      cb_campaign **out, cb_error *err)
+int cb_campaign_read(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -627,8 +613,6 @@ static int parse_file(const char *path, const char *gen_dir, cb_solver_lookup fi
     rc = parse_lines(c, &x, text, err);
     if (rc == CB_OK)
         rc = check_campaign(c, path, err);
-    if (rc == CB_OK)
-        rc = cb_campaign_check(c, find, skip_test, err);
 cleanup:
     free(text);
     if (rc != CB_OK)
@@ -636,18 +620,6 @@ cleanup:
     else
         *out = c;
     return rc;
-}
-
-/* Test-only solvers ("test-...") are injected by tests into the runner: not checked here. */
-int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err)
-{
-    return parse_file(path, gen_dir, NULL, 1, out, err);
-}
-
-int cb_campaign_parse_with(const char *path, const char *gen_dir, cb_solver_lookup find,
-                           cb_campaign **out, cb_error *err)
-{
-    return parse_file(path, gen_dir, find, 0, out, err);
 }
 
 void cb_campaign_free(cb_campaign *c)
@@ -660,11 +632,7 @@ void cb_campaign_free(cb_campaign *c)
     }
     for (int i = 0; i < c->nscenarios; i++) {
         cb_campaign_scenario *sl = &c->scenarios[i];
-        for (int k = 0; k < sl->nparams; k++) {
-            free((char *)sl->params[k].key);
-            free((char *)sl->params[k].value);
-        }
-        free(sl->params);
+        cb_kv_list_free(&sl->params);
         free(sl->steps);
         free(sl->name);
         free(sl->dir);
@@ -673,10 +641,7 @@ void cb_campaign_free(cb_campaign *c)
     for (int i = 0; i < c->nsolvers; i++) {
         free(c->solvers[i].solver);
         free(c->solvers[i].label);
-        for (int k = 0; k < c->solvers[i].noptions; k++) {
-            free((char *)c->solvers[i].options[k].key);
-            free((char *)c->solvers[i].options[k].value);
-        }
+        cb_kv_list_free(&c->solvers[i].options);
     }
     free(c->problems);
     free(c->solvers);
@@ -694,8 +659,8 @@ void cb_campaign_settings(const cb_campaign *c, int si, int ti, cb_settings *s)
     s->max_iter = c->max_iter;
     s->time_limit = c->time_limit;
     s->trace = c->trace;
-    s->options = c->solvers[si].options;
-    s->noptions = c->solvers[si].noptions;
+    s->options = c->solvers[si].options.items;
+    s->noptions = c->solvers[si].options.n;
 }
 
 long cb_campaign_nruns(const cb_campaign *c)

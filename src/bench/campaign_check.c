@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign_internal.h"
 #include "conebench/scenarios.h"
 
 #define TINY_NC 2 /* contacts of the problems options and generator parameters are tried on */
@@ -63,7 +64,9 @@ static int check_scenario(check_ctx *x, const cb_campaign_problem *p, cb_error *
     int rc = def ? CB_OK
                  : cb_fail(&e, CB_ERR_INPUT, "scenario: unknown scenario '%s' (see conebench list "
                            "scenarios)", sl->name);
-    if (rc == CB_OK && (rc = cb_scenario_build(def, sl->params, sl->nparams, &sc, &e)) == CB_OK) {
+    if (rc == CB_OK)
+        rc = cb_scenario_build(def, sl->params.items, sl->params.n, &sc, &e);
+    if (rc == CB_OK) {
         rc = cb_scenario_steps_check(&sc, sl->steps, sl->nsteps, &e);
         x->kinds[p->read.force_kind ? p->read.kind : sc.kind] = 1;
         cb_scenario_free(&sc);
@@ -145,4 +148,28 @@ int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test
     for (int k = 0; k < CB_KIND_COUNT; k++)
         cb_problem_free(x.tiny[k]);
     return rc;
+}
+
+/* Parse, then check; test-only solvers ("test-...") are left to the runner's own lookup when
+ * skip_test (tests inject those). */
+static int parse_checked(const char *path, const char *gen_dir, cb_solver_lookup find,
+                         int skip_test, cb_campaign **out, cb_error *err)
+{
+    int rc = cb_campaign_read(path, gen_dir, out, err);
+    if (rc == CB_OK && (rc = cb_campaign_check(*out, find, skip_test, err)) != CB_OK) {
+        cb_campaign_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int cb_campaign_parse(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err)
+{
+    return parse_checked(path, gen_dir, NULL, 1, out, err);
+}
+
+int cb_campaign_parse_with(const char *path, const char *gen_dir, cb_solver_lookup find,
+                           cb_campaign **out, cb_error *err)
+{
+    return parse_checked(path, gen_dir, find, 0, out, err);
 }

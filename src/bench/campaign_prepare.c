@@ -25,7 +25,7 @@ static int run_scenario(const cb_campaign_scenario *sl, int verbose, cb_error *e
     if (!def)
         return cb_fail(err, CB_ERR_INPUT, "scenario: unknown scenario '%s'", sl->name);
     cb_scenario scen;
-    int rc = cb_scenario_build(def, sl->params, sl->nparams, &scen, err);
+    int rc = cb_scenario_build(def, sl->params.items, sl->params.n, &scen, err);
     if (rc != CB_OK)
         return rc;
     cb_dump_settings ds;

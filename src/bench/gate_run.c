@@ -68,9 +68,10 @@ static void build_cmd(const cb_campaign *c, int pi, int si, int ti, const char *
         cmd->argv[k++] = "--kind";
         cmd->argv[k++] = (char *)cb_kind_name(p->read.kind);
     }
-    for (int o = 0; o < sv->noptions; o++) {
+    for (int o = 0; o < sv->options.n; o++) {
         cmd->argv[k++] = "--option";
-        cmd->argv[k++] = cmd_str(cmd, "%s=%s", sv->options[o].key, sv->options[o].value);
+        cmd->argv[k++] = cmd_str(cmd, "%s=%s", sv->options.items[o].key,
+                                 sv->options.items[o].value);
     }
     snprintf(num, sizeof num, "%d", repeat);
     cmd->argv[k++] = "--repeat";

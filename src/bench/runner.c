@@ -68,9 +68,9 @@ static void options_string(const cb_campaign_solver *cs, char *buf, size_t len)
 {
     size_t k = 0;
     buf[0] = '\0';
-    for (int i = 0; i < cs->noptions && k < len; i++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", i ? ";" : "", cs->options[i].key,
-                              cs->options[i].value);
+    for (int i = 0; i < cs->options.n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", i ? ";" : "", cs->options.items[i].key,
+                              cs->options.items[i].value);
 }
 
 /* The row fields known before running. */

@@ -281,7 +281,7 @@ void cb_fac_Wp(const cb_problem *p, const double *x, double *y)
     const cb_factored *f = &p->fac;
     int d = p->d;
     cb_problem_factored_velocities(p, x, f->work);
-    memset(y, 0, cb_problem_n(p) * sizeof(double));
+    memset(y, 0, (size_t)p->nc * (size_t)d * sizeof(double)); /* nc·d (problem.c calls this file) */
     for (int e = 0; e < 2 * p->nc; e++)
         if (f->body[e] >= 0)
             g_add(d, gblock(p, e), f->work + 6 * (size_t)f->body[e], y + (size_t)(e / 2) * d);

@@ -1,8 +1,8 @@
 /* conebench — solver framework: settings, options, solutions, traces, and cb_solve (run + judge). */
 #include "conebench/solver.h"
 
-#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,69 +83,39 @@ int cb_info_trace(cb_info *info, const cb_settings *s, int iteration, double t0,
     return CB_OK;
 }
 
-static const cb_option_spec *find_spec(const cb_option_spec *spec, const char *key)
+/* The options of s read against spec, in the words of a solver ("option K: ..."). */
+static cb_kv_view option_view(const cb_settings *s, const cb_option_spec *spec)
 {
-    for (; spec && spec->key; spec++)
-        if (strcmp(spec->key, key) == 0)
-            return spec;
-    return NULL;
+    return (cb_kv_view){s->options, s->noptions, spec, "option"};
 }
 
 int cb_options_check(const cb_settings *s, const cb_option_spec *spec, const char *solver,
                      cb_error *err)
 {
-    for (int i = 0; i < s->noptions; i++) {
-        const cb_option *o = &s->options[i];
-        if (!o->key || !o->value)
-            return cb_fail(err, CB_ERR_INPUT, "option %d: missing key or value", i);
-        if (!find_spec(spec, o->key))
-            return cb_fail(err, CB_ERR_INPUT, "option %s: not an option of solver %s", o->key,
-                           solver);
-    }
-    return CB_OK;
+    char owner[256];
+    snprintf(owner, sizeof owner, "an option of solver %s", solver ? solver : "?");
+    cb_kv_view v = option_view(s, spec);
+    return cb_kv_check(&v, owner, err);
 }
 
 const char *cb_option_get(const cb_settings *s, const cb_option_spec *spec, const char *key)
 {
-    for (int i = s->noptions - 1; i >= 0; i--) /* the last one given wins */
-        if (s->options[i].key && strcmp(s->options[i].key, key) == 0)
-            return s->options[i].value;
-    const cb_option_spec *sp = find_spec(spec, key);
-    return sp ? sp->default_value : NULL;
+    cb_kv_view v = option_view(s, spec);
+    return cb_kv_get(&v, key);
 }
 
 int cb_option_double(const cb_settings *s, const cb_option_spec *spec, const char *key,
                      double lo, double hi, double *out, cb_error *err)
 {
-    const char *v = cb_option_get(s, spec, key);
-    if (!v)
-        return cb_fail(err, CB_ERR_INPUT, "option %s: no value and no default", key);
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(x))
-        return cb_fail(err, CB_ERR_INPUT, "option %s: '%s' is not a finite number", key, v);
-    if (x < lo || x > hi)
-        return cb_fail(err, CB_ERR_INPUT, "option %s: %g is outside [%g, %g]", key, x, lo, hi);
-    *out = x;
-    return CB_OK;
+    cb_kv_view v = option_view(s, spec);
+    return cb_kv_double(&v, key, lo, hi, out, err);
 }
 
 int cb_option_int(const cb_settings *s, const cb_option_spec *spec, const char *key, long lo,
                   long hi, long *out, cb_error *err)
 {
-    const char *v = cb_option_get(s, spec, key);
-    if (!v)
-        return cb_fail(err, CB_ERR_INPUT, "option %s: no value and no default", key);
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || errno == ERANGE)
-        return cb_fail(err, CB_ERR_INPUT, "option %s: '%s' is not an integer", key, v);
-    if (x < lo || x > hi)
-        return cb_fail(err, CB_ERR_INPUT, "option %s: %ld is outside [%ld, %ld]", key, x, lo, hi);
-    *out = x;
-    return CB_OK;
+    cb_kv_view v = option_view(s, spec);
+    return cb_kv_long(&v, key, lo, hi, out, err);
 }
 
 static int check_settings(const cb_settings *s, cb_error *err)

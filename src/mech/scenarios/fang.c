@@ -11,7 +11,7 @@
 
 /* ---------------------------------------------------------------- brick-incline */
 
-static const cb_option_spec brick_params[] = {
+static const cb_kv_spec brick_params[] = {
     {"alpha", "0.25", "incline angle (rad): Fang uses atan(mu_k), atan(mu_s), 0.25"},
     {"alpha_deg", "", "incline angle (degrees); overrides alpha"},
     {"m", "1", "brick mass (kg)"},
@@ -25,47 +25,40 @@ static const cb_option_spec brick_params[] = {
     {NULL, NULL, NULL}};
 
 /* Shared grid parameters (h, θ, t_end, tol) and gravity g along −z. */
-static int fang_grid(const cb_settings *ps, const cb_option_spec *spec, cb_scenario *s,
-                     cb_error *err)
+static int fang_grid(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     double g = 0;
-    int rc = cb_scen_double(ps, spec, "h", 1e-9, 1.0, &s->h, err);
+    int rc = cb_scen_grid(ps, s, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "theta", 0.0, 1.0, &s->theta, err);
-    if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "t_end", 1e-9, 1e6, &s->t_end, err);
-    if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "tol", 1e-16, 1.0, &s->tol, err);
-    if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "g", 0.0, 1e3, &g, err);
+        rc = cb_param_double(ps, "g", 0.0, 1e3, &g, err);
     s->gravity[2] = -g;
     return rc;
 }
 
-static int brick_angle(const cb_settings *ps, double *alpha, cb_error *err)
+static int brick_angle(const cb_scenario_params *ps, double *alpha, cb_error *err)
 {
-    if (cb_scen_given(ps, "alpha_deg")) {
-        int rc = cb_scen_double(ps, brick_params, "alpha_deg", 0, 89, alpha, err);
+    if (cb_param_given(ps, "alpha_deg")) {
+        int rc = cb_param_double(ps, "alpha_deg", 0, 89, alpha, err);
         *alpha *= M_PI / 180.0;
         return rc;
     }
-    return cb_scen_double(ps, brick_params, "alpha", 0, 1.55, alpha, err);
+    return cb_param_double(ps, "alpha", 0, 1.55, alpha, err);
 }
 
-static int build_brick(const cb_settings *ps, cb_scenario *s, cb_error *err)
+static int build_brick(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     double alpha = 0, m = 0, mu = 0, L = 0;
     int rc = brick_angle(ps, &alpha, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, brick_params, "m", 1e-9, 1e9, &m, err);
+        rc = cb_param_double(ps, "m", 1e-9, 1e9, &m, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, brick_params, "mu", 0, 1e3, &mu, err);
+        rc = cb_param_double(ps, "mu", 0, 1e3, &mu, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, brick_params, "size", 1e-6, 1e3, &L, err);
+        rc = cb_param_double(ps, "size", 1e-6, 1e3, &L, err);
     if (rc == CB_OK)
         rc = cb_scen_alloc(s, CB_KIND_COULOMB3D, 2, 1, 1, err);
     if (rc == CB_OK)
-        rc = fang_grid(ps, brick_params, s, err);
+        rc = fang_grid(ps, s, err);
     if (rc == CB_OK)
         rc = cb_scen_ground(&s->bodies[0], alpha, err);
     cb_shape sh = {.kind = CB_SHAPE_BOX, .half = {0.5 * L, 0.25 * L, 0.125 * L}};
@@ -94,7 +87,7 @@ const cb_scenario_def cb_scenario_brick_incline = {
 
 /* ---------------------------------------------------------------- ellipsoids */
 
-static const cb_option_spec ellipsoid_params[] = {
+static const cb_kv_spec ellipsoid_params[] = {
     {"a", "0.2", "semi-axis along local x (m)"},
     {"b", "0.2", "semi-axis along local y (m)"},
     {"c", "0.5", "semi-axis along local z (m)"},
@@ -114,7 +107,7 @@ static const cb_option_spec ellipsoid_params[] = {
     {"stop_speed", "1e-3", "stopped when |v| + r|w| <= this (m/s), r the largest semi-axis"},
     {NULL, NULL, NULL}};
 
-static const cb_option_spec ellipsoid_spin_params[] = {
+static const cb_kv_spec ellipsoid_spin_params[] = {
     {"a", "0.02", "semi-axis along local x (m)"},
     {"b", "0.02", "semi-axis along local y (m)"},
     {"c", "0.05", "semi-axis along local z (m)"},
@@ -139,26 +132,25 @@ typedef struct {
     int flat;
 } ell_params;
 
-static int ellipsoid_read(const cb_settings *ps, const cb_option_spec *spec, ell_params *e,
-                          cb_error *err)
+static int ellipsoid_read(const cb_scenario_params *ps, ell_params *e, cb_error *err)
 {
     const char *keys[3] = {"a", "b", "c"};
     int rc = CB_OK;
     for (int k = 0; rc == CB_OK && k < 3; k++)
-        rc = cb_scen_double(ps, spec, keys[k], 1e-6, 1e3, &e->half[k], err);
+        rc = cb_param_double(ps, keys[k], 1e-6, 1e3, &e->half[k], err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "m", -1, 1e9, &e->m, err);
+        rc = cb_param_double(ps, "m", -1, 1e9, &e->m, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "rho", 1e-6, 1e6, &e->rho, err);
+        rc = cb_param_double(ps, "rho", 1e-6, 1e6, &e->rho, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "vy", -1e3, 1e3, &e->vy, err);
+        rc = cb_param_double(ps, "vy", -1e3, 1e3, &e->vy, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "W0", -1e4, 1e4, &e->W0, err);
+        rc = cb_param_double(ps, "W0", -1e4, 1e4, &e->W0, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "mu", 0, 1e3, &e->mu, err);
+        rc = cb_param_double(ps, "mu", 0, 1e3, &e->mu, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "eta_r", 0, 1e3, &e->eta_r, err);
-    const char *pose = cb_option_get(ps, spec, "pose");
+        rc = cb_param_double(ps, "eta_r", 0, 1e3, &e->eta_r, err);
+    const char *pose = cb_param_get(ps, "pose");
     e->flat = strcmp(pose, "flat") == 0;
     if (rc == CB_OK && !e->flat && strcmp(pose, "upright") != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "param pose: '%s' is not upright or flat", pose);
@@ -194,24 +186,24 @@ static double hertz_mu_s(const cb_scenario *s, const ell_params *e)
     return 0.5 * hz.a * e->mu;
 }
 
-static int build_ellipsoid_with(const cb_settings *ps, const cb_option_spec *spec,
-                                cb_scenario *s, cb_error *err)
+/* ellipsoid and ellipsoid-spin: the same build, their own defaults (ps carries the spec). */
+static int build_ellipsoid(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     ell_params e;
     double mu_s = 0;
-    int rc = ellipsoid_read(ps, spec, &e, err);
+    int rc = ellipsoid_read(ps, &e, err);
     if (rc == CB_OK)
         rc = cb_scen_alloc(s, CB_KIND_ROLLSPIN3D, 2, 1, 1, err);
     if (rc == CB_OK)
-        rc = fang_grid(ps, spec, s, err);
+        rc = fang_grid(ps, s, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "stop_speed", 0, 1e3, &s->stop_speed, err);
+        rc = cb_param_double(ps, "stop_speed", 0, 1e3, &s->stop_speed, err);
     if (rc == CB_OK)
         rc = cb_scen_ground(&s->bodies[0], 0.0, err);
     if (rc == CB_OK)
         rc = ellipsoid_body(s, &e, err);
-    if (rc == CB_OK && cb_scen_given(ps, "mu_s"))
-        rc = cb_scen_double(ps, spec, "mu_s", 0, 1e3, &mu_s, err);
+    if (rc == CB_OK && cb_param_given(ps, "mu_s"))
+        rc = cb_param_double(ps, "mu_s", 0, 1e3, &mu_s, err);
     else if (rc == CB_OK)
         mu_s = hertz_mu_s(s, &e);
     if (rc != CB_OK)
@@ -228,23 +220,13 @@ static int build_ellipsoid_with(const cb_settings *ps, const cb_option_spec *spe
     return CB_OK;
 }
 
-static int build_ellipsoid(const cb_settings *ps, cb_scenario *s, cb_error *err)
-{
-    return build_ellipsoid_with(ps, ellipsoid_params, s, err);
-}
-
-static int build_ellipsoid_spin(const cb_settings *ps, cb_scenario *s, cb_error *err)
-{
-    return build_ellipsoid_with(ps, ellipsoid_spin_params, s, err);
-}
-
 const cb_scenario_def cb_scenario_ellipsoid = {
     "ellipsoid", "upright ellipsoid pushed sideways: rolls, slides, falls flat (Fang 4.5.1)",
     ellipsoid_params, build_ellipsoid};
 
 const cb_scenario_def cb_scenario_ellipsoid_spin = {
     "ellipsoid-spin", "steel ellipsoid spinning upright or flat (Fang 4.5.2, Table 7)",
-    ellipsoid_spin_params, build_ellipsoid_spin};
+    ellipsoid_spin_params, build_ellipsoid};
 
 const cb_scenario_def *cb_fang_scenario_find(const char *name)
 {

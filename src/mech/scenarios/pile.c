@@ -25,7 +25,7 @@
 #include "conebench/rng.h"
 #include "scenarios_internal.h"
 
-static const cb_option_spec pile_params[] = {
+static const cb_kv_spec pile_params[] = {
     {"n", "250", "number of spheres"},
     {"phi", "0.02", "sphere diameter (m)"},
     {"rho", "1300", "density (kg/m^3)"},
@@ -54,27 +54,28 @@ typedef struct {
 } pile_desc;
 
 /* Pouring parameters, with the automatic batch and height resolved. */
-static int pile_read(const cb_settings *ps, const cb_scenario *s, pile_desc *p, cb_error *err)
+static int pile_read(const cb_scenario_params *ps, const cb_scenario *s, pile_desc *p,
+                     cb_error *err)
 {
     long seed;
-    int rc = cb_option_int(ps, pile_params, "n", 1, 2000000, &p->n, err);
+    int rc = cb_param_long(ps, "n", 1, 2000000, &p->n, err);
     if (rc == CB_OK)
-        rc = cb_option_int(ps, pile_params, "batch", 0, 10000000, &p->batch, err);
+        rc = cb_param_long(ps, "batch", 0, 10000000, &p->batch, err);
     if (rc == CB_OK)
-        rc = cb_option_int(ps, pile_params, "seed", 0, 0x7fffffffL, &seed, err);
+        rc = cb_param_long(ps, "seed", 0, 0x7fffffffL, &seed, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "phi", 1e-6, 1e3, &p->phi, err);
+        rc = cb_param_double(ps, "phi", 1e-6, 1e3, &p->phi, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "rho", 1e-6, 1e6, &p->rho, err);
+        rc = cb_param_double(ps, "rho", 1e-6, 1e6, &p->rho, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "interval", 0, 1e6, &p->interval, err);
+        rc = cb_param_double(ps, "interval", 0, 1e6, &p->interval, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "height", 0, 1e9, &p->height, err);
+        rc = cb_param_double(ps, "height", 0, 1e9, &p->height, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "margin", 0, 100, &p->margin, err);
+        rc = cb_param_double(ps, "margin", 0, 100, &p->margin, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "width", 0, 1e9, &p->width, err);
-    const char *init = cb_option_get(ps, pile_params, "init");
+        rc = cb_param_double(ps, "width", 0, 1e9, &p->width, err);
+    const char *init = cb_param_get(ps, "init");
     p->heap = strcmp(init, "heap") == 0;
     if (rc == CB_OK && !p->heap && strcmp(init, "pour") != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "param init: '%s' is not pour or heap", init);
@@ -143,33 +144,21 @@ static int heap_sphere(const pile_desc *p, long k, long s0, cb_body *b, const cb
     return rc;
 }
 
-static int pile_grid(const cb_settings *ps, cb_scenario *s, cb_error *err)
-{
-    int rc = cb_scen_double(ps, pile_params, "h", 1e-9, 1.0, &s->h, err);
-    if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "theta", 0.0, 1.0, &s->theta, err);
-    if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "t_end", 1e-9, 1e6, &s->t_end, err);
-    if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "tol", 1e-16, 1.0, &s->tol, err);
-    return rc;
-}
-
-static int build_pile(const cb_settings *ps, cb_scenario *s, cb_error *err)
+static int build_pile(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     cb_scenario grid;
     pile_desc p;
     double mu = 0, mu_r = 0, e = 0;
     memset(&grid, 0, sizeof grid);
-    int rc = pile_grid(ps, &grid, err);
+    int rc = cb_scen_grid(ps, &grid, err);
     if (rc == CB_OK)
         rc = pile_read(ps, &grid, &p, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "mu", 0, 1e3, &mu, err);
+        rc = cb_param_double(ps, "mu", 0, 1e3, &mu, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "mu_r", 0, 1e3, &mu_r, err);
+        rc = cb_param_double(ps, "mu_r", 0, 1e3, &mu_r, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, pile_params, "e", 0, 1, &e, err);
+        rc = cb_param_double(ps, "e", 0, 1, &e, err);
     if (rc == CB_OK)
         rc = cb_scen_alloc(s, CB_KIND_ROLLING3D, (int)p.n + 1, 0, 0, err);
     if (rc == CB_OK)

@@ -1,4 +1,5 @@
-/* conebench — helpers shared by the scenario builders (problems/scenarios/, internal). */
+/* conebench — the scenario definitions and the helpers their builders share (src/mech/
+ * scenarios/, internal). */
 #ifndef CONEBENCH_SCENARIOS_INTERNAL_H
 #define CONEBENCH_SCENARIOS_INTERNAL_H
 
@@ -10,16 +11,17 @@ extern const cb_scenario_def cb_scenario_sphere_spin;    /* spheres.c */
 extern const cb_scenario_def cb_scenario_disk_rolling;   /* spheres.c */
 extern const cb_scenario_def cb_scenario_three_spheres;  /* spheres.c */
 extern const cb_scenario_def cb_scenario_sphere_pile;    /* pile.c */
+extern const cb_scenario_def cb_scenario_brick_incline;  /* fang.c */
+extern const cb_scenario_def cb_scenario_ellipsoid;      /* fang.c */
+extern const cb_scenario_def cb_scenario_ellipsoid_spin; /* fang.c */
 
-/* 1 when key was given explicitly (not defaulted). */
-int cb_scen_given(const cb_settings *ps, const char *key);
-/* A numeric parameter in [lo, hi] (given or default); the error names the key. */
-int cb_scen_double(const cb_settings *ps, const cb_option_spec *spec, const char *key, double lo,
-                   double hi, double *out, cb_error *err);
+/* The helpers below live in params.c. */
 /* Allocate the arrays of s (zeroed) and set the defaults every scenario shares: gravity
  * (0, 0, −9.81), θ = ½, tol 1e-10, stop speed 1e-6 m/s, subject/ground −1. */
 int cb_scen_alloc(cb_scenario *s, cb_kind kind, int nbodies, int ntracked, int npairs,
                   cb_error *err);
+/* The time grid every scenario takes: h, theta, t_end, tol (in that order). */
+int cb_scen_grid(const cb_scenario_params *ps, cb_scenario *s, cb_error *err);
 /* Ground plane through the origin, tilted by `incline` (rad) about +y: normal
  * (sin α, 0, cos α), local +x (cos α, 0, −sin α) points down the slope. */
 int cb_scen_ground(cb_body *b, double incline, cb_error *err);

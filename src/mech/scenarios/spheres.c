@@ -22,7 +22,7 @@ static void stop_on_ground(cb_scenario *s)
     s->end_on_stop = 1;
 }
 
-static const cb_option_spec sphere_plane_params[] = {
+static const cb_kv_spec sphere_plane_params[] = {
     {"config", "a", "a (U0=2.5 W0=5 mu=0.2 mu_r=0.04), b (W0=2.5), c (mu=0.05) of Acary Fig. 3"},
     {"U0", "", "initial centre velocity along x (m/s); default from config"},
     {"W0", "", "initial angular velocity about y (rad/s); slip u_T = U0 - R W0; from config"},
@@ -45,14 +45,14 @@ typedef struct {
 } sp_config;
 
 /* The configuration's values, overridden one by one by explicit parameters. */
-static int sphere_plane_config(const cb_settings *ps, sp_config *c, cb_error *err)
+static int sphere_plane_config(const cb_scenario_params *ps, sp_config *c, cb_error *err)
 {
     static const struct {
         const char *name;
         sp_config c;
     } configs[] = {{"a", {2.5, 5.0, 0.2, 0.04}}, {"b", {2.5, 2.5, 0.2, 0.04}},
                    {"c", {2.5, 5.0, 0.05, 0.04}}};
-    const char *name = cb_option_get(ps, sphere_plane_params, "config");
+    const char *name = cb_param_get(ps, "config");
     int found = 0;
     for (size_t k = 0; k < sizeof configs / sizeof *configs; k++)
         if (strcmp(name, configs[k].name) == 0) {
@@ -65,58 +65,50 @@ static int sphere_plane_config(const cb_settings *ps, sp_config *c, cb_error *er
     double *vals[4] = {&c->U0, &c->W0, &c->mu, &c->mu_r};
     double lo[4] = {-1e3, -1e3, 0, 0}, hi[4] = {1e3, 1e3, 1e3, 1e3};
     for (int k = 0; k < 4; k++)
-        if (cb_scen_given(ps, keys[k]) &&
-            cb_scen_double(ps, sphere_plane_params, keys[k], lo[k], hi[k], vals[k], err) != CB_OK)
+        if (cb_param_given(ps, keys[k]) &&
+            cb_param_double(ps, keys[k], lo[k], hi[k], vals[k], err) != CB_OK)
             return CB_ERR_INPUT;
     return CB_OK;
 }
 
-/* Grid, tolerance and restitution parameters shared by the few-body scenarios. */
-static int common_grid(const cb_settings *ps, const cb_option_spec *spec, cb_scenario *s,
-                       cb_error *err)
+/* Grid, tolerance and stop speed shared by the few-body scenarios. */
+static int common_grid(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
-    int rc = cb_scen_double(ps, spec, "h", 1e-9, 1.0, &s->h, err);
+    int rc = cb_scen_grid(ps, s, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "theta", 0.0, 1.0, &s->theta, err);
-    if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "t_end", 1e-9, 1e6, &s->t_end, err);
-    if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "tol", 1e-16, 1.0, &s->tol, err);
-    if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "stop_speed", 0.0, 1e3, &s->stop_speed, err);
+        rc = cb_param_double(ps, "stop_speed", 0.0, 1e3, &s->stop_speed, err);
     return rc;
 }
 
-static int parse_kind(const cb_settings *ps, const cb_option_spec *spec, cb_kind *kind,
-                      cb_error *err)
+static int parse_kind(const cb_scenario_params *ps, cb_kind *kind, cb_error *err)
 {
-    const char *v = cb_option_get(ps, spec, "kind");
+    const char *v = cb_param_get(ps, "kind");
     if (cb_kind_parse(v, kind) != CB_OK || (*kind != CB_KIND_ROLLING3D &&
                                             *kind != CB_KIND_ROLLSPIN3D))
         return cb_fail(err, CB_ERR_INPUT, "param kind: '%s' is not rolling3d or rollspin3d", v);
     return CB_OK;
 }
 
-static int build_sphere_plane(const cb_settings *ps, cb_scenario *s, cb_error *err)
+static int build_sphere_plane(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     sp_config c;
     double R = 0, rho = 0, mu_s = 0, e = 0;
     cb_kind kind;
     int rc = sphere_plane_config(ps, &c, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, sphere_plane_params, "R", 1e-6, 1e3, &R, err);
+        rc = cb_param_double(ps, "R", 1e-6, 1e3, &R, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, sphere_plane_params, "rho", 1e-6, 1e6, &rho, err);
+        rc = cb_param_double(ps, "rho", 1e-6, 1e6, &rho, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, sphere_plane_params, "mu_s", 0, 1e3, &mu_s, err);
+        rc = cb_param_double(ps, "mu_s", 0, 1e3, &mu_s, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, sphere_plane_params, "e", 0, 1, &e, err);
+        rc = cb_param_double(ps, "e", 0, 1, &e, err);
     if (rc == CB_OK)
-        rc = parse_kind(ps, sphere_plane_params, &kind, err);
+        rc = parse_kind(ps, &kind, err);
     if (rc == CB_OK)
         rc = cb_scen_alloc(s, kind, 2, 1, 1, err);
     if (rc == CB_OK)
-        rc = common_grid(ps, sphere_plane_params, s, err);
+        rc = common_grid(ps, s, err);
     if (rc == CB_OK)
         rc = cb_scen_ground(&s->bodies[0], 0.0, err);
     if (rc == CB_OK)
@@ -138,7 +130,7 @@ const cb_scenario_def cb_scenario_sphere_plane = {
 
 /* ---------------------------------------------------------------- sphere-incline */
 
-static const cb_option_spec sphere_incline_params[] = {
+static const cb_kv_spec sphere_incline_params[] = {
     {"alpha", "35", "incline angle (degrees)"},
     {"v0", "0.5", "initial velocity up the slope (m/s), zero angular velocity"},
     {"R", "0.2", "sphere radius (m)"},
@@ -154,43 +146,43 @@ static const cb_option_spec sphere_incline_params[] = {
     {NULL, NULL, NULL}};
 
 /* mu_r given, else 2 η_r μ R (SPEC §6 cross-model mapping). */
-static int rolling_coefficient(const cb_settings *ps, const cb_option_spec *spec, double mu,
-                               double R, double *mu_r, cb_error *err)
+static int rolling_coefficient(const cb_scenario_params *ps, double mu, double R, double *mu_r,
+                               cb_error *err)
 {
-    if (cb_scen_given(ps, "mu_r"))
-        return cb_scen_double(ps, spec, "mu_r", 0, 1e3, mu_r, err);
+    if (cb_param_given(ps, "mu_r"))
+        return cb_param_double(ps, "mu_r", 0, 1e3, mu_r, err);
     double eta;
-    int rc = cb_scen_double(ps, spec, "eta_r", 0, 1e3, &eta, err);
+    int rc = cb_param_double(ps, "eta_r", 0, 1e3, &eta, err);
     *mu_r = 2.0 * eta * mu * R;
     return rc;
 }
 
 /* Radius, mass and μ of the single sphere of a Fang scenario. */
-static int fang_sphere(const cb_settings *ps, const cb_option_spec *spec, double *R, double *m,
-                       double *mu, cb_error *err)
+static int fang_sphere(const cb_scenario_params *ps, double *R, double *m, double *mu,
+                       cb_error *err)
 {
-    int rc = cb_scen_double(ps, spec, "R", 1e-6, 1e3, R, err);
+    int rc = cb_param_double(ps, "R", 1e-6, 1e3, R, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "m", 1e-9, 1e9, m, err);
+        rc = cb_param_double(ps, "m", 1e-9, 1e9, m, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, spec, "mu", 0, 1e3, mu, err);
+        rc = cb_param_double(ps, "mu", 0, 1e3, mu, err);
     return rc;
 }
 
-static int build_sphere_incline(const cb_settings *ps, cb_scenario *s, cb_error *err)
+static int build_sphere_incline(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     double alpha = 0, v0 = 0, R = 0, m = 0, mu = 0, mu_r = 0;
-    int rc = cb_scen_double(ps, sphere_incline_params, "alpha", 0, 89, &alpha, err);
+    int rc = cb_param_double(ps, "alpha", 0, 89, &alpha, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, sphere_incline_params, "v0", -1e3, 1e3, &v0, err);
+        rc = cb_param_double(ps, "v0", -1e3, 1e3, &v0, err);
     if (rc == CB_OK)
-        rc = fang_sphere(ps, sphere_incline_params, &R, &m, &mu, err);
+        rc = fang_sphere(ps, &R, &m, &mu, err);
     if (rc == CB_OK)
-        rc = rolling_coefficient(ps, sphere_incline_params, mu, R, &mu_r, err);
+        rc = rolling_coefficient(ps, mu, R, &mu_r, err);
     if (rc == CB_OK)
         rc = cb_scen_alloc(s, CB_KIND_ROLLING3D, 2, 1, 1, err);
     if (rc == CB_OK)
-        rc = common_grid(ps, sphere_incline_params, s, err);
+        rc = common_grid(ps, s, err);
     if (rc == CB_OK)
         rc = cb_scen_ground(&s->bodies[0], alpha * DEG, err);
     if (rc == CB_OK)
@@ -217,7 +209,7 @@ const cb_scenario_def cb_scenario_sphere_incline = {
 
 /* ---------------------------------------------------------------- disk-rolling (2D) */
 
-static const cb_option_spec disk_rolling_params[] = {
+static const cb_kv_spec disk_rolling_params[] = {
     {"v0", "5", "initial velocity (m/s), zero angular velocity"},
     {"W0", "0", "initial angular velocity about the disk axis y (rad/s)"},
     {"R", "0.2", "disk radius (m)"},
@@ -232,20 +224,20 @@ static const cb_option_spec disk_rolling_params[] = {
     {"stop_speed", "1e-6", "stopped when |v| + R|w| <= this (m/s)"},
     {NULL, NULL, NULL}};
 
-static int build_disk_rolling(const cb_settings *ps, cb_scenario *s, cb_error *err)
+static int build_disk_rolling(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     double v0 = 0, W0 = 0, R = 0, m = 0, mu = 0, mu_r = 0;
-    int rc = cb_scen_double(ps, disk_rolling_params, "v0", -1e3, 1e3, &v0, err);
+    int rc = cb_param_double(ps, "v0", -1e3, 1e3, &v0, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, disk_rolling_params, "W0", -1e4, 1e4, &W0, err);
+        rc = cb_param_double(ps, "W0", -1e4, 1e4, &W0, err);
     if (rc == CB_OK)
-        rc = fang_sphere(ps, disk_rolling_params, &R, &m, &mu, err);
+        rc = fang_sphere(ps, &R, &m, &mu, err);
     if (rc == CB_OK)
-        rc = rolling_coefficient(ps, disk_rolling_params, mu, R, &mu_r, err);
+        rc = rolling_coefficient(ps, mu, R, &mu_r, err);
     if (rc == CB_OK)
         rc = cb_scen_alloc(s, CB_KIND_ROLLING2D, 2, 1, 1, err);
     if (rc == CB_OK)
-        rc = common_grid(ps, disk_rolling_params, s, err);
+        rc = common_grid(ps, s, err);
     if (rc == CB_OK)
         rc = cb_scen_ground(&s->bodies[0], 0.0, err);
     cb_shape sh = {.kind = CB_SHAPE_DISK, .radius = R, .length = 0.25 * R};
@@ -268,7 +260,7 @@ const cb_scenario_def cb_scenario_disk_rolling = {
 
 /* ---------------------------------------------------------------- sphere-spin */
 
-static const cb_option_spec sphere_spin_params[] = {
+static const cb_kv_spec sphere_spin_params[] = {
     {"W0", "1", "initial spin about the vertical (rad/s)"},
     {"R", "0.2", "sphere radius (m)"},
     {"m", "5", "sphere mass (kg)"},
@@ -284,23 +276,23 @@ static const cb_option_spec sphere_spin_params[] = {
     {"stop_speed", "1e-6", "stopped when |v| + R|w| <= this (m/s)"},
     {NULL, NULL, NULL}};
 
-static int build_sphere_spin(const cb_settings *ps, cb_scenario *s, cb_error *err)
+static int build_sphere_spin(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     double W0 = 0, R = 0, m = 0, mu = 0, mu_r = 0, mu_s = 0, eta = 0;
-    int rc = cb_scen_double(ps, sphere_spin_params, "W0", -1e4, 1e4, &W0, err);
+    int rc = cb_param_double(ps, "W0", -1e4, 1e4, &W0, err);
     if (rc == CB_OK)
-        rc = fang_sphere(ps, sphere_spin_params, &R, &m, &mu, err);
+        rc = fang_sphere(ps, &R, &m, &mu, err);
     if (rc == CB_OK)
-        rc = rolling_coefficient(ps, sphere_spin_params, mu, R, &mu_r, err);
+        rc = rolling_coefficient(ps, mu, R, &mu_r, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, sphere_spin_params, "eta_psi", 0, 1e3, &eta, err);
+        rc = cb_param_double(ps, "eta_psi", 0, 1e3, &eta, err);
     mu_s = mu * eta * R;
-    if (rc == CB_OK && cb_scen_given(ps, "mu_s"))
-        rc = cb_scen_double(ps, sphere_spin_params, "mu_s", 0, 1e3, &mu_s, err);
+    if (rc == CB_OK && cb_param_given(ps, "mu_s"))
+        rc = cb_param_double(ps, "mu_s", 0, 1e3, &mu_s, err);
     if (rc == CB_OK)
         rc = cb_scen_alloc(s, CB_KIND_ROLLSPIN3D, 2, 1, 1, err);
     if (rc == CB_OK)
-        rc = common_grid(ps, sphere_spin_params, s, err);
+        rc = common_grid(ps, s, err);
     if (rc == CB_OK)
         rc = cb_scen_ground(&s->bodies[0], 0.0, err);
     if (rc == CB_OK)
@@ -320,7 +312,7 @@ const cb_scenario_def cb_scenario_sphere_spin = {
 
 /* ---------------------------------------------------------------- three-spheres */
 
-static const cb_option_spec three_spheres_params[] = {
+static const cb_kv_spec three_spheres_params[] = {
     {"m_top", "1", "mass of the top sphere (kg)"},
     {"m", "1", "mass of each bottom sphere (kg)"},
     {"R", "0.15", "radius of the spheres (m)"},
@@ -352,20 +344,20 @@ static int three_bodies(cb_scenario *s, double R, double m, double m_top, double
     return rc;
 }
 
-static int build_three_spheres(const cb_settings *ps, cb_scenario *s, cb_error *err)
+static int build_three_spheres(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     double m_top = 0, m = 0, R = 0, gap = 0, mu = 0, mu_r = 0;
-    int rc = cb_scen_double(ps, three_spheres_params, "m_top", 1e-9, 1e9, &m_top, err);
+    int rc = cb_param_double(ps, "m_top", 1e-9, 1e9, &m_top, err);
     if (rc == CB_OK)
-        rc = cb_scen_double(ps, three_spheres_params, "gap", 0, 1.99, &gap, err);
+        rc = cb_param_double(ps, "gap", 0, 1.99, &gap, err);
     if (rc == CB_OK)
-        rc = fang_sphere(ps, three_spheres_params, &R, &m, &mu, err);
+        rc = fang_sphere(ps, &R, &m, &mu, err);
     if (rc == CB_OK)
-        rc = rolling_coefficient(ps, three_spheres_params, mu, R, &mu_r, err);
+        rc = rolling_coefficient(ps, mu, R, &mu_r, err);
     if (rc == CB_OK)
         rc = cb_scen_alloc(s, CB_KIND_ROLLING3D, 4, 3, 4, err);
     if (rc == CB_OK)
-        rc = common_grid(ps, three_spheres_params, s, err);
+        rc = common_grid(ps, s, err);
     if (rc == CB_OK)
         rc = three_bodies(s, R, m, m_top, gap, err);
     if (rc != CB_OK)

@@ -1,0 +1,13 @@
+/* conebench — campaign parsing without the strict check (src/bench, internal): campaign.c parses,
+ * campaign_check.c checks and offers cb_campaign_parse (parse + check), so the two files call
+ * each other one way only. */
+#ifndef CONEBENCH_CAMPAIGN_INTERNAL_H
+#define CONEBENCH_CAMPAIGN_INTERNAL_H
+
+#include "conebench/campaign.h"
+
+/* Read and parse the campaign file at path (every line, the whole-file rules and defaults),
+ * without cb_campaign_check. *out is NULL on failure. */
+int cb_campaign_read(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err);
+
+#endif
