@@ -3,7 +3,6 @@
  * Fang & Negrut's tables, CSV time series and the JSON summary. */
 #include "cli_compliant.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -391,22 +390,27 @@ typedef struct {
     cb_option kv[CBC_MAX_KV];
 } comp_args;
 
-static const char *comp_use =
-    "usage: conebench simulate SCENARIO --model compliant|compliant-legacy|compliant-edem\n"
-    "         [--param k=v]... [--csv OUT] [--every N] [--json]";
+const cb_cli_opt cb_simulate_compliant_opts[] = {
+    {"model", 'm', "M", "compliant (Fang & Negrut), compliant-legacy (eq. 8) or compliant-edem"},
+    {"param", 'p', "k=v", "a scenario or model parameter, repeatable: the scenario's keys, and "
+                          "mu_s mu_k K_E K_D kd_factor eta_r dr_factor eta_psi K_spin dpsi_factor "
+                          "k_n c_n E nu E_ground e_rest mu_r_legacy c_safety gamma_n dt t_end "
+                          "creep_tol normal=given|hooke|hertz spin=heuristic|hertz "
+                          "roll=plane|identical material=steel1|steel2|glass"},
+    {"csv", 'c', "OUT", "write the time series (one row every N steps: man conebench, RESULTS FILES)"},
+    {"every", 'e', "N", "one CSV row every N steps (default 10)"},
+    {"json", 'j', NULL, "print one JSON object (keys: man conebench, JSON OUTPUT)"},
+    {NULL, 0, NULL, NULL}};
 
 static int comp_parse(int argc, char **argv, comp_args *a)
 {
-    static const struct option opts[] = {
-        {"model", required_argument, 0, 'm'}, {"param", required_argument, 0, 'p'},
-        {"csv", required_argument, 0, 'c'},   {"every", required_argument, 0, 'e'},
-        {"json", no_argument, 0, 'j'},        {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->model = "compliant";
     a->every = 10;
+    cb_cli_parser p;
     int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    cb_cli_parser_init(&p, cb_simulate_compliant_opts);
+    while ((c = cb_cli_next(&p, argc, argv)) != -1) {
         char *eq = c == 'p' ? strchr(optarg, '=') : NULL;
         if (c == 'm')
             a->model = optarg;
@@ -424,10 +428,10 @@ static int comp_parse(int argc, char **argv, comp_args *a)
             a->kv[a->n].key = optarg;
             a->kv[a->n++].value = eq + 1;
         } else if (c == '?')
-            return cb_cli_usage_error("%s", comp_use);
+            return cb_cli_usage_of("simulate", CB_USAGE_SIMULATE_COMPLIANT);
     }
     if (optind != argc - 1)
-        return cb_cli_usage_error("%s", comp_use);
+        return cb_cli_usage_of("simulate", CB_USAGE_SIMULATE_COMPLIANT);
     a->scenario = argv[optind];
     return CB_EXIT_OK;
 }

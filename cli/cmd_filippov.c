@@ -8,7 +8,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,17 +20,20 @@
 
 #define MAX_PARAMS 64
 
-static const char *use =
-    "usage: conebench filippov wheel [--param k=v]... [--json]\n"
-    "         wheel: m rho g mu Md Ms w2 w3 [law=coulomb|stiction|stribeck mu0 gamma]\n"
-    "       conebench filippov body [--param k=v]... [--json]\n"
-    "         body: shape=sphere|disk|ellipsoid m R L a b c roll pitch yaw g wx wy wz\n"
-    "               Fx Fy Fz Mx My Mz mu [law mu0 gamma] balance=0|1 spin_frame=0|1 N\n"
-    "       conebench filippov map -o DIR [--plots DIR] [--quick]";
+#define STATE_USAGE "filippov wheel|body [--param k=v]... [--json]"
 
-static const char *wheel_keys = "m rho g mu Md Ms w2 w3 law mu0 gamma";
-static const char *body_keys = "shape m R L a b c roll pitch yaw g wx wy wz Fx Fy Fz Mx My Mz "
-                               "mu law mu0 gamma balance spin_frame N";
+static const cb_cli_opt state_opts[] = {
+    {"param", CB_CLI_SHORT('p'), "k=v", "a parameter of the body or its state, repeatable (keys "
+                                        "below)"},
+    {"json", 'j', NULL, "print one JSON object (keys: man conebench, JSON OUTPUT)"},
+    {NULL, 0, NULL, NULL}};
+
+#define WHEEL_KEYS "m rho g mu Md Ms w2 w3 law mu0 gamma"
+#define BODY_KEYS                                                                                 \
+    "shape m R L a b c roll pitch yaw g wx wy wz Fx Fy Fz Mx My Mz mu law mu0 gamma balance "      \
+    "spin_frame N"
+static const char *wheel_keys = WHEEL_KEYS;
+static const char *body_keys = BODY_KEYS;
 
 static const char *normalisation_note =
     "Md is the physical driving torque of AS eq. 62 (C1 = -2 Md/(m rho)); AS eq. 69-70 as "
@@ -83,22 +85,17 @@ static int param_add(fil_args *a, const char *s)
     return CB_EXIT_OK;
 }
 
+/* argv[1] is the subcommand: wheel and body take --param and --json, map -o, --plots, --quick. */
 static int parse_args(int argc, char **argv, fil_args *a)
 {
-    static const struct option opts[] = {
-        {"param", required_argument, 0, 'p'}, {"json", no_argument, 0, 'j'},
-        {"output", required_argument, 0, 'o'}, {"plots", required_argument, 0, 'P'},
-        {"quick", no_argument, 0, 'q'},       {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     if (argc < 2)
-        return cb_cli_usage_error("%s", use);
+        return cb_cli_usage(&cb_command_filippov);
     a->sub = argv[1];
-    if (!strcmp(a->sub, "-h") || !strcmp(a->sub, "--help"))
-        return -1;
+    cb_cli_parser p;
     int c, rc = CB_EXIT_OK;
-    optind = 1;
-    while (rc == CB_EXIT_OK && (c = getopt_long(argc - 1, argv + 1, "o:p:", opts, NULL)) != -1) {
+    cb_cli_parser_init(&p, strcmp(a->sub, "map") ? state_opts : cb_filippov_files_opts);
+    while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc - 1, argv + 1)) != -1) {
         if (c == 'p')
             rc = param_add(a, optarg);
         else if (c == 'j')
@@ -109,14 +106,13 @@ static int parse_args(int argc, char **argv, fil_args *a)
             a->plots = optarg;
         else if (c == 'q')
             a->quick = 1;
-        else if (c == 'h')
-            rc = -1;
         else
-            rc = cb_cli_usage_error("%s", use);
+            rc = cb_cli_usage(&cb_command_filippov);
     }
-    if (rc == CB_EXIT_OK && optind != argc - 1)
-        rc = cb_cli_usage_error("filippov %s: unexpected argument '%s'\n%s", a->sub,
-                                argv[1 + optind], use);
+    if (rc == CB_EXIT_OK && optind != argc - 1) {
+        cb_cli_usage_error("filippov %s: unexpected argument '%s'", a->sub, argv[1 + optind]);
+        rc = cb_cli_usage(&cb_command_filippov);
+    }
     return rc;
 }
 
@@ -905,11 +901,10 @@ static int write_md(const char *dir, const map_stats *st, const cb_fil_report r[
 
 static int cmd_map(fil_args *a)
 {
-    if (!a->outdir)
-        return cb_cli_usage_error("filippov map: -o DIR is required\n%s", use);
-    if (a->nparams)
-        return cb_cli_usage_error("--param %s: `filippov map` takes no parameters",
-                                  a->params[0].key);
+    if (!a->outdir) {
+        cb_cli_usage_error("filippov map: -o DIR is required");
+        return cb_cli_usage_of("filippov", CB_USAGE_FILIPPOV_FILES);
+    }
     if (mkdir(a->outdir, 0777) != 0 && errno != EEXIST)
         return cb_cli_usage_error("-o %s: cannot create: %s", a->outdir, strerror(errno));
     fig_ctx x = {a->outdir, {0}};
@@ -944,10 +939,7 @@ int cb_cmd_filippov(int argc, char **argv)
         return cb_cmd_filippov_check(argc - 1, argv + 1);
     fil_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc == -1) {
-        printf("%s\n", use);
-        rc = CB_EXIT_OK;
-    } else if (rc == CB_EXIT_OK) {
+    if (rc == CB_EXIT_OK) {
         if (!strcmp(a.sub, "wheel"))
             rc = cmd_wheel(&a);
         else if (!strcmp(a.sub, "body"))
@@ -955,9 +947,33 @@ int cb_cmd_filippov(int argc, char **argv)
         else if (!strcmp(a.sub, "map"))
             rc = cmd_map(&a);
         else
-            rc = cb_cli_usage_error("filippov: unknown subcommand '%s' (wheel, body, map)\n%s",
-                                    a.sub, use);
+            rc = cb_cli_usage_error("filippov: unknown subcommand '%s' (wheel, body, map, check; "
+                                    "conebench filippov --help)",
+                                    a.sub);
     }
     args_free(&a);
     return rc;
 }
+
+static const cb_cli_form forms[] = {
+    {STATE_USAGE, state_opts}, {CB_USAGE_FILIPPOV_FILES, cb_filippov_files_opts}, {NULL, NULL}};
+
+const cb_cli_command cb_command_filippov = {
+    "filippov", cb_cmd_filippov,
+    "extended-Filippov limit directions of a body rolling on a plane (Antali & Stepan 2019)",
+    forms,
+    "wheel and body analyse one rolling state: the limit vector field F(phi) = A cos phi +\n"
+    "B sin phi + C of the slipping dynamics, every limit direction (attracting or repelling,\n"
+    "angular stability), the case I-IV, the sliding vector F_Sigma and the static-friction check\n"
+    "(Theorem 4), with the exact directional limits where the normal force depends on phi.\n"
+    "  wheel keys: " WHEEL_KEYS "\n"
+    "  body keys:  " BODY_KEYS "\n"
+    "  (law=coulomb|stiction|stribeck, shape=sphere|disk|ellipsoid, balance and spin_frame 0|1)\n"
+    "map writes the wheel's region maps (AS Fig. 12-13), phase portraits of the four cases\n"
+    "(Fig. 6-9), their data, gnuplot figures and DIR/filippov.md. check compares the case with\n"
+    "one Moreau-Jean step's CCP and with the compliant slide law at random rolling states of\n"
+    "the wheel and of a sphere (DIR/filippov_check.md).",
+    "conebench filippov wheel --param Md=0.44145 --param w2=1.7658 --param w3=1 --json\n"
+    "conebench filippov map -o results/filippov --quick",
+    "0 done (check: agreement away from the boundary >= 99 %), 1 failure (check: below), 2 bad "
+    "input"};

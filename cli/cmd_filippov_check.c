@@ -8,7 +8,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +23,12 @@
 #define FCK_LOAD 1.5   /* sphere: up to 1.5 × the friction-saturating load */
 #define FCK_PASS 0.99  /* agreement required away from the boundary */
 
-static const char *use = "usage: conebench filippov check -o DIR [--quick] [--plots DIR]";
+const cb_cli_opt cb_filippov_files_opts[] = {
+    {"output", CB_CLI_SHORT('o'), "DIR", "output folder (created); required"},
+    {"plots", 'P', "DIR", "the gnuplot scripts (default: plots/ of the share folder, "
+                          "$CONEBENCH_HOME)"},
+    {"quick", 'q', NULL, "coarser grids, fewer states (a smoke test)"},
+    {NULL, 0, NULL, NULL}};
 
 typedef struct {
     const char *outdir, *plots;
@@ -36,33 +40,27 @@ typedef struct {
     long n; /* states per body */
 } fck_stats;
 
-/* Exit status; -1 for --help. argv[0] is "check". */
+/* Exit status. argv[0] is "check". */
 static int parse_args(int argc, char **argv, fck_args *a)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, 0, 'o'}, {"plots", required_argument, 0, 'P'},
-        {"quick", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
+    cb_cli_parser p;
     int c, rc = CB_EXIT_OK;
-    optind = 1;
-    opterr = 0;
-    while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    cb_cli_parser_init(&p, cb_filippov_files_opts);
+    while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc, argv)) != -1) {
         if (c == 'o')
             a->outdir = optarg;
         else if (c == 'P')
             a->plots = optarg;
         else if (c == 'q')
             a->quick = 1;
-        else if (c == 'h')
-            rc = -1;
         else
-            rc = cb_cli_usage_error("filippov check: bad option '%s'\n%s", argv[optind - 1], use);
+            rc = cb_cli_usage_of("filippov", CB_USAGE_FILIPPOV_FILES);
     }
     if (rc == CB_EXIT_OK && optind != argc)
-        rc = cb_cli_usage_error("filippov check: unexpected argument '%s'\n%s", argv[optind], use);
+        rc = cb_cli_usage_error("filippov check: unexpected argument '%s'", argv[optind]);
     if (rc == CB_EXIT_OK && !a->outdir)
-        rc = cb_cli_usage_error("filippov check: -o DIR is required\n%s", use);
+        rc = cb_cli_usage_error("filippov check: -o DIR is required");
     if (rc == CB_EXIT_OK && (strchr(a->outdir, '\'') || (a->plots && strchr(a->plots, '\''))))
         rc = cb_cli_usage_error("-o/--plots: paths with a single quote are not supported");
     return rc;
@@ -271,10 +269,6 @@ int cb_cmd_filippov_check(int argc, char **argv)
 {
     fck_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc == -1) {
-        printf("%s\n", use);
-        return CB_EXIT_OK;
-    }
     char script[4200];
     if (rc == CB_EXIT_OK && mkdir(a.outdir, 0777) != 0 && errno != EEXIST)
         rc = cb_cli_usage_error("-o %s: cannot create: %s", a.outdir, strerror(errno));

@@ -3,7 +3,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,40 +14,25 @@
 #include "conebench/io.h"
 #include "conebench/runner.h"
 
-static const char *gate_help =
-    "usage: conebench bench-check [--against REV | --no-time] [--campaign NAME] [--baseline DIR]\n"
-    "                             [-o DIR] [--repetitions R] [--repeat N] [--threshold X]\n"
-    "                             [--quiet]\n"
-    "       conebench bench-check --write-baseline [--baseline DIR] [--campaign NAME] [--force]\n"
-    "       conebench bench-check --counters-only -o DIR [--campaign NAME]\n"
-    "\n"
-    "The performance gate. Runs every (problem, solver, tol) of the campaign (default: ci) in\n"
-    "child `solve` processes and\n"
-    "  - compares the deterministic figures (status, iterations, work counters, judged error)\n"
-    "    with DIR/bench.csv (default results/baseline) exactly; Siconos adapters by status only\n"
-    "    (Siconos runs OpenBLAS inside: its iteration counts are not under our control);\n"
-    "  - times the baseline revision's binary and this one interleaved (A B B A ...: R rounds\n"
-    "    of every run, one `solve --repeat N` process of each binary a round, whose least CPU\n"
-    "    time over its N solves is the round's sample): per solver the CPU-time ratio\n"
-    "    current/baseline with a 95 % bootstrap interval; a regression only when the whole\n"
-    "    interval lies above 1 + X (default X = 0.05).\n"
-    "\n"
-    "  --against REV      git revision of the baseline binary, built once in a worktree under\n"
-    "                     build-baseline/<commit>/ (default: the revision in DIR/REVISION)\n"
-    "  --no-time          deterministic figures only\n"
-    "  --campaign NAME    campaign name or file (default ci)\n"
-    "  --baseline DIR     stored deterministic figures DIR/bench.csv (default results/baseline)\n"
-    "  -o, --output DIR   output directory (default results/bench-check): bench.csv,\n"
-    "                     samples.csv (every repetition's CPU seconds), gate.txt, problems/\n"
-    "  --repetitions R    rounds per run (default: the campaign's; at most 64)\n"
-    "  --repeat N         solves inside each process (default 3)\n"
-    "  --threshold X      relative regression threshold on the time ratio (default 0.05)\n"
-    "  --write-baseline   record DIR/bench.csv (one repetition) and DIR/REVISION = HEAD;\n"
-    "                     refused with uncommitted changes unless --force\n"
-    "  --counters-only    write the deterministic figures to -o DIR/bench.csv, compare nothing\n"
-    "\n"
-    "Example: make bench-check   (= conebench bench-check, against results/baseline/REVISION)\n"
-    "Exit status: 0 passed, 1 a regression (or a failure), 2 bad input.\n";
+static const cb_cli_opt gate_opts[] = {
+    {"against", 'a', "REV", "git revision of the baseline binary, built once in a worktree under "
+                            "build-baseline/<commit>/ (default: DIR/REVISION)"},
+    {"no-time", 'n', NULL, "deterministic figures only"},
+    {"campaign", 'c', "NAME", "campaign name or file (default ci)"},
+    {"baseline", 'b', "DIR", "stored deterministic figures DIR/bench.csv (default "
+                             "results/baseline)"},
+    {"output", CB_CLI_SHORT('o'), "DIR", "output directory (default results/bench-check): "
+                                         "bench.csv, samples.csv, gate.txt, problems/"},
+    {"repetitions", 'r', "R", "rounds per run (default: the campaign's; at most 64)"},
+    {"repeat", 'R', "N", "solves inside each process (default 3)"},
+    {"threshold", 't', "X", "relative regression threshold on the time ratio (default 0.05)"},
+    {"write-baseline", 'w', NULL, "record DIR/bench.csv (one repetition) and DIR/REVISION = HEAD; "
+                                  "refused with uncommitted changes unless --force"},
+    {"force", 'f', NULL, "with --write-baseline: record even with uncommitted changes"},
+    {"counters-only", 'k', NULL, "write the deterministic figures to -o DIR/bench.csv, compare "
+                                 "nothing"},
+    {"quiet", 'q', NULL, "no progress lines"},
+    {NULL, 0, NULL, NULL}};
 
 typedef struct {
     const char *baseline, *campaign, *out, *against;
@@ -72,27 +56,18 @@ static int parse_opt(int c, gate_args *a)
     case 'r': return cb_cli_parse_long("--repetitions", optarg, 1, CB_BENCH_MAX_REPS, &a->reps);
     case 'R': return cb_cli_parse_long("--repeat", optarg, 1, CB_BENCH_MAX_REPEAT, &a->repeat);
     case 't': return cb_cli_parse_double("--threshold", optarg, &a->threshold);
-    default: return cb_cli_usage_error("bench-check: bad arguments (see conebench bench-check "
-                                       "--help)");
+    default: return cb_cli_usage(&cb_command_bench_check);
     }
 }
 
-static int parse_gate(int argc, char **argv, gate_args *a, int *help)
+static int parse_gate(int argc, char **argv, gate_args *a)
 {
-    static const struct option opts[] = {
-        {"baseline", required_argument, 0, 'b'},   {"campaign", required_argument, 0, 'c'},
-        {"output", required_argument, 0, 'o'},     {"against", required_argument, 0, 'a'},
-        {"write-baseline", no_argument, 0, 'w'},   {"counters-only", no_argument, 0, 'k'},
-        {"no-time", no_argument, 0, 'n'},          {"force", no_argument, 0, 'f'},
-        {"quiet", no_argument, 0, 'q'},            {"repetitions", required_argument, 0, 'r'},
-        {"threshold", required_argument, 0, 't'},  {"help", no_argument, 0, 'h'},
-        {"repeat", required_argument, 0, 'R'},
-        {0, 0, 0, 0}};
+    cb_cli_parser p;
     int c, rc = CB_EXIT_OK;
-    optind = 1;
-    while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1)
-        rc = c == 'h' ? (*help = 1, CB_EXIT_OK) : parse_opt(c, a);
-    if (rc != CB_EXIT_OK || *help)
+    cb_cli_parser_init(&p, gate_opts);
+    while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc, argv)) != -1)
+        rc = parse_opt(c, a);
+    if (rc != CB_EXIT_OK)
         return rc;
     if (optind != argc)
         return cb_cli_usage_error("bench-check: unexpected argument '%s'", argv[optind]);
@@ -233,12 +208,9 @@ int cb_cmd_bench_check(int argc, char **argv)
 {
     gate_args a = {"results/baseline", "ci", "results/bench-check", NULL, 0, 0, 0, 0, 0, 0, 0,
                    CB_AB_THRESHOLD};
-    int help = 0, failed = 0, rc = parse_gate(argc, argv, &a, &help);
-    if (rc != CB_EXIT_OK || help) {
-        if (help)
-            fputs(gate_help, stdout);
+    int failed = 0, rc = parse_gate(argc, argv, &a);
+    if (rc != CB_EXIT_OK)
         return rc;
-    }
     cb_error err = {{0}};
     cb_campaign *c = NULL;
     char self[4096];
@@ -270,18 +242,6 @@ int cb_cmd_bench_check(int argc, char **argv)
     return failed ? CB_EXIT_FAIL : CB_EXIT_OK;
 }
 
-static const char *compare_help =
-    "usage: conebench compare A B\n"
-    "\n"
-    "Compares two results directories of the same campaign file: two `run` directories\n"
-    "(runs.csv: wall seconds of every repetition) or two `bench-check` directories (CPU\n"
-    "seconds of the current binary). Deterministic figures as bench-check does; time per\n"
-    "solver as B/A with a 95 % bootstrap interval over runs and repetitions (regression when\n"
-    "the whole interval lies above 1.05). A and B were measured at different times: the\n"
-    "interval includes the machine's drift between them (bench-check --against interleaves).\n"
-    "Refused (exit 2) when the two hold different units or different campaigns.\n"
-    "Exit status: 0 no regression, 1 a regression, 2 bad input.\n";
-
 /* Same units and the same campaign file, or CB_ERR_INPUT saying why not. */
 static int comparable(const char *pa, const cb_bench *a, const char *pb, const cb_bench *b,
                       cb_error *err)
@@ -305,12 +265,8 @@ static int comparable(const char *pa, const cb_bench *a, const char *pb, const c
 
 int cb_cmd_compare(int argc, char **argv)
 {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(compare_help, stdout);
-        return CB_EXIT_OK;
-    }
     if (argc != 3)
-        return cb_cli_usage_error("usage: conebench compare A B (see conebench compare --help)");
+        return cb_cli_usage(&cb_command_compare);
     cb_bench a = {0}, b = {0};
     cb_error err = {{0}};
     cb_gate_summary dsum = {0}, tsum = {0};
@@ -336,3 +292,43 @@ int cb_cmd_compare(int argc, char **argv)
         return cb_cli_report(code, &err);
     return dsum.regressions + tsum.regressions ? CB_EXIT_FAIL : CB_EXIT_OK;
 }
+
+static const cb_cli_form gate_forms[] = {
+    {"bench-check [--against REV | --no-time] [options]\n"
+     "bench-check --write-baseline [--baseline DIR] [--campaign NAME] [--force]\n"
+     "bench-check --counters-only -o DIR [--campaign NAME]",
+     gate_opts},
+    {NULL, NULL}};
+
+const cb_cli_command cb_command_bench_check = {
+    "bench-check", cb_cmd_bench_check,
+    "the performance gate: figures exact against the baseline, time against its binary",
+    gate_forms,
+    "Runs every (problem, solver, tol) of the campaign (default: ci) in child `solve`\n"
+    "processes and\n"
+    "  - compares the deterministic figures (status, iterations, work counters, judged error)\n"
+    "    with DIR/bench.csv (default results/baseline) exactly; Siconos adapters by status only\n"
+    "    (Siconos runs OpenBLAS inside: its iteration counts are not under our control);\n"
+    "  - times the baseline revision's binary and this one interleaved (A B B A ...: R rounds\n"
+    "    of every run, one `solve --repeat N` process of each binary a round, whose least CPU\n"
+    "    time over its N solves is the round's sample): per solver the CPU-time ratio\n"
+    "    current/baseline with a 95 % bootstrap interval; a regression only when the whole\n"
+    "    interval lies above 1 + X (default X = 0.05).\n"
+    "Output files (bench.csv, samples.csv, gate.txt): man conebench, RESULTS FILES.",
+    "make bench-check   (= conebench bench-check, against results/baseline/REVISION)",
+    "0 passed, 1 a regression (or a failure), 2 bad input"};
+
+static const cb_cli_form compare_forms[] = {{"compare A B", NULL}, {NULL, NULL}};
+
+const cb_cli_command cb_command_compare = {
+    "compare", cb_cmd_compare, "compare two results directories of the same campaign",
+    compare_forms,
+    "Compares two results directories of the same campaign file: two `run` directories\n"
+    "(runs.csv: wall seconds of every repetition) or two `bench-check` directories (CPU\n"
+    "seconds of the current binary). Deterministic figures as bench-check does; time per\n"
+    "solver as B/A with a 95 % bootstrap interval over runs and repetitions (regression when\n"
+    "the whole interval lies above 1.05). A and B were measured at different times: the\n"
+    "interval includes the machine's drift between them (bench-check --against interleaves).\n"
+    "Refused (exit 2) when the two hold different units or different campaigns.",
+    "conebench compare results/before results/after",
+    "0 no regression, 1 a regression, 2 bad input"};

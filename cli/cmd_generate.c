@@ -2,17 +2,28 @@
 #include "commands.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conebench/generate.h"
 #include "conebench/io.h"
 
-static const char *use =
-    "usage: conebench generate random --kind K --nc N --seed S [--matrix multibody|spd]\n"
-    "         [--cond C] [--density D] [--semidefinite] [--storage dense|bsr] -o FILE "
-    "[--solution SOL]";
+#define RANDOM_USAGE "generate random --kind K --nc N --seed S -o FILE [options]"
+
+static const cb_cli_opt opts[] = {
+    {"kind", 'k', "K", "cone kind: coulomb2d, coulomb3d, rolling2d, rolling3d, rollspin3d; "
+                       "required"},
+    {"nc", 'n', "N", "number of contacts (1..1e8); required"},
+    {"seed", 's', "S", "seed (>= 0): the same seed gives the same bits everywhere; required"},
+    {"matrix", 'm', "multibody|spd", "W = H' M^-1 H of random bodies (multibody, default) or a "
+                                     "random SPD matrix of chosen condition number"},
+    {"cond", 'c', "C", "spd: condition number >= 1 (default 1e3)"},
+    {"density", 'd', "D", "spd: share of coupled block pairs in (0, 1] (default 0.1)"},
+    {"semidefinite", 'S', NULL, "spd: make W singular (a few zero eigenvalues)"},
+    {"storage", 't', "dense|bsr", "storage of W in the file (default bsr)"},
+    {"output", CB_CLI_SHORT('o'), "FILE", "the problem file; required"},
+    {"solution", 'x', "SOL", "also write the known solution (p and y)"},
+    {NULL, 0, NULL, NULL}};
 
 typedef struct {
     cb_random_settings rs;
@@ -58,31 +69,25 @@ static int gen_option(int c, gen_args *a)
         return cb_cli_usage_error("--storage: '%s' is not dense or bsr", optarg);
     case 'o': a->out = optarg; return CB_EXIT_OK;
     case 'x': a->sol = optarg; return CB_EXIT_OK;
-    default: return cb_cli_usage_error("%s", use);
+    default: return cb_cli_usage(&cb_command_generate);
     }
 }
 
 static int parse_gen(int argc, char **argv, gen_args *a)
 {
-    static const struct option opts[] = {
-        {"kind", required_argument, 0, 'k'},    {"nc", required_argument, 0, 'n'},
-        {"seed", required_argument, 0, 's'},    {"matrix", required_argument, 0, 'm'},
-        {"cond", required_argument, 0, 'c'},    {"density", required_argument, 0, 'd'},
-        {"semidefinite", no_argument, 0, 'S'},  {"storage", required_argument, 0, 't'},
-        {"output", required_argument, 0, 'o'},  {"solution", required_argument, 0, 'x'},
-        {0, 0, 0, 0}};
+    cb_cli_parser p;
     int c, rc = CB_EXIT_OK;
-    optind = 1;
-    while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "o:", opts, NULL)) != -1)
+    cb_cli_parser_init(&p, opts);
+    while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc, argv)) != -1)
         rc = gen_option(c, a);
     if (rc != CB_EXIT_OK)
         return rc;
     if (optind != argc - 1 || strcmp(argv[optind], "random") != 0)
-        return cb_cli_usage_error("generate: only 'random' is available in this version\n%s",
-                                  use);
-    if (!a->have_kind || !a->have_nc || !a->have_seed || !a->out)
-        return cb_cli_usage_error("generate random: --kind, --nc, --seed and -o are required\n%s",
-                                  use);
+        return cb_cli_usage(&cb_command_generate);
+    if (!a->have_kind || !a->have_nc || !a->have_seed || !a->out) {
+        cb_cli_usage_error("generate random: --kind, --nc, --seed and -o are required");
+        return cb_cli_usage_of("generate", RANDOM_USAGE);
+    }
     return CB_EXIT_OK;
 }
 
@@ -113,3 +118,19 @@ int cb_cmd_generate(int argc, char **argv)
     free(ys);
     return code == CB_OK ? CB_EXIT_OK : cb_cli_report(code, &err);
 }
+
+static const cb_cli_form forms[] = {{RANDOM_USAGE, opts},
+                                    {CB_USAGE_GENERATE_SCENARIO, cb_generate_scenario_opts},
+                                    {NULL, NULL}};
+
+const cb_cli_command cb_command_generate = {
+    "generate", cb_cmd_generate, "write problem files: random ones or a scenario's time steps",
+    forms,
+    "random: a problem with a KNOWN solution (Moreau decomposition: p* in K and y^ in K* with\n"
+    "<y^, p*> = 0, mixing every contact mode; q = y* - W p*), the same bits for a seed on every\n"
+    "machine. SCENARIO (conebench list scenarios): run it with the nonsmooth model and write the\n"
+    "cone complementarity problem of each chosen step as DIR/SCENARIO-stepN.dat with its\n"
+    "DIR/SCENARIO-stepN.meta (scenario, parameters, step, time); each written path on stdout.",
+    "conebench generate random --kind rolling3d --nc 200 --seed 7 -o p.dat --solution p.sol\n"
+    "conebench generate three-spheres --param m_top=20 --steps 10,30 -o steps",
+    "0 written, 1 failure, 2 bad input (nothing is written then)"};

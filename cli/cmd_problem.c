@@ -3,7 +3,6 @@
 #include "json.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,24 +79,30 @@ static void print_info(const cb_problem *p, int json)
     cb_json_end(&j);
 }
 
+#define KIND_OPT                                                                                 \
+    {"kind", 'k', "K", "read FILE as cone kind K (e.g. rolling2d for a d = 3 file; default: the " \
+                       "file's)"}
+
+static const cb_cli_opt info_opts[] = {
+    {"json", 'j', NULL, "print one JSON object (keys: man conebench, JSON OUTPUT)"},
+    KIND_OPT,
+    {NULL, 0, NULL, NULL}};
+
 int cb_cmd_info(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", no_argument, 0, 'j'}, {"kind", required_argument, 0, 'k'}, {0, 0, 0, 0}};
     cb_read_settings rs;
     cb_read_settings_default(&rs);
-    int json = 0, c, rc;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'j')
-            json = 1;
-        else if (c == 'k' && (rc = parse_read_kind(optarg, &rs)) != CB_EXIT_OK)
-            return rc;
-        else if (c == '?')
-            return cb_cli_usage_error("usage: conebench info FILE [--json] [--kind K]");
-    }
-    if (optind != argc - 1)
-        return cb_cli_usage_error("usage: conebench info FILE [--json] [--kind K]");
+    cb_cli_parser cp;
+    int json = 0, c, rc = CB_EXIT_OK;
+    cb_cli_parser_init(&cp, info_opts);
+    while (rc == CB_EXIT_OK && (c = cb_cli_next(&cp, argc, argv)) != -1)
+        rc = c == 'j' ? (json = 1, CB_EXIT_OK)
+             : c == 'k' ? parse_read_kind(optarg, &rs)
+                        : cb_cli_usage(&cb_command_info);
+    if (rc == CB_EXIT_OK && optind != argc - 1)
+        rc = cb_cli_usage(&cb_command_info);
+    if (rc != CB_EXIT_OK)
+        return rc;
     cb_problem *p = NULL;
     cb_error err = {{0}};
     rc = cb_read_problem(argv[optind], &rs, &p, &err);
@@ -141,20 +146,23 @@ static int judge_files(const char *file, const char *sol, const cb_read_settings
     return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
 }
 
+static const cb_cli_opt error_opts[] = {
+    {"solution", 's', "SOL", "the solution file to judge (line 1: nc d; then nc*d lines p y); "
+                             "required"},
+    {"tol", 't', "T", "tolerance of \"solved\" (default 1e-8)"},
+    KIND_OPT,
+    {NULL, 0, NULL, NULL}};
+
 int cb_cmd_error(int argc, char **argv)
 {
-    static const struct option opts[] = {{"solution", required_argument, 0, 's'},
-                                         {"tol", required_argument, 0, 't'},
-                                         {"kind", required_argument, 0, 'k'},
-                                         {0, 0, 0, 0}};
-    static const char *use = "usage: conebench error FILE --solution SOL [--tol T] [--kind K]";
     cb_read_settings rs;
     cb_read_settings_default(&rs);
     const char *sol = NULL;
     double tol = 1e-8;
+    cb_cli_parser cp;
     int c, rc = CB_EXIT_OK;
-    optind = 1;
-    while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    cb_cli_parser_init(&cp, error_opts);
+    while (rc == CB_EXIT_OK && (c = cb_cli_next(&cp, argc, argv)) != -1) {
         if (c == 's')
             sol = optarg;
         else if (c == 't')
@@ -162,12 +170,12 @@ int cb_cmd_error(int argc, char **argv)
         else if (c == 'k')
             rc = parse_read_kind(optarg, &rs);
         else
-            rc = cb_cli_usage_error("%s", use);
+            rc = cb_cli_usage(&cb_command_error);
     }
     if (rc != CB_EXIT_OK)
         return rc;
     if (optind != argc - 1 || !sol)
-        return cb_cli_usage_error("%s", use);
+        return cb_cli_usage(&cb_command_error);
     if (!(tol > 0))
         return cb_cli_usage_error("--tol: must be > 0");
     return judge_files(argv[optind], sol, &rs, tol);
@@ -216,7 +224,7 @@ static int list_scenarios(void)
 int cb_cmd_list(int argc, char **argv)
 {
     if (argc != 2)
-        return cb_cli_usage_error("usage: conebench list solvers|scenarios|campaigns");
+        return cb_cli_usage(&cb_command_list);
     if (!strcmp(argv[1], "solvers")) {
         for (int i = 0; i < cb_solver_count(); i++) {
             const cb_solver *s = cb_solver_at(i);
@@ -232,3 +240,36 @@ int cb_cmd_list(int argc, char **argv)
         return list_scenarios();
     return cb_cli_usage_error("list: unknown list '%s' (solvers, scenarios, campaigns)", argv[1]);
 }
+
+static const cb_cli_form list_forms[] = {{"list solvers|scenarios|campaigns", NULL},
+                                         {NULL, NULL}};
+static const cb_cli_form info_forms[] = {{"info FILE [options]", info_opts}, {NULL, NULL}};
+static const cb_cli_form error_forms[] = {{"error FILE --solution SOL [options]", error_opts},
+                                          {NULL, NULL}};
+
+const cb_cli_command cb_command_list = {
+    "list", cb_cmd_list, "list the solvers, the scenarios or the campaigns", list_forms,
+    "solvers: every solver with its options (key=default  help); scenarios: every mechanical\n"
+    "scenario with its parameters (key=default  help); campaigns: the campaign files found in\n"
+    "campaigns/ of the share folder, with their run counts and descriptions.",
+    "conebench list solvers", "0 listed, 2 bad input"};
+
+const cb_cli_command cb_command_info = {
+    "info", cb_cmd_info, "describe a problem file (kind, sizes, norms, friction ranges, sha256)",
+    info_forms,
+    "Reads FILE: Siconos text (dense, sparse-block or CSparse dump; global GFC3D/GRFC3D files\n"
+    "are condensed to W = H' M^-1 H), FCLIB HDF5 (local, global, global rolling; read in a child\n"
+    "process, so a file that crashes the HDF5 library is bad input) or conebench's own files.\n"
+    "Prints kind, nc, d, storage, nonzero blocks, ||q||, the ranges of mu, mu_r, mu_s and the\n"
+    "sha256 of the file.",
+    "conebench info problem.dat --json",
+    "0 described, 1 failure, 2 bad input (conebench: FILE:LINE: what is wrong)"};
+
+const cb_cli_command cb_command_error = {
+    "error", cb_cmd_error, "judge a solution file against a problem file (one JSON object)",
+    error_forms,
+    "Recomputes y = W p + q from the p of SOL and prints the natural-map residuals: error\n"
+    "(Siconos 4.4 normalisation), error_q (FCLIB normalisation), abs_error (unnormalised) and\n"
+    "solved (finite, error <= tol and error_q <= 1).",
+    "conebench error problem.dat --solution problem.sol --tol 1e-6",
+    "0 judged (solved or not), 1 failure, 2 bad input"};

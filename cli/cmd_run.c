@@ -4,7 +4,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,16 @@
 
 #define CMD_LEN 8192 /* the --resume command printed after an interruption */
 
-static const char *use = "usage: conebench run CAMPAIGN [-o DIR] [--jobs N] [--shard i/N] "
-                         "[--resume [--force]] [--quiet]";
+static const cb_cli_opt opts[] = {
+    {"output", CB_CLI_SHORT('o'), "DIR", "results directory (default results/NAME, "
+                                         "results/NAME-shard-i-of-N with --shard)"},
+    {"jobs", CB_CLI_SHORT('j'), "N", "runs at a time, each in its own process (1..256; default 1)"},
+    {"shard", 's', "i/N", "run only the i-th of N interleaved parts (0 <= i < N; default all)"},
+    {"resume", 'r', NULL, "continue DIR: skip finished runs (refused for another campaign or other "
+                          "limits)"},
+    {"force", 'f', NULL, "with --resume: continue even when the campaign or limits differ"},
+    {"quiet", 'q', NULL, "no progress line"},
+    {NULL, 0, NULL, NULL}};
 
 static volatile sig_atomic_t interrupted; /* the signal received (SIGINT, SIGTERM), or 0 */
 
@@ -45,15 +52,11 @@ static int parse_shard(const char *s, cb_runner_settings *rs)
 
 static int parse_run(int argc, char **argv, cb_runner_settings *rs, char *outbuf, size_t len)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, 0, 'o'}, {"jobs", required_argument, 0, 'j'},
-        {"shard", required_argument, 0, 's'},  {"resume", no_argument, 0, 'r'},
-        {"force", no_argument, 0, 'f'},        {"quiet", no_argument, 0, 'q'},
-        {0, 0, 0, 0}};
+    cb_cli_parser p;
     int c, rc = CB_EXIT_OK;
     long v;
-    optind = 1;
-    while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "o:j:", opts, NULL)) != -1) {
+    cb_cli_parser_init(&p, opts);
+    while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc, argv)) != -1) {
         if (c == 'o')
             snprintf(outbuf, len, "%s", optarg);
         else if (c == 'j' && (rc = cb_cli_parse_long("--jobs", optarg, 1, 256, &v)) == CB_EXIT_OK)
@@ -65,12 +68,12 @@ static int parse_run(int argc, char **argv, cb_runner_settings *rs, char *outbuf
         else if (c == 'q')
             rs->progress = 0;
         else if (c == '?')
-            rc = cb_cli_usage_error("%s", use);
+            rc = cb_cli_usage(&cb_command_run);
     }
     if (rc == CB_EXIT_OK && optind != argc - 1)
-        rc = cb_cli_usage_error("%s", use);
+        rc = cb_cli_usage(&cb_command_run);
     if (rc == CB_EXIT_OK && rs->force && !rs->resume)
-        rc = cb_cli_usage_error("--force goes with --resume (%s)", use);
+        rc = cb_cli_usage_error("--force goes with --resume");
     return rc;
 }
 
@@ -176,3 +179,17 @@ int cb_cmd_run(int argc, char **argv)
     cb_campaign_free(c);
     return rc;
 }
+
+static const cb_cli_form forms[] = {{"run CAMPAIGN [options]", opts}, {NULL, NULL}};
+
+const cb_cli_command cb_command_run = {
+    "run", cb_cmd_run, "run a campaign: every (problem, solver, tolerance) in its own process",
+    forms,
+    "CAMPAIGN is a name (campaigns/NAME.conf of the share folder: conebench list campaigns) or a\n"
+    "file. Generated problems go to DIR/problems/; each run is a child process with the\n"
+    "campaign's time limit (a crash is recorded as crashed, the campaign goes on); one row a\n"
+    "run is appended to DIR/runs.csv (columns: man conebench, RESULTS FILES). A non-empty DIR\n"
+    "is refused unless --resume. Ctrl-C or SIGTERM keeps the finished rows and prints the\n"
+    "command that continues.",
+    "conebench run default -o results/default --jobs 2 --resume",
+    "0 the campaign ran (failed runs are results), 1 failure, 2 bad input, 130/143 interrupted"};

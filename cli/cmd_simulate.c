@@ -5,7 +5,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +19,33 @@
 
 #define MAX_KV 64
 
-static const char *sim_use =
-    "usage: conebench simulate SCENARIO [--model nonsmooth|analytic] [--param k=v]...\n"
-    "         [--solver S] [--tol T] [--max-iter N] [--time-limit S] [--option k=v]...\n"
-    "         [--storage bsr|factored] [--csv OUT] [--every N] [--json]";
-static const char *gen_use =
-    "usage: conebench generate SCENARIO [--param k=v]... --steps LIST -o DIR [--solver S]\n"
-    "         [--tol T] [--max-iter N] [--option k=v]... [--storage bsr|factored]\n"
-    "         (LIST: 100,200,500 or FIRST:LAST:STRIDE items)";
+#define SIM_USAGE "simulate SCENARIO [--model nonsmooth|analytic] [options]"
+
+/* The options of every step's solve, shared by simulate and generate SCENARIO. */
+#define STEP_OPTS                                                                                  \
+    {"param", 'p', "k=v", "a scenario parameter, repeatable (conebench list scenarios)"},         \
+        {"solver", 's', "S", "the solver of every step (default nsgs)"},                          \
+        {"tol", 't', "T", "its tolerance (default: the scenario's tol parameter)"},               \
+        {"max-iter", 'n', "N", "its iterations at most (default 10000)"},                         \
+        {"time-limit", 'l', "S", "seconds per solve at most (default 60)"},                       \
+        {"option", 'O', "k=v", "a solver option, repeatable (conebench list solvers)"},           \
+        {"storage", 'W', "bsr|factored", "storage of W (default bsr)"}
+
+static const cb_cli_opt sim_opts[] = {
+    {"model", 'm', "M", "nonsmooth (Moreau-Jean, default), analytic (the closed form of "
+                        "sphere-plane and disk-rolling) or compliant* (below)"},
+    STEP_OPTS,
+    {"csv", 'c', "OUT", "write the time series (one row a step: man conebench, RESULTS FILES)"},
+    {"every", 'e', "N", "one CSV row every N steps (default 1)"},
+    {"json", 'j', NULL, "print one JSON object (keys: man conebench, JSON OUTPUT)"},
+    {NULL, 0, NULL, NULL}};
+
+const cb_cli_opt cb_generate_scenario_opts[] = {
+    STEP_OPTS,
+    {"steps", 'S', "LIST", "the steps to write: 100,200,500 or FIRST:LAST:STRIDE items; required"},
+    {"output", CB_CLI_SHORT('o'), "DIR", "folder of DIR/SCENARIO-stepN.dat and .meta (created); "
+                                         "required"},
+    {NULL, 0, NULL, NULL}};
 
 typedef struct {
     int n;
@@ -92,30 +110,25 @@ static int sim_option(int c, sim_args *a)
     }
 }
 
-/* Parse argv (argv[0] = subcommand); exactly one positional argument, the scenario. */
-static int parse_args(int argc, char **argv, sim_args *a, const char *use)
+/* Parse argv (argv[0] = command name) with the options of opts; exactly one positional argument,
+ * the scenario. usage: the form's usage line, for errors. */
+static int parse_args(int argc, char **argv, sim_args *a, const cb_cli_opt *opts,
+                      const char *usage)
 {
-    static const struct option opts[] = {
-        {"model", required_argument, 0, 'm'},  {"param", required_argument, 0, 'p'},
-        {"solver", required_argument, 0, 's'}, {"tol", required_argument, 0, 't'},
-        {"max-iter", required_argument, 0, 'n'}, {"time-limit", required_argument, 0, 'l'},
-        {"option", required_argument, 0, 'O'}, {"csv", required_argument, 0, 'c'},
-        {"every", required_argument, 0, 'e'},  {"json", no_argument, 0, 'j'},
-        {"steps", required_argument, 0, 'S'},  {"output", required_argument, 0, 'o'},
-        {"storage", required_argument, 0, 'W'}, {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     a->model = "nonsmooth";
     a->solver = "nsgs";
     a->every = 1;
     a->time_limit = -1;
-    int c, rc = CB_EXIT_OK;
-    optind = 1;
-    while (rc == CB_EXIT_OK && (c = getopt_long(argc, argv, "o:", opts, NULL)) != -1)
+    cb_cli_parser p;
+    int c = 0, rc = CB_EXIT_OK;
+    cb_cli_parser_init(&p, opts);
+    while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc, argv)) != -1)
         rc = sim_option(c, a);
+    if ((rc != CB_EXIT_OK && c == '?') || (rc == CB_EXIT_OK && optind != argc - 1))
+        return cb_cli_usage_of(argv[0], usage);
     if (rc != CB_EXIT_OK)
-        return c == '?' ? cb_cli_usage_error("%s", use) : rc;
-    if (optind != argc - 1)
-        return cb_cli_usage_error("%s", use);
+        return rc;
     a->scenario = argv[optind];
     if (a->have_tol && !(a->tol > 0))
         return cb_cli_usage_error("--tol: must be > 0, got %g", a->tol);
@@ -432,9 +445,7 @@ int cb_cmd_simulate(int argc, char **argv)
     sim_args a;
     cb_scenario scen;
     memset(&scen, 0, sizeof scen);
-    int rc = parse_args(argc, argv, &a, sim_use);
-    if (rc == CB_EXIT_OK && (a.steps || a.outdir))
-        rc = cb_cli_usage_error("simulate: --steps and -o belong to `generate`");
+    int rc = parse_args(argc, argv, &a, sim_opts, SIM_USAGE);
     if (rc == CB_EXIT_OK)
         rc = build_scenario(&a, &scen);
     if (rc == CB_EXIT_OK) {
@@ -475,11 +486,9 @@ int cb_cmd_generate_scenario(int argc, char **argv)
     int nsteps = 0;
     memset(&scen, 0, sizeof scen);
     cb_dump_settings_default(&ds);
-    int rc = parse_args(argc, argv, &a, gen_use);
+    int rc = parse_args(argc, argv, &a, cb_generate_scenario_opts, CB_USAGE_GENERATE_SCENARIO);
     if (rc == CB_EXIT_OK && (!a.steps || !a.outdir))
-        rc = cb_cli_usage_error("%s", gen_use);
-    if (rc == CB_EXIT_OK && (a.csv || a.json || strcmp(a.model, "nonsmooth") != 0))
-        rc = cb_cli_usage_error("generate: --csv, --json and --model belong to `simulate`");
+        rc = cb_cli_usage_of("generate", CB_USAGE_GENERATE_SCENARIO);
     cb_error err = {0};
     if (rc == CB_EXIT_OK && cb_steps_parse(a.steps, &steps, &nsteps, &err) != CB_OK)
         rc = cb_cli_usage_error("--%s", err.text);
@@ -500,3 +509,20 @@ int cb_cmd_generate_scenario(int argc, char **argv)
     kv_free(&a.options);
     return rc;
 }
+
+static const cb_cli_form sim_forms[] = {
+    {SIM_USAGE, sim_opts}, {CB_USAGE_SIMULATE_COMPLIANT, cb_simulate_compliant_opts}, {NULL, NULL}};
+
+const cb_cli_command cb_command_simulate = {
+    "simulate", cb_cmd_simulate, "run a mechanical scenario with a model; summary and time series",
+    sim_forms,
+    "SCENARIO: conebench list scenarios (the papers' scenarios with their parameters). Models:\n"
+    "nonsmooth runs the Moreau-Jean time-stepper, a cone complementarity problem solved each\n"
+    "step; analytic evaluates the closed form (sphere-plane, disk-rolling); compliant (Fang &\n"
+    "Negrut history model), compliant-legacy (constant rolling torque, their eq. 8) and\n"
+    "compliant-edem (EDEM spin model) integrate the compliant models with the presets of the\n"
+    "paper's tables. Prints one summary line (or --json): steps, unsolved steps, the largest\n"
+    "judged error, and what the scenario measures (stop, regime, pile shape, collapse).",
+    "conebench simulate sphere-plane --param mu=0.3 --csv run.csv --json\n"
+    "conebench simulate brick-incline --model compliant --json",
+    "0 simulated (unsolved steps are counted, not failures), 1 failure, 2 bad input"};

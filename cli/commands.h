@@ -2,9 +2,33 @@
  * the dispatcher (cli/dispatch.c). Not installed.
  *
  * A command takes argc/argv starting at its own name (argv[0] = "solve", ...) and returns the
- * exit status: 0 success, 1 failure, 2 bad input (cli/util.h). */
+ * exit status: 0 success, 1 failure, 2 bad input (cli/util.h). Each file also defines the
+ * command's descriptor (cb_command_NAME: options table, help text), which dispatch.c lists. */
 #ifndef CONEBENCH_CLI_COMMANDS_H
 #define CONEBENCH_CLI_COMMANDS_H
+
+#include "util.h"
+
+/* Forms whose parser lives in another file than the command's descriptor (no call cycle between
+ * files): their usage line and options table. */
+#define CB_USAGE_GENERATE_SCENARIO "generate SCENARIO --steps LIST -o DIR [options]"
+extern const cb_cli_opt cb_generate_scenario_opts[]; /* cmd_simulate.c */
+#define CB_USAGE_SIMULATE_COMPLIANT \
+    "simulate SCENARIO --model compliant|compliant-legacy|compliant-edem [options]"
+extern const cb_cli_opt cb_simulate_compliant_opts[]; /* cmd_compliant.c */
+#define CB_USAGE_FILIPPOV_FILES "filippov map|check -o DIR [options]"
+extern const cb_cli_opt cb_filippov_files_opts[]; /* cmd_filippov_check.c */
+
+extern const cb_cli_command cb_command_list, cb_command_info, cb_command_error; /* cmd_problem.c */
+extern const cb_cli_command cb_command_project;                               /* cmd_project.c */
+extern const cb_cli_command cb_command_generate;                              /* cmd_generate.c */
+extern const cb_cli_command cb_command_solve;                                 /* cmd_solve.c */
+extern const cb_cli_command cb_command_simulate;                              /* cmd_simulate.c */
+extern const cb_cli_command cb_command_run;                                   /* cmd_run.c */
+extern const cb_cli_command cb_command_report;                                /* cmd_report.c */
+extern const cb_cli_command cb_command_bench_check, cb_command_compare;       /* cmd_gate.c */
+extern const cb_cli_command cb_command_reproduce;                             /* cmd_reproduce.c */
+extern const cb_cli_command cb_command_filippov;                              /* cmd_filippov.c */
 
 /* cli/cmd_problem.c: problem files and lists. */
 int cb_cmd_list(int argc, char **argv);

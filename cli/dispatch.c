@@ -1,4 +1,5 @@
-/* conebench — the command table and the dispatcher. */
+/* conebench — the command table and the dispatcher: `conebench COMMAND ...`, `conebench help
+ * [COMMAND]`, `COMMAND --help`, `conebench version`. */
 #include "commands.h"
 #include "util.h"
 
@@ -6,45 +7,61 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    int (*run)(int, char **);
-    const char *usage;
-} commands[] = {
-    {"list", cb_cmd_list, "list solvers|scenarios|campaigns"},
-    {"info", cb_cmd_info, "info FILE [--json] [--kind K]"},
-    {"project", cb_cmd_project, "project --kind K --mu M [--mur MR] [--mus MS] [--count]"},
-    {"error", cb_cmd_error, "error FILE --solution SOL [--tol T] [--kind K]"},
-    {"generate", cb_cmd_generate,
-     "generate random --kind K --nc N --seed S [--matrix multibody|spd] [--cond C]\n"
-     "                   [--density D] [--semidefinite] [--storage dense|bsr] -o FILE "
-     "[--solution SOL]\n"
-     "  conebench generate SCENARIO [--param k=v]... --steps LIST -o DIR"},
-    {"solve", cb_cmd_solve,
-     "solve FILE --solver S [--tol T] [--max-iter N] [--time-limit S] [--option k=v]...\n"
-     "                   [--warm-start SOL] [--trace OUT.csv] [--solution OUT.sol] [--json]"},
-    {"simulate", cb_cmd_simulate,
-     "simulate SCENARIO --model nonsmooth|analytic|compliant|compliant-legacy|compliant-edem\n"
-     "                   [--param k=v]... [--solver S] [--csv OUT] [--json]"},
-    {"run", cb_cmd_run,
-     "run CAMPAIGN [-o DIR] [--jobs N] [--shard i/N] [--resume [--force]] [--quiet]"},
-    {"report", cb_cmd_report, "report DIR [--no-figures] [--max-convergence N]"},
-    {"bench-check", cb_cmd_bench_check,
-     "bench-check [--baseline DIR] [--campaign NAME] [-o DIR] [--write-baseline] [--quiet]"},
-    {"compare", cb_cmd_compare, "compare BASELINE CURRENT"},
-    {"reproduce", cb_cmd_reproduce, "reproduce [-o DIR] [--quick] [--jobs N] [--only SECTION]"},
-    {"filippov", cb_cmd_filippov,
-     "filippov wheel|body [--param k=v]... [--json] | filippov map|check -o DIR [--plots DIR] [--quick]"},
+static const cb_cli_command *const commands[] = {
+    &cb_command_list,     &cb_command_info,     &cb_command_project,   &cb_command_error,
+    &cb_command_generate, &cb_command_solve,    &cb_command_simulate,  &cb_command_run,
+    &cb_command_report,   &cb_command_bench_check, &cb_command_compare, &cb_command_reproduce,
+    &cb_command_filippov,
 };
+#define NCOMMANDS (sizeof commands / sizeof *commands)
 
-static void usage(FILE *f)
+static const cb_cli_command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(name, commands[i]->name))
+            return commands[i];
+    return NULL;
+}
+
+/* The overview: every command with its summary. */
+static void overview(FILE *f)
 {
     fprintf(f, "conebench %s — cone complementarity benchmarks for contact with rolling "
-               "friction\nusage:\n",
+               "friction\n\nusage: conebench COMMAND [ARGS]...\n\ncommands:\n",
             CB_VERSION);
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        fprintf(f, "  conebench %s\n", commands[i].usage);
-    fprintf(f, "Errors go to stderr; exit 2 = bad input, 1 = failure.\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(f, "  %-12s %s\n  %-12s %s\n\n", "help", "this overview; help COMMAND: its options",
+            "version", "the version");
+    fprintf(f, "COMMAND --help (or conebench help COMMAND) shows its options, defaults, an example "
+               "and its exit statuses;\nman conebench (docs/conebench.1) documents everything, the "
+               "JSON keys and results columns included.\n"
+               "exit status: 0 success, 1 failure (out of memory, I/O, a failed check), 2 bad "
+               "input.\n");
+}
+
+/* `conebench help [COMMAND]` */
+static int help(int argc, char **argv)
+{
+    if (argc < 3) {
+        overview(stdout);
+        return CB_EXIT_OK;
+    }
+    const cb_cli_command *c = find(argv[2]);
+    if (!c || argc > 3)
+        return cb_cli_usage_error("help: %s (commands: conebench help)",
+                                  c ? "one command at a time" : "unknown command");
+    cb_cli_help(stdout, c);
+    return CB_EXIT_OK;
+}
+
+/* 1 when the command line asks for help: -h or --help anywhere before "--". */
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+    return 0;
 }
 
 int cb_cli_main(int argc, char **argv)
@@ -54,20 +71,22 @@ int cb_cli_main(int argc, char **argv)
     if (!getenv("OPENBLAS_NUM_THREADS"))
         openblas_set_num_threads(1);
     if (argc < 2) {
-        usage(stderr);
+        overview(stderr);
         return CB_EXIT_BADINPUT;
     }
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-        usage(stdout);
-        return CB_EXIT_OK;
-    }
-    if (!strcmp(argv[1], "--version")) {
+    const char *name = argv[1];
+    if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
+        return help(argc, argv);
+    if (!strcmp(name, "version") || !strcmp(name, "--version")) {
         printf("conebench %s\n", CB_VERSION);
         return CB_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
-    usage(stderr);
-    return cb_cli_usage_error("unknown command '%s'", argv[1]);
+    const cb_cli_command *c = find(name);
+    if (!c)
+        return cb_cli_usage_error("unknown command '%s' (commands: conebench help)", name);
+    if (wants_help(argc, argv)) {
+        cb_cli_help(stdout, c);
+        return CB_EXIT_OK;
+    }
+    return c->run(argc - 1, argv + 1);
 }

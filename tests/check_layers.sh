@@ -117,7 +117,12 @@ sort -u "$tmp/layers" | tsort >/dev/null 2>"$tmp/err" || {
 # Symbols: an object that needs a cb_ symbol defined by an object of a higher or sibling layer
 # (one nm call per listing; nm -A prefixes each line with "object:").
 if [ -n "$build" ]; then
-    find "$build/src" "$build/cli" -name '*.o' 2>/dev/null | sort >"$tmp/objs"
+    # Objects whose source is gone (a file removed since the last build) are left out.
+    find "$build/src" "$build/cli" -name '*.o' 2>/dev/null | sort |
+        while read -r o; do
+            src=${o#"$build/"}
+            [ -f "${src%.o}.c" ] && echo "$o"
+        done >"$tmp/objs"
     if [ -s "$tmp/objs" ]; then
         xargs nm -A -g --defined-only <"$tmp/objs" |
             awk -v b="$build/" '$(NF-1) ~ /^[TDRB]$/ && $NF ~ /^cb/ {
@@ -129,10 +134,10 @@ if [ -n "$build" ]; then
             sort -k1,1 | join - "$tmp/defs" | awk '{print $2, $3, $1}' | sort -k1,2 >"$tmp/uses"
     fi
     touch "$tmp/uses"
-    # File-level cycles through calls (A calls B, B calls A): fatal with CHECK_FILE_CYCLES=1,
-    # else reported as warnings (the default until the cycles of today are removed).
+    # File-level cycles through calls (A calls B, B calls A): fatal (CHECK_FILE_CYCLES=0 makes
+    # them warnings while a cycle is being removed).
     awk '$1 != $2 {print $1, $2}' "$tmp/uses" | sort -u | tsort >/dev/null 2>"$tmp/err" || {
-        if [ "${CHECK_FILE_CYCLES:-0}" = 1 ]; then bad "call cycle between files:"; else
+        if [ "${CHECK_FILE_CYCLES:-1}" = 1 ]; then bad "call cycle between files:"; else
             echo "check_layers: warning: call cycle between files:"; fi
         sed 's/^/  /' "$tmp/err"
     }

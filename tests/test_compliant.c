@@ -8,29 +8,30 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_compliant.h"
+#include "conebench/scenarios.h"
 #include "conebench/compliant.h"
+
+/* Prepare scenario for model with "k=v" parameters (NULL-terminated) through the library. */
+static int prepare(const char *scen, const char *model, const char *const *kv, cb_scenario *s,
+                   cb_compliant_settings *cs, cb_error *err)
+{
+    cb_kv_list l = {0};
+    for (int k = 0; kv && kv[k]; k++)
+        assert_int_equal(cb_kv_parse(&l, kv[k], err), CB_OK);
+    int rc = cb_compliant_prepare(scen, model, l.items, l.n, s, cs, err);
+    cb_kv_list_free(&l);
+    return rc;
+}
 
 /* Set up and run scenario with "k=v" parameters (NULL-terminated). */
 static void run(const char *scen, const char *model, const char *const *kv,
                 cb_compliant_result *res)
 {
-    cb_option o[16];
-    char buf[16][96];
-    int n = 0;
-    for (; kv && kv[n]; n++) {
-        snprintf(buf[n], sizeof buf[n], "%s", kv[n]);
-        char *eq = strchr(buf[n], '=');
-        assert_non_null(eq);
-        *eq = '\0';
-        o[n].key = buf[n];
-        o[n].value = eq + 1;
-    }
     cb_scenario s;
     cb_compliant_settings cs;
     cb_error err;
     cb_error_clear(&err);
-    int rc = cb_compliant_setup(scen, model, o, n, &s, &cs, &err);
+    int rc = prepare(scen, model, kv, &s, &cs, &err);
     if (rc != CB_OK)
         print_message("setup %s: %s\n", scen, err.text);
     assert_int_equal(rc, CB_OK);
@@ -195,25 +196,79 @@ static void test_bad_inputs(void **state)
     cb_scenario s;
     cb_compliant_settings cs;
     cb_error err;
-    cb_option bad[] = {{"K_E", "-1"}}, unknown[] = {{"nope", "1"}}, word[] = {{"normal", "x"}};
-    assert_int_equal(cb_compliant_setup("brick-incline", "compliant", bad, 1, &s, &cs, &err),
-                     CB_ERR_INPUT);
+    const char *const bad[] = {"K_E=-1", NULL}, *const unknown[] = {"nope=1", NULL},
+                      *const word[] = {"normal=x", NULL}, *const num[] = {"K_D=abc", NULL},
+                      *const mat[] = {"material=wood", NULL};
+    assert_int_equal(prepare("brick-incline", "compliant", bad, &s, &cs, &err), CB_ERR_INPUT);
     assert_non_null(strstr(err.text, "K_E"));
-    assert_int_equal(cb_compliant_setup("brick-incline", "compliant", unknown, 1, &s, &cs, &err),
+    assert_int_equal(prepare("brick-incline", "compliant", unknown, &s, &cs, &err), CB_ERR_INPUT);
+    assert_string_equal(err.text, "param nope: not a parameter of scenario brick-incline nor of "
+                                  "the compliant model");
+    assert_int_equal(prepare("brick-incline", "compliant", word, &s, &cs, &err), CB_ERR_INPUT);
+    assert_string_equal(err.text, "param normal: 'x' is not given, hooke or hertz");
+    assert_int_equal(prepare("brick-incline", "compliant", num, &s, &cs, &err), CB_ERR_INPUT);
+    assert_string_equal(err.text, "param K_D: 'abc' is not a finite number");
+    assert_int_equal(prepare("sphere-spin", "compliant", mat, &s, &cs, &err), CB_ERR_INPUT);
+    assert_string_equal(err.text, "param material: 'wood' is not steel1, steel2 or glass");
+    assert_int_equal(prepare("brick-incline", "rigid", NULL, &s, &cs, &err), CB_ERR_INPUT);
+    assert_int_equal(prepare("no-such", "compliant", NULL, &s, &cs, &err), CB_ERR_INPUT);
+    const cb_kv nokey[] = {{NULL, "1"}};
+    assert_int_equal(cb_compliant_prepare("brick-incline", "compliant", nokey, 1, &s, &cs, &err),
                      CB_ERR_INPUT);
-    assert_non_null(strstr(err.text, "nope"));
-    assert_int_equal(cb_compliant_setup("brick-incline", "compliant", word, 1, &s, &cs, &err),
-                     CB_ERR_INPUT);
-    assert_int_equal(cb_compliant_setup("brick-incline", "rigid", NULL, 0, &s, &cs, &err),
-                     CB_ERR_INPUT);
-    assert_int_equal(cb_compliant_setup("no-such", "compliant", NULL, 0, &s, &cs, &err),
-                     CB_ERR_INPUT);
-    cb_option mus[] = {{"mu_s", "0.1"}}; /* below mu_k = 0.2 */
-    assert_int_equal(cb_compliant_setup("brick-incline", "compliant", mus, 1, &s, &cs, &err),
-                     CB_OK);
+    assert_string_equal(err.text, "param 0: missing key or value");
+    const char *const mus[] = {"mu_s=0.1", NULL}; /* below mu_k = 0.2 */
+    assert_int_equal(prepare("brick-incline", "compliant", mus, &s, &cs, &err), CB_OK);
     cb_compliant_result r;
     assert_int_equal(cb_compliant_run(&s, &cs, NULL, NULL, &r, &err), CB_ERR_INPUT);
     assert_non_null(strstr(err.text, "mu_s"));
+    cb_scenario_free(&s);
+}
+
+/* The presets are the papers' numbers (Fang & Negrut Table 2, §4.4, §4.5, Table 6, Table 7,
+ * §4.6, Table 5), and the user's parameters are routed after them: model keys to the model,
+ * shared ones (mu_k → mu, t_end) to the scenario too, the last one given wins. */
+static void test_presets_and_routing(void **state)
+{
+    (void)state;
+    cb_scenario s;
+    cb_compliant_settings cs;
+    cb_error err = {{0}};
+    assert_int_equal(prepare("brick-incline", "compliant", NULL, &s, &cs, &err), CB_OK);
+    assert_true(cs.K_D == 632.0 && cs.variant == CB_COMPLIANT_FANG);
+    cb_scenario_free(&s);
+    assert_int_equal(prepare("sphere-spin", "compliant-edem", NULL, &s, &cs, &err), CB_OK);
+    assert_true(s.t_end == 8.0 && cs.variant == CB_COMPLIANT_EDEM);
+    assert_non_null(strstr(s.params, "t_end=8"));
+    cb_scenario_free(&s);
+    assert_int_equal(prepare("ellipsoid", "compliant", NULL, &s, &cs, &err), CB_OK);
+    assert_true(cs.normal == CB_NORMAL_HOOKE && cs.k_n == 1e7 && cs.K_D == 1414.21);
+    assert_true(cs.c_n == 3960.0); /* not a paper value (presets.c says so) */
+    cb_scenario_free(&s);
+    assert_int_equal(prepare("ellipsoid-spin", "compliant", NULL, &s, &cs, &err), CB_OK);
+    assert_true(cs.spin_hertz == 1 && cs.K_E == 5e6);
+    cb_scenario_free(&s);
+    assert_int_equal(prepare("three-spheres", "compliant", NULL, &s, &cs, &err), CB_OK);
+    assert_true(cs.normal == CB_NORMAL_HERTZ && cs.E == 2e6 && cs.E_ground == 2e6);
+    cb_scenario_free(&s);
+    assert_int_equal(prepare("disk-rolling", "compliant-legacy", NULL, &s, &cs, &err), CB_OK);
+    assert_true(cs.roll_identical == 1 && cs.variant == CB_COMPLIANT_LEGACY);
+    cb_scenario_free(&s);
+    assert_int_equal(prepare("sphere-plane", "compliant", NULL, &s, &cs, &err), CB_OK);
+    assert_true(isnan(cs.mu_s));
+    cb_scenario_free(&s);
+    /* Table 5 glass sphere: R = 0.02, ρ = 2.5e3 → m = ρ 4/3 π R³; E = 5e10, ν = 0.2 */
+    const char *const kv[] = {"material=glass", "mu_k=0.3", "K_E=2e5", "K_E=3e5", "t_end=2",
+                              NULL};
+    assert_int_equal(prepare("sphere-spin", "compliant", kv, &s, &cs, &err), CB_OK);
+    assert_true(cs.E == 5e10 && cs.nu == 0.2 && cs.spin_hertz == 1);
+    assert_true(cs.mu_k == 0.3 && s.contact.friction.mu == 0.3);
+    assert_true(cs.K_E == 3e5 && cs.t_end == 2.0 && s.t_end == 2.0);
+    assert_true(cbt_reldiff(s.bodies[1].mass, 2.5e3 * 4.0 / 3.0 * M_PI * 8e-6, 0) < 1e-15);
+    assert_true(s.bodies[1].shape.radius == 0.02);
+    cb_scenario_free(&s);
+    const char *const deg[] = {"alpha_deg=20", NULL}; /* sphere-incline takes degrees */
+    assert_int_equal(prepare("sphere-incline", "compliant", deg, &s, &cs, &err), CB_OK);
+    assert_non_null(strstr(s.params, "alpha=20"));
     cb_scenario_free(&s);
 }
 
@@ -224,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_spin),            cmocka_unit_test(test_disk_and_legacy),
         cmocka_unit_test(test_stiffness_limit), cmocka_unit_test(test_regimes),
         cmocka_unit_test(test_regime_hysteresis), cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_presets_and_routing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "conebench/fileio.h"
 #include "conebench/io.h"
 #include "conebench/judge.h"
 #include "conebench/modes.h"
@@ -512,6 +514,43 @@ static void test_kv(void **state)
     cb_kv_list_free(NULL);
 }
 
+/* cb_outbuf: nothing on disk before commit, the bytes after it; discard writes nothing; a commit
+ * into a missing folder fails naming the path and leaves no file. SHA-256 of the empty string
+ * and of "abc" are the FIPS 180-2 values, the file digest equals the buffer digest. */
+static void test_outbuf_and_sha256(void **state)
+{
+    (void)state;
+    char path[600], bad[600], hex[65], hex2[65];
+    snprintf(path, sizeof path, "%s/out.txt", cbt_tmpdir());
+    snprintf(bad, sizeof bad, "%s/no/such/dir/out.txt", cbt_tmpdir());
+    cb_outbuf o;
+    cb_error err = {{0}};
+    assert_int_equal(cb_outbuf_open(&o, &err), CB_OK);
+    fprintf(o.f, "abc");
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(cb_outbuf_commit(&o, path, &err), CB_OK);
+    assert_null(o.f);
+    char *text = cbt_slurp(path);
+    assert_string_equal(text, "abc");
+    free(text);
+    cb_sha256_buffer("", 0, hex);
+    assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    cb_sha256_buffer("abc", 3, hex);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assert_int_equal(cb_sha256_file(path, hex2, &err), CB_OK);
+    assert_string_equal(hex, hex2);
+    assert_int_equal(cb_outbuf_open(&o, &err), CB_OK);
+    fprintf(o.f, "never written");
+    cb_outbuf_discard(&o);
+    cb_outbuf_discard(&o); /* twice is fine */
+    assert_int_equal(cb_outbuf_open(&o, &err), CB_OK);
+    fprintf(o.f, "x");
+    assert_int_equal(cb_outbuf_commit(&o, bad, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, bad));
+    assert_int_equal(access(bad, F_OK), -1);
+    assert_int_equal(cb_sha256_file(bad, hex, &err), CB_ERR_INPUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -520,7 +559,7 @@ int main(void)
         cmocka_unit_test(test_judge_homogeneous),
         cmocka_unit_test(test_modes),            cmocka_unit_test(test_solve_framework),
         cmocka_unit_test(test_cli_error_vs_siconos), cmocka_unit_test(test_sorted_union),
-        cmocka_unit_test(test_kv),
+        cmocka_unit_test(test_kv),          cmocka_unit_test(test_outbuf_and_sha256),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -6,16 +6,13 @@
  * and the analytic boundaries, AS's special values of |M_d|, and the `filippov` command. */
 #include "test_support.h"
 
-#include <fcntl.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "cli_filippov.h"
 #include "conebench/filippov.h"
 #include "conebench/rng.h"
 
@@ -150,40 +147,6 @@ static void rolling_direct(const cb_fil_body *b, double F[3], double wdot[3])
         F[i] = rhs[6 + i];
         wdot[i] = rhs[3 + i] + (b->frame_spins ? w[2] * wxn[i] : 0);
     }
-}
-
-/* Run the CLI with stdout (and stderr) sent to files; returns the exit status. */
-static int run_cli(int argc, char **argv, const char *out_path, const char *err_path)
-{
-    fflush(stdout);
-    fflush(stderr);
-    int so = dup(1), se = dup(2);
-    int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    assert_true(so >= 0 && se >= 0 && fo >= 0 && fe >= 0);
-    dup2(fo, 1);
-    dup2(fe, 2);
-    int rc = cb_cmd_filippov(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(so, 1);
-    dup2(se, 2);
-    close(so);
-    close(se);
-    close(fo);
-    close(fe);
-    return rc;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
 }
 
 /* ------------------------------------------------------------------ roots */
@@ -690,7 +653,8 @@ static void test_validation(void **state)
     assert_non_null(strstr(err.text, "b:"));
 }
 
-/* `filippov wheel --json` fields and values, bad input → exit 2 with "--param X: ...". */
+/* `filippov wheel --json` fields and values, bad input → exit 2 with "--param X: ..." (the
+ * command as a user runs it: $CONEBENCH_BIN). */
 static void test_cli(void **state)
 {
     (void)state;
@@ -698,11 +662,11 @@ static void test_cli(void **state)
     char out[256], errp[256];
     snprintf(out, sizeof out, "%s/out.txt", dir);
     snprintf(errp, sizeof errp, "%s/err.txt", dir);
-    char *ok[] = {"filippov", "wheel", "--param", "m=1", "--param", "rho=0.5", "--param", "g=9.81",
-                  "--param", "mu=0.3", "--param", "Md=0.44145", "--param", "Ms=0", "--param",
-                  "w2=1.7658", "--param", "w3=1", "--json", NULL};
-    assert_int_equal(run_cli(19, ok, out, errp), 0);
-    const char *j = slurp(out);
+    const char *ok[] = {"filippov", "wheel", "--param", "m=1", "--param", "rho=0.5", "--param",
+                        "g=9.81", "--param", "mu=0.3", "--param", "Md=0.44145", "--param", "Ms=0",
+                        "--param", "w2=1.7658", "--param", "w3=1", "--json", NULL};
+    assert_int_equal(cbt_cli(ok, out, errp), 0);
+    char *j = cbt_slurp(out);
     const char *keys[] = {"\"case\":\"II\"", "\"directions\":[{\"phi\":", "\"attracting\":true",
                           "\"angularly_stable\":", "\"rolling_admissible\":true", "\"A1\":",
                           "\"A2\":", "\"B1\":", "\"B2\":", "\"C1\":", "\"C2\":", "\"delta\":0",
@@ -710,16 +674,19 @@ static void test_cli(void **state)
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
         if (!strstr(j, keys[k]))
             fail_msg("missing %s in %s", keys[k], j);
-    char *bad[][4] = {{"filippov", "wheel", "--param", "m=-1"},
-                      {"filippov", "wheel", "--param", "zz=1"},
-                      {"filippov", "body", "--param", "shape=cube"},
-                      {"filippov", "body", "--param", "a=abc"}};
+    free(j);
+    const char *bad[][5] = {{"filippov", "wheel", "--param", "m=-1", NULL},
+                            {"filippov", "wheel", "--param", "zz=1", NULL},
+                            {"filippov", "body", "--param", "shape=cube", NULL},
+                            {"filippov", "body", "--param", "a=abc", NULL}};
     const char *want[] = {"conebench: --param m:", "conebench: --param zz:",
                           "conebench: --param shape:", "conebench: --param a:"};
     for (int k = 0; k < 4; k++) {
-        assert_int_equal(run_cli(4, bad[k], out, errp), 2);
-        if (strncmp(slurp(errp), want[k], strlen(want[k])))
-            fail_msg("stderr '%s' does not start with '%s'", slurp(errp), want[k]);
+        assert_int_equal(cbt_cli(bad[k], out, errp), 2);
+        char *e = cbt_slurp(errp);
+        if (strncmp(e, want[k], strlen(want[k])))
+            fail_msg("stderr '%s' does not start with '%s'", e, want[k]);
+        free(e);
     }
 }
 
@@ -736,10 +703,9 @@ static void test_cli_map(void **state)
     snprintf(out, sizeof out, "%s/out.txt", dir);
     snprintf(errp, sizeof errp, "%s/err.txt", dir);
     snprintf(o, sizeof o, "%s/fil", dir);
-    char *argv[] = {"filippov", "map", "-o", o, "--plots", "plots", "--quick", NULL};
-    int rc = run_cli(7, argv, out, errp);
-    if (rc != 0)
-        fail_msg("map failed: %s", slurp(errp));
+    const char *argv[] = {"filippov", "map", "-o", o, "--plots", "plots", "--quick", NULL};
+    if (cbt_cli(argv, out, errp) != 0)
+        fail_msg("map failed: %s", cbt_slurp(errp));
     const char *files[] = {"filippov.md", "filippov_regions.png", "filippov_regions.svg",
                            "filippov_sigma.png", "filippov_phase_I.png", "filippov_phase_IV.svg",
                            "filippov_regions.dat", "filippov_phase_III_traj.dat"};
@@ -752,9 +718,10 @@ static void test_cli_map(void **state)
     }
     char p[512];
     snprintf(p, sizeof p, "%s/filippov.md", o);
-    const char *md = slurp(p);
+    char *md = cbt_slurp(p);
     assert_non_null(strstr(md, "0.2296"));
     assert_non_null(strstr(md, "C1 = -2 Md/(m rho)"));
+    free(md);
 }
 
 int main(void)

@@ -15,7 +15,6 @@
 #include "conebench/rng.h"
 #include "conebench/scenarios.h"
 #include "conebench/timestepper.h"
-#include "cli_sim.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -814,33 +813,56 @@ static void test_registry(void **state)
     assert_string_equal(err.text, "param n: 'many' is not an integer");
 }
 
-/* Run a CLI command with stdout sent to /dev/null; returns its exit status. */
-static int quiet(int (*cmd)(int, char **), int argc, const char **argv)
+/* Records each dumped step (the dumper's on_step). */
+typedef struct {
+    long steps[4];
+    int n, empty;
+} dump_log;
+
+static void log_step(void *ctx, long step, double t, const char *path)
 {
-    fflush(stdout);
-    FILE *saved = stdout;
-    FILE *null = fopen("/dev/null", "w");
-    assert_non_null(null);
-    stdout = null;
-    int rc = cmd(argc, (char **)argv);
-    fflush(null);
-    stdout = saved;
-    fclose(null);
-    return rc;
+    dump_log *l = ctx;
+    (void)t;
+    if (!path)
+        l->empty++;
+    else if (l->n < 4)
+        l->steps[l->n++] = step;
 }
 
-/* `generate SCENARIO` writes the CCP of the chosen steps (read back: same problem as the
- * time-stepper built) and a metadata file; `simulate` writes CSV; bad input exits 2. */
-static void test_cli(void **state)
+/* cb_scenario_dump_steps writes the CCP of the chosen steps (read back: same size and kind as the
+ * time-stepper built) and a metadata file naming the scenario, the step and the parameters. */
+static void test_dump_steps(void **state)
 {
     (void)state;
-    const char *dir = cbt_tmpdir();
-    char out[512], csv[512], path[600];
-    snprintf(out, sizeof out, "%s/gen", dir);
-    snprintf(csv, sizeof csv, "%s/run.csv", dir);
-    const char *gen[] = {"generate", "three-spheres", "--param", "m_top=20", "--steps",
-                         "30,10", "-o", out};
-    assert_int_equal(quiet(cb_cmd_generate_scenario, 8, gen), 0);
+    char out[512], path[600];
+    snprintf(out, sizeof out, "%s/gen", cbt_tmpdir());
+    cb_scenario s;
+    const cb_kv params[] = {{"m_top", "20"}};
+    assert_int_equal(cb_scenario_build(cb_scenario_find("three-spheres"), params, 1, &s, NULL),
+                     CB_OK);
+    static const long steps[] = {10, 30};
+    dump_log log = {{0}, 0, 0};
+    cb_dump_settings ds;
+    cb_dump_settings_default(&ds);
+    ds.outdir = out;
+    ds.steps = steps;
+    ds.nsteps = 2;
+    ds.on_step = log_step;
+    ds.ctx = &log;
+    cb_dump_result res;
+    cb_error err = {{0}};
+    if (cb_scenario_dump_steps(&s, &ds, &res, &err) != CB_OK)
+        fail_msg("%s", err.text);
+    assert_int_equal(res.written, 2);
+    assert_int_equal(log.n, 2);
+    assert_int_equal(log.steps[0], 10);
+    assert_int_equal(log.steps[1], 30);
+    static const long beyond[] = {1000000};
+    ds.steps = beyond;
+    ds.nsteps = 1;
+    assert_int_equal(cb_scenario_dump_steps(&s, &ds, &res, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "steps: step 1000000 is beyond the horizon of three-spheres"));
+    cb_scenario_free(&s);
     snprintf(path, sizeof path, "%s/three-spheres-step30.dat", out);
     cb_problem *p = NULL;
     assert_int_equal(cb_read_problem(path, NULL, &p, NULL), CB_OK);
@@ -848,32 +870,46 @@ static void test_cli(void **state)
     assert_int_equal(p->nc, 4);
     cb_problem_free(p);
     snprintf(path, sizeof path, "%s/three-spheres-step10.meta", out);
-    char *meta = NULL;
-    size_t len;
-    assert_int_equal(cb_read_file(path, 1 << 20, &meta, &len, NULL), CB_OK);
+    char *meta = cbt_slurp(path);
     assert_non_null(strstr(meta, "scenario=three-spheres\n"));
     assert_non_null(strstr(meta, "step=10\n"));
     assert_non_null(strstr(meta, "m_top=20"));
     free(meta);
+}
+
+/* The commands as a user runs them ($CONEBENCH_BIN): `generate SCENARIO --steps` prints the
+ * paths it writes, `simulate --csv` writes one row per step, bad input exits 2. */
+static void test_cli(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    char out[512], csv[512], list[512];
+    snprintf(out, sizeof out, "%s/gen", dir);
+    snprintf(csv, sizeof csv, "%s/run.csv", dir);
+    snprintf(list, sizeof list, "%s/list.txt", dir);
+    const char *gen[] = {"generate", "three-spheres", "--param", "m_top=20", "--steps", "30,10",
+                         "-o", out, NULL};
+    assert_int_equal(cbt_cli(gen, list, NULL), 0);
+    char *text = cbt_slurp(list);
+    assert_non_null(strstr(text, "three-spheres-step10.dat\n"));
+    assert_non_null(strstr(text, "three-spheres-step30.dat\n"));
+    free(text);
     const char *sim[] = {"simulate", "sphere-plane", "--param", "t_end=0.01", "--csv", csv,
-                         "--json"};
-    assert_int_equal(quiet(cb_cmd_simulate, 7, sim), 0);
-    char *text = NULL;
-    assert_int_equal(cb_read_file(csv, 1 << 24, &text, &len, NULL), CB_OK);
+                         "--json", NULL};
+    assert_int_equal(cbt_cli(sim, NULL, NULL), 0);
+    text = cbt_slurp(csv);
     int lines = 0;
-    for (size_t k = 0; k < len; k++)
-        lines += text[k] == '\n';
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
     assert_int_equal(lines, 1 + 1 + 100); /* header, t = 0, 100 steps */
     assert_non_null(strstr(text, "c0_1_mR2"));
     free(text);
-    const char *bad1[] = {"simulate", "no-such-scenario"};
-    const char *bad2[] = {"simulate", "sphere-plane", "--param", "mu=abc"};
-    const char *bad3[] = {"generate", "sphere-plane", "--steps", "0", "-o", out};
-    const char *bad4[] = {"simulate", "sphere-plane", "--solver", "nope"};
-    assert_int_equal(quiet(cb_cmd_simulate, 2, bad1), 2);
-    assert_int_equal(quiet(cb_cmd_simulate, 4, bad2), 2);
-    assert_int_equal(quiet(cb_cmd_generate_scenario, 6, bad3), 2);
-    assert_int_equal(quiet(cb_cmd_simulate, 4, bad4), 2);
+    const char *bad[][7] = {{"simulate", "no-such-scenario", NULL},
+                            {"simulate", "sphere-plane", "--param", "mu=abc", NULL},
+                            {"generate", "sphere-plane", "--steps", "0", "-o", out, NULL},
+                            {"simulate", "sphere-plane", "--solver", "nope", NULL}};
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(cbt_cli(bad[k], NULL, NULL), 2);
 }
 
 int main(void)
@@ -894,6 +930,7 @@ int main(void)
         cmocka_unit_test(test_energy),
         cmocka_unit_test(test_pile_heap),
         cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_dump_steps),
         cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,13 @@
 
 #include "conebench/common.h"
 
+/* Standard gravity (m/s²): Acary & Bourrier §6.2 state 9.81 m·s⁻²; Antali & Stepan give no
+ * number, the Filippov tools take the same. */
+#define CB_GRAVITY 9.81
+/* Fang & Negrut's gravity (m/s²): their stated numbers use 9.8 (§4.2: E_f = m g μ_k = 9.8 N for
+ * the 5 kg disk with μ_k = 0.2). */
+#define CB_GRAVITY_FANG 9.8
+
 typedef enum {
     CB_SHAPE_SPHERE = 0,
     CB_SHAPE_PLANE = 1,

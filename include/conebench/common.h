@@ -14,6 +14,15 @@
 
 #define CB_VERSION "0.1.0"
 
+/* π (glibc's M_PI, which C11 lacks: the same double) and one degree in radians. 2π and π/2 are
+ * written 2 * CB_PI and CB_PI / 2 (scaling by a power of two is exact). */
+#define CB_PI 3.14159265358979323846
+#define CB_DEG (CB_PI / 180.0)
+
+/* The text of a macro's value: CB_XSTR(CB_GRAVITY) is "9.81" (for spec defaults). */
+#define CB_STR_(x) #x
+#define CB_XSTR(x) CB_STR_(x)
+
 typedef enum {
     CB_OK = 0,
     CB_ERR_INPUT = 2,    /* invalid input data or arguments (CLI exit status 2) */
@@ -62,8 +71,5 @@ int cb_sorted_union(const int *a, int na, const int *b, int nb, int shift, int *
 
 /* Duplicate a string; NULL on failure or NULL input. */
 char *cb_strdup(const char *s);
-
-/* SHA-256 of a memory buffer as 64 lowercase hex digits + NUL (libcrypto). */
-void cb_sha256_buffer(const void *data, size_t len, char hex[65]);
 
 #endif

@@ -19,6 +19,8 @@
 #define CONEBENCH_IO_H
 
 #include <stdio.h>
+
+#include "conebench/fileio.h" /* whole-file reads, atomic writes, SHA-256 */
 #include "conebench/problem.h"
 
 typedef struct {
@@ -42,16 +44,6 @@ int cb_write_solution(const char *path, int nc, int d, const double *p, const do
                       cb_error *err);
 /* Reads and validates; *p and *y are allocated (nc·d each), caller frees. */
 int cb_read_solution(const char *path, int *nc, int *d, double **p, double **y, cb_error *err);
-
-/* SHA-256 of a file as 64 lowercase hex digits + NUL (libcrypto). */
-int cb_sha256_file(const char *path, char hex[65], cb_error *err);
-
-/* Write `len` bytes to `path` atomically (temp file in the same directory + rename). */
-int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_error *err);
-
-/* Read a whole regular file (rejects directories and files over max_bytes). *data is
- * NUL-terminated; caller frees. */
-int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err);
 
 /* A global problem before condensation: M v = H p + f, y = Hᵀ v + w, with n dofs, nc contacts.
  * M and H are triplets (row i, column j, value x), duplicates summed. */

@@ -14,6 +14,7 @@
 #ifndef CONEBENCH_SCENARIOS_H
 #define CONEBENCH_SCENARIOS_H
 
+#include "conebench/compliant.h"
 #include "conebench/kv.h"
 #include "conebench/scenario.h"
 #include "conebench/solver.h"
@@ -50,6 +51,20 @@ int cb_param_double(const cb_scenario_params *ps, const char *key, double lo, do
                     double *out, cb_error *err);
 int cb_param_long(const cb_scenario_params *ps, const char *key, long lo, long hi, long *out,
                   cb_error *err);
+
+/* A run of scenario `scenario` with a compliant model (scenarios/presets.c): model "compliant",
+ * "compliant-legacy" or "compliant-edem"; the parameters (k=v, any order, the last one given
+ * wins) go to the scenario, to the model (cb_compliant_settings fields: mu_s, mu_k, K_E, K_D,
+ * kd_factor, eta_r, dr_factor, eta_psi, K_spin, dpsi_factor, k_n, c_n, E, nu, E_ground, e_rest,
+ * mu_r_legacy, c_safety, gamma_n, dt, t_end, creep_tol; mu_k, eta_r, eta_psi and t_end go to
+ * the scenario too when it has them) or are words (normal=given|hooke|hertz,
+ * spin=heuristic|hertz, roll=plane|identical, material=steel1|steel2|glass: a sphere of Fang &
+ * Negrut's Table 5). Before them come the presets of each scenario from Fang & Negrut's tables
+ * (Table 2 K_D of the brick, Table 3 roll model of the disk, §4.4 8 s for the spinning sphere,
+ * Table 6 and §4.5 for the ellipsoid, Table 7 K_E, §4.6 Hertz E = 2 MPa; presets.c names each
+ * source). Builds *scen (free with cb_scenario_free) and *s; errors "param KEY: ...". */
+int cb_compliant_prepare(const char *scenario, const char *model, const cb_kv *params,
+                         int nparams, cb_scenario *scen, cb_compliant_settings *s, cb_error *err);
 
 /* The step dumper (scenarios/dump.c): run a scenario with the nonsmooth model and write the CCP
  * of each chosen step as outdir/NAME-stepN.dat with outdir/NAME-stepN.meta. */

@@ -53,11 +53,10 @@ int cb_bench_row_push(cb_bench *b, const cb_bench_row *row)
 
 int cb_bench_write(const char *path, const cb_bench *b, cb_error *err)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    cb_outbuf o;
+    if (cb_outbuf_open(&o, err) != CB_OK)
+        return CB_ERR_NOMEM;
+    FILE *f = o.f;
     fprintf(f, "# conebench bench file (format: include/conebench/gate.h)\n"
                "# tolerances: iterations=%g work=%g error_factor=%g\n# data_missing: %d\n"
                "problem,solver,tol,exact,status,iterations,block_products,projections,"
@@ -69,10 +68,7 @@ int cb_bench_write(const char *path, const cb_bench *b, cb_error *err)
                 r->exact, cb_status_name(r->status), r->iterations, r->work.block_products,
                 r->work.projections, r->work.local_iters, r->error);
     }
-    fclose(f);
-    int rc = cb_write_file_atomic(path, buf, len, err);
-    free(buf);
-    return rc;
+    return cb_outbuf_commit(&o, path, err);
 }
 
 /* "# key: ..." lines of a bench file. */

@@ -279,21 +279,18 @@ static int bench_one_run(bench_ctx *x, int pi, int si, int ti, cb_bench *cur, cb
 /* DIR/samples.csv: every repetition's CPU seconds, baseline and current. */
 static int write_samples(const char *dir, const cb_bench *b, cb_error *err)
 {
-    char path[4200], *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    char path[4200];
+    cb_outbuf o;
+    if (cb_outbuf_open(&o, err) != CB_OK)
+        return CB_ERR_NOMEM;
+    FILE *f = o.f;
     fprintf(f, "problem,solver,tol,rep,base_s,cur_s\n");
     for (int i = 0; i < b->nrows; i++)
         for (int k = 0; k < b->rows[i].ntimes; k++)
             fprintf(f, "%s,%s,%.17g,%d,%.9g,%.9g\n", b->rows[i].problem, b->rows[i].solver,
                     b->rows[i].tol, k, b->rows[i].base_times[k], b->rows[i].times[k]);
-    fclose(f);
     snprintf(path, sizeof path, "%s/samples.csv", dir);
-    int rc = cb_write_file_atomic(path, buf, len, err);
-    free(buf);
-    return rc;
+    return cb_outbuf_commit(&o, path, err);
 }
 
 /* DIR/gate.txt, the campaign record (campaign.conf, limits.txt) and machine.txt. */

@@ -576,8 +576,8 @@ int cb_report(const cb_report_settings *s, cb_error *err)
         snprintf(x.plots, sizeof x.plots, "%s", s->plots_dir);
     else
         snprintf(x.plots, sizeof x.plots, "%s/plots", cb_home_dir());
-    char path[4096], *buf = NULL;
-    size_t len = 0;
+    char path[4096];
+    cb_outbuf md = {0};
     snprintf(path, sizeof path, "%s/runs.csv", s->dir);
     int rc = check_dir(s->dir, err);
     if (rc == CB_OK)
@@ -587,18 +587,16 @@ int cb_report(const cb_report_settings *s, cb_error *err)
     snprintf(path, sizeof path, "%s/figures", s->dir);
     if (rc == CB_OK && mkdir(path, 0777) != 0 && errno != EEXIST)
         rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot create: %s", strerror(errno));
-    FILE *md = rc == CB_OK ? open_memstream(&buf, &len) : NULL;
-    if (rc == CB_OK && !md)
-        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    if (rc == CB_OK)
+        rc = cb_outbuf_open(&md, err);
     if (rc == CB_OK) {
         load_limits(&x);
-        rc = report_body(&x, md, err);
-        fclose(md);
-        snprintf(path, sizeof path, "%s/report.md", s->dir);
-        if (rc == CB_OK)
-            rc = cb_write_file_atomic(path, buf, len, err);
+        rc = report_body(&x, md.f, err);
     }
-    free(buf);
+    snprintf(path, sizeof path, "%s/report.md", s->dir);
+    if (rc == CB_OK)
+        rc = cb_outbuf_commit(&md, path, err);
+    cb_outbuf_discard(&md);
     cb_results_free(&x.res);
     return rc;
 }

@@ -221,17 +221,12 @@ void cb_results_free(cb_results *r)
 
 int cb_trace_write(const char *path, const cb_info *info, cb_error *err)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
-    fprintf(f, "iteration,time_s,error\n");
+    cb_outbuf o;
+    if (cb_outbuf_open(&o, err) != CB_OK)
+        return CB_ERR_NOMEM;
+    fprintf(o.f, "iteration,time_s,error\n");
     for (int i = 0; i < info->ntrace; i++)
-        fprintf(f, "%d,%.9g,%.17g\n", info->trace[i].iteration, info->trace[i].time_s,
+        fprintf(o.f, "%d,%.9g,%.17g\n", info->trace[i].iteration, info->trace[i].time_s,
                 info->trace[i].error);
-    fclose(f);
-    int rc = cb_write_file_atomic(path, buf, len, err);
-    free(buf);
-    return rc;
+    return cb_outbuf_commit(&o, path, err);
 }

@@ -1,7 +1,7 @@
-/* conebench — errors, clocks, checked allocation, SHA-256 of buffers. */
+/* conebench — errors, clocks, checked allocation, small helpers (finite check, sorted union). */
 #include "conebench/common.h"
 
-#include <openssl/evp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,15 +101,13 @@ char *cb_strdup(const char *s)
     return c;
 }
 
-void cb_sha256_buffer(const void *data, size_t len, char hex[65])
+/* 1 when every x[i] is finite (not NaN, not ±∞). */
+int cb_all_finite(const double *x, size_t n)
 {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int mdlen = 0;
-    hex[0] = '\0';
-    if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != 32)
-        return;
-    for (unsigned i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
 }
 
 int cb_sorted_union(const int *a, int na, const int *b, int nb, int shift, int *out)

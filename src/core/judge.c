@@ -94,11 +94,3 @@ int cb_judge(const cb_problem *prob, const double *p, double tol, double *y_out,
         free(y);
     return CB_OK;
 }
-
-int cb_all_finite(const double *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(x[i]))
-            return 0;
-    return 1;
-}

@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "conebench/common.h"
 #include "detmath.h"
 
 /* splitmix64 step: z = mix(x += golden gamma). */
@@ -47,7 +48,7 @@ double cb_rng_normal(cb_rng *r)
 {
     double u1 = 1.0 - cb_rng_uniform(r);
     double u2 = cb_rng_uniform(r);
-    return sqrt(-2.0 * cb_log(u1)) * cb_cos(2.0 * M_PI * u2);
+    return sqrt(-2.0 * cb_log(u1)) * cb_cos(2.0 * CB_PI * u2);
 }
 
 /* Lemire-free simple rejection: uniform integer below n without modulo bias. */

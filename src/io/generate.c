@@ -262,12 +262,12 @@ static void mb_make_body(mb_model *m, cb_rng *r, int k)
     double R = log_uniform(r, 0.5, 2.0), *Mi = m->minv + (size_t)k * nd * nd;
     m->radius[k] = R;
     if (nd == 3) {
-        double mass = M_PI * R * R, inertia = 0.5 * mass * R * R * cb_rng_range(r, 0.7, 1.3);
+        double mass = CB_PI * R * R, inertia = 0.5 * mass * R * R * cb_rng_range(r, 0.7, 1.3);
         Mi[0] = Mi[4] = 1.0 / mass;
         Mi[8] = 1.0 / inertia;
         return;
     }
-    double mass = 4.0 / 3.0 * M_PI * R * R * R, inv[3], Q[9];
+    double mass = 4.0 / 3.0 * CB_PI * R * R * R, inv[3], Q[9];
     for (int i = 0; i < 3; i++) {
         inv[i] = 1.0 / (0.4 * mass * R * R * cb_rng_range(r, 0.7, 1.3));
         Mi[i + i * nd] = 1.0 / mass;
@@ -302,7 +302,7 @@ static void frame3d(cb_rng *r, double n[3], double t1[3], double t2[3])
         u[i] /= s;
     v[0] = n[1] * u[2] - n[2] * u[1], v[1] = n[2] * u[0] - n[0] * u[2];
     v[2] = n[0] * u[1] - n[1] * u[0];
-    double th = cb_rng_range(r, 0, 2 * M_PI), c, sn;
+    double th = cb_rng_range(r, 0, 2 * CB_PI), c, sn;
     cb_sincos(th, &sn, &c);
     for (int i = 0; i < 3; i++) {
         t1[i] = c * u[i] + sn * v[i];
@@ -371,7 +371,7 @@ static void mb_make_contact(mb_model *m, cb_rng *r, int a)
     if (dim == 3) {
         frame3d(r, n, t1, t2);
     } else {
-        double th = cb_rng_range(r, 0, 2 * M_PI);
+        double th = cb_rng_range(r, 0, 2 * CB_PI);
         cb_sincos(th, &n[1], &n[0]);
         t1[0] = -n[1], t1[1] = n[0];
     }
@@ -812,7 +812,7 @@ static void unit_dir(cb_rng *r, int size, double *u)
         u[0] = cb_rng_uniform(r) < 0.5 ? -1.0 : 1.0;
         return;
     }
-    double th = cb_rng_range(r, 0, 2 * M_PI);
+    double th = cb_rng_range(r, 0, 2 * CB_PI);
     cb_sincos(th, &u[1], &u[0]);
 }
 

@@ -37,6 +37,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "conebench/body.h"
+
 void cb_sphere_plane_params_default(cb_sphere_plane_params *p)
 {
     p->R = 0.5;
@@ -44,7 +46,7 @@ void cb_sphere_plane_params_default(cb_sphere_plane_params *p)
     p->W0 = 5.0;
     p->mu = 0.2;
     p->mu_r = 0.04;
-    p->g = 9.81;
+    p->g = CB_GRAVITY;
     p->k = 0.4;
 }
 

@@ -54,10 +54,10 @@ double cb_shape_volume(const cb_shape *s)
 {
     const double *h = s->half;
     switch (s->kind) {
-    case CB_SHAPE_SPHERE: return 4.0 / 3.0 * M_PI * s->radius * s->radius * s->radius;
-    case CB_SHAPE_DISK: return M_PI * s->radius * s->radius * s->length;
+    case CB_SHAPE_SPHERE: return 4.0 / 3.0 * CB_PI * s->radius * s->radius * s->radius;
+    case CB_SHAPE_DISK: return CB_PI * s->radius * s->radius * s->length;
     case CB_SHAPE_BOX: return 8.0 * h[0] * h[1] * h[2];
-    case CB_SHAPE_ELLIPSOID: return 4.0 / 3.0 * M_PI * h[0] * h[1] * h[2];
+    case CB_SHAPE_ELLIPSOID: return 4.0 / 3.0 * CB_PI * h[0] * h[1] * h[2];
     default: return INFINITY;
     }
 }

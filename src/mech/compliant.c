@@ -363,7 +363,7 @@ static double hertz_gamma(const cbc_params *P, const cb_compliant_contact *c, co
                           const cb_body *bj)
 {
     double e = P->s->e_rest, le = log(e > 0 ? e : 1e-12);
-    double beta = le / sqrt(le * le + M_PI * M_PI);
+    double beta = le / sqrt(le * le + CB_PI * CB_PI);
     double Sn = 2.0 * effective_modulus(P->s, bi) * c->a_hertz;
     double m = bi->fixed ? bj->mass : bi->mass * bj->mass / (bi->mass + bj->mass);
     return 2.0 * sqrt(5.0 / 6.0) * fabs(beta) * sqrt(Sn * m);

@@ -187,7 +187,7 @@ static double hertz_force(const cb_compliant_settings *s, const cb_body *bi, con
     v3_scale(g->n, -1.0, nj);
     double K = cbc_mean_curvature(bi, g->Ci, g->n) + cbc_mean_curvature(bj, g->Cj, nj);
     double Reff = K > 0 ? 1.0 / K : 1e3, sq = sqrt(Reff * delta);
-    double le = log(s->e_rest), beta = le / sqrt(le * le + M_PI * M_PI);
+    double le = log(s->e_rest), beta = le / sqrt(le * le + CB_PI * CB_PI);
     double m = bi->fixed ? bj->mass : bi->mass * bj->mass / (bi->mass + bj->mass);
     double cn = 2.0 * sqrt(5.0 / 6.0) * fabs(beta) * sqrt(2.0 * Eeff * sq * m);
     return 4.0 / 3.0 * Eeff * sq * delta + cn * ddot;

@@ -8,8 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-#define TWO_PI 6.283185307179586476925286766559
-
 const char *cb_fil_case_name(cb_fil_case c)
 {
     switch (c) {
@@ -89,17 +87,17 @@ static void trig2_quartic(const cb_fil_trig2 *q, double a[5])
 /* φ mod 2π in [0, 2π). */
 static double wrap(double phi)
 {
-    double r = fmod(phi, TWO_PI);
+    double r = fmod(phi, 2 * CB_PI);
     if (r < 0)
-        r += TWO_PI;
-    return r >= TWO_PI ? 0.0 : r;
+        r += 2 * CB_PI;
+    return r >= 2 * CB_PI ? 0.0 : r;
 }
 
 /* Circular distance between two angles. */
 static double angle_dist(double a, double b)
 {
     double d = fabs(wrap(a - b));
-    return fmin(d, TWO_PI - d);
+    return fmin(d, 2 * CB_PI - d);
 }
 
 /* Eigenvalues of the companion matrix of the monic quartic t⁴ + Σ a_k t^k (upper Hessenberg,
@@ -143,10 +141,10 @@ static int root_candidates(const cb_fil_trig2 *p, const cb_fil_settings *s, doub
     /* shift so that t = ∞ (ψ = π) is far from every root: |p(φ0 + π)| largest of 8 trials */
     double phi0 = 0, best = -1;
     for (int k = 0; k < 8; k++) {
-        double v = fabs(cb_fil_trig2_eval(p, k * TWO_PI / 8 + TWO_PI / 2));
+        double v = fabs(cb_fil_trig2_eval(p, k * CB_PI / 4 + CB_PI));
         if (v > best) {
             best = v;
-            phi0 = k * TWO_PI / 8;
+            phi0 = k * CB_PI / 4;
         }
     }
     cb_fil_trig2 q;
@@ -195,7 +193,7 @@ int cb_fil_trig2_roots(const cb_fil_trig2 *p, double scale, const cb_fil_setting
         return CB_ERR_INTERNAL;
     int n = 0;
     for (int i = 0; i < nc; i++) {
-        double gap = TWO_PI / 4;
+        double gap = CB_PI / 2;
         for (int j = 0; j < nc; j++)
             if (j != i && angle_dist(cand[i], cand[j]) > 0)
                 gap = fmin(gap, angle_dist(cand[i], cand[j]));
@@ -277,10 +275,10 @@ static void reduce(const cb_fil_coef *c, double *delta, cb_fil_coef *r)
 {
     double sym = 0.5 * (c->A2 + c->B1); /* = A2 = B1 for a body (Prop. 1) */
     double d = 0.5 * atan2(2 * sym, c->A1 - c->B2);
-    if (d > TWO_PI / 8)
-        d -= TWO_PI / 4;
-    else if (d < -TWO_PI / 8)
-        d += TWO_PI / 4;
+    if (d > CB_PI / 4)
+        d -= CB_PI / 2;
+    else if (d < -CB_PI / 4)
+        d += CB_PI / 2;
     double cs = cos(d), sn = sin(d);
     double a1 = c->A1 * cs + c->B1 * sn, a2 = c->A2 * cs + c->B2 * sn;
     double b1 = -c->A1 * sn + c->B1 * cs, b2 = -c->A2 * sn + c->B2 * cs;

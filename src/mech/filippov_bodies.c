@@ -10,8 +10,6 @@
 
 #include "vec3.h"
 
-#define TWO_PI 6.283185307179586476925286766559
-
 /* ------------------------------------------------------------------ validation */
 
 static int check_vec(const double v[3], const char *name, cb_error *err)
@@ -342,7 +340,7 @@ static double field_difference(const cb_fil_field *exact, const cb_fil_field *pa
 {
     double dmax = 0, fmax_ = 0;
     for (int k = 0; k < 256; k++) {
-        double e[2], p[2], phi = k * TWO_PI / 256;
+        double e[2], p[2], phi = k * CB_PI / 128;
         field_eval(exact, phi, e);
         field_eval(paper, phi, p);
         dmax = fmax(dmax, hypot(e[0] - p[0], e[1] - p[1]));
@@ -361,7 +359,7 @@ static double direction_shift(const cb_fil_dirset *a, const cb_fil_dirset *b)
         double worst = 0;
         for (int k = 0; k < a->ndir; k++) {
             double d = fabs(a->dir[k].phi - b->dir[(k + off) % a->ndir].phi);
-            worst = fmax(worst, fmin(d, TWO_PI - d));
+            worst = fmax(worst, fmin(d, 2 * CB_PI - d));
         }
         best = fmin(best, worst);
     }
@@ -540,7 +538,7 @@ int cb_fil_simulate(const cb_fil_body *b, const cb_fil_sim_settings *s, cb_fil_p
         s->max_steps < 1 || !fn)
         return cb_fail(err, CB_ERR_INPUT, "filippov: invalid simulation settings");
     for (int k = 0; rc == CB_OK && k < s->nstart; k++) {
-        double a = TWO_PI * (k + 0.5) / s->nstart;
+        double a = 2 * CB_PI * (k + 0.5) / s->nstart;
         double u0[2] = {s->radius * cos(a), s->radius * sin(a)};
         rc = sim_one(b, s, u0, 1.0, (s->backward ? 2 : 1) * k, fn, ctx, err);
         if (rc == CB_OK && s->backward)

@@ -5,9 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "conebench/body.h"
 #include "conebench/solver.h"
-
-#define FC_PI 3.14159265358979323846
 
 void cb_fc_settings_default(cb_fc_settings *s)
 {
@@ -63,7 +62,7 @@ static double repel_angle(const cb_fil_dirset *d, double psi)
     for (int k = 0; k < d->ndir; k++) {
         if (d->dir[k].attracting)
             continue;
-        double a = fabs(remainder(psi - d->dir[k].phi, 2 * FC_PI));
+        double a = fabs(remainder(psi - d->dir[k].phi, 2 * CB_PI));
         if (!(a >= best))
             best = a;
     }
@@ -123,7 +122,7 @@ static int ccp_step(const cb_fil_body *b, const cb_fil_maps *m, const cb_fc_sett
 static int check_ccp(const cb_fil_body *b, const cb_fil_report *rep, const cb_fc_settings *s,
                      cb_rng *rng, cb_fc_result *r, cb_error *err)
 {
-    double a = 2 * FC_PI * cb_rng_uniform(rng), u0[2], yT[2];
+    double a = 2 * CB_PI * cb_rng_uniform(rng), u0[2], yT[2];
     u0[0] = s->ccp_slip * cos(a);
     u0[1] = s->ccp_slip * sin(a);
     int rc = ccp_step(b, &rep->maps, s, u0, yT, err);
@@ -234,7 +233,7 @@ static int check_compliant(const cb_fil_body *b, const cb_fil_report *rep,
     r->comp_dir_err = NAN;
     for (int k = 0; k < s->comp_ndir; k++) {
         int ret = 0;
-        double psi = 0, a = 2 * FC_PI * (k + 0.5) / s->comp_ndir;
+        double psi = 0, a = 2 * CB_PI * (k + 0.5) / s->comp_ndir;
         int rc = comp_run(b, rep, s, a, &ret, &psi, err);
         if (rc != CB_OK)
             return rc;
@@ -320,12 +319,12 @@ int cb_fc_sphere_sample(cb_rng *rng, double load, cb_fil_shape_state *s, cb_erro
     cb_fil_shape_state_default(s);
     s->mass = cb_rng_range(rng, 0.5, 5);
     s->radius = cb_rng_range(rng, 0.05, 0.5);
-    s->g = 9.81;
+    s->g = CB_GRAVITY;
     s->friction = (cb_fil_friction){CB_FIL_COULOMB, cb_rng_range(rng, 0.1, 1), 0, 0};
     s->normal_force = NAN;
-    double f0 = s->friction.mu * s->mass * s->g, a = 2 * FC_PI * cb_rng_uniform(rng);
+    double f0 = s->friction.mu * s->mass * s->g, a = 2 * CB_PI * cb_rng_uniform(rng);
     double F = load * 3.5 * f0 * cb_rng_uniform(rng);
-    double b = 2 * FC_PI * cb_rng_uniform(rng), T = load * 1.4 * f0 * s->radius *
+    double b = 2 * CB_PI * cb_rng_uniform(rng), T = load * 1.4 * f0 * s->radius *
                                                    cb_rng_uniform(rng);
     s->force[0] = F * cos(a);
     s->force[1] = F * sin(a);

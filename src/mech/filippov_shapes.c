@@ -17,7 +17,7 @@ void cb_fil_wheel_default(cb_fil_wheel *w)
     memset(w, 0, sizeof *w);
     w->m = 1;
     w->rho = 0.5;
-    w->g = 9.81;
+    w->g = CB_GRAVITY;
     w->mu = 0.3;
     w->law = CB_FIL_COULOMB;
     w->mu_static = 0.3;
@@ -135,7 +135,7 @@ cb_fil_case cb_fil_wheel_case_analytic(double x, double y, double rel_margin)
  * astroid x = cos³t, y = 2 sin³t, solve (4/9) cos⁶t + 4 sin⁶t = 1 by bisection on (0, π/2). */
 void cb_fil_wheel_special_values(cb_fil_wheel_specials *s)
 {
-    double lo = 0, hi = 1.5707963267948966;
+    double lo = 0, hi = CB_PI / 2;
     for (int it = 0; it < 200; it++) {
         double t = 0.5 * (lo + hi), c = cos(t), sn = sin(t);
         double f = 4.0 / 9 * pow(c, 6) + 4 * pow(sn, 6) - 1;
@@ -170,7 +170,7 @@ void cb_fil_shape_state_default(cb_fil_shape_state *s)
     s->mass = 1;
     s->radius = 0.1;
     s->semi[0] = s->semi[1] = s->semi[2] = 0.1;
-    s->g = 9.81;
+    s->g = CB_GRAVITY;
     s->friction = (cb_fil_friction){CB_FIL_COULOMB, 0.3, 0.3, 10};
     s->normal_force = NAN;
 }

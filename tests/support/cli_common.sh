@@ -8,3 +8,14 @@ pass=0
 fail=0
 tmp=$(mktemp -d /tmp/cbcli.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+
+# run CMD...: run it with stdin from /dev/null, stdout in $tmp/out, stderr in $tmp/err, exit
+# status in rc (RUNNER prefixed).
+run() { rc=0; $runner "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?; }
+# check NAME CONDITION: count a pass, or print the failure with the last command's outputs.
+check() {
+  if eval "$2"; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL [$1]: $2; exit $rc, stderr: $(head -c 300 "$tmp/err"), stdout: $(head -c 300 "$tmp/out")"
+  fi
+}

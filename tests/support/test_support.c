@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int is_dir(const char *p)
@@ -122,3 +124,58 @@ void cbt_fake_clock(double step)
 }
 
 long cbt_fake_clock_reads(void) { return fake_reads; }
+
+/* In the child: stdout and stderr to the two files, then exec the binary. */
+static void cli_child(const char *bin, const char *const *args, const char *out, const char *err)
+{
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = bin;
+    for (int i = 0; args[i] && n < 63; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    int fo = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fe = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
+        _exit(126);
+    execv(bin, (char *const *)argv);
+    _exit(127);
+}
+
+int cbt_cli(const char *const *args, const char *out_path, const char *err_path)
+{
+    const char *bin = getenv("CONEBENCH_BIN");
+    if (!bin || !*bin) {
+        print_message("skipped: CONEBENCH_BIN not set (make test sets it)\n");
+        skip();
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        cli_child(bin, args, out_path, err_path);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+char *cbt_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = NULL;
+    size_t cap = 0, len = 0, n;
+    do {
+        if (len + 4096 + 1 > cap) {
+            cap = 2 * cap + 8192;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+        n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+    } while (n > 0);
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
+}

@@ -56,4 +56,14 @@ void cbt_fake_clock(double step);
 /* Reads of the fake clock since cbt_fake_clock. */
 long cbt_fake_clock_reads(void);
 
+/* Run `$CONEBENCH_BIN ARGS...` (args: NULL-terminated, without the program) with stdout and
+ * stderr sent to out_path and err_path (NULL: /dev/null); returns its exit status (-1 when it
+ * did not exit normally). Skips the current test, saying so, when CONEBENCH_BIN is not set
+ * (make test sets it). Library tests check CLI behaviour through this, never by linking the
+ * CLI's code. */
+int cbt_cli(const char *const *args, const char *out_path, const char *err_path);
+/* The whole file as a NUL-terminated string (malloc'd, caller frees); fails the test when it
+ * cannot be read. */
+char *cbt_slurp(const char *path);
+
 #endif

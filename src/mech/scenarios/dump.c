@@ -41,19 +41,14 @@ static int write_meta(const char *path, const dump_ctx *x, const cb_system *sys,
                       const cb_problem *p, long step, cb_error *err)
 {
     const cb_scenario *s = x->scen;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_fail(err, CB_ERR_NOMEM, "meta: out of memory");
-    fprintf(f, "scenario=%s\nparams=%s\nstep=%ld\nt=%.17g\nh=%.17g\nseed=%llu\nkind=%s\nnc=%d\n"
-               "solver=%s\nsha256=%s\n",
+    cb_outbuf o;
+    if (cb_outbuf_open(&o, err) != CB_OK)
+        return CB_ERR_NOMEM;
+    fprintf(o.f, "scenario=%s\nparams=%s\nstep=%ld\nt=%.17g\nh=%.17g\nseed=%llu\nkind=%s\nnc=%d\n"
+                 "solver=%s\nsha256=%s\n",
             s->name, s->params, step, sys->t - s->h, s->h, (unsigned long long)s->seed,
             cb_kind_name(p->kind), p->nc, x->ds->run.mj.solver->name, p->prov.sha256);
-    int rc = fclose(f) == 0 ? cb_write_file_atomic(path, buf, len, err)
-                            : cb_fail(err, CB_ERR_NOMEM, "meta: out of memory");
-    free(buf);
-    return rc;
+    return cb_outbuf_commit(&o, path, err);
 }
 
 /* DIR/SCENARIO-stepN.dat + .meta of this step's CCP. */

@@ -17,7 +17,7 @@ static const cb_kv_spec brick_params[] = {
     {"m", "1", "brick mass (kg)"},
     {"mu", "0.2", "Coulomb friction (Fang mu_k; the compliant model adds mu_s)"},
     {"size", "0.1", "brick edge along the slope (m); half as wide, a quarter as high"},
-    {"g", "9.8", "gravity (m/s^2)"},
+    {"g", CB_XSTR(CB_GRAVITY_FANG), "gravity (m/s^2)"},
     {"h", "1e-4", "time step (s)"},
     {"theta", "0.5", "theta of the Moreau-Jean scheme"},
     {"t_end", "1", "horizon (s)"},
@@ -39,7 +39,7 @@ static int brick_angle(const cb_scenario_params *ps, double *alpha, cb_error *er
 {
     if (cb_param_given(ps, "alpha_deg")) {
         int rc = cb_param_double(ps, "alpha_deg", 0, 89, alpha, err);
-        *alpha *= M_PI / 180.0;
+        *alpha *= CB_DEG;
         return rc;
     }
     return cb_param_double(ps, "alpha", 0, 1.55, alpha, err);
@@ -92,14 +92,14 @@ static const cb_kv_spec ellipsoid_params[] = {
     {"b", "0.2", "semi-axis along local y (m)"},
     {"c", "0.5", "semi-axis along local z (m)"},
     {"m", "5", "mass (kg); <= 0: from rho"},
-    {"rho", "8000", "density (kg/m^3) when m <= 0 (steel, Table 5)"},
+    {"rho", CB_XSTR(CB_STEEL_RHO), "density (kg/m^3) when m <= 0 (steel, Table 5)"},
     {"pose", "upright", "upright (c axis vertical) or flat (c axis horizontal, along x)"},
     {"vy", "0.3", "initial centre velocity along y (m/s)"},
     {"W0", "0", "initial spin about the vertical (rad/s)"},
     {"mu", "0.2", "Coulomb friction (Fang mu_k)"},
     {"eta_r", "0.2", "Fang rolling resistance: mu_r = 2 eta_r mu a (a: equatorial radius)"},
     {"mu_s", "", "spinning resistance (m); default 0.5 a_Hertz mu (App. C, steel on rigid)"},
-    {"g", "9.8", "gravity (m/s^2)"},
+    {"g", CB_XSTR(CB_GRAVITY_FANG), "gravity (m/s^2)"},
     {"h", "1e-4", "time step (s)"},
     {"theta", "0.5", "theta of the Moreau-Jean scheme"},
     {"t_end", "4", "horizon (s)"},
@@ -112,14 +112,14 @@ static const cb_kv_spec ellipsoid_spin_params[] = {
     {"b", "0.02", "semi-axis along local y (m)"},
     {"c", "0.05", "semi-axis along local z (m)"},
     {"m", "0", "mass (kg); <= 0: from rho"},
-    {"rho", "8000", "density (kg/m^3) when m <= 0 (steel, Table 5)"},
+    {"rho", CB_XSTR(CB_STEEL_RHO), "density (kg/m^3) when m <= 0 (steel, Table 5)"},
     {"pose", "upright", "upright (c axis vertical) or flat (c axis horizontal, along x)"},
     {"vy", "0", "initial centre velocity along y (m/s)"},
     {"W0", "1", "initial spin about the vertical (rad/s)"},
     {"mu", "0.2", "Coulomb friction (Fang mu_k)"},
     {"eta_r", "0.2", "Fang rolling resistance: mu_r = 2 eta_r mu a"},
     {"mu_s", "", "spinning resistance (m); default 0.5 a_Hertz mu (App. C, steel on rigid)"},
-    {"g", "9.8", "gravity (m/s^2)"},
+    {"g", CB_XSTR(CB_GRAVITY_FANG), "gravity (m/s^2)"},
     {"h", "1e-4", "time step (s)"},
     {"theta", "0.5", "theta of the Moreau-Jean scheme"},
     {"t_end", "30", "horizon (s); the run ends when the spin stops"},
@@ -167,7 +167,7 @@ static int ellipsoid_body(cb_scenario *s, const ell_params *e, cb_error *err)
         return rc;
     static const double ey[3] = {0, 1, 0};
     if (e->flat) /* c axis along x: the bottom point is the end of the a axis */
-        cb_quat_from_axis_angle(ey, 0.5 * M_PI, b->q);
+        cb_quat_from_axis_angle(ey, 0.5 * CB_PI, b->q);
     b->x[2] = e->flat ? e->half[0] : e->half[2];
     b->v[1] = e->vy;
     b->w[2] = e->W0;
@@ -182,7 +182,8 @@ static double hertz_mu_s(const cb_scenario *s, const ell_params *e)
     double K = e->flat ? 0.5 * (h[0] / (h[1] * h[1]) + h[0] / (h[2] * h[2]))
                        : 0.5 * (h[2] / (h[0] * h[0]) + h[2] / (h[1] * h[1]));
     cb_hertz_spin hz;
-    cb_hertz_spin_params(-b->mass * s->gravity[2], K, 2e11, 0.3, 1e5, e->mu, &hz);
+    cb_hertz_spin_params(-b->mass * s->gravity[2], K, CB_STEEL_E, CB_STEEL_NU, CB_ELLIPSOID_K_E,
+                         e->mu, &hz);
     return 0.5 * hz.a * e->mu;
 }
 

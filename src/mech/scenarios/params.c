@@ -42,7 +42,7 @@ int cb_scen_alloc(cb_scenario *s, cb_kind kind, int nbodies, int ntracked, int n
     s->npairs = npairs;
     s->kind = kind;
     cb_detect_settings_default(&s->contact);
-    s->gravity[2] = -9.81;
+    s->gravity[2] = -CB_GRAVITY;
     s->theta = 0.5;
     s->tol = 1e-10;
     s->stop_speed = 1e-6;

@@ -88,7 +88,7 @@ static int pile_read(const cb_scenario_params *ps, const cb_scenario *s, pile_de
     }
     if (p->height == 0) {
         double side = ceil(sqrt((double)p->batch)), area = 4.0 * side * side;
-        double column = p->batch > 1 ? (double)p->n * (M_PI / 6.0) / (0.6 * area) : 0.0;
+        double column = p->batch > 1 ? (double)p->n * (CB_PI / 6.0) / (0.6 * area) : 0.0;
         p->height = 10.0 + 1.2 * column;
     }
     return CB_OK;

@@ -5,8 +5,6 @@
 
 #include "scenarios_internal.h"
 
-#define DEG (M_PI / 180.0)
-
 /* ---------------------------------------------------------------- sphere-plane */
 
 /* Body 1 on the ground (body 0): record it and its contact, summary = where and when it stops
@@ -184,7 +182,7 @@ static int build_sphere_incline(const cb_scenario_params *ps, cb_scenario *s, cb
     if (rc == CB_OK)
         rc = common_grid(ps, s, err);
     if (rc == CB_OK)
-        rc = cb_scen_ground(&s->bodies[0], alpha * DEG, err);
+        rc = cb_scen_ground(&s->bodies[0], alpha * CB_DEG, err);
     if (rc == CB_OK)
         rc = cb_scen_sphere_on(&s->bodies[1], &s->bodies[0], R, m, 0, 0, 0, err);
     if (rc != CB_OK)

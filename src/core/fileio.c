@@ -1,0 +1,244 @@
+/* conebench — files (fileio.h): whole-file reads, atomic writes, output built in memory, SHA-256
+ * of buffers and files (libcrypto's EVP interface). */
+#include "conebench/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "child.h"
+
+/* A missing or forbidden file is the user's mistake (bad input); anything else is I/O. */
+static int open_code(int e)
+{
+    return e == ENOENT || e == EACCES || e == ENOTDIR ? CB_ERR_INPUT : CB_ERR_IO;
+}
+
+/* Open for reading without blocking on FIFOs; only regular files of at most max_bytes. */
+static int open_regular(const char *path, size_t max_bytes, int *fd, size_t *size, cb_error *err)
+{
+    struct stat st;
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+        return cb_fail_at(err, open_code(errno), path, 0, "cannot open: %s", strerror(errno));
+    if (fstat(*fd, &st) != 0)
+        return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot stat: %s", strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "not a regular file (a directory)");
+    if (!S_ISREG(st.st_mode))
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "not a regular file");
+    if ((unsigned long long)st.st_size > (unsigned long long)max_bytes)
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "file too large (%lld bytes, limit %zu)",
+                          (long long)st.st_size, max_bytes);
+    int flags = fcntl(*fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK);
+    *size = (size_t)st.st_size;
+    return CB_OK;
+}
+
+/* Read to EOF into a growing buffer (the file may change size while being read). */
+static int read_all(int fd, const char *path, size_t max_bytes, size_t hint, char **data,
+                    size_t *len, cb_error *err)
+{
+    size_t cap = hint + 1, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf)
+        return cb_fail_at(err, CB_ERR_NOMEM, path, 0, "out of memory for %zu bytes", cap);
+    for (;;) {
+        if (n == cap) {
+            size_t ncap = cap > max_bytes / 2 ? max_bytes + 1 : 2 * cap;
+            char *nb = ncap > cap ? realloc(buf, ncap + 1) : NULL;
+            if (!nb) {
+                free(buf);
+                return ncap > cap ? cb_fail_at(err, CB_ERR_NOMEM, path, 0, "out of memory")
+                                  : cb_fail_at(err, CB_ERR_INPUT, path, 0, "file too large");
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            free(buf);
+            return cb_fail_at(err, CB_ERR_IO, path, 0, "read failed: %s", strerror(errno));
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    if (n > max_bytes) {
+        free(buf);
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "file too large (limit %zu)", max_bytes);
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return CB_OK;
+}
+
+int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err)
+{
+    int fd = -1;
+    size_t size = 0;
+    *data = NULL;
+    *len = 0;
+    int rc = open_regular(path, max_bytes, &fd, &size, err);
+    if (rc == CB_OK)
+        rc = read_all(fd, path, max_bytes, size, data, len, err);
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
+/* Create "<path>.tmp.<pid>.<k>" exclusively (same directory, honours the umask). */
+static int create_temp(const char *path, char **tmp, int *fd, cb_error *err)
+{
+    static unsigned counter;
+    size_t cap = strlen(path) + 64;
+    *tmp = malloc(cap);
+    if (!*tmp)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned k = __atomic_fetch_add(&counter, 1u, __ATOMIC_RELAXED);
+        snprintf(*tmp, cap, "%s.tmp.%ld.%u", path, (long)getpid(), k);
+        *fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (*fd >= 0)
+            return CB_OK;
+        if (errno != EEXIST)
+            break;
+    }
+    int e = errno;
+    free(*tmp);
+    *tmp = NULL;
+    return cb_fail_at(err, open_code(e), path, 0, "cannot create a temporary file: %s",
+                      strerror(e));
+}
+
+/* fsync the directory holding path, so the rename is durable (best effort). */
+static void sync_parent(const char *path)
+{
+    char *dir = cb_strdup(path);
+    if (!dir)
+        return;
+    char *slash = strrchr(dir, '/');
+    const char *d = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
+    int fd = open(d, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_error *err)
+{
+    char *tmp = NULL;
+    int fd = -1;
+    int rc = create_temp(path, &tmp, &fd, err);
+    if (rc != CB_OK)
+        return rc;
+    if (cb_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "write failed: %s", strerror(errno));
+        goto cleanup;
+    }
+    int cr = close(fd);
+    fd = -1;
+    if (cr != 0 || rename(tmp, path) != 0) {
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot replace the file: %s", strerror(errno));
+        goto cleanup;
+    }
+    sync_parent(path);
+cleanup:
+    if (fd >= 0)
+        close(fd);
+    if (rc != CB_OK)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+/* 32 digest bytes → 64 lowercase hex digits + NUL. */
+static void to_hex(const unsigned char md[32], char hex[65])
+{
+    for (unsigned i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", md[i]);
+}
+
+void cb_sha256_buffer(const void *data, size_t len, char hex[65])
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    hex[0] = '\0';
+    if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) == 1 && mdlen == 32)
+        to_hex(md, hex);
+}
+
+int cb_sha256_file(const char *path, char hex[65], cb_error *err)
+{
+    unsigned char md[EVP_MAX_MD_SIZE], buf[1 << 16];
+    unsigned int mdlen = 0;
+    int rc = CB_OK;
+    hex[0] = '\0';
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    FILE *f = fopen(path, "rb");
+    if (!ctx || !f || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+        rc = cb_fail_at(err, f ? CB_ERR_IO : open_code(errno), path, 0, "cannot hash: %s",
+                        f ? "libcrypto failure" : strerror(errno));
+        goto cleanup;
+    }
+    size_t r;
+    while ((r = fread(buf, 1, sizeof buf, f)) > 0)
+        if (EVP_DigestUpdate(ctx, buf, r) != 1)
+            break;
+    if (ferror(f) || !feof(f) || EVP_DigestFinal_ex(ctx, md, &mdlen) != 1 || mdlen != 32) {
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot hash: read or digest failure");
+        goto cleanup;
+    }
+    to_hex(md, hex);
+cleanup:
+    if (f)
+        fclose(f);
+    EVP_MD_CTX_free(ctx);
+    return rc;
+}
+
+int cb_outbuf_open(cb_outbuf *o, cb_error *err)
+{
+    o->buf = NULL;
+    o->len = 0;
+    o->f = open_memstream(&o->buf, &o->len);
+    return o->f ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+}
+
+int cb_outbuf_commit(cb_outbuf *o, const char *path, cb_error *err)
+{
+    int bad = !o->f || ferror(o->f);
+    if (o->f && fclose(o->f) != 0)
+        bad = 1;
+    o->f = NULL;
+    int rc = bad ? cb_fail_at(err, CB_ERR_NOMEM, path, 0, "out of memory")
+                 : cb_write_file_atomic(path, o->buf, o->len, err);
+    free(o->buf);
+    o->buf = NULL;
+    o->len = 0;
+    return rc;
+}
+
+void cb_outbuf_discard(cb_outbuf *o)
+{
+    if (!o)
+        return;
+    if (o->f)
+        fclose(o->f);
+    free(o->buf);
+    o->f = NULL;
+    o->buf = NULL;
+    o->len = 0;
+}
