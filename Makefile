@@ -29,9 +29,10 @@ PIC     := -fPIC -fno-semantic-interposition
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) $(SRC_INC) $(HAVE_SICONOS) \
              $(PKG_CFLAGS) $(SICONOS_CFLAGS)
 CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(PIC) $(EXTRA_CFLAGS) $(HAVE_SICONOS) $(PKG_CFLAGS)
-# What the library links against: libfclib/HDF5 (FCLIB files), LAPACKE/OpenBLAS, libcrypto
-# (SHA-256; Debian's HDF5 needs it anyway), libm; Siconos only with the adapters.
-LIB_DEPS = $(SICONOS_LIBS) -lfclib $(PKG_LIBS) -lcrypto -lm
+# What the library links against: libfclib/HDF5 (FCLIB files), KLU (SuiteSparse: nsn's sparse
+# LU), LAPACKE/OpenBLAS, libcrypto (SHA-256; Debian's HDF5 needs it anyway), libm; Siconos only
+# with the adapters.
+LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu $(PKG_LIBS) -lcrypto -lm
 LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
@@ -54,10 +55,10 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 HEADERS  := $(wildcard include/conebench/*.h src/*/*.h src/*/*/*.h cli/*.h tests/support/*.h)
 
 # Debian packages conebench needs (install-deps) and a header that proves each is present.
-DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev \
+DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
             libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
             libclang-rt-14-dev $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
-DEP_HEADERS := /usr/include/fclib.h \
+DEP_HEADERS := /usr/include/fclib.h /usr/include/suitesparse/klu.h \
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
                /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h /usr/include/cmocka.h \
                /usr/include/openssl/sha.h /usr/bin/pkg-config /usr/bin/gnuplot \
@@ -122,7 +123,7 @@ check-deps: $(DEPS_STAMP)
 # Per-layer include paths: a layer sees include/ (public headers), its own folder and the
 # folders of the layers below it; Siconos headers only in src/solvers/siconos.
 INC_core      := -Iinclude -Isrc/core
-INC_solvers   := -Iinclude -Isrc/solvers -Isrc/core
+INC_solvers   := -Iinclude -Isrc/solvers -Isrc/core -I/usr/include/suitesparse
 INC_io        := -Iinclude -Isrc/io -Isrc/core
 INC_mech      := -Iinclude -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
 INC_scenarios := -Iinclude -Isrc/mech/scenarios $(INC_mech)

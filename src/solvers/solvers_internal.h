@@ -10,6 +10,7 @@ extern const cb_solver cb_solver_apgd;              /* solvers/apgd.c */
 extern const cb_solver cb_solver_admm;              /* solvers/admm.c */
 extern const cb_solver cb_solver_nsgs;              /* solvers/nsgs.c */
 extern const cb_solver cb_solver_psor;              /* solvers/nsgs.c */
+extern const cb_solver cb_solver_nsn;               /* solvers/nsn.c */
 extern const cb_solver cb_solver_siconos_nsgs;      /* solvers/siconos_adapter.c */
 extern const cb_solver cb_solver_siconos_nsgs_light;/* solvers/siconos_adapter.c */
 extern const cb_solver cb_solver_siconos_admm;      /* solvers/siconos_adapter.c */

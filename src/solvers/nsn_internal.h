@@ -1,0 +1,54 @@
+/* conebench — the semismooth Newton solver `nsn` (nsn.c): its Newton system (nsn_system.c) and
+ * linear solvers (nsn_linear.c). Internal to src/solvers.
+ *
+ * The residual is the natural map F_α(p) = p_α − P_K(p_α − ρ_α ŷ_α(p)), ŷ = y + g(y),
+ * y = W p + q, g(y)_α = (Σ_i μ_i ‖y_α,i‖, 0, …) (De Saxcé); ρ_α = 1 (formulation=natural) or
+ * 1/‖W_αα‖₂ (formulation=ac, Alart–Curnier's scaling). With J_α ∈ ∂_B P_K(z_α) (cone.h:
+ * cb_project_jacobian) and G_α = ∂g_α/∂y_α (row 0: μ_i u_iᵀ on block i, u_i = y_i/‖y_i‖), an
+ * element of the generalised Jacobian is, block by block,
+ *     H_αβ = δ_αβ (I − J_α) + A_α W_αβ,   A_α = ρ_α J_α (I + G_α).
+ * The Newton step solves (H + λ I) Δ = −F with λ ≥ 0 a Levenberg–Marquardt/proximal shift. */
+#ifndef CONEBENCH_NSN_INTERNAL_H
+#define CONEBENCH_NSN_INTERNAL_H
+
+#include "conebench/solver.h"
+
+#define NSN_D2 (CB_MAX_DIM * CB_MAX_DIM)
+
+/* The Newton system at one iterate: F, and per contact I − J_α and A_α (d×d column-major). */
+typedef struct {
+    const cb_problem *prob;
+    int nc, d;
+    size_t n;
+    const double *rho;   /* ρ_α, nc */
+    double *F;           /* n */
+    double *IJ;          /* nc · d² : I − J_α */
+    double *A;           /* nc · d² : A_α */
+    double *z;           /* n scratch */
+} nsn_system;
+
+/* F and the blocks at p, given y = W p + q. Returns 0 when some input was not finite. Counts nc
+ * projections. */
+int nsn_system_eval(nsn_system *sys, const double *p, const double *y, cb_work *cnt);
+/* out = (H + λ I) v (one W product: counted). */
+void nsn_system_apply(const nsn_system *sys, double lambda, const double *v, double *out,
+                      double *scratch, cb_work *cnt);
+
+/* A sparse direct solver for (H + λ I) Δ = b on dense or BSR storage: the matrix is assembled
+ * in compressed columns from W's block pattern (the pattern is fixed: analysed once, KLU). */
+typedef struct nsn_direct nsn_direct;
+int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err);
+/* Assemble and factor H + λ I; 0 on success, 1 when the matrix is singular (try a larger λ),
+ * CB_ERR_NOMEM. Counts the block products of the assembly. */
+int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_work *cnt);
+/* b ← (H + λ I)⁻¹ b with the last factorisation. */
+int nsn_direct_solve(nsn_direct *s, double *b);
+void nsn_direct_free(nsn_direct *s);
+
+/* Restarted GMRES(m) on (H + λ I) x = b through the W kernels (any storage), preconditioned by
+ * the inverse diagonal blocks (H_αα + λ I)⁻¹; x starts at 0. Returns the iterations done, −1
+ * when out of memory; stops at ‖r‖ ≤ rtol ‖b‖ or max_iter. */
+long nsn_gmres(const nsn_system *sys, double lambda, const double *b, double *x, double rtol,
+               int restart, long max_iter, cb_work *cnt);
+
+#endif

@@ -1,0 +1,172 @@
+/* conebench — the linear solvers of `nsn`: (H + λ I) Δ = b assembled in compressed columns from
+ * W's block pattern and factored by KLU (SuiteSparse: sparse LU without BLAS, so the bits do
+ * not depend on the CPU or the BLAS kernel), and a matrix-free restarted GMRES through the W
+ * kernels (factored storage, or when the direct solver fails) with block-Jacobi
+ * preconditioning. */
+#include "nsn_internal.h"
+
+#include <klu.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "detmath.h"
+
+#define AT(M, d, i, j) ((M)[(i) + (size_t)(j) * (d)])
+
+struct nsn_direct {
+    const cb_problem *prob;
+    int nc, d, n;
+    int *bptr, *brow;    /* block-column pattern: rows brow[bptr[b]..bptr[b+1]) of column b */
+    const double **wblk; /* the W block of each pattern entry (NULL: zero block) */
+    double *dense_copy;  /* dense storage: the nonzero blocks, copied (owned) */
+    int *Ap, *Ai;        /* CSC of the n×n matrix */
+    double *Ax;
+    klu_common common;
+    klu_symbolic *sym;
+    klu_numeric *num;
+};
+
+/* The W block (α, β) of a dense or BSR problem, or NULL when it is absent or all zero
+ * (dense: a pointer into a copy made in dense_block). */
+static const double *w_block(const cb_problem *prob, int a, int b, double *buf)
+{
+    int d = prob->d;
+    if (prob->storage == CB_STORAGE_BSR) {
+        for (int k = prob->bsr.row_ptr[a]; k < prob->bsr.row_ptr[a + 1]; k++)
+            if (prob->bsr.col[k] == b)
+                return prob->bsr.val + (size_t)k * d * d;
+        return NULL;
+    }
+    size_t n = (size_t)prob->nc * d;
+    int nonzero = 0;
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++) {
+            buf[i + j * d] = prob->W[(size_t)(a * d + i) + (size_t)(b * d + j) * n];
+            nonzero |= buf[i + j * d] != 0.0;
+        }
+    return nonzero ? buf : NULL;
+}
+
+/* Block-column pattern (every diagonal block, and (α, β) where W_αβ ≠ 0) with the W blocks:
+ * for dense storage the nonzero blocks are copied into s->dense_copy. */
+static int block_pattern(nsn_direct *s)
+{
+    int nc = s->nc, d = s->d, cnt = 0;
+    double buf[NSN_D2];
+    s->bptr = cb_calloc((size_t)nc + 1, sizeof *s->bptr);
+    for (int b = 0; s->bptr && b < nc; b++)
+        for (int a = 0; a < nc; a++)
+            cnt += a == b || w_block(s->prob, a, b, buf);
+    s->brow = cnt ? cb_calloc((size_t)cnt, sizeof *s->brow) : NULL;
+    s->wblk = cnt ? cb_calloc((size_t)cnt, sizeof *s->wblk) : NULL;
+    double *copy = s->prob->storage == CB_STORAGE_DENSE && cnt
+                       ? cb_calloc((size_t)cnt * d * d, sizeof *copy) : NULL;
+    s->dense_copy = copy;
+    if (!s->bptr || !s->brow || !s->wblk || (s->prob->storage == CB_STORAGE_DENSE && !copy))
+        return CB_ERR_NOMEM;
+    for (int b = 0, k = 0; b < nc; b++) {
+        for (int a = 0; a < nc; a++) {
+            const double *w = w_block(s->prob, a, b, buf);
+            if (a != b && !w)
+                continue;
+            if (w && copy)
+                w = memcpy(copy + (size_t)k * d * d, w, (size_t)d * d * sizeof *copy);
+            s->brow[k] = a;
+            s->wblk[k++] = w;
+        }
+        s->bptr[b + 1] = k;
+    }
+    return CB_OK;
+}
+
+/* Scalar CSC pattern from the block pattern: column j = β d + c holds rows α d + r. */
+static int scalar_pattern(nsn_direct *s)
+{
+    int d = s->d, nnzb = s->bptr[s->nc];
+    s->Ap = cb_calloc((size_t)s->n + 1, sizeof *s->Ap);
+    s->Ai = cb_calloc((size_t)nnzb * d * d, sizeof *s->Ai);
+    s->Ax = cb_calloc((size_t)nnzb * d * d, sizeof *s->Ax);
+    if (!s->Ap || !s->Ai || !s->Ax)
+        return CB_ERR_NOMEM;
+    int k = 0;
+    for (int b = 0; b < s->nc; b++)
+        for (int c = 0; c < d; c++) {
+            for (int e = s->bptr[b]; e < s->bptr[b + 1]; e++)
+                for (int r = 0; r < d; r++)
+                    s->Ai[k++] = s->brow[e] * d + r;
+            s->Ap[b * d + c + 1] = k;
+        }
+    return CB_OK;
+}
+
+int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err)
+{
+    nsn_direct *s = cb_calloc(1, sizeof *s);
+    *out = NULL;
+    if (!s)
+        return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory");
+    s->prob = prob;
+    s->nc = prob->nc, s->d = prob->d, s->n = prob->nc * prob->d;
+    klu_defaults(&s->common);
+    int rc = block_pattern(s) == CB_OK && scalar_pattern(s) == CB_OK ? CB_OK : CB_ERR_NOMEM;
+    if (rc == CB_OK && !(s->sym = klu_analyze(s->n, s->Ap, s->Ai, &s->common)))
+        rc = CB_ERR_NOMEM;
+    if (rc != CB_OK) {
+        nsn_direct_free(s);
+        return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the Newton matrix (n = %d)",
+                       prob->nc * prob->d);
+    }
+    *out = s;
+    return CB_OK;
+}
+
+/* Block (α, β) of H + λ I into M (d×d): A_α W_αβ, plus I − J_α + λ I on the diagonal. */
+static void system_block(const nsn_system *sys, double lambda, int a, int b, const double *w,
+                         double *M)
+{
+    int d = sys->d;
+    const double *A = sys->A + (size_t)a * d * d, *IJ = sys->IJ + (size_t)a * d * d;
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++) {
+            double v = 0.0;
+            for (int l = 0; w && l < d; l++)
+                v += AT(A, d, i, l) * AT(w, d, l, j);
+            AT(M, d, i, j) = a == b ? v + AT(IJ, d, i, j) + (i == j) * lambda : v;
+        }
+}
+
+int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_work *cnt)
+{
+    int d = s->d;
+    double M[NSN_D2];
+    for (int b = 0; b < s->nc; b++)
+        for (int e = s->bptr[b]; e < s->bptr[b + 1]; e++) {
+            system_block(sys, lambda, s->brow[e], b, s->wblk[e], M);
+            cnt->block_products += s->wblk[e] ? d : 0;
+            for (int c = 0; c < d; c++) /* column c of block (α, β) → CSC column β d + c */
+                memcpy(s->Ax + s->Ap[b * d + c] + (size_t)(e - s->bptr[b]) * d, M + c * d,
+                       (size_t)d * sizeof *M);
+        }
+    klu_free_numeric(&s->num, &s->common);
+    s->num = klu_factor(s->Ap, s->Ai, s->Ax, s->sym, &s->common);
+    if (!s->num && s->common.status == KLU_OUT_OF_MEMORY)
+        return CB_ERR_NOMEM;
+    return !s->num || s->common.status != KLU_OK ? 1 : 0;
+}
+
+int nsn_direct_solve(nsn_direct *s, double *b)
+{
+    return s->num && klu_solve(s->sym, s->num, s->n, 1, b, &s->common) ? CB_OK : CB_ERR_INTERNAL;
+}
+
+void nsn_direct_free(nsn_direct *s)
+{
+    if (!s)
+        return;
+    klu_free_numeric(&s->num, &s->common);
+    klu_free_symbolic(&s->sym, &s->common);
+    free(s->dense_copy);
+    free(s->bptr), free(s->brow), free(s->wblk), free(s->Ap), free(s->Ai), free(s->Ax);
+    free(s);
+}

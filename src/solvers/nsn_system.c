@@ -1,0 +1,83 @@
+/* conebench — the Newton system of `nsn`: the natural map F and the blocks I − J_α and
+ * A_α = ρ_α J_α (I + G_α) of its generalised Jacobian (nsn_internal.h), and products with
+ * H + λ I through the W kernels. */
+#include "nsn_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "conebench/cone.h"
+
+#define AT(M, d, i, j) ((M)[(i) + (size_t)(j) * (d)])
+
+/* Row 0 of G_α = ∂g_α/∂y_α: μ_i y_i/‖y_i‖ on the entries of block i (0 where y_i = 0). */
+static void desaxce_row(cb_kind kind, const cb_friction *f, const double *y, double *g0)
+{
+    cb_disk_cone c;
+    cb_disk_cone_of(kind, f, &c);
+    g0[0] = 0.0;
+    for (int i = 0, off = 1; i < c.nblocks; off += c.size[i], i++) {
+        double nrm = c.size[i] == 1 ? fabs(y[off]) : hypot(y[off], y[off + 1]);
+        for (int k = 0; k < c.size[i]; k++)
+            g0[off + k] = nrm > 0 ? c.mu[i] * y[off + k] / nrm : 0.0;
+    }
+}
+
+/* One contact: z = p − ρ ŷ, F = p − P_K(z), IJ = I − J, A = ρ J (I + G) (column j of I + G is
+ * e_j plus g0_j e_0). Returns 0 when z was not finite. */
+static int contact_eval(const cb_problem *prob, int a, double rho, const double *p,
+                        const double *y, double *F, double *IJ, double *A)
+{
+    int d = prob->d;
+    cb_friction f;
+    double yhat[CB_MAX_DIM], z[CB_MAX_DIM], P[CB_MAX_DIM], J[NSN_D2], g0[CB_MAX_DIM];
+    cb_problem_friction(prob, a, &f);
+    cb_modified_velocity(prob->kind, &f, y, yhat);
+    desaxce_row(prob->kind, &f, y, g0);
+    for (int k = 0; k < d; k++)
+        z[k] = p[k] - rho * yhat[k];
+    if (cb_project_jacobian(prob->kind, &f, z, P, J) == CB_PROJ_NONFINITE)
+        return 0;
+    for (int k = 0; k < d; k++)
+        F[k] = p[k] - P[k];
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++) {
+            AT(IJ, d, i, j) = (i == j) - AT(J, d, i, j);
+            AT(A, d, i, j) = rho * (AT(J, d, i, j) + AT(J, d, i, 0) * g0[j]);
+        }
+    return 1;
+}
+
+int nsn_system_eval(nsn_system *sys, const double *p, const double *y, cb_work *cnt)
+{
+    int d = sys->d, ok = 1;
+    size_t dd = (size_t)d * d;
+    for (int a = 0; a < sys->nc; a++) {
+        size_t off = (size_t)a * d;
+        ok &= contact_eval(sys->prob, a, sys->rho[a], p + off, y + off, sys->F + off,
+                           sys->IJ + a * dd, sys->A + a * dd);
+    }
+    cnt->projections += sys->nc;
+    return ok;
+}
+
+/* out = (H + λ I) v = (I − J) v + A (W v) + λ v, block by block. */
+void nsn_system_apply(const nsn_system *sys, double lambda, const double *v, double *out,
+                      double *scratch, cb_work *cnt)
+{
+    int d = sys->d;
+    size_t dd = (size_t)d * d;
+    cb_problem_Wp(sys->prob, v, scratch);
+    cnt->block_products += cb_problem_blocks_per_matvec(sys->prob);
+    for (int a = 0; a < sys->nc; a++) {
+        const double *IJ = sys->IJ + a * dd, *A = sys->A + a * dd;
+        const double *va = v + (size_t)a * d, *wa = scratch + (size_t)a * d;
+        double *oa = out + (size_t)a * d;
+        for (int i = 0; i < d; i++) {
+            double s = lambda * va[i];
+            for (int j = 0; j < d; j++)
+                s += AT(IJ, d, i, j) * va[j] + AT(A, d, i, j) * wa[j];
+            oa[i] = s;
+        }
+    }
+}
