@@ -4,6 +4,7 @@
 # /dev/zero) on the machine's cores, started before and killed after the check.
 #
 #   tests/bench/gate_trials.sh TRIALS SLOWDOWN...      e.g. gate_trials.sh 10 0 0.10 0.30
+#   (trials interleaved: trial 1 of each slowdown, then trial 2 of each, ...)
 #
 # Each slowdown gets a worktree of HEAD under build-trials/ with the busy loop patched into
 # src/solvers/nsgs.c (none for 0): after its setup and after its iterations, nsgs does dummy
@@ -42,10 +43,12 @@ prepare() {
   make -C "$dir" -j2 bin/conebench >"build-trials/logs/build-$slow.log" 2>&1
 }
 
-for slow in "$@"; do
-  prepare "$slow" || exit 1
-  flagged=0
-  for i in $(seq 1 "$trials"); do
+for slow in "$@"; do prepare "$slow" || exit 1; done
+# Interleaved: trial i of every slowdown before trial i+1 of any, so that every arm sees the
+# same stretch of the machine's noise (and a stopped series has as many trials of each).
+declare -A flagged
+for i in $(seq 1 "$trials"); do
+  for slow in "$@"; do
     pids=""
     for h in $(seq 1 "$hogs"); do sha256sum /dev/zero & pids="$pids $!"; done
     sleep 1
@@ -59,9 +62,11 @@ for slow in "$@"; do
     kill $pids 2>/dev/null; wait $pids 2>/dev/null
     nsgs=$(grep -E '^nsgs ' "$log" | awk '{print $3, $4, $5, $6}')
     regs=$(grep -E 'REGRESSION' "$log" | awk '{print $1}' | tr '\n' ' ')
-    grep -qE '^nsgs .*REGRESSION' "$log" && flagged=$((flagged + 1))
+    grep -qE '^nsgs .*REGRESSION' "$log" && flagged[$slow]=$((${flagged[$slow]:-0} + 1))
     printf 'slowdown %-5s trial %2d: exit %d, %4d s, load %s, nsgs %s; flagged: %s\n' "$slow" \
       "$i" "$rc" $((t1 - t0)) "$load" "$nsgs" "${regs:-none}"
   done
-  echo "slowdown $slow: nsgs flagged in $flagged of $trials checks"
+done
+for slow in "$@"; do
+  echo "slowdown $slow: nsgs flagged in ${flagged[$slow]:-0} of $trials checks"
 done
