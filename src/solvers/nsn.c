@@ -1,7 +1,9 @@
-/* conebench — `nsn`: semismooth Newton on the natural map of the cone complementarity problem,
- * for every cone kind, with the De Saxcé term (Acary & Bourrier 2020 §5; Alart & Curnier 1991
- * for the scaled variant). The residual and its generalised Jacobian are in nsn_internal.h:
- *     F(p) = p − P_K(p − ρ ŷ(p)),   H = I − J + J (I + G) ρ W   (block by block).
+/* conebench — `nsn`: semismooth Newton on the cone complementarity problem, for every cone
+ * kind: Alart & Curnier's map (formulation=ac, the default: the normal part and each disk of
+ * the product-disk cone projected separately, the disk radii μ_i max(0, x_n); no De Saxcé term)
+ * or the natural map with the De Saxcé term (formulation=natural; Acary & Bourrier 2020 §5).
+ * Both have the same zeros: the solutions of the CCP. The residuals and their generalised
+ * Jacobians are in nsn_internal.h:  F(p) = p − P(p − ρ ·),  H = I − D + A W  (block by block).
  * Each iteration solves (H + λ I) Δ = −F — sparse LU of the block-sparse matrix (KLU) on dense
  * and BSR storage, restarted GMRES through the W kernels on factored storage or when the
  * factorisation fails — with λ = reg · min(1, e_k) · s_W (e_k the judged error, s_W the mean
@@ -54,8 +56,9 @@ typedef struct {
 } nsn_work;
 
 static const cb_option_spec nsn_options[] = {
-    {"formulation", "natural", "natural: F = p - P_K(p - yhat); ac: Alart-Curnier scaling "
-                               "F = p - P_K(p - rho yhat), rho = 1/||W_aa|| per contact"},
+    {"formulation", "ac", "ac: Alart-Curnier, x = p - rho y (rho = 1/||W_aa|| per contact), "
+                          "F_n = p_n - max(0, x_n), F_i = p_i - P_{disk(mu_i max(0, x_n))}(x_i); "
+                          "natural: F = p - P_K(p - yhat), yhat with the De Saxce term"},
     {"linear", "auto", "Newton system solver: klu (sparse LU, dense/BSR W) | gmres (matrix-free, "
                        "any storage) | auto (klu unless W is factored)"},
     {"reg", "1e-2", "Levenberg-Marquardt shift lambda = reg min(1, error) mean(rho ||W_aa||), >= 0"},
@@ -125,7 +128,7 @@ static int alloc_work(const cb_problem *prob, nsn_work *w)
     w->rho = cb_calloc(nc, sizeof(double)), w->rho_step = cb_calloc(nc, sizeof(double));
     w->sys = (nsn_system){prob, prob->nc, prob->d, n, NULL, cb_calloc(n, sizeof(double)),
                           cb_calloc(nc * dd, sizeof(double)), cb_calloc(nc * dd, sizeof(double)),
-                          cb_calloc(n, sizeof(double))};
+                          cb_calloc(n, sizeof(double)), w->par.ac};
     w->sys.rho = w->rho;
     w->y = cb_calloc(n, sizeof(double)), w->dp = cb_calloc(n, sizeof(double));
     w->pt = cb_calloc(n, sizeof(double)), w->yt = cb_calloc(n, sizeof(double));

@@ -1,12 +1,15 @@
 /* conebench — the semismooth Newton solver `nsn` (nsn.c): its Newton system (nsn_system.c) and
  * linear solvers (nsn_linear.c). Internal to src/solvers.
  *
- * The residual is the natural map F_α(p) = p_α − P_K(p_α − ρ_α ŷ_α(p)), ŷ = y + g(y),
- * y = W p + q, g(y)_α = (Σ_i μ_i ‖y_α,i‖, 0, …) (De Saxcé); ρ_α = 1 (formulation=natural) or
- * 1/‖W_αα‖₂ (formulation=ac, Alart–Curnier's scaling). With J_α ∈ ∂_B P_K(z_α) (cone.h:
+ * formulation=natural: F_α(p) = p_α − P_K(p_α − ŷ_α(p)), ŷ = y + g(y), y = W p + q,
+ * g(y)_α = (Σ_i μ_i ‖y_α,i‖, 0, …) (De Saxcé), ρ_α = 1. With J_α ∈ ∂_B P_K(z_α) (cone.h:
  * cb_project_jacobian) and G_α = ∂g_α/∂y_α (row 0: μ_i u_iᵀ on block i, u_i = y_i/‖y_i‖), an
  * element of the generalised Jacobian is, block by block,
  *     H_αβ = δ_αβ (I − J_α) + A_α W_αβ,   A_α = ρ_α J_α (I + G_α).
+ * formulation=ac (Alart–Curnier): x_α = p_α − ρ_α y_α, ρ_α = 1/‖W_αα‖∞, ν = max(0, x_n),
+ * F_n = p_n − ν, F_i = p_i − P_{B(μ_i ν)}(x_i) for each disk block i; with D_α = ∂P/∂x (the
+ * disk's projection Jacobian and, outside the disk, μ_i x_i/‖x_i‖ in column n when x_n > 0)
+ * the blocks are I − D_α and A_α = ρ_α D_α. Same form, same linear solvers.
  * The Newton step solves (H + λ I) Δ = −F with λ ≥ 0 a Levenberg–Marquardt/proximal shift. */
 #ifndef CONEBENCH_NSN_INTERNAL_H
 #define CONEBENCH_NSN_INTERNAL_H
@@ -25,6 +28,7 @@ typedef struct {
     double *IJ;          /* nc · d² : I − J_α */
     double *A;           /* nc · d² : A_α */
     double *z;           /* n scratch */
+    int ac;              /* 1: Alart–Curnier's map instead of the natural map */
 } nsn_system;
 
 /* F and the blocks at p, given y = W p + q. Returns 0 when some input was not finite. Counts nc

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "conebench/common.h"
 #include "conebench/cone.h"
 
 #define AT(M, d, i, j) ((M)[(i) + (size_t)(j) * (d)])
@@ -48,14 +49,67 @@ static int contact_eval(const cb_problem *prob, int a, double rho, const double 
     return 1;
 }
 
+/* Disk block of radius R at z (size 1 or 2): P = z inside, R z/‖z‖ outside; Pz = ∂P/∂z
+ * (d×d, rows and columns off..off+size−1), dR = ∂P/∂R (0 inside, z/‖z‖ outside). */
+static void disk_jacobian(const double *z, int size, double R, double *P, double Pz[2][2],
+                          double dR[2])
+{
+    double nz = size == 1 ? fabs(z[0]) : hypot(z[0], z[1]);
+    int inside = !(nz > R);
+    for (int i = 0; i < size; i++) {
+        double u = inside ? 0.0 : z[i] / nz;
+        P[i] = inside ? z[i] : R * u;
+        dR[i] = u;
+        for (int j = 0; j < size; j++)
+            Pz[i][j] = inside ? (i == j) : R / nz * ((i == j) - u * z[j] / nz);
+    }
+}
+
+/* One contact, Alart–Curnier: x = p − ρ y, ν = max(0, x₀), F₀ = p₀ − ν, F_i = p_i −
+ * P_{B(μ_i ν)}(x_i) per disk block; D = ∂P/∂x, IJ = I − D, A = ρ D. Returns 0 when x is not
+ * finite. */
+static int contact_eval_ac(const cb_problem *prob, int a, double rho, const double *p,
+                           const double *y, double *F, double *IJ, double *A)
+{
+    int d = prob->d;
+    cb_friction f;
+    cb_disk_cone c;
+    double x[CB_MAX_DIM], D[NSN_D2] = {0}, Pz[2][2], dR[2], P[2];
+    cb_problem_friction(prob, a, &f);
+    cb_disk_cone_of(prob->kind, &f, &c);
+    for (int k = 0; k < d; k++)
+        x[k] = p[k] - rho * y[k];
+    if (!cb_all_finite(x, (size_t)d))
+        return 0;
+    double nu = fmax(0.0, x[0]), dnu = x[0] > 0 ? 1.0 : 0.0;
+    F[0] = p[0] - nu;
+    AT(D, d, 0, 0) = dnu;
+    for (int i = 0, off = 1; i < c.nblocks; off += c.size[i], i++) {
+        disk_jacobian(x + off, c.size[i], c.mu[i] * nu, P, Pz, dR);
+        for (int r = 0; r < c.size[i]; r++) {
+            F[off + r] = p[off + r] - P[r];
+            AT(D, d, off + r, 0) = c.mu[i] * dnu * dR[r];
+            for (int q = 0; q < c.size[i]; q++)
+                AT(D, d, off + r, off + q) = Pz[r][q];
+        }
+    }
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++) {
+            AT(IJ, d, i, j) = (i == j) - AT(D, d, i, j);
+            AT(A, d, i, j) = rho * AT(D, d, i, j);
+        }
+    return 1;
+}
+
 int nsn_system_eval(nsn_system *sys, const double *p, const double *y, cb_work *cnt)
 {
     int d = sys->d, ok = 1;
     size_t dd = (size_t)d * d;
     for (int a = 0; a < sys->nc; a++) {
         size_t off = (size_t)a * d;
-        ok &= contact_eval(sys->prob, a, sys->rho[a], p + off, y + off, sys->F + off,
-                           sys->IJ + a * dd, sys->A + a * dd);
+        ok &= (sys->ac ? contact_eval_ac : contact_eval)(sys->prob, a, sys->rho[a], p + off,
+                                                          y + off, sys->F + off,
+                                                          sys->IJ + a * dd, sys->A + a * dd);
     }
     cnt->projections += sys->nc;
     return ok;
