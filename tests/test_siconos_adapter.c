@@ -601,6 +601,70 @@ static void test_trace_and_time_limit(void **state)
     cb_problem_free(prob);
 }
 
+/* Every registered siconos-* adapter: on an easy problem (SPD W of condition 2, 4 contacts, one
+ * μ for all: Siconos's fc2d Lemke/ENUM take no other) of each kind it supports, solved as judged
+ * (run in a child process: a Siconos crash or hang must fail this test, not end it); on the other
+ * kinds, status unsupported from cb_solve with the kind named, before Siconos is called. No
+ * iteration counts: OpenBLAS runs inside Siconos. */
+static void test_every_adapter_easy(void **state)
+{
+    (void)state;
+    cb_problem *probs[CB_KIND_COUNT];
+    for (int k = 0; k < CB_KIND_COUNT; k++) {
+        cb_random_settings g;
+        cb_random_settings_default(&g);
+        g.kind = (cb_kind)k;
+        g.nc = 4;
+        g.seed = 11;
+        g.matrix = CB_GEN_SPD;
+        g.cond = 2;
+        g.mu_min = g.mu_max = 0.4;
+        g.storage = k % 2 ? CB_STORAGE_BSR : CB_STORAGE_DENSE;
+        assert_int_equal(cb_generate_random(&g, &probs[k], NULL, NULL, NULL), CB_OK);
+    }
+    cb_settings s;
+    settings_init(&s, TOL, 10000);
+    s.time_limit = 120; /* the child's watchdog only: these solves take milliseconds */
+    int adapters = 0;
+    for (int i = 0; i < cb_solver_count(); i++) {
+        const cb_solver *sv = cb_solver_at(i);
+        if (strncmp(sv->name, "siconos-", 8) != 0)
+            continue;
+        adapters++;
+        assert_int_equal(cb_solver_stops_at_limit(sv), 0);
+        int supported = 0;
+        for (int k = 0; k < CB_KIND_COUNT; k++) {
+            cb_solution sol;
+            cb_info info;
+            cb_error err = {{0}};
+            memset(&info, 0, sizeof info);
+            assert_int_equal(cb_solution_alloc(probs[k], &sol, NULL), CB_OK);
+            int takes = sv->supports(probs[k], &err) == CB_OK;
+            int rc = takes ? cb_solve_limited(sv, probs[k], &s, &sol, &info, NULL, NULL, &err)
+                           : cb_solve(sv, probs[k], &s, &sol, &info, &err);
+            print_message("  %-24s %-10s %s\n", sv->name, cb_kind_name((cb_kind)k),
+                          cb_status_name(info.status));
+            if (takes) {
+                assert_int_equal(rc, CB_OK);
+                assert_int_equal(info.status, CB_STATUS_SOLVED);
+                assert_true(info.error <= TOL);
+                supported++;
+            } else {
+                assert_int_equal(rc, CB_ERR_INPUT);
+                assert_int_equal(info.status, CB_STATUS_UNSUPPORTED);
+                assert_non_null(strstr(err.text, cb_kind_name((cb_kind)k)));
+            }
+            cb_info_free(&info);
+            cb_solution_free(&sol);
+        }
+        assert_true(supported >= 1);
+    }
+    assert_true(adapters >= 3);
+    for (int k = 0; k < CB_KIND_COUNT; k++)
+        cb_problem_free(probs[k]);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_rockfall_admm),
         cmocka_unit_test(test_fc3d_files_nsgs),
         cmocka_unit_test(test_fc3d_boxes_stack),
+        cmocka_unit_test(test_every_adapter_easy),
     };
     return cmocka_run_group_tests_name("siconos_adapter", tests, NULL, NULL);
 }

@@ -13,8 +13,7 @@ static const cb_solver *const registry[] = {
     &cb_solver_apgd,         &cb_solver_admm,
     &cb_solver_nsn,
 #if CB_HAVE_SICONOS /* the optional back end (make SICONOS=0 builds without it) */
-    &cb_solver_siconos_nsgs, &cb_solver_siconos_nsgs_light,
-    &cb_solver_siconos_admm,
+    CB_SICONOS_SOLVERS,
 #endif
 };
 
@@ -22,7 +21,7 @@ static const cb_solver *const registry[] = {
  * child process. NULL-terminated. */
 static const cb_solver *const cannot_stop[] = {
 #if CB_HAVE_SICONOS
-    &cb_solver_siconos_nsgs, &cb_solver_siconos_nsgs_light, &cb_solver_siconos_admm,
+    CB_SICONOS_SOLVERS,
 #endif
     NULL};
 
