@@ -29,10 +29,10 @@ PIC     := -fPIC -fno-semantic-interposition
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) $(SRC_INC) $(HAVE_SICONOS) \
              $(PKG_CFLAGS) $(SICONOS_CFLAGS)
 CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(PIC) $(EXTRA_CFLAGS) $(HAVE_SICONOS) $(PKG_CFLAGS)
-# What the library links against: libfclib/HDF5 (FCLIB files), KLU (SuiteSparse: nsn's sparse
-# LU), LAPACKE/OpenBLAS, libcrypto (SHA-256; Debian's HDF5 needs it anyway), libm; Siconos only
-# with the adapters.
-LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu $(PKG_LIBS) -lcrypto -lm
+# What the library links against: libfclib/HDF5 (FCLIB files), KLU and CHOLMOD (SuiteSparse:
+# nsn's sparse LU, ipm's sparse Cholesky), LAPACKE/OpenBLAS, libcrypto (SHA-256; Debian's HDF5
+# needs it anyway), libm; Siconos only with the adapters.
+LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto -lm
 LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
@@ -59,6 +59,7 @@ DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev libsuitesparse-d
             libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
             libclang-rt-14-dev $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
 DEP_HEADERS := /usr/include/fclib.h /usr/include/suitesparse/klu.h \
+               /usr/include/suitesparse/cholmod.h \
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
                /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h /usr/include/cmocka.h \
                /usr/include/openssl/sha.h /usr/bin/pkg-config /usr/bin/gnuplot \

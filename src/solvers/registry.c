@@ -11,7 +11,7 @@ static const cb_solver *const registry[] = {
     &cb_solver_nsgs,         &cb_solver_psor,
     &cb_solver_pfp,          &cb_solver_eg,
     &cb_solver_apgd,         &cb_solver_admm,
-    &cb_solver_nsn,
+    &cb_solver_nsn,          &cb_solver_ipm,
 #if CB_HAVE_SICONOS /* the optional back end (make SICONOS=0 builds without it) */
     CB_SICONOS_SOLVERS,
 #endif

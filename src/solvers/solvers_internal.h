@@ -11,6 +11,7 @@ extern const cb_solver cb_solver_admm;              /* solvers/admm.c */
 extern const cb_solver cb_solver_nsgs;              /* solvers/nsgs.c */
 extern const cb_solver cb_solver_psor;              /* solvers/nsgs.c */
 extern const cb_solver cb_solver_nsn;               /* solvers/nsn.c */
+extern const cb_solver cb_solver_ipm;               /* solvers/ipm.c */
 /* The Siconos adapters (solvers/siconos/: siconos_adapter.c the first three,
  * siconos_solvers.c the others). */
 extern const cb_solver cb_solver_siconos_nsgs;

@@ -1,0 +1,642 @@
+/* conebench — `ipm`: primal–dual interior point (Mehrotra predictor–corrector, Nesterov–Todd
+ * scaling) on the second-order-cone program of each cone kind, with the De Saxcé shift handled
+ * as in Acary, Armand, Nguyen & Shpakovych (2023). With the shift g and the skew part of W
+ * frozen at a reference iterate p̄,
+ *     c = q + g(W p̄ + q) + (W − S) p̄,   S = (W + Wᵀ)/2,
+ * the problem is the convex program  min ½ pᵀS p + cᵀp (+ ρ/2 ‖p − p̂‖², option prox)  s.t.
+ * s = G p ∈ L × … × L (ipm_internal.h: a rolling cone is two second-order cones sharing r_N, a
+ * spinning one three), whose optimality conditions S p + c = Gᵀ z, s ∘ z = 0 are what the
+ * interior point iterates on. p stays strictly inside K (s = G p exactly), z inside the dual
+ * cones; steps stay in a wide neighbourhood of the central path. Each iteration factors the
+ * normal matrix S + Gᵀ W_NT⁻² G + δ I once (CHOLMOD sparse Cholesky, ipm_normal.c; δ = ρ +
+ * 1e-12 mean S_ii, ×100 while CHOLMOD reports it is not positive definite) and solves with it
+ * twice (predictor, corrector).
+ *
+ * The shift (option shift): `newton` (default) refreezes c at every iteration and takes the
+ * Newton direction of the exact problem — the derivative of g and the skew part of W in the
+ * matrix — by GMRES preconditioned with that Cholesky factor (ipm_krylov.c), falling back to
+ * the symmetric direction when the exact one allows only a short step; `each` refreezes c at
+ * every iteration and uses the symmetric direction (a fixed point on the shift, one
+ * factorisation per update); `outer` refreezes it once the convex program is solved to a tenth
+ * of the judged error (Acary et al.'s outer loop). On problems whose solution is degenerate
+ * (not strictly complementary) the interior point slows down near the solution; when it has not
+ * halved the judged error for IPM_STALL iterations, or breaks down, option polish=nsn (default)
+ * hands its iterate to the semismooth Newton solver nsn (a crossover) for the rest of the
+ * budget. The stopping test is always the judge's (first_order.h), never the interior point's
+ * own gap.
+ *
+ * Counters: iterations = interior-point iterations + Newton steps of the polish (the trace has a
+ * point per interior-point iteration and one after the polish; max_iter caps their sum);
+ * work.local_iters = interior-point iterations (one factorisation and two solves each);
+ * block_products (W p, S p, GMRES products, the polish's), projections and error_evals.
+ * Factored W is assembled in block-sparse rows (cb_problem_to_bsr) at setup. */
+#include "first_order.h"
+#include "ipm_internal.h"
+#include "solvers_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "detmath.h"
+
+#define IPM_STEP_FRACTION 0.99 /* step to this share of the distance to the boundary */
+#define IPM_DELTA_MIN 1e-12    /* δ ≥ this · mean S_ii (with prox = 0: a numerical floor) */
+#define IPM_DELTA_GROW 100.0   /* δ multiplier while the matrix is not positive definite */
+#define IPM_MAX_FACTOR_TRIES 6
+#define IPM_INNER_RATIO 0.1    /* shift=outer: refreeze when the program's error ≤ this · error */
+#define IPM_NEIGHBOURHOOD 1e-3 /* wide neighbourhood: min eigenvalue² of λ_j ≥ this · μ */
+#define IPM_BACKTRACK 0.8      /* step shortening factor until the step is central enough */
+#define IPM_MAX_BACKTRACK 40
+#define IPM_STICK 1e-3          /* De Saxcé derivative smoothed below ‖y_t‖ ~ this · ‖e‖ */
+#define IPM_PROGRESS 0.5        /* stalled: the error has not fallen below this · its best ... */
+#define IPM_STALL 10           /* ... for this many iterations: polish */
+#define IPM_EXACT_MIN_STEP 0.1 /* shift=newton: below this step, the symmetric direction */
+#define IPM_CENTRAL 0.1        /* μ target ≥ this · ‖r_d‖ ‖p‖ (total over the cones) */
+#define IPM_GMRES_RESTART 25
+#define IPM_GMRES_RTOL 1e-10   /* shift=newton: GMRES relative tolerance */
+#define IPM_NVEC 11            /* vectors of n in the work */
+#define IPM_NCVEC 9            /* cone vectors (stride IPM_STRIDE per cone) in the work */
+
+typedef struct {
+    int outer;      /* shift=outer */
+    int newton;     /* shift=newton */
+    long gmres_max; /* GMRES iterations per solve (shift=newton) */
+    int polish;     /* polish=nsn */
+    int supernodal; /* factor=supernodal */
+    double prox;    /* ρ scale */
+    long max_inner; /* interior-point iterations per shift value */
+} ipm_params;
+
+typedef struct {
+    const cb_problem *prob;
+    cb_problem *own; /* the BSR copy of a factored problem, else NULL */
+    size_t n;
+    int m;           /* cones */
+    ipm_params par;
+    ipm_cones cones;
+    ipm_normal *nm;
+    double norm_q, tau_p, tau_z, delta;
+    double rho;                           /* proximal weight ρ = prox · mean S_ii */
+    double err, eps_stick;                /* judged error and absolute residual at p */
+    int precond_failed;                   /* a Cholesky solve inside GMRES failed */
+    int exact;                            /* this direction: exact Newton (GMRES) */
+    cb_work *cnt;                         /* counters of the running solve (GMRES products) */
+    ipm_krylov kry;
+    double *buf;                          /* every vector below */
+    double *y, *c, *Sp, *rd, *rhs, *dp, *dpa, *ghat, *erow, *Wv, *pbar; /* n */
+    double *s, *z, *lam, *ds, *dz, *dsa, *dza, *rc, *t; /* 3m */
+    double *Winv, *Wm, *Q;                /* 9m */
+    double *D;                            /* nc · d² */
+} ipm_work;
+
+static const cb_option_spec ipm_options[] = {
+    {"shift", "newton", "De Saxce shift and skew part of W: in the Newton system, solved by "
+                        "GMRES preconditioned by the Cholesky factor (newton), or refrozen at "
+                        "every iteration (each) or once the convex program is solved (outer)"},
+    {"prox", "0", "proximal term rho/2 ||p - pbar||^2, rho = prox mean(S_ii), its centre pbar "
+                     "moved once the program is solved (keeps p bounded on a singular W), >= 0"},
+    {"factor", "simplicial", "CHOLMOD factorisation: simplicial (LDL', no BLAS: the same bits "
+                             "everywhere) | supernodal (BLAS)"},
+    {"max_inner", "100", "shift=outer: interior-point iterations per shift value (>= 1)"},
+    {"gmres_max", "50", "shift=newton: GMRES iterations per linear solve (>= 0)"},
+    {"polish", "nsn", "crossover when the interior point stalls or breaks down: nsn (semismooth "
+                      "Newton from its iterate) | none"},
+    {NULL, NULL, NULL}};
+
+static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
+{
+    int rc = cb_options_check(s, ipm_options, "ipm", err);
+    const char *sh = rc == CB_OK ? cb_option_get(s, ipm_options, "shift") : "";
+    const char *f = rc == CB_OK ? cb_option_get(s, ipm_options, "factor") : "";
+    if (rc == CB_OK && strcmp(sh, "each") && strcmp(sh, "outer") && strcmp(sh, "newton"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option shift: '%s' is not newton, each or outer", sh);
+    const char *po = rc == CB_OK ? cb_option_get(s, ipm_options, "polish") : "";
+    if (rc == CB_OK && strcmp(po, "nsn") && strcmp(po, "none"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option polish: '%s' is not nsn or none", po);
+    if (rc == CB_OK && strcmp(f, "simplicial") && strcmp(f, "supernodal"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option factor: '%s' is not simplicial or supernodal", f);
+    if (rc == CB_OK)
+        rc = cb_option_double(s, ipm_options, "prox", 0, 1e6, &p->prox, err);
+    if (rc == CB_OK)
+        rc = cb_option_int(s, ipm_options, "max_inner", 1, 100000000, &p->max_inner, err);
+    if (rc == CB_OK)
+        rc = cb_option_int(s, ipm_options, "gmres_max", 0, 100000000, &p->gmres_max, err);
+    p->outer = !strcmp(sh, "outer");
+    p->newton = !strcmp(sh, "newton");
+    p->polish = !strcmp(po, "nsn");
+    p->supernodal = !strcmp(f, "supernodal");
+    return rc;
+}
+
+static void ipm_cleanup(void *work)
+{
+    ipm_work *w = work;
+    if (!w)
+        return;
+    ipm_normal_free(w->nm);
+    ipm_cones_free(&w->cones);
+    cb_problem_free(w->own);
+    free(w->buf);
+    free(w);
+}
+
+/* Carve every vector out of one allocation. */
+static int alloc_vectors(ipm_work *w)
+{
+    size_t n = w->n, cm = (size_t)w->m * IPM_STRIDE, km = (size_t)w->m * IPM_K2;
+    size_t dd = (size_t)w->prob->nc * w->prob->d * w->prob->d, R = IPM_GMRES_RESTART;
+    size_t kr = (R + 1) * n + (R + 1) * R + 4 * R + 1;
+    w->buf = cb_calloc(IPM_NVEC * n + IPM_NCVEC * cm + 3 * km + dd + kr, sizeof(double));
+    if (!w->buf)
+        return CB_ERR_NOMEM;
+    double *b = w->buf;
+    double **nv[IPM_NVEC] = {&w->y, &w->c, &w->Sp, &w->rd, &w->rhs, &w->dp, &w->dpa, &w->ghat,
+                             &w->erow, &w->Wv, &w->pbar};
+    double **cv[IPM_NCVEC] = {&w->s, &w->z, &w->lam, &w->ds, &w->dz, &w->dsa, &w->dza, &w->rc,
+                              &w->t};
+    for (int i = 0; i < IPM_NVEC; i++, b += n)
+        *nv[i] = b;
+    for (int i = 0; i < IPM_NCVEC; i++, b += cm)
+        *cv[i] = b;
+    w->Winv = b, w->Wm = b + km, w->Q = b + 2 * km, w->D = b + 3 * km;
+    b = w->D + dd;
+    ipm_krylov *k = &w->kry;
+    k->n = n, k->restart = (int)R, k->V = b, k->H = b + (R + 1) * n;
+    k->cs = k->H + (R + 1) * R, k->sn = k->cs + R, k->y = k->sn + R, k->g = k->y + R;
+    return CB_OK;
+}
+
+/* Starting scales: τ_p = ‖q‖∞ / mean S_ii (a reaction that balances q), τ_z = ‖q‖∞. */
+static void start_scales(ipm_work *w)
+{
+    double qi = 0.0;
+    for (size_t i = 0; i < w->n; i++)
+        qi = fmax(qi, fabs(w->prob->q[i]));
+    if (!(qi > 0))
+        qi = 1.0;
+    w->tau_z = qi;
+    w->tau_p = qi / ipm_normal_scale(w->nm);
+}
+
+static int ipm_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
+{
+    ipm_params par;
+    *work = NULL;
+    int rc = parse_params(s, &par, err);
+    if (rc != CB_OK)
+        return rc;
+    ipm_work *w = cb_calloc(1, sizeof *w);
+    if (!w)
+        return cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory");
+    w->par = par, w->prob = prob, w->n = cb_problem_n(prob);
+    if (prob->storage == CB_STORAGE_FACTORED) {
+        rc = cb_problem_to_bsr(prob, &w->own, err);
+        w->prob = w->own;
+    }
+    if (rc == CB_OK && ipm_cones_build(w->prob, &w->cones) != CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory (nc = %d)", prob->nc);
+    w->m = w->cones.ncones;
+    if (rc == CB_OK && alloc_vectors(w) != CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory (nc = %d)", prob->nc);
+    if (rc == CB_OK)
+        rc = ipm_normal_new(w->prob, w->cones.fixed, par.supernodal, &w->nm, err);
+    if (rc != CB_OK) {
+        ipm_cleanup(w);
+        return rc;
+    }
+    w->norm_q = cb_nrm2(prob->q, w->n);
+    w->rho = par.prox * ipm_normal_scale(w->nm);
+    start_scales(w);
+    *work = w;
+    return CB_OK;
+}
+
+/* p strictly inside K: p = τ_p e_N per contact from zero, else the warm start with r_N raised
+ * above max_j ‖x_j‖/μ_j by 1e-2 τ_p; z = τ_z e per cone. Fixed components are set to 0. */
+static void start_point(ipm_work *w, double *p)
+{
+    const ipm_cones *c = &w->cones;
+    int zero = 1;
+    for (size_t i = 0; i < w->n; i++) {
+        if (c->fixed[i])
+            p[i] = 0.0;
+        zero &= p[i] == 0.0;
+    }
+    for (int j = 0; j < w->m; j++) {
+        double *pn = p + c->comp[j][0], nx = 0.0;
+        for (int i = 1; i < c->dim[j]; i++)
+            nx += p[c->comp[j][i]] * p[c->comp[j][i]];
+        double need = sqrt(nx) / c->mu[j] + 1e-2 * w->tau_p;
+        *pn = zero ? w->tau_p : fmax(*pn, need);
+        double *zj = w->z + (size_t)j * IPM_STRIDE;
+        zj[0] = w->tau_z, zj[1] = zj[2] = 0.0;
+    }
+}
+
+/* Freeze c = q + g(y) + (W − S) p at p, given y = W p + q and S p in w->Sp. */
+static void freeze_shift(ipm_work *w)
+{
+    cb_fo_modified_velocity(w->prob, w->y, w->ghat);
+    for (size_t i = 0; i < w->n; i++) /* ŷ + W p − S p − W p = ŷ − S p, with y − W p = q */
+        w->c[i] = w->ghat[i] - w->Sp[i];
+}
+
+/* r_d = S p + c + ρ (p − p̄) − Gᵀ z on the free components (S p in w->Sp). */
+static void dual_residual(ipm_work *w, const double *p)
+{
+    ipm_cones_apply_t(&w->cones, w->n, w->z, w->rd);
+    for (size_t i = 0; i < w->n; i++)
+        w->rd[i] = w->cones.fixed[i] ? 0.0
+                                     : w->Sp[i] + w->c[i] + w->rho * (p[i] - w->pbar[i]) - w->rd[i];
+}
+
+/* D_α = Σ_{j ∈ α} G_jᵀ Q_j G_j (G_j: μ_j on r_N, 1 on the block's components). */
+static void scaling_blocks(ipm_work *w)
+{
+    const ipm_cones *c = &w->cones;
+    int d = w->prob->d;
+    size_t dd = (size_t)d * d;
+    memset(w->D, 0, (size_t)w->prob->nc * dd * sizeof *w->D);
+    for (int j = 0; j < w->m; j++) {
+        int k = c->dim[j], base = c->contact[j] * d;
+        double *Dj = w->D + (size_t)c->contact[j] * dd, g[IPM_STRIDE] = {c->mu[j], 1.0, 1.0};
+        const double *Q = w->Q + (size_t)j * IPM_K2;
+        for (int b = 0; b < k; b++)
+            for (int a = 0; a < k; a++)
+                Dj[(c->comp[j][a] - base) + (size_t)(c->comp[j][b] - base) * d] +=
+                    g[a] * g[b] * Q[a + b * k];
+    }
+}
+
+/* NT scaling of every cone at s = G p, D, and the factorisation of S + D + δ I (δ grows while
+ * CHOLMOD reports the matrix is not positive definite). CB_OK, CB_ERR_NOMEM, or
+ * CB_ERR_INTERNAL when s or z left its cone or no δ gave a factorisation. */
+static int scale_and_factor(ipm_work *w, const double *p, cb_work *cnt)
+{
+    ipm_cones_apply(&w->cones, p, w->s);
+    for (int j = 0; j < w->m; j++) {
+        size_t o = (size_t)j * IPM_STRIDE, o2 = (size_t)j * IPM_K2;
+        if (!ipm_soc_scaling(w->cones.dim[j], w->s + o, w->z + o, w->Winv + o2, w->Wm + o2,
+                             w->Q + o2, w->lam + o))
+            return CB_ERR_INTERNAL;
+    }
+    scaling_blocks(w);
+    double delta = w->rho + IPM_DELTA_MIN * ipm_normal_scale(w->nm);
+    for (int t = 0; t < IPM_MAX_FACTOR_TRIES; t++) {
+        int r = ipm_normal_factor(w->nm, w->D, delta, cnt);
+        w->delta = delta;
+        if (r != 1)
+            return r;
+        delta *= IPM_DELTA_GROW;
+    }
+    return CB_ERR_INTERNAL;
+}
+
+/* Row N of ∂g_α/∂y_α per contact: μ_i y_i/‖y_i‖ on the components of block i (0 where
+ * y_i = 0 or the block is fixed), at y = w->y. */
+static void desaxce_rows(ipm_work *w)
+{
+    const ipm_cones *c = &w->cones;
+    memset(w->erow, 0, w->n * sizeof *w->erow);
+    for (int j = 0; j < w->m; j++) {
+        int k = c->dim[j];
+        double ny = 0.0;
+        for (int i = 1; i < k; i++)
+            ny += w->y[c->comp[j][i]] * w->y[c->comp[j][i]];
+        ny = sqrt(ny);
+        ny = sqrt(ny * ny + w->eps_stick * w->eps_stick); /* smoothed near sticking */
+        for (int i = 1; ny > 0 && i < k; i++)
+            w->erow[c->comp[j][i]] = c->mu[j] * w->y[c->comp[j][i]] / ny;
+    }
+}
+
+/* out = (W + E W + D + δ I) v on the free components (E = e_N ∂g/∂y row per contact), v on
+ * the fixed ones: the Jacobian of S p + c(p) − Gᵀz with the shift and skew part not frozen. */
+static void apply_exact(void *ctx, const double *v, double *out)
+{
+    ipm_work *w = ctx;
+    int d = w->prob->d;
+    cb_problem_Wp(w->prob, v, out);
+    w->cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
+    for (int a = 0; a < w->prob->nc; a++) {
+        size_t o = (size_t)a * d;
+        const double *Da = w->D + o * d;
+        double e = 0.0;
+        for (int i = 1; i < d; i++)
+            e += w->erow[o + i] * out[o + i];
+        out[o] += e;
+        for (int i = 0; i < d; i++) {
+            double t = w->delta * v[o + i];
+            for (int l = 0; l < d; l++)
+                t += Da[i + l * d] * v[o + l];
+            out[o + i] = w->cones.fixed[o + i] ? v[o + i] : out[o + i] + t;
+        }
+    }
+}
+
+/* v ← (S + D + δ I)⁻¹ v with the Cholesky factor. */
+static void precond_cholesky(void *ctx, double *v)
+{
+    ipm_work *w = ctx;
+    if (ipm_normal_solve(w->nm, v) != CB_OK)
+        w->precond_failed = 1;
+}
+
+/* Δp from the right-hand side in dp: the Cholesky solve (the symmetric system with the shift
+ * frozen), then with shift=newton GMRES on the exact system from there. */
+static int solve_newton(ipm_work *w, double *dp, cb_work *cnt)
+{
+    if (w->exact)
+        memcpy(w->Wv, dp, w->n * sizeof *dp);
+    int rc = ipm_normal_solve(w->nm, dp);
+    if (rc != CB_OK || !w->exact || w->par.gmres_max == 0)
+        return rc;
+    w->cnt = cnt, w->precond_failed = 0;
+    w->kry.apply = apply_exact, w->kry.precond = precond_cholesky, w->kry.ctx = w;
+    ipm_gmres(&w->kry, w->Wv, dp, IPM_GMRES_RTOL, w->par.gmres_max);
+    return w->precond_failed ? CB_ERR_INTERNAL : CB_OK;
+}
+
+/* Newton direction for the complementarity right-hand side rc (per cone, λ ∘ (W Δz + W⁻¹ Δs)
+ * = rc): u = λ \ rc, t = W⁻¹ u, N Δp = −r_d + Gᵀ t, Δs = G Δp, Δz = t − W⁻² Δs. */
+static int direction(ipm_work *w, const double *rc, double *dp, double *ds, double *dz,
+                     cb_work *cnt)
+{
+    for (int j = 0; j < w->m; j++) {
+        int k = w->cones.dim[j];
+        size_t o = (size_t)j * IPM_STRIDE;
+        const double *Wi = w->Winv + (size_t)j * IPM_K2;
+        double u[IPM_STRIDE];
+        ipm_soc_jordan_solve(k, w->lam + o, rc + o, u);
+        for (int a = 0; a < k; a++) {
+            w->t[o + a] = 0.0;
+            for (int b = 0; b < k; b++)
+                w->t[o + a] += Wi[a + b * k] * u[b];
+        }
+    }
+    ipm_cones_apply_t(&w->cones, w->n, w->t, dp);
+    for (size_t i = 0; i < w->n; i++)
+        dp[i] -= w->rd[i];
+    int rc2 = solve_newton(w, dp, cnt);
+    if (rc2 != CB_OK)
+        return rc2;
+    ipm_cones_apply(&w->cones, dp, ds);
+    for (int j = 0; j < w->m; j++) {
+        int k = w->cones.dim[j];
+        size_t o = (size_t)j * IPM_STRIDE;
+        const double *Q = w->Q + (size_t)j * IPM_K2;
+        for (int a = 0; a < k; a++) {
+            double qs = 0.0;
+            for (int b = 0; b < k; b++)
+                qs += Q[a + b * k] * ds[o + b];
+            dz[o + a] = w->t[o + a] - qs;
+        }
+    }
+    return CB_OK;
+}
+
+/* Largest α ≤ cap keeping s + α Δs and z + α Δz in their cones. */
+static double max_step(const ipm_work *w, const double *ds, const double *dz, double cap)
+{
+    double alpha = cap;
+    for (int j = 0; j < w->m; j++) {
+        size_t o = (size_t)j * IPM_STRIDE;
+        alpha = fmin(alpha, ipm_soc_max_step(w->cones.dim[j], w->s + o, ds + o));
+        alpha = fmin(alpha, ipm_soc_max_step(w->cones.dim[j], w->z + o, dz + o));
+    }
+    return alpha;
+}
+
+/* Σ_j (s_j + α Δs_j)ᵀ (z_j + α Δz_j). */
+static double gap_at(const ipm_work *w, double alpha, const double *ds, const double *dz)
+{
+    double g = 0.0;
+    for (int j = 0; j < w->m; j++)
+        for (int i = 0; i < w->cones.dim[j]; i++) {
+            size_t o = (size_t)j * IPM_STRIDE + i;
+            g += (w->s[o] + alpha * ds[o]) * (w->z[o] + alpha * dz[o]);
+        }
+    return g;
+}
+
+/* det x of a trial point x = x₀ + α Δx of one cone, as (t − ‖x̄‖)(t + ‖x̄‖); < 0 outside. */
+static double trial_det(int k, const double *x, const double *dx, double alpha)
+{
+    double t = x[0] + alpha * dx[0], nx = 0.0;
+    for (int i = 1; i < k; i++)
+        nx += (x[i] + alpha * dx[i]) * (x[i] + alpha * dx[i]);
+    nx = sqrt(nx);
+    return t > nx ? (t - nx) * (t + nx) : -1.0;
+}
+
+/* The wide neighbourhood at step α: every cone inside, and the smaller eigenvalue² of its
+ * scaled point λ_j, l² = det s det z / (sᵀz + √((sᵀz)² − det s det z)), at least
+ * IPM_NEIGHBOURHOOD · μ (μ = Σ sᵀz / m). */
+static int central_at(const ipm_work *w, double alpha, const double *ds, const double *dz)
+{
+    double lmin = INFINITY, gap = 0.0;
+    for (int j = 0; j < w->m; j++) {
+        int k = w->cones.dim[j];
+        size_t o = (size_t)j * IPM_STRIDE;
+        double a = trial_det(k, w->s + o, ds + o, alpha), b = trial_det(k, w->z + o, dz + o, alpha);
+        if (!(a > 0) || !(b > 0))
+            return 0;
+        double sz = 0.0;
+        for (int i = 0; i < k; i++)
+            sz += (w->s[o + i] + alpha * ds[o + i]) * (w->z[o + i] + alpha * dz[o + i]);
+        gap += sz;
+        lmin = fmin(lmin, a * b / (sz + sqrt(fmax(0.0, sz * sz - a * b))));
+    }
+    return lmin >= IPM_NEIGHBOURHOOD * gap / w->m;
+}
+
+/* rc_j = σμ e − λ_j ∘ λ_j − (W⁻¹Δs_a)_j ∘ (W Δz_a)_j (σ = 0 and no Δ terms: the predictor). */
+static void complementarity_rhs(ipm_work *w, double sigma_mu, int corrector)
+{
+    for (int j = 0; j < w->m; j++) {
+        int k = w->cones.dim[j];
+        size_t o = (size_t)j * IPM_STRIDE, o2 = (size_t)j * IPM_K2;
+        double ll[IPM_STRIDE], a[IPM_STRIDE] = {0}, b[IPM_STRIDE] = {0}, ab[IPM_STRIDE] = {0};
+        ipm_soc_jordan(k, w->lam + o, w->lam + o, ll);
+        for (int r = 0; corrector && r < k; r++)
+            for (int l = 0; l < k; l++) {
+                a[r] += w->Winv[o2 + r + l * k] * w->dsa[o + l];
+                b[r] += w->Wm[o2 + r + l * k] * w->dza[o + l];
+            }
+        if (corrector)
+            ipm_soc_jordan(k, a, b, ab);
+        for (int r = 0; r < k; r++)
+            w->rc[o + r] = (r == 0 ? sigma_mu : 0.0) - ll[r] - ab[r];
+    }
+}
+
+/* Mehrotra predictor–corrector direction (Δp, Δz) at (p, z) with the current factorisation:
+ * σ = (μ_aff/μ)³, raised to keep μ ≥ IPM_CENTRAL ‖r_d‖ ‖p‖; *alpha: IPM_STEP_FRACTION of the
+ * way to the boundary, at most 1, shortened until the wide neighbourhood holds. */
+static int pc_direction(ipm_work *w, const double *p, double *alpha, cb_work *cnt)
+{
+    int rc;
+    complementarity_rhs(w, 0.0, 0);
+    if ((rc = direction(w, w->rc, w->dpa, w->dsa, w->dza, cnt)) != CB_OK)
+        return rc;
+    double alpha_a = max_step(w, w->dsa, w->dza, 1.0), mu = gap_at(w, 0.0, w->dsa, w->dza);
+    double mu_a = gap_at(w, alpha_a, w->dsa, w->dza);
+    double sigma = mu > 0 ? fmin(1.0, fmax(0.0, mu_a / mu)) : 0.0;
+    sigma = sigma * sigma * sigma;
+    double floor_mu = IPM_CENTRAL * cb_nrm2(w->rd, w->n) * cb_nrm2(p, w->n);
+    if (mu > 0)
+        sigma = fmin(1.0, fmax(sigma, floor_mu / mu));
+    complementarity_rhs(w, sigma * mu / w->m, 1);
+    if ((rc = direction(w, w->rc, w->dp, w->ds, w->dz, cnt)) != CB_OK)
+        return rc;
+    double a = IPM_STEP_FRACTION * max_step(w, w->ds, w->dz, 1.0 / IPM_STEP_FRACTION);
+    for (int t = 0; t < IPM_MAX_BACKTRACK && !central_at(w, a, w->ds, w->dz); t++)
+        a *= IPM_BACKTRACK;
+    *alpha = a;
+    return CB_OK;
+}
+
+/* One interior-point iteration from (p, z): factorisation, direction (shift=newton: the exact
+ * Newton direction, or the symmetric one when that allows a step below IPM_EXACT_MIN_STEP),
+ * step. *step = ‖Δp‖ of the step taken. */
+static int mehrotra_step(ipm_work *w, double *p, double *step, cb_work *cnt)
+{
+    double alpha = 0.0;
+    int rc = scale_and_factor(w, p, cnt);
+    w->exact = w->par.newton;
+    if (rc == CB_OK)
+        rc = pc_direction(w, p, &alpha, cnt);
+    if (rc == CB_OK && w->exact && alpha < IPM_EXACT_MIN_STEP) {
+        w->exact = 0;
+        rc = pc_direction(w, p, &alpha, cnt);
+    }
+    if (rc != CB_OK)
+        return rc;
+    for (size_t i = 0; i < w->n; i++)
+        p[i] += alpha * w->dp[i];
+    for (size_t i = 0; i < (size_t)w->m * IPM_STRIDE; i++)
+        w->z[i] += alpha * w->dz[i];
+    *step = alpha * cb_nrm2(w->dp, w->n);
+    return CB_OK;
+}
+
+/* shift=outer: the convex program's own error (‖r_d‖ + sᵀz/‖p‖) / max(‖q‖, ‖p‖, ‖y‖). */
+static double program_error(const ipm_work *w, const cb_fo_residual *res, const double *p)
+{
+    ipm_cones_apply(&w->cones, p, w->s);
+    double g = gap_at(w, 0.0, w->s, w->z), np = fmax(res->norm_p, DBL_MIN);
+    double norm = fmax(w->norm_q, fmax(res->norm_p, res->norm_y));
+    return (cb_nrm2(w->rd, w->n) + fabs(g) / np) / fmax(norm, DBL_MIN);
+}
+
+/* After a step: y, S p and the judged residual at p; then r_d, refreezing c (force, shift=each,
+ * or when the program is solved well enough, or after max_inner iterations). */
+static void after_step(ipm_work *w, const double *p, cb_fo_residual *res, long *inner,
+                       int force, cb_work *cnt)
+{
+    cb_problem_y(w->prob, p, w->y);
+    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
+    cb_fo_residual_eval(w->prob, p, w->y, w->norm_q, res, cnt);
+    w->err = res->err;
+    w->eps_stick = IPM_STICK * res->err * fmax(w->norm_q, fmax(res->norm_p, res->norm_y));
+    ipm_normal_Sp(w->nm, p, w->Sp, cnt);
+    dual_residual(w, p);
+    if (w->par.newton)
+        desaxce_rows(w);
+    int solved = force || ++*inner >= w->par.max_inner ||
+                 program_error(w, res, p) <= IPM_INNER_RATIO * res->err;
+    if (solved) /* the proximal program is solved: move its centre */
+        memcpy(w->pbar, p, w->n * sizeof *p);
+    if (!solved && w->par.outer)
+        return;
+    freeze_shift(w);
+    dual_residual(w, p);
+    if (solved)
+        *inner = 0;
+}
+
+/* The crossover: semismooth Newton (nsn, with its own defaults) from the interior-point iterate
+ * within what is left of the iteration and time budget; its work is added to ours. Returns its
+ * status, res = the judged residual of the result. */
+static int polish(ipm_work *w, const cb_settings *s, cb_solution *sol, double t0, int k,
+                  cb_info *info, cb_fo_residual *res, cb_error *err)
+{
+    cb_settings ns = *s;
+    ns.options = NULL, ns.noptions = 0, ns.trace = 0, ns.max_iter = s->max_iter - k;
+    if (s->time_limit > 0)
+        ns.time_limit = fmax(DBL_MIN, s->time_limit - (cb_now() - t0));
+    void *nw = NULL;
+    cb_info ni;
+    memset(&ni, 0, sizeof ni);
+    ni.status = CB_STATUS_NOT_SOLVED;
+    int rc = cb_solver_nsn.setup(w->prob, &ns, &nw, err);
+    if (rc == CB_OK)
+        rc = cb_solver_nsn.solve(nw, &ns, sol, &ni, err);
+    cb_solver_nsn.cleanup(nw);
+    info->work.block_products += ni.work.block_products;
+    info->work.projections += ni.work.projections;
+    info->work.error_evals += ni.work.error_evals;
+    info->iterations += ni.iterations;
+    cb_info_free(&ni);
+    memcpy(w->y, sol->y, w->n * sizeof *w->y);
+    cb_fo_residual_eval(w->prob, sol->p, w->y, w->norm_q, res, &info->work);
+    if (rc == CB_OK && cb_info_trace(info, s, info->iterations, t0, res->err) != CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory for the trace");
+    return rc != CB_OK ? -rc : (int)ni.status;
+}
+
+/* 1 when the error has not halved for IPM_STALL iterations (best, k_best updated). */
+static int stalled(double e, int k, double *best, int *k_best)
+{
+    if (e <= IPM_PROGRESS * *best)
+        *best = e, *k_best = k;
+    return k - *k_best >= IPM_STALL;
+}
+
+static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
+                     cb_error *err)
+{
+    ipm_work *w = work;
+    double t0 = cb_now(), step = INFINITY, best = INFINITY;
+    long inner = 0;
+    int k = 0, k_best = 0, status = -1, broke = 0;
+    cb_fo_residual res;
+    start_point(w, sol->p);
+    after_step(w, sol->p, &res, &inner, 1, &info->work);
+    while (status < 0) {
+        if (cb_info_trace(info, s, k, t0, res.err) != CB_OK)
+            return cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory for the trace");
+        status = cb_fo_stop_status(&res, step, w->norm_q, s, k, t0);
+        if (status >= 0 || broke || stalled(res.err, k, &best, &k_best))
+            break;
+        int rc = mehrotra_step(w, sol->p, &step, &info->work);
+        if (rc == CB_ERR_NOMEM)
+            return cb_fail(err, rc, "ipm: out of memory (normal equations, n = %zu)", w->n);
+        broke = rc != CB_OK; /* left the cone or no factorisation */
+        info->iterations = ++k;
+        info->work.local_iters++;
+        after_step(w, sol->p, &res, &inner, 0, &info->work);
+    }
+    memcpy(sol->y, w->y, w->n * sizeof *sol->y);
+    info->solver_error = res.err;
+    if (status < 0 && w->par.polish && isfinite(res.err))
+        status = polish(w, s, sol, t0, k, info, &res, err);
+    if (status < 0 && status != -1)
+        return -status;
+    info->solver_error = res.err;
+    info->status = status < 0 ? CB_STATUS_NOT_SOLVED : (cb_status)status;
+    return CB_OK;
+}
+
+const cb_solver cb_solver_ipm = {
+    .name = "ipm",
+    .summary = "primal-dual interior point (Mehrotra, Nesterov-Todd scaling) on the second-order "
+               "cone program, fixed point on the De Saxce shift, sparse Cholesky (CHOLMOD)",
+    .options = ipm_options,
+    .supports = cb_fo_supports,
+    .setup = ipm_setup,
+    .solve = ipm_solve,
+    .cleanup = ipm_cleanup,
+};

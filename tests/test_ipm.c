@@ -1,0 +1,323 @@
+/* conebench tests — `ipm`, the interior-point solver: the Jordan algebra of its second-order
+ * cones (Nesterov–Todd scaling W² z = s, the inverse Jordan product, the step to the boundary)
+ * against their defining identities, judged solutions (≤ 1e-10) of known-solution problems of
+ * every kind and storage, a singular W (two contacts with identical rows), every Siconos data
+ * file (when the data folder is there), and its options. */
+#include "test_support.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/generate.h"
+#include "conebench/io.h"
+#include "conebench/rng.h"
+#include "ipm_internal.h"
+#include "solvers_internal.h"
+
+#define TOL 1e-10
+
+/* A random point of int L^k. */
+static void interior_point(cb_rng *r, int k, double *x)
+{
+    double nx = 0.0;
+    for (int i = 1; i < k; i++)
+        x[i] = cb_rng_normal(r), nx += x[i] * x[i];
+    x[0] = sqrt(nx) + 0.01 + cb_rng_uniform(r);
+}
+
+/* W z = W⁻¹ s = λ, W W⁻¹ = I, Q = W⁻¹W⁻¹ at random interior s, z of L¹, L², L³. */
+static void test_nt_scaling(void **state)
+{
+    (void)state;
+    cb_rng r;
+    cb_rng_seed(&r, 11);
+    double worst = 0.0;
+    for (int t = 0; t < 3000; t++) {
+        int k = 1 + t % 3;
+        double s[3], z[3], Wi[9], W[9], Q[9], lam[3];
+        interior_point(&r, k, s), interior_point(&r, k, z);
+        assert_int_equal(ipm_soc_scaling(k, s, z, Wi, W, Q, lam), 1);
+        for (int i = 0; i < k; i++) {
+            double wz = 0.0, wis = 0.0;
+            for (int l = 0; l < k; l++)
+                wz += W[i + l * k] * z[l], wis += Wi[i + l * k] * s[l];
+            worst = fmax(worst, fabs(wz - wis) / (1 + fabs(wz)));
+            worst = fmax(worst, fabs(lam[i] - wz) / (1 + fabs(wz)));
+            for (int j = 0; j < k; j++) {
+                double id = 0.0, q = 0.0;
+                for (int l = 0; l < k; l++)
+                    id += W[i + l * k] * Wi[l + j * k], q += Wi[i + l * k] * Wi[l + j * k];
+                worst = fmax(worst, fabs(id - (i == j)));
+                worst = fmax(worst, fabs(q - Q[i + j * k]) / (1 + fabs(q)));
+            }
+        }
+    }
+    print_message("  NT scaling: worst identity defect %.2e\n", worst);
+    assert_true(worst < 1e-10);
+    double s[3] = {1.0, 1.0, 0.0}, z[3] = {1.0, 0.0, 0.0}, Wi[9], W[9], Q[9], lam[3];
+    assert_int_equal(ipm_soc_scaling(3, s, z, Wi, W, Q, lam), 0); /* s on the boundary */
+}
+
+/* λ ∘ (λ \ r) = r; x + α_max d is on the boundary (det ≈ 0, x₀ + α d₀ ≥ 0), +inf inside. */
+static void test_jordan_and_step(void **state)
+{
+    (void)state;
+    cb_rng r;
+    cb_rng_seed(&r, 12);
+    double worst = 0.0, worst_det = 0.0;
+    int finite = 0;
+    for (int t = 0; t < 3000; t++) {
+        int k = 1 + t % 3;
+        double lam[3], rr[3], u[3], back[3], d[3], x[3];
+        interior_point(&r, k, lam);
+        for (int i = 0; i < k; i++)
+            rr[i] = cb_rng_normal(&r), d[i] = cb_rng_normal(&r);
+        ipm_soc_jordan_solve(k, lam, rr, u);
+        ipm_soc_jordan(k, lam, u, back);
+        for (int i = 0; i < k; i++)
+            worst = fmax(worst, fabs(back[i] - rr[i]) / (1 + fabs(rr[i])));
+        interior_point(&r, k, x);
+        double a = ipm_soc_max_step(k, x, d);
+        if (!isfinite(a)) { /* the whole ray stays in the cone: so does a far point */
+            double far[3], nf = 0.0;
+            for (int i = 0; i < k; i++)
+                far[i] = x[i] + 1e6 * d[i], nf += i ? far[i] * far[i] : 0.0;
+            assert_true(far[0] >= sqrt(nf) - 1e-6 * fabs(far[0]));
+            continue;
+        }
+        finite++;
+        double y[3], ny = 0.0;
+        for (int i = 0; i < k; i++)
+            y[i] = x[i] + a * d[i], ny += i ? y[i] * y[i] : 0.0;
+        assert_true(y[0] >= -1e-12);
+        worst_det = fmax(worst_det, fabs(y[0] - sqrt(ny)) / (1 + fabs(x[0]) + a * fabs(d[0])));
+    }
+    print_message("  Jordan solve defect %.2e, boundary defect %.2e (%d finite steps)\n", worst,
+                  worst_det, finite);
+    assert_true(worst < 1e-9);
+    assert_true(worst_det < 1e-12);
+    assert_true(finite > 1000);
+}
+
+/* A known-solution problem of the random generator, seed 5. */
+static cb_problem *random_problem(cb_kind kind, int nc, cb_gen_matrix m, cb_storage st)
+{
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    g.kind = kind, g.nc = nc, g.matrix = m, g.storage = st, g.seed = 5;
+    cb_problem *p = NULL;
+    cb_error err = {{0}};
+    int rc = cb_generate_random(&g, &p, NULL, NULL, &err);
+    assert_int_equal(rc, CB_OK);
+    return p;
+}
+
+/* ipm with its defaults (plus the given options) to TOL; the judged result. */
+static cbt_run_result run_ipm(const cb_problem *prob, const cb_option *opt, int nopt)
+{
+    cb_settings s;
+    cb_settings_default(&s);
+    s.tol = TOL, s.options = opt, s.noptions = nopt, s.time_limit = 0;
+    return cbt_run(&cb_solver_ipm, prob, &s, NULL);
+}
+
+/* Every kind, SPD and multibody W, dense and BSR storage: solved to 1e-10 (judged). */
+static void test_known_solutions(void **state)
+{
+    (void)state;
+    const cb_storage st[2] = {CB_STORAGE_DENSE, CB_STORAGE_BSR};
+    for (int k = 0; k < CB_KIND_COUNT; k++)
+        for (int m = 0; m < 2; m++)
+            for (int t = 0; t < 2; t++) {
+                cb_problem *prob = random_problem((cb_kind)k, 40, (cb_gen_matrix)m, st[t]);
+                cbt_run_result r = run_ipm(prob, NULL, 0);
+                print_message("  %-10s %-9s %-5s: %-8s %3d iterations, error %.2e\n",
+                              cb_kind_name((cb_kind)k), m ? "spd" : "multibody",
+                              cb_storage_name(st[t]), cb_status_name(r.info.status),
+                              r.info.iterations, r.info.error);
+                assert_int_equal(r.rc, CB_OK);
+                assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+                assert_true(r.info.error <= TOL);
+                cbt_run_free(&r);
+                cb_problem_free(prob);
+            }
+}
+
+/* Factored storage (assembled at setup): 6 rolling3d contacts on 2 bodies and the ground with
+ * a chosen solution — contacts 0, 2, 4 stick (p* inside K, y* = 0), the others take off
+ * (p* = 0, y* = (1, 0, …) inside K*), q = y* − W p* — solved to 1e-10. */
+static void test_factored(void **state)
+{
+    (void)state;
+    cb_rng r;
+    cb_rng_seed(&r, 31);
+    cb_problem *prob = NULL;
+    assert_int_equal(cb_problem_alloc_factored(CB_KIND_ROLLING3D, 6, 2, &prob, NULL), CB_OK);
+    int d = prob->d;
+    double pstar[30] = {0}, y[30];
+    for (int b = 0; b < 2; b++) {
+        double *mi = prob->fac.minv + 10 * b;
+        mi[0] = 1.0, mi[1] = mi[5] = mi[9] = 2.0; /* 1/m, then I⁻¹ row-major */
+    }
+    for (int a = 0; a < 6; a++) {
+        prob->fac.body[2 * a] = a % 2, prob->fac.body[2 * a + 1] = a < 3 ? -1 : 1 - a % 2;
+        for (int k = 0; k < 12 * d; k++)
+            prob->fac.G[(size_t)a * 12 * d + k] = cb_rng_normal(&r);
+        prob->mu[a] = 0.5, prob->mu_r[a] = 0.1;
+        if (a % 2 == 0)
+            pstar[a * d] = 1.0, pstar[a * d + 1] = 0.1, pstar[a * d + 3] = 0.02;
+    }
+    assert_int_equal(cb_problem_factored_finish(prob, NULL), CB_OK);
+    cb_problem_Wp(prob, pstar, y);
+    for (int i = 0; i < 6 * d; i++)
+        prob->q[i] = ((i / d) % 2 && i % d == 0 ? 1.0 : 0.0) - y[i];
+    cbt_run_result res = run_ipm(prob, NULL, 0);
+    print_message("  factored rolling3d: %s in %d iterations, error %.2e\n",
+                  cb_status_name(res.info.status), res.info.iterations, res.info.error);
+    assert_int_equal(res.info.status, CB_STATUS_SOLVED);
+    assert_true(res.info.error <= TOL);
+    cbt_run_free(&res);
+    cb_problem_free(prob);
+}
+
+/* Two contacts with identical rows of W (W = [A A; A A], q = (q₀, q₀)): W is singular and the
+ * solutions form a set (any split of one reaction between the contacts); coulomb3d and
+ * rolling3d solved to 1e-10. */
+static void test_singular_W(void **state)
+{
+    (void)state;
+    const cb_kind kinds[2] = {CB_KIND_COULOMB3D, CB_KIND_ROLLING3D};
+    const double q0[5] = {-1.0, 0.8, -0.5, 0.3, 0.2};
+    for (int t = 0; t < 2; t++) {
+        cb_problem *prob = NULL;
+        assert_int_equal(cb_problem_alloc(kinds[t], 2, CB_STORAGE_DENSE, 0, &prob, NULL), CB_OK);
+        int d = prob->d;
+        size_t n = 2 * (size_t)d;
+        for (int a = 0; a < 2; a++) {
+            prob->mu[a] = 0.5, prob->mu_r[a] = kinds[t] == CB_KIND_ROLLING3D ? 0.1 : 0.0;
+            for (int i = 0; i < d; i++)
+                prob->q[a * d + i] = q0[i];
+        }
+        for (size_t j = 0; j < n; j++)
+            for (size_t i = 0; i < n; i++)
+                prob->W[i + j * n] = 0.1 + (i % d == j % d ? 2.0 : 0.0);
+        cbt_run_result r = run_ipm(prob, NULL, 0);
+        print_message("  singular W, %s: %s in %d iterations, error %.2e\n",
+                      cb_kind_name(kinds[t]), cb_status_name(r.info.status), r.info.iterations,
+                      r.info.error);
+        assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+        assert_true(r.info.error <= TOL);
+        cbt_run_free(&r);
+        cb_problem_free(prob);
+    }
+}
+
+/* Solve one data file to 1e-10 and print the time. */
+static void solve_data_file(const char *path, const char *name)
+{
+    cb_problem *prob = NULL;
+    cb_read_settings rs;
+    cb_read_settings_default(&rs);
+    cb_error err = {{0}};
+    if (cb_read_problem(path, &rs, &prob, &err) != CB_OK)
+        fail_msg("%s: %s", path, err.text);
+    double t0 = cb_now();
+    cbt_run_result r = run_ipm(prob, NULL, 0);
+    print_message("  %-40s nc=%-4d %-7s %3d iterations, error %.2e, %.3f s\n", name, prob->nc,
+                  cb_status_name(r.info.status), r.info.iterations, r.info.error,
+                  cb_now() - t0);
+    assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+    assert_true(r.info.error <= TOL);
+    cbt_run_free(&r);
+    cb_problem_free(prob);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every problem file of ../shared/data/{fc3d,rolling} (README files aside), in name order. */
+static void test_data_files(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_DATA();
+    const char *dirs[2] = {"fc3d", "rolling"};
+    int count = 0;
+    for (int k = 0; k < 2; k++) {
+        char dir[4096], *names[256];
+        int nn = 0;
+        snprintf(dir, sizeof dir, "%s/%s", cbt_data_dir(), dirs[k]);
+        DIR *dp = opendir(dir);
+        assert_non_null(dp);
+        for (struct dirent *e; (e = readdir(dp)) && nn < 256;)
+            if (e->d_name[0] != '.' && !strstr(e->d_name, ".md"))
+                names[nn++] = strdup(e->d_name);
+        closedir(dp);
+        qsort(names, (size_t)nn, sizeof *names, name_cmp);
+        for (int i = 0; i < nn; i++) {
+            char path[8192];
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            solve_data_file(path, names[i]);
+            free(names[i]);
+            count++;
+        }
+    }
+    assert_true(count >= 20);
+}
+
+/* Options: the interior point alone (polish=none) solves a multibody coulomb2d problem to
+ * 1e-10; every shift mode and factorisation solves a small rolling3d one; bad values are
+ * refused naming the option. */
+static void test_options(void **state)
+{
+    (void)state;
+    cb_problem *mb = random_problem(CB_KIND_COULOMB2D, 40, CB_GEN_MULTIBODY, CB_STORAGE_BSR);
+    cb_option none = {"polish", "none"};
+    cbt_run_result r0 = run_ipm(mb, &none, 1);
+    print_message("  polish=none, coulomb2d multibody: %s, %d iterations, error %.2e\n",
+                  cb_status_name(r0.info.status), r0.info.iterations, r0.info.error);
+    assert_int_equal(r0.info.status, CB_STATUS_SOLVED);
+    cbt_run_free(&r0);
+    cb_problem_free(mb);
+    cb_problem *prob = random_problem(CB_KIND_ROLLING3D, 12, CB_GEN_SPD, CB_STORAGE_BSR);
+    const char *good[4][2] = {{"shift", "newton"}, {"shift", "each"}, {"shift", "outer"},
+                              {"factor", "supernodal"}};
+    for (int i = 0; i < 4; i++) {
+        cb_option opt = {good[i][0], good[i][1]};
+        cbt_run_result r = run_ipm(prob, &opt, 1);
+        print_message("  %s=%s: %s, %d iterations, error %.2e\n", good[i][0], good[i][1],
+                      cb_status_name(r.info.status), r.info.iterations, r.info.error);
+        assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+        cbt_run_free(&r);
+    }
+    const char *bad[5][3] = {
+        {"shift", "fast", "option shift: 'fast' is not newton, each or outer"},
+        {"factor", "qr", "option factor: 'qr' is not simplicial or supernodal"},
+        {"polish", "nsgs", "option polish: 'nsgs' is not nsn or none"},
+        {"prox", "-1", "option prox"},
+        {"gmres_max", "-2", "option gmres_max"}};
+    for (int i = 0; i < 5; i++) {
+        cb_option opt = {bad[i][0], bad[i][1]};
+        cbt_run_result r = run_ipm(prob, &opt, 1);
+        assert_int_equal(r.rc, CB_ERR_INPUT);
+        assert_int_equal(r.info.status, CB_STATUS_BAD_INPUT);
+        assert_non_null(strstr(r.err.text, bad[i][2]));
+        cbt_run_free(&r);
+    }
+    cb_problem_free(prob);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nt_scaling),      cmocka_unit_test(test_jordan_and_step),
+        cmocka_unit_test(test_known_solutions), cmocka_unit_test(test_factored),
+        cmocka_unit_test(test_singular_W),
+        cmocka_unit_test(test_data_files),      cmocka_unit_test(test_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
