@@ -55,7 +55,9 @@
 #define IPM_EXACT_MIN_STEP 0.1 /* shift=newton: below this step, the symmetric direction */
 #define IPM_CENTRAL 0.1        /* μ target ≥ this · ‖r_d‖ ‖p‖ (total over the cones) */
 #define IPM_GMRES_RESTART 25
-#define IPM_GMRES_RTOL 1e-10   /* shift=newton: GMRES relative tolerance */
+#define IPM_GMRES_RTOL 1e-10   /* shift=newton: GMRES relative tolerance max(this, ... */
+#define IPM_GMRES_FORCING 1e-2 /* ... min(IPM_GMRES_RTOL_MAX, this · error)): inexact Newton */
+#define IPM_GMRES_RTOL_MAX 1e-2
 #define IPM_NVEC 11            /* vectors of n in the work */
 #define IPM_NCVEC 9            /* cone vectors (stride IPM_STRIDE per cone) in the work */
 
@@ -88,6 +90,7 @@ typedef struct {
     double *y, *c, *Sp, *rd, *rhs, *dp, *dpa, *ghat, *erow, *Wv, *pbar; /* n */
     double *s, *z, *lam, *ds, *dz, *dsa, *dza, *rc, *t; /* 3m */
     double *Winv, *Wm, *Q;                /* 9m */
+    double *lamdet;                       /* m: det λ_j */
     double *D;                            /* nc · d² */
 } ipm_work;
 
@@ -148,7 +151,8 @@ static int alloc_vectors(ipm_work *w)
     size_t n = w->n, cm = (size_t)w->m * IPM_STRIDE, km = (size_t)w->m * IPM_K2;
     size_t dd = (size_t)w->prob->nc * w->prob->d * w->prob->d, R = IPM_GMRES_RESTART;
     size_t kr = (R + 1) * n + (R + 1) * R + 4 * R + 1;
-    w->buf = cb_calloc(IPM_NVEC * n + IPM_NCVEC * cm + 3 * km + dd + kr, sizeof(double));
+    w->buf = cb_calloc(IPM_NVEC * n + IPM_NCVEC * cm + 3 * km + dd + kr + (size_t)w->m,
+                       sizeof(double));
     if (!w->buf)
         return CB_ERR_NOMEM;
     double *b = w->buf;
@@ -165,6 +169,7 @@ static int alloc_vectors(ipm_work *w)
     ipm_krylov *k = &w->kry;
     k->n = n, k->restart = (int)R, k->V = b, k->H = b + (R + 1) * n;
     k->cs = k->H + (R + 1) * R, k->sn = k->cs + R, k->y = k->sn + R, k->g = k->y + R;
+    w->lamdet = k->g + R + 1;
     return CB_OK;
 }
 
@@ -279,7 +284,7 @@ static int scale_and_factor(ipm_work *w, const double *p, cb_work *cnt)
     for (int j = 0; j < w->m; j++) {
         size_t o = (size_t)j * IPM_STRIDE, o2 = (size_t)j * IPM_K2;
         if (!ipm_soc_scaling(w->cones.dim[j], w->s + o, w->z + o, w->Winv + o2, w->Wm + o2,
-                             w->Q + o2, w->lam + o))
+                             w->Q + o2, w->lam + o, w->lamdet + j))
             return CB_ERR_INTERNAL;
     }
     scaling_blocks(w);
@@ -345,7 +350,8 @@ static void precond_cholesky(void *ctx, double *v)
 }
 
 /* Δp from the right-hand side in dp: the Cholesky solve (the symmetric system with the shift
- * frozen), then with shift=newton GMRES on the exact system from there. */
+ * frozen), then with shift=newton GMRES on the exact system from there, to a relative
+ * tolerance that follows the judged error (inexact Newton). */
 static int solve_newton(ipm_work *w, double *dp, cb_work *cnt)
 {
     if (w->exact)
@@ -355,12 +361,14 @@ static int solve_newton(ipm_work *w, double *dp, cb_work *cnt)
         return rc;
     w->cnt = cnt, w->precond_failed = 0;
     w->kry.apply = apply_exact, w->kry.precond = precond_cholesky, w->kry.ctx = w;
-    ipm_gmres(&w->kry, w->Wv, dp, IPM_GMRES_RTOL, w->par.gmres_max);
+    double rtol = fmax(IPM_GMRES_RTOL, fmin(IPM_GMRES_RTOL_MAX, IPM_GMRES_FORCING * w->err));
+    ipm_gmres(&w->kry, w->Wv, dp, rtol, w->par.gmres_max);
     return w->precond_failed ? CB_ERR_INTERNAL : CB_OK;
 }
 
 /* Newton direction for the complementarity right-hand side rc (per cone, λ ∘ (W Δz + W⁻¹ Δs)
- * = rc): u = λ \ rc, t = W⁻¹ u, N Δp = −r_d + Gᵀ t, Δs = G Δp, Δz = t − W⁻² Δs. */
+ * = rc): u = λ \ rc, t = W⁻¹ u, N Δp = −r_d + Gᵀ t, Δs = G Δp, Δz = t − W⁻² Δs.
+ * CB_ERR_INTERNAL when it is not finite. */
 static int direction(ipm_work *w, const double *rc, double *dp, double *ds, double *dz,
                      cb_work *cnt)
 {
@@ -369,7 +377,7 @@ static int direction(ipm_work *w, const double *rc, double *dp, double *ds, doub
         size_t o = (size_t)j * IPM_STRIDE;
         const double *Wi = w->Winv + (size_t)j * IPM_K2;
         double u[IPM_STRIDE];
-        ipm_soc_jordan_solve(k, w->lam + o, rc + o, u);
+        ipm_soc_jordan_solve(k, w->lam + o, w->lamdet[j], rc + o, u);
         for (int a = 0; a < k; a++) {
             w->t[o + a] = 0.0;
             for (int b = 0; b < k; b++)
@@ -394,7 +402,8 @@ static int direction(ipm_work *w, const double *rc, double *dp, double *ds, doub
             dz[o + a] = w->t[o + a] - qs;
         }
     }
-    return CB_OK;
+    return cb_all_finite(dp, w->n) && cb_all_finite(dz, (size_t)w->m * IPM_STRIDE)
+               ? CB_OK : CB_ERR_INTERNAL; /* not finite: a breakdown */
 }
 
 /* Largest α ≤ cap keeping s + α Δs and z + α Δz in their cones. */
@@ -499,8 +508,8 @@ static int pc_direction(ipm_work *w, const double *p, double *alpha, cb_work *cn
 }
 
 /* One interior-point iteration from (p, z): factorisation, direction (shift=newton: the exact
- * Newton direction, or the symmetric one when that allows a step below IPM_EXACT_MIN_STEP),
- * step. *step = ‖Δp‖ of the step taken. */
+ * Newton direction, or the symmetric one when that is not finite or allows a step below
+ * IPM_EXACT_MIN_STEP), step. *step = ‖Δp‖ of the step taken. */
 static int mehrotra_step(ipm_work *w, double *p, double *step, cb_work *cnt)
 {
     double alpha = 0.0;
@@ -508,7 +517,7 @@ static int mehrotra_step(ipm_work *w, double *p, double *step, cb_work *cnt)
     w->exact = w->par.newton;
     if (rc == CB_OK)
         rc = pc_direction(w, p, &alpha, cnt);
-    if (rc == CB_OK && w->exact && alpha < IPM_EXACT_MIN_STEP) {
+    if (w->exact && (rc == CB_ERR_INTERNAL || (rc == CB_OK && alpha < IPM_EXACT_MIN_STEP))) {
         w->exact = 0;
         rc = pc_direction(w, p, &alpha, cnt);
     }

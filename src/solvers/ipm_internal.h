@@ -35,13 +35,15 @@ void ipm_cones_apply(const ipm_cones *c, const double *p, double *out);
 void ipm_cones_apply_t(const ipm_cones *c, size_t n, const double *v, double *out);
 
 /* Nesterov–Todd scaling of one cone of dimension k at s, z ∈ int L: W = β(2 v vᵀ − J),
- * λ = W z = W⁻¹ s; Winv = W⁻¹ and Q = W⁻² (k×k, column-major). 0 when s or z is not interior. */
+ * λ = W z = W⁻¹ s, *det_lambda = det λ = √(det s det z) (accurate where λ₀² − ‖λ̄‖² is not);
+ * Winv = W⁻¹ and Q = W⁻² (k×k, column-major). 0 when s or z is not interior. */
 int ipm_soc_scaling(int k, const double *s, const double *z, double *Winv, double *W,
-                    double *Q, double *lambda);
+                    double *Q, double *lambda, double *det_lambda);
 /* x ∘ y = (xᵀy, x₀ ȳ + y₀ x̄), the Jordan product. */
 void ipm_soc_jordan(int k, const double *x, const double *y, double *out);
-/* u with λ ∘ u = r (λ ∈ int L: the arrow matrix of λ inverted in closed form). */
-void ipm_soc_jordan_solve(int k, const double *lambda, const double *r, double *u);
+/* u with λ ∘ u = r (λ ∈ int L with det λ = det > 0: the arrow matrix of λ inverted in closed
+ * form). */
+void ipm_soc_jordan_solve(int k, const double *lambda, double det, const double *r, double *u);
 /* Largest α ≥ 0 with x + α d ∈ L (x ∈ int L), +inf when the ray stays inside. */
 double ipm_soc_max_step(int k, const double *x, const double *dx);
 

@@ -100,7 +100,7 @@ static double sqrt_det(int k, const double *x)
  * point, det w̄ = 1), v = w̄^½ = (w̄ + e)/√(2(w̄₀ + 1)), β = (det s/det z)^¼; then
  * W = β(2vvᵀ − J) and W⁻¹ = β⁻¹(2 Jv (Jv)ᵀ − J) satisfy W² z = s. */
 int ipm_soc_scaling(int k, const double *s, const double *z, double *Winv, double *W,
-                    double *Q, double *lambda)
+                    double *Q, double *lambda, double *det_lambda)
 {
     double ds = sqrt_det(k, s), dz = sqrt_det(k, z), v[IPM_STRIDE] = {0}, jv[IPM_STRIDE];
     if (!(ds > 0) || !(dz > 0))
@@ -109,6 +109,7 @@ int ipm_soc_scaling(int k, const double *s, const double *z, double *Winv, doubl
     for (int i = 0; i < k; i++)
         sz += (s[i] / ds) * (z[i] / dz);
     double gamma = sqrt(0.5 * (1.0 + sz)), beta = sqrt(ds / dz);
+    *det_lambda = ds * dz;
     for (int i = 0; i < k; i++)
         v[i] = (s[i] / ds + (i ? -1.0 : 1.0) * z[i] / dz) / (2.0 * gamma);
     double root = sqrt(2.0 * (v[0] + 1.0));
@@ -150,10 +151,9 @@ void ipm_soc_jordan(int k, const double *x, const double *y, double *out)
 }
 
 /* u₀ = (λ₀ r₀ − λ̄ᵀ r̄)/det λ, ū = (r̄ − u₀ λ̄)/λ₀. */
-void ipm_soc_jordan_solve(int k, const double *lambda, const double *r, double *u)
+void ipm_soc_jordan_solve(int k, const double *lambda, double det, const double *r, double *u)
 {
-    double nl = k == 1 ? 0.0 : k == 2 ? fabs(lambda[1]) : hypot(lambda[1], lambda[2]);
-    double det = (lambda[0] - nl) * (lambda[0] + nl), lr = 0.0;
+    double lr = 0.0;
     for (int i = 1; i < k; i++)
         lr += lambda[i] * r[i];
     double u0 = (lambda[0] * r[0] - lr) / det;
