@@ -191,8 +191,15 @@ test: $(BIN) $(SOLIB) $(TEST_BIN)
 	echo "== tests/repro.sh"; bash tests/repro.sh $(BIN) || fail=1; \
 	echo "== tests/check_layers.sh"; bash tests/check_layers.sh . $(BUILD) || fail=1; \
 	echo "== tests/install_check.sh"; bash tests/install_check.sh "$(MAKE)" $(BUILD) $(SICONOS) || fail=1; \
+	if [ "$(SICONOS)" = 0 ]; then echo "== tests/check_no_siconos.sh"; \
+	  bash tests/check_no_siconos.sh $(BUILD) "$(NOSICONOS_CPP)" || fail=1; fi; \
 	if [ $$fail = 0 ]; then echo "make test: all test programs passed"; else echo "make test: FAILURES"; fi; \
 	exit $$fail
+
+# What tests/check_no_siconos.sh preprocesses every source with: the include paths of every layer
+# and of the tests (SICONOS=0: no Siconos -I).
+NOSICONOS_CPP = $(CC) $(CSTD) $(SRC_INC) -Isrc/mech/scenarios -Itests/support \
+                -I/usr/include/suitesparse $(HAVE_SICONOS) $(PKG_CFLAGS) $(SICONOS_CFLAGS)
 
 sanitize:
 	$(MAKE) --no-print-directory test BUILD=build-asan BIN=build-asan/conebench CC=clang \

@@ -3,6 +3,8 @@
 #include "commands.h"
 #include "util.h"
 
+#include "conebench/solver.h"
+
 #include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,24 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
+/* `conebench version`: the version, and whether the Siconos adapters are built (their names). */
+static void version(void)
+{
+    printf("conebench %s\n", CB_VERSION);
+    if (!cb_solver_built_with_siconos()) {
+        printf("siconos adapters: not built (make SICONOS=0)\n");
+        return;
+    }
+    printf("siconos adapters: built (");
+    const char *sep = "";
+    for (int i = 0; i < cb_solver_count(); i++)
+        if (!strncmp(cb_solver_at(i)->name, "siconos-", 8)) {
+            printf("%s%s", sep, cb_solver_at(i)->name);
+            sep = ", ";
+        }
+    printf(")\n");
+}
+
 int cb_cli_main(int argc, char **argv)
 {
     /* Contact problems are many small products: OpenBLAS's thread pool only spins (measured:
@@ -78,7 +98,7 @@ int cb_cli_main(int argc, char **argv)
     if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
         return help(argc, argv);
     if (!strcmp(name, "version") || !strcmp(name, "--version")) {
-        printf("conebench %s\n", CB_VERSION);
+        version();
         return CB_EXIT_OK;
     }
     const cb_cli_command *c = find(name);

@@ -86,6 +86,14 @@ done
 
 run "$bin" version
 check "version" '[ "$rc" = 0 ] && grep -qE "^conebench [0-9]+\.[0-9]+\.[0-9]+$" "$tmp/out"'
+# the second line says whether the Siconos adapters are built, as `list solvers` shows
+names=$("$bin" list solvers | grep -o '^siconos-[a-z0-9-]*' | paste -sd, | sed 's/,/, /g')
+if [ -n "$names" ]; then
+  sic="siconos adapters: built ($names)"
+else
+  sic="siconos adapters: not built (make SICONOS=0)"
+fi
+check "version: Siconos adapters" '[ "$(sed -n 2p "$tmp/out")" = "$sic" ] && [ "$(wc -l <"$tmp/out")" = 2 ]'
 cp "$tmp/out" "$tmp/version"
 run "$bin" --version
 check "--version = version" '[ "$rc" = 0 ] && cmp -s "$tmp/out" "$tmp/version"'

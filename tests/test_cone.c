@@ -1,4 +1,4 @@
-/* conebench tests — cones (SPEC §2.1–2.2): metadata, known projections, property tests on
+/* conebench tests — cones (Acary & Bourrier §3): metadata, known projections, property tests on
  * millions of random and adversarial vectors per kind, an independent 1-D reference, non-finite
  * handling, extreme scales, and agreement with Siconos projectionOnCone / projectionOnRollingCone.
  *
@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#if CB_HAVE_SICONOS
 #include <projectionOnCone.h>
 #include <projectionOnRollingCone.h>
+#endif
 
 #define EPS DBL_EPSILON
 #define MAXD (1 + 2 * CB_MAX_BLOCKS)
@@ -943,6 +945,8 @@ static void test_modified_velocity_membership(void **state)
 /* ---------------------------------------------------------------------------------------- */
 /* Siconos.                                                                                   */
 
+#if CB_HAVE_SICONOS
+
 typedef struct {
     long n, agree, status20, status20_bigmu, overflow, underflow, sic_wrong, wrong_bigmu, case_tie;
     double maxdiff, maxdiff20, maxdiff_wrong, sic_excess_dist, sic_viol, err_ours;
@@ -1124,6 +1128,10 @@ static void test_siconos_coulomb3d(void **state)
     (void)state;
     siconos_suite(CB_KIND_COULOMB3D, "projectionOnCone", 120);
 }
+#else
+CBT_SICONOS_ONLY_TEST(test_siconos_rolling3d)
+CBT_SICONOS_ONLY_TEST(test_siconos_coulomb3d)
+#endif
 
 
 /* ---------------------------------------------------------------------------------------- */

@@ -16,11 +16,10 @@
 #include "conebench/rng.h"
 #include "conebench/solver.h"
 
-#include <NumericsMatrix.h>
-#include <FrictionContactProblem.h>
+#if CB_HAVE_SICONOS
 #include <RollingFrictionContactProblem.h>
-#include <fc3d_compute_error.h>
 #include <rolling_fc3d_compute_error.h>
+#endif
 
 /* A dense random problem: W with some zero off-diagonal blocks, q, μ's, all from seed. */
 static cb_problem *random_dense(cb_kind kind, int nc, uint64_t seed)
@@ -123,40 +122,11 @@ static void test_problem_check(void **state)
     assert_null(q);
 }
 
-/* Siconos' error of (p, y=Wp+q) for a dense rolling3d or coulomb3d problem, norm = ‖q‖. */
-static double siconos_error(const cb_problem *p, const double *x)
-{
-    size_t n = cb_problem_n(p);
-    double *W = malloc(n * n * 8), *q = malloc(n * 8), *mu = malloc(p->nc * 8),
-           *mur = malloc(p->nc * 8), *w = calloc(n, 8), *xc = malloc(n * 8), err = -1, nq = 0;
-    memcpy(W, p->W, n * n * 8);
-    memcpy(q, p->q, n * 8);
-    memcpy(mu, p->mu, p->nc * 8);
-    memcpy(mur, p->mu_r, p->nc * 8);
-    memcpy(xc, x, n * 8);
-    for (size_t i = 0; i < n; i++)
-        nq += q[i] * q[i];
-    NumericsMatrix *M = NM_create_from_data(NM_DENSE, (int)n, (int)n, W);
-    if (p->kind == CB_KIND_ROLLING3D) {
-        RollingFrictionContactProblem *sp =
-            rollingFrictionContactProblem_new_with_data(5, p->nc, M, q, mu, mur);
-        rolling_fc3d_compute_error(sp, xc, w, 1e-8, NULL, sqrt(nq), &err);
-        rollingFrictionContactProblem_free(sp);
-    } else {
-        free(mur);
-        FrictionContactProblem *sp = frictionContactProblem_new_with_data(3, p->nc, M, q, mu);
-        fc3d_compute_error(sp, xc, w, 1e-8, NULL, sqrt(nq), &err);
-        frictionContactProblem_free(sp);
-    }
-    free(w);
-    free(xc);
-    return err;
-}
-
 /* The judge's `error` equals Siconos 4.4's on random (p, W, q), every normalisation branch. */
 static void test_judge_vs_siconos(void **state)
 {
     (void)state;
+    CBT_REQUIRE_SICONOS();
     const cb_kind kinds[2] = {CB_KIND_ROLLING3D, CB_KIND_COULOMB3D};
     const double scales[4] = {1e-3, 1.0, 1e3, 1e-20}; /* 1e-20: max() < DBL_EPSILON branch */
     int count = 0;
@@ -170,7 +140,7 @@ static void test_judge_vs_siconos(void **state)
             double *x = random_vec(n, 2000 + trial, s);
             cb_judgement j;
             assert_int_equal(cb_judge(p, x, 1e-8, NULL, &j, NULL), CB_OK);
-            double se = siconos_error(p, x);
+            double se = cbt_siconos_error(p, x, 1e-8);
             assert_true(cbt_reldiff(j.error, se, 1e-300) < 1e-10);
             assert_true(j.finite);
             count++;
@@ -352,6 +322,7 @@ static void test_solve_framework(void **state)
     cb_problem_free(p);
 }
 
+#if CB_HAVE_SICONOS
 /* Run `conebench error FILE --solution SOL` and read its "error" field. */
 static double cli_error(const char *file, const char *sol)
 {
@@ -420,6 +391,9 @@ static void test_cli_error_vs_siconos(void **state)
         cb_problem_free(p);
     }
 }
+#else
+CBT_SICONOS_ONLY_TEST(test_cli_error_vs_siconos)
+#endif
 
 /* cb_sorted_union against a brute-force union (a membership table) on 2000 random pairs of
  * increasing lists, with shift 0 and 1 (the factored adjacency stores 2·contact + slot). */

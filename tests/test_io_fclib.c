@@ -16,9 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#if CB_HAVE_SICONOS
 #include "FrictionContactProblem.h"
 #include "GlobalFrictionContactProblem.h"
 #include "NumericsMatrix.h"
+#endif
 
 static char g_tmp[256];
 static cb_problem *g_spheres; /* Spheres-i099 condensed once (12000 dofs: slow), shared */
@@ -329,6 +331,7 @@ static void test_chute_hdf5_vs_dat(void **state)
     assert_no_open_hdf5_ids();
 }
 
+#if CB_HAVE_SICONOS
 /* Siconos NumericsMatrix (sparse triplets) of the rows `map` keeps (map[row] = new row or -1). */
 static NumericsMatrix *siconos_rows(const struct fclib_matrix *A, const int *map, int nrow)
 {
@@ -408,6 +411,9 @@ static void test_spheres_vs_siconos(void **state)
     free(F);
     assert_no_open_hdf5_ids();
 }
+#else
+CBT_SICONOS_ONLY_TEST(test_spheres_vs_siconos)
+#endif
 
 /* ------------------------------------------------------------------ not HDF5 / broken HDF5 */
 

@@ -19,3 +19,10 @@ check() {
     echo "FAIL [$1]: $2; exit $rc, stderr: $(head -c 300 "$tmp/err"), stdout: $(head -c 300 "$tmp/out")"
   fi
 }
+# have_siconos: true when BIN has the Siconos adapters (its `conebench version` says so); else
+# prints "NAME: skipped: built without Siconos (make SICONOS=0)" for the NAME given.
+have_siconos() {
+  "$bin" version | grep -q '^siconos adapters: built' && return 0
+  echo "$1: skipped: built without Siconos (make SICONOS=0)"
+  return 1
+}

@@ -10,6 +10,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "conebench/problem.h"
+
+#if CB_HAVE_SICONOS
+#include <FrictionContactProblem.h>
+#include <NumericsMatrix.h>
+#include <RollingFrictionContactProblem.h>
+#include <fc3d_compute_error.h>
+#include <rolling_fc3d_compute_error.h>
+#endif
+
 static int is_dir(const char *p)
 {
     struct stat st;
@@ -43,6 +53,51 @@ const char *cbt_data_path(const char *relative)
     snprintf(buf, sizeof buf, "%s/%s", dir, relative);
     return buf;
 }
+
+#if CB_HAVE_SICONOS
+/* e = Siconos' natural-map residual of (p, W p + q), normalised by ‖q‖ (its own code). */
+double cbt_siconos_error(const cb_problem *prob, const double *p, double tol)
+{
+    cb_problem *dn = NULL;
+    assert_int_equal(cb_problem_to_dense(prob, &dn, NULL), CB_OK);
+    size_t n = cb_problem_n(dn), nc = (size_t)dn->nc;
+    double *W = malloc(n * n * sizeof(double)), *q = malloc(n * sizeof(double)),
+           *mu = malloc(nc * sizeof(double)), *mur = malloc(nc * sizeof(double)),
+           *z = malloc(n * sizeof(double)), *w = calloc(n, sizeof(double)), error = -1.0,
+           nq = 0.0;
+    assert_true(W && q && mu && mur && z && w);
+    memcpy(W, dn->W, n * n * sizeof(double));
+    memcpy(q, dn->q, n * sizeof(double));
+    memcpy(mu, dn->mu, nc * sizeof(double));
+    memcpy(mur, dn->mu_r, nc * sizeof(double));
+    memcpy(z, p, n * sizeof(double));
+    for (size_t i = 0; i < n; i++)
+        nq += q[i] * q[i];
+    NumericsMatrix *M = NM_create_from_data(NM_DENSE, (int)n, (int)n, W); /* owns W */
+    if (dn->kind == CB_KIND_ROLLING3D) {
+        RollingFrictionContactProblem *sp =
+            rollingFrictionContactProblem_new_with_data(5, (int)nc, M, q, mu, mur);
+        rolling_fc3d_compute_error(sp, z, w, tol, NULL, sqrt(nq), &error);
+        rollingFrictionContactProblem_free(sp); /* frees M, q, mu, mu_r */
+    } else {
+        assert_int_equal(dn->kind, CB_KIND_COULOMB3D);
+        free(mur);
+        FrictionContactProblem *fp = frictionContactProblem_new_with_data(3, (int)nc, M, q, mu);
+        fc3d_compute_error(fp, z, w, tol, NULL, sqrt(nq), &error);
+        frictionContactProblem_free(fp);
+    }
+    free(z);
+    free(w);
+    cb_problem_free(dn);
+    return error;
+}
+#else
+double cbt_siconos_error(const cb_problem *prob, const double *p, double tol)
+{
+    (void)prob, (void)p, (void)tol;
+    return NAN;
+}
+#endif
 
 int cbt_quick(void)
 {

@@ -24,6 +24,33 @@ const char *cbt_data_path(const char *relative);
             skip();                                                                          \
         }                                                                                    \
     } while (0)
+/* Built with the Siconos adapters (the Makefile defines CB_HAVE_SICONOS; make SICONOS=0 builds
+ * without them and without Siconos' headers and library). Code that includes a Siconos header
+ * sits under #if CB_HAVE_SICONOS. */
+#ifndef CB_HAVE_SICONOS
+#define CB_HAVE_SICONOS 1
+#endif
+/* Skip the current cmocka test, saying so, when this conebench has no Siconos adapters (the
+ * test calls Siconos or a siconos-* solver). */
+#define CBT_REQUIRE_SICONOS()                                                                \
+    do {                                                                                     \
+        if (!cb_solver_built_with_siconos()) {                                               \
+            print_message("skipped: built without Siconos (make SICONOS=0)\n");              \
+            skip();                                                                          \
+        }                                                                                    \
+    } while (0)
+/* The stand-in for a test whose code needs Siconos' headers when they are left out: a cmocka
+ * test NAME that skips, saying so. */
+#define CBT_SICONOS_ONLY_TEST(name)                                                          \
+    static void name(void **state)                                                           \
+    {                                                                                        \
+        (void)state;                                                                         \
+        CBT_REQUIRE_SICONOS();                                                               \
+    }
+/* Siconos 4.4's own error of the reaction p (fc3d_compute_error / rolling_fc3d_compute_error on
+ * a dense copy, norm = ‖q‖, tolerance tol) for a rolling3d or coulomb3d problem: a second
+ * opinion on the judge. NaN when built without Siconos (cb_solver_built_with_siconos() = 0). */
+double cbt_siconos_error(const cb_problem *prob, const double *p, double tol);
 /* 1 when CONEBENCH_QUICK is set (sanitizer/valgrind runs use fewer random samples). */
 int cbt_quick(void);
 /* n, or n/div when quick (at least 1). */
