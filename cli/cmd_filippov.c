@@ -1,5 +1,5 @@
 /* conebench — `conebench filippov wheel|body|map`: the extended-Filippov limit-direction analysis
- * of a body rolling on a plane (Antali & Stepan 2019; SPEC §8). `wheel` and `body` analyse one
+ * of a body rolling on a plane (Antali & Stepan 2019). `wheel` and `body` analyse one
  * rolling state (text or --json); `map` writes the wheel's region maps (AS Fig. 12–13), phase
  * portraits of the four cases (Fig. 6–9) from simulations of the slipping equations near Σ,
  * their data, gnuplot PNG+SVG figures (plots/filippov_*.gp) and DIR/filippov.md. */
@@ -14,11 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "conebench/body.h"
 #include "conebench/campaign.h"
 #include "conebench/filippov.h"
 #include "conebench/io.h"
-
-#define MAX_PARAMS 64
 
 #define STATE_USAGE "filippov wheel|body [--param k=v]... [--json]"
 
@@ -41,47 +40,38 @@ static const char *normalisation_note =
     "(a factor 2): in eq. 62 normalisation they are 1.5, 1 and 0.2296 mu m g rho";
 
 typedef struct {
-    char *key;
-    const char *value;
-    int used;
-} fil_param;
-
-typedef struct {
     const char *sub; /* wheel, body, map */
     int json, quick;
     const char *outdir, *plots;
-    int nparams;
-    fil_param params[MAX_PARAMS];
+    cb_kv_list params;   /* --param pairs (owned) */
+    unsigned char *used; /* used[i]: params.items[i] was read (owned) */
 } fil_args;
 
 /* ------------------------------------------------------------------ arguments */
 
 static void args_free(fil_args *a)
 {
-    for (int i = 0; i < a->nparams; i++)
-        free(a->params[i].key);
-    a->nparams = 0;
+    cb_kv_list_free(&a->params);
+    free(a->used);
+    a->used = NULL;
 }
 
-/* "k=v" appended to the parameter list (exit status). */
+/* "k=v" appended to the parameter list, each key once (exit status). */
 static int param_add(fil_args *a, const char *s)
 {
-    const char *eq = strchr(s, '=');
-    if (!eq || eq == s)
-        return cb_cli_usage_error("--param: '%s' is not of the form key=value", s);
-    if (a->nparams == MAX_PARAMS)
-        return cb_cli_usage_error("--param: more than %d given", MAX_PARAMS);
-    char *k = cb_strdup(s);
-    if (!k)
-        return cb_cli_usage_error("out of memory");
-    k[eq - s] = '\0';
-    for (int i = 0; i < a->nparams; i++)
-        if (!strcmp(a->params[i].key, k)) {
-            int rc = cb_cli_usage_error("--param %s: given twice", k);
-            free(k);
-            return rc;
-        }
-    a->params[a->nparams++] = (fil_param){k, k + (eq - s) + 1, 0};
+    int rc = cb_cli_kv_add(&a->params, "--param", s);
+    if (rc != CB_EXIT_OK)
+        return rc;
+    int n = a->params.n;
+    const char *k = a->params.items[n - 1].key;
+    for (int i = 0; i < n - 1; i++)
+        if (!strcmp(a->params.items[i].key, k))
+            return cb_cli_usage_error("--param %s: given twice", k);
+    unsigned char *u = realloc(a->used, (size_t)n);
+    if (!u)
+        return cb_cli_fail("out of memory");
+    a->used = u;
+    a->used[n - 1] = 0;
     return CB_EXIT_OK;
 }
 
@@ -116,12 +106,13 @@ static int parse_args(int argc, char **argv, fil_args *a)
     return rc;
 }
 
-static fil_param *param_find(fil_args *a, const char *key)
+/* The pair given for key (marked read), or NULL. */
+static const cb_kv *param_find(fil_args *a, const char *key)
 {
-    for (int i = 0; i < a->nparams; i++)
-        if (!strcmp(a->params[i].key, key)) {
-            a->params[i].used = 1;
-            return &a->params[i];
+    for (int i = 0; i < a->params.n; i++)
+        if (!strcmp(a->params.items[i].key, key)) {
+            a->used[i] = 1;
+            return &a->params.items[i];
         }
     return NULL;
 }
@@ -129,7 +120,7 @@ static fil_param *param_find(fil_args *a, const char *key)
 /* *out ← the number given for key (unchanged when absent); exit status. */
 static int param_double(fil_args *a, const char *key, double *out)
 {
-    fil_param *p = param_find(a, key);
+    const cb_kv *p = param_find(a, key);
     if (!p)
         return CB_EXIT_OK;
     char opt[96];
@@ -140,7 +131,7 @@ static int param_double(fil_args *a, const char *key, double *out)
 /* *out ← 0 or 1 for key (unchanged when absent); exit status. */
 static int param_flag(fil_args *a, const char *key, int *out)
 {
-    fil_param *p = param_find(a, key);
+    const cb_kv *p = param_find(a, key);
     if (!p)
         return CB_EXIT_OK;
     if (strcmp(p->value, "0") && strcmp(p->value, "1"))
@@ -152,10 +143,10 @@ static int param_flag(fil_args *a, const char *key, int *out)
 /* Every parameter given must have been read. */
 static int params_all_used(const fil_args *a, const char *known)
 {
-    for (int i = 0; i < a->nparams; i++)
-        if (!a->params[i].used)
+    for (int i = 0; i < a->params.n; i++)
+        if (!a->used[i])
             return cb_cli_usage_error("--param %s: unknown parameter for `filippov %s` (known: %s)",
-                                      a->params[i].key, a->sub, known);
+                                      a->params.items[i].key, a->sub, known);
     return CB_EXIT_OK;
 }
 
@@ -177,7 +168,7 @@ static int param_friction(fil_args *a, cb_fil_friction *f)
     double *vals[2] = {&f->mu_static, &f->gamma};
     int rc = param_doubles(a, keys, vals, 2);
     f->law = have_gamma ? CB_FIL_STRIBECK : have_mu0 ? CB_FIL_STICTION : CB_FIL_COULOMB;
-    fil_param *p = param_find(a, "law");
+    const cb_kv *p = param_find(a, "law");
     if (rc != CB_EXIT_OK || !p)
         return rc;
     if (!strcmp(p->value, "coulomb"))
@@ -228,7 +219,7 @@ static int wheel_from_params(fil_args *a, cb_fil_wheel *w)
 
 static int shape_kind(fil_args *a, cb_fil_shape_state *s)
 {
-    fil_param *p = param_find(a, "shape");
+    const cb_kv *p = param_find(a, "shape");
     const char *v = p ? p->value : "sphere";
     for (int k = CB_FIL_SPHERE; k <= CB_FIL_ELLIPSOID; k++)
         if (!strcmp(v, cb_fil_shape_name((cb_fil_shape)k))) {
@@ -289,7 +280,7 @@ static void json_dirs(cb_json *j, const char *key, const cb_fil_dirset *d, doubl
         const cb_fil_direction *x = &d->dir[k];
         cb_json_object(j, NULL);
         cb_json_num(j, "phi", x->phi);
-        cb_json_num(j, "phi_reduced", fmod(x->phi - delta + 4 * M_PI, 2 * M_PI));
+        cb_json_num(j, "phi_reduced", fmod(x->phi - delta + 4 * CB_PI, 2 * CB_PI));
         cb_json_bool(j, "attracting", x->attracting);
         cb_json_bool(j, "angularly_stable", x->angularly_stable);
         cb_json_num(j, "R", x->R);
@@ -412,7 +403,7 @@ static void print_text(const char *what, const cb_fil_report *r)
     for (int k = 0; k < p->dirs.ndir; k++) {
         const cb_fil_direction *d = &p->dirs.dir[k];
         printf("  phi = %10.6f rad (%8.3f deg)  %-10s  angularly %s\n", d->phi,
-               d->phi * 57.29577951308232, d->attracting ? "attracting" : "repelling",
+               d->phi * (180.0 / CB_PI), d->attracting ? "attracting" : "repelling",
                d->angularly_stable ? "stable" : "unstable");
     }
     printf("  rolling: |Ff| = %.9g, N = %.9g, |Ff|/(mu0 N) = %.6g -> %s; Theorem 4 %s\n",
@@ -509,21 +500,6 @@ typedef struct {
     long cells, away, agree, printed_disagree, counts[5];
 } map_stats;
 
-/* Write buf to DIR/name atomically (exit status). */
-static int write_out(const char *dir, const char *name, FILE *f, char **buf, size_t *len)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (fclose(f) != 0)
-        return cb_cli_usage_error("%s: out of memory", path);
-    cb_error err;
-    cb_error_clear(&err);
-    int rc = cb_write_file_atomic(path, *buf, *len, &err);
-    free(*buf);
-    *buf = NULL;
-    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
-}
-
 /* One grid cell of the region map: row "x y case", agreement with eq. 69–70. */
 static void region_cell(FILE *f, double x, double y, const cb_fil_settings *s, map_stats *st)
 {
@@ -544,11 +520,10 @@ static void region_cell(FILE *f, double x, double y, const cb_fil_settings *s, m
 /* AS Fig. 12: the case on a grid of (x, y). */
 static int map_regions(const char *dir, int n, map_stats *st)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_cli_usage_error("out of memory");
+    cb_outbuf o;
+    if (cb_cli_outbuf_open(&o) != CB_EXIT_OK)
+        return CB_EXIT_FAIL;
+    FILE *f = o.f;
     cb_fil_settings s;
     cb_fil_settings_default(&s);
     memset(st, 0, sizeof *st);
@@ -558,33 +533,32 @@ static int map_regions(const char *dir, int n, map_stats *st)
             region_cell(f, -2.25 + 4.5 * i / n, -2.5 + 5.0 * j / n, &s, st);
         fputc('\n', f);
     }
-    return write_out(dir, "filippov_regions.dat", f, &buf, &len);
+    return cb_cli_outbuf_commit(&o, dir, "filippov_regions.dat");
 }
 
 /* Boundary curves: index 0 eq. 69 (ellipse (2x/3)² + y² = 1), 1 eq. 70 (astroid |2x|^⅔ + |y|^⅔
  * = 2^⅔), 2–3 the same as printed in AS (x/3, |x|), each traced parametrically. */
 static int map_curves(const char *dir)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_cli_usage_error("out of memory");
+    cb_outbuf o;
+    if (cb_cli_outbuf_open(&o) != CB_EXIT_OK)
+        return CB_EXIT_FAIL;
+    FILE *f = o.f;
     for (int printed = 0; printed <= 1; printed++) {
         double sx = printed ? 2 : 1;
         fprintf(f, "# eq. 69%s\n", printed ? " as printed" : " (eq. 62)");
         for (int k = 0; k <= 720; k++) {
-            double t = k * 6.283185307179586 / 720;
+            double t = k * (2 * CB_PI) / 720;
             fprintf(f, "%.8g %.8g\n", 1.5 * sx * cos(t), sin(t));
         }
         fprintf(f, "\n\n# eq. 70%s\n", printed ? " as printed" : " (eq. 62)");
         for (int k = 0; k <= 720; k++) {
-            double t = k * 6.283185307179586 / 720;
+            double t = k * (2 * CB_PI) / 720;
             fprintf(f, "%.8g %.8g\n", sx * pow(cos(t), 3), 2 * pow(sin(t), 3));
         }
         fprintf(f, "\n\n");
     }
-    return write_out(dir, "filippov_curves.dat", f, &buf, &len);
+    return cb_cli_outbuf_commit(&o, dir, "filippov_curves.dat");
 }
 
 /* The four Md of AS Fig. 13 (a–d), between the special values 0.2296, 1, 1.5. */
@@ -593,11 +567,10 @@ static const double sigma_x[4] = {0.1, 0.6, 1.25, 1.8};
 /* AS Fig. 13: the case over (ω̂2, ω̂3) = ω √(ρ/(gμ)) for each Md, blocks a–d; curves separate. */
 static int map_sigma(const char *dir, int n)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_cli_usage_error("out of memory");
+    cb_outbuf o;
+    if (cb_cli_outbuf_open(&o) != CB_EXIT_OK)
+        return CB_EXIT_FAIL;
+    FILE *f = o.f;
     cb_fil_settings s;
     cb_fil_settings_default(&s);
     for (int p = 0; p < 4; p++) {
@@ -611,18 +584,17 @@ static int map_sigma(const char *dir, int n)
         }
         fputc('\n', f);
     }
-    return write_out(dir, "filippov_sigma.dat", f, &buf, &len);
+    return cb_cli_outbuf_commit(&o, dir, "filippov_sigma.dat");
 }
 
 /* Hyperbolas ω̂2 ω̂3 = y_b of the boundaries at each panel's x: per panel one block with the
  * columns w2hat, then w3hat of eq. 69 (+, −) and eq. 70 (+, −) (NaN where absent). */
 static int map_sigma_curves(const char *dir)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_cli_usage_error("out of memory");
+    cb_outbuf o;
+    if (cb_cli_outbuf_open(&o) != CB_EXIT_OK)
+        return CB_EXIT_FAIL;
+    FILE *f = o.f;
     for (int p = 0; p < 4; p++) {
         double x = sigma_x[p], r69 = 1 - 4 * x * x / 9, r70 = cbrt(4.0) - cbrt(4 * x * x);
         double y69 = r69 > 0 ? sqrt(r69) : NAN, y70 = r70 > 0 ? pow(r70, 1.5) : NAN;
@@ -636,7 +608,7 @@ static int map_sigma_curves(const char *dir)
         }
         fprintf(f, "\n\n");
     }
-    return write_out(dir, "filippov_sigma_curves.dat", f, &buf, &len);
+    return cb_cli_outbuf_commit(&o, dir, "filippov_sigma_curves.dat");
 }
 
 /* ------------------------------------------------------------------ map: phase portraits */
@@ -735,29 +707,25 @@ static int phase_data(const char *dir, int which, int quick, cb_fil_report *r)
         rc = cb_fil_body_analyze(&b, &s, r, &err);
     if (rc != CB_OK)
         return cb_cli_report(rc, &err);
-    char *tb = NULL, *ab = NULL, *rb = NULL;
-    size_t tl = 0, al = 0, rl = 0;
-    phase_ctx c = {open_memstream(&tb, &tl), open_memstream(&ab, &al), ss.radius, 0, 0, NULL, 0,
-                   0};
-    FILE *rf = open_memstream(&rb, &rl);
-    if (c.traj && c.arrows && rf) {
+    cb_outbuf o[3] = {{0}}; /* trajectories, arrows, rays */
+    int st = CB_EXIT_OK;
+    for (int k = 0; k < 3 && st == CB_EXIT_OK; k++)
+        st = cb_cli_outbuf_open(&o[k]);
+    phase_ctx c = {o[0].f, o[1].f, ss.radius, 0, 0, NULL, 0, 0};
+    if (st == CB_EXIT_OK) {
         rc = cb_fil_simulate(&b, &ss, phase_point, &c, &err);
         phase_flush(&c);
-        phase_rays(rf, &r->paper.dirs);
+        phase_rays(o[2].f, &r->paper.dirs);
+        st = c.oom ? cb_cli_fail("out of memory") : rc != CB_OK ? cb_cli_report(rc, &err) : st;
     }
     free(c.pts);
-    int st = !c.traj || !c.arrows || !rf || c.oom ? cb_cli_usage_error("out of memory")
-             : rc != CB_OK                        ? cb_cli_report(rc, &err)
-                                                  : CB_EXIT_OK;
-    char name[64];
     const char *kinds[3] = {"traj", "arrows", "rays"};
-    FILE *fs[3] = {c.traj, c.arrows, rf};
-    char **bufs[3] = {&tb, &ab, &rb};
-    size_t *lens[3] = {&tl, &al, &rl};
     for (int k = 0; k < 3; k++) {
+        char name[64];
         snprintf(name, sizeof name, "filippov_phase_%s_%s.dat", phase_states[which].name, kinds[k]);
-        int s2 = fs[k] ? write_out(dir, name, fs[k], bufs[k], lens[k]) : CB_EXIT_FAIL;
-        st = st == CB_EXIT_OK ? s2 : st;
+        if (st == CB_EXIT_OK)
+            st = cb_cli_outbuf_commit(&o[k], dir, name);
+        cb_outbuf_discard(&o[k]);
     }
     return st;
 }
@@ -829,7 +797,7 @@ static void md_directions(FILE *f, const cb_fil_report *r)
 {
     for (int k = 0; k < r->paper.dirs.ndir; k++) {
         const cb_fil_direction *d = &r->paper.dirs.dir[k];
-        fprintf(f, "%s%.1f° (%s, angularly %s)", k ? "; " : "", d->phi * 57.29577951308232,
+        fprintf(f, "%s%.1f° (%s, angularly %s)", k ? "; " : "", d->phi * (180.0 / CB_PI),
                 d->attracting ? "attracting" : "repelling",
                 d->angularly_stable ? "stable" : "unstable");
     }
@@ -839,7 +807,8 @@ static void md_intro(FILE *f, const map_stats *st, const cb_fil_wheel_specials *
 {
     fprintf(f, "# Extended-Filippov analysis of the rolling wheel (Antali & Stepan 2019, §6)\n\n"
                "Generated by `conebench filippov map`. The wheel: thin disk, m = 1 kg, "
-               "ρ = 0.5 m, g = 9.81 m/s², μ = 0.3, ω3 = 1 rad/s; every case below comes from the "
+               "ρ = 0.5 m, g = " CB_XSTR(CB_GRAVITY) " m/s², μ = 0.3, ω3 = 1 rad/s; every case "
+               "below comes from the "
                "generic body analysis (Newton–Euler eq. 10–11 → A, B, C → roots of V), not from "
                "the wheel's closed form.\n\n");
     fprintf(f, "**Normalisation.** %s. Axes: x = M_d/(μ m g ρ), y = ρ ω2 ω3/(g μ); the top axis "
@@ -885,16 +854,15 @@ static void md_figures(FILE *f, const cb_fil_report r[4], int nstart)
 
 static int write_md(const char *dir, const map_stats *st, const cb_fil_report r[4], int nstart)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return cb_cli_usage_error("out of memory");
+    cb_outbuf o;
+    if (cb_cli_outbuf_open(&o) != CB_EXIT_OK)
+        return CB_EXIT_FAIL;
+    FILE *f = o.f;
     cb_fil_wheel_specials sp;
     cb_fil_wheel_special_values(&sp);
     md_intro(f, st, &sp);
     md_figures(f, r, nstart);
-    return write_out(dir, "filippov.md", f, &buf, &len);
+    return cb_cli_outbuf_commit(&o, dir, "filippov.md");
 }
 
 /* ------------------------------------------------------------------ map */

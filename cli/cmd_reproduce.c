@@ -1,8 +1,6 @@
 /* conebench — `conebench reproduce -o DIR`: every number and figure of Fang & Negrut that the
  * compliant models reproduce, next to the nonsmooth Moreau–Jean model and the closed forms,
  * written to DIR/report.md (figures in DIR/figures, series in DIR/data). */
-#include "cli_compliant.h"
-
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,11 +14,13 @@
 #include "commands.h"
 #include "util.h"
 #include "conebench/campaign.h"
+#include "conebench/compliant.h"
+#include "conebench/scenarios.h"
 #include "conebench/analytic.h"
+#include "conebench/body.h"
 #include "conebench/timestepper.h"
 
 #define RP_PATH 4096
-#define DEG (M_PI / 180.0)
 
 typedef struct {
     const char *dir, *plots;
@@ -39,24 +39,13 @@ static const char *rp_path(const rp_ctx *c, const char *sub, const char *name, c
     return buf;
 }
 
-/* "k=v" strings (NULL-terminated) → options pointing into a scratch copy. */
-typedef struct {
-    int n;
-    cb_option kv[48];
-    char buf[48][128];
-} rp_kv;
-
-static void rp_kv_make(rp_kv *o, const char *const *kv)
+/* "k=v" strings (NULL-terminated) → a key=value list (owned by l). */
+static int rp_kv_make(cb_kv_list *l, const char *const *kv, cb_error *err)
 {
-    o->n = 0;
-    for (; kv && kv[o->n] && o->n < 48; o->n++) {
-        snprintf(o->buf[o->n], sizeof o->buf[0], "%s", kv[o->n]);
-        char *eq = strchr(o->buf[o->n], '=');
-        if (eq)
-            *eq = '\0';
-        o->kv[o->n].key = o->buf[o->n];
-        o->kv[o->n].value = eq ? eq + 1 : "";
-    }
+    int rc = CB_OK;
+    for (int k = 0; kv && kv[k] && rc == CB_OK; k++)
+        rc = cb_kv_parse(l, kv[k], err);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ series recorders */
@@ -124,7 +113,7 @@ static int rp_comp_hook(void *ctx, double t, const cb_body *b, int nb,
     static const double ez[3] = {0, 0, 1};
     double z[3];
     cb_quat_rotate(b[r->scen->subject].q, ez, z);
-    up = acos(fmin(1.0, fabs(z[2]))) / DEG;
+    up = acos(fmin(1.0, fabs(z[2]))) / CB_DEG;
     if (p) {
         double a[3] = {p->n[1] * r->scen->travel[2] - p->n[2] * r->scen->travel[1],
                        p->n[2] * r->scen->travel[0] - p->n[0] * r->scen->travel[2],
@@ -188,30 +177,32 @@ static int rp_open_rec(const rp_ctx *c, const rp_run *run, const cb_scenario *s,
 }
 
 /* The scenario (and compliant settings) of a run. */
-static int rp_build(const rp_run *run, const rp_kv *kv, cb_scenario *s, cb_compliant_settings *cs,
+static int rp_build(const rp_run *run, const cb_kv_list *kv, cb_scenario *s,
+                    cb_compliant_settings *cs,
                     cb_error *err)
 {
     if (strcmp(run->model, "nonsmooth") != 0)
-        return cb_compliant_setup(run->scenario, run->model, kv->kv, kv->n, s, cs, err);
-    const cb_scenario_def *def = cb_compliant_scenario_find(run->scenario);
-    return def ? cb_scenario_build(def, kv->kv, kv->n, s, err)
+        return cb_compliant_prepare(run->scenario, run->model, kv->items, kv->n, s, cs, err);
+    const cb_scenario_def *def = cb_scenario_find(run->scenario);
+    return def ? cb_scenario_build(def, kv->items, kv->n, s, err)
                : cb_fail(err, CB_ERR_INPUT, "unknown scenario %s", run->scenario);
 }
 
 /* Run one scenario with one model; the series (if any) goes to DIR/data/csv. */
 static int rp_do(rp_ctx *c, const rp_run *run, rp_out *o)
 {
-    rp_kv kv;
+    cb_kv_list kv = {0};
     cb_scenario s;
     cb_compliant_settings cs;
     cb_error err;
     rp_rec rec;
-    rp_kv_make(&kv, run->kv);
     cb_error_clear(&err);
     memset(&s, 0, sizeof s);
     memset(o, 0, sizeof *o);
     memset(&rec, 0, sizeof rec);
-    int rc = rp_build(run, &kv, &s, &cs, &err);
+    int rc = rp_kv_make(&kv, run->kv, &err);
+    if (rc == CB_OK)
+        rc = rp_build(run, &kv, &s, &cs, &err);
     if (rc == CB_OK && rp_open_rec(c, run, &s, &rec) != CB_OK)
         rc = cb_fail(&err, CB_ERR_IO, "cannot write %s", run->csv);
     int ns = strcmp(run->model, "nonsmooth") == 0;
@@ -225,6 +216,7 @@ static int rp_do(rp_ctx *c, const rp_run *run, rp_out *o)
     if (rec.f)
         fclose(rec.f);
     cb_scenario_free(&s);
+    cb_kv_list_free(&kv);
     o->ok = rc == CB_OK;
     if (rc != CB_OK) {
         fprintf(stderr, "conebench: reproduce: %s/%s: %s\n", run->scenario, run->model, err.text);
@@ -349,7 +341,7 @@ static void rp_brick(rp_ctx *c)
     rp_do(c, &(rp_run){"brick-incline", "nonsmooth", k0, "brick_ns.csv", 10, 0, 0}, &ons);
     rp_do(c, &(rp_run){"brick-incline", "compliant", kd0, "brick_kd0.csv", 1, 0, 0}, &od0);
     rp_do(c, &(rp_run){"brick-incline", "compliant", kd1, "brick_kd1.csv", 1, 0, 0}, &od1);
-    rp_brick_cf cf = {9.8 * sin(0.25) - 0.2 * 9.8 * cos(0.25)};
+    rp_brick_cf cf = {CB_GRAVITY_FANG * sin(0.25) - 0.2 * CB_GRAVITY_FANG * cos(0.25)};
     rp_closed_form(c, "brick_cf.csv", brick_motion, &cf, 0, 1.0, 1e-3);
     fprintf(c->md, "\n## 4.1 Brick on an incline (Table 2: m = 1, μ_s = 0.25, μ_k = 0.2, "
                    "K_E = 1e5, K_D = 632; N = m g cos α given)\n");
@@ -362,9 +354,12 @@ static void rp_brick(rp_ctx *c)
                 o25.c.travel > 1e-4 ? "same" : "DIFFERENT");
     rp_row(c, "α = 0.25: acceleration while slipping", 0.525, o25.c.accel, "m/s²");
     rp_row(c, "α = 0.25: E_f kinetic", 1.899, o25.c.Ef_kinetic, "N");
-    rp_row(c, "α = 0.18: S_s^S = μ_s N/K_E", 2.41e-5, 0.25 * 9.8 * cos(0.18) / 1e5, "m");
-    rp_row(c, "α = 0.18: S_k^S = μ_k N/K_E", 1.92e-5, 0.2 * 9.8 * cos(0.18) / 1e5, "m");
-    rp_row(c, "α = 0.18, K_D = 0: E_f oscillates around m g sin α", 1.75, 9.8 * sin(0.18), "N");
+    rp_row(c, "α = 0.18: S_s^S = μ_s N/K_E", 2.41e-5, 0.25 * CB_GRAVITY_FANG * cos(0.18) / 1e5,
+           "m");
+    rp_row(c, "α = 0.18: S_k^S = μ_k N/K_E", 1.92e-5, 0.2 * CB_GRAVITY_FANG * cos(0.18) / 1e5,
+           "m");
+    rp_row(c, "α = 0.18, K_D = 0: E_f oscillates around m g sin α", 1.75,
+           CB_GRAVITY_FANG * sin(0.18), "N");
     fprintf(c->md, "\nα = 0.18 with K_D = 632: E_f settles at %.4g N, travel %.3g m (stick, "
                    "micrometre creep); with K_D = 0 the slide mode ends %s. Nonsmooth model "
                    "(box on 4 corners, one μ = μ_k = 0.2): acceleration from its velocity at "
@@ -411,7 +406,7 @@ static void rp_sp_closed(rp_ctx *c, const char *name, const cb_sphere_plane_para
 /* §4.2's initial velocity: the 0.11 s switch fixes ẋ0 = 0.5 m/s (o5: ẋ0 = 5, o05: ẋ0 = 0.5). */
 static void rp_disk_ic_note(rp_ctx *c, const rp_out *o5, const rp_out *o05)
 {
-    const double g = 9.81, mu = 0.2, m = 5, R = 0.2, I = 0.1; /* Table 3 */
+    const double g = CB_GRAVITY, mu = 0.2, m = 5, R = 0.2, I = 0.1; /* Table 3 */
     /* the slip ẋ − Rθ̇ closes at μ_k g + R(μ_k m g R − T_k)/I while sliding (T_k: roll, kinetic) */
     double rate = mu * g + R * (mu * m * g * R - o05->c.TE_kinetic) / I;
     fprintf(c->md, "\nInitial velocity: §4.2 says \"We set ẋ0 = 5m/s\", but while the disk slides "
@@ -436,10 +431,11 @@ static void rp_disk(rp_ctx *c)
     rp_do(c, &(rp_run){"disk-rolling", "compliant", k5, NULL, 0, 0, 0}, &o5);
     rp_do(c, &(rp_run){"disk-rolling", "compliant", k05, "disk_c.csv", 10, 0, 0}, &o05);
     rp_do(c, &(rp_run){"disk-rolling", "nonsmooth", ns05, "disk_ns.csv", 10, 0, 0}, &ons);
-    cb_sphere_plane_params pp = {0.2, 0.5, 0.0, 0.2, 0.016, 9.81, 0.5};
+    cb_sphere_plane_params pp = {0.2, 0.5, 0.0, 0.2, 0.016, CB_GRAVITY, 0.5};
     rp_sp_closed(c, "disk_cf.csv", &pp, 1.0);
     fprintf(c->md, "\n## 4.2 Disk rolling on a flat surface (Table 3: m = 5, R = 0.2, I = 0.1, "
-                   "K_E = 1e5, η_r = 0.4; μ_s = 0.25, μ_k = 0.2 assumed; g = 9.81)\n");
+                   "K_E = 1e5, η_r = 0.4; μ_s = 0.25, μ_k = 0.2 assumed; g = "
+                   CB_XSTR(CB_GRAVITY) ")\n");
     rp_table_head(c);
     rp_row(c, "E_f in the sliding phase = m g μ_k", 9.8, o05.c.Ef_kinetic, "N");
     rp_row(c, "K_r (Table 1 identical-curvature row, η_r R² K_E)", 1600, o05.c.K_R, "N·m");
@@ -478,7 +474,7 @@ static void rp_disk(rp_ctx *c)
               "settles", "t (s)", "torque (N·m) / 100 θ̇ (rad/s)", 0, s2, 4);
     fprintf(c->md, "\nLegacy model: still %s at t = 1.2 s (torque ±%.3g N·m flips sign each "
                    "step once θ̇ ≈ 0); history model stopped at t = %.4g s.\n",
-            oleg.c.summary.stopped ? "stopped" : "not stopped", 0.1 * 0.2 * 5 * 9.81,
+            oleg.c.summary.stopped ? "stopped" : "not stopped", 0.1 * 0.2 * 5 * CB_GRAVITY,
             o05.c.summary.t_stop);
 }
 
@@ -491,15 +487,16 @@ static void rp_incline(rp_ctx *c)
     rp_do(c, &(rp_run){"sphere-incline", "compliant", k, "incline_c.csv", 10, 0, 0}, &oc);
     rp_do(c, &(rp_run){"sphere-incline", "nonsmooth", k, "incline_ns.csv", 10, 0, 0}, &ons);
     rp_do(c, &(rp_run){"sphere-incline", "compliant", NULL, NULL, 0, 0, 0}, &oc);
-    double N = 5 * 9.81 * cos(35 * DEG);
+    double N = 5 * CB_GRAVITY * cos(35 * CB_DEG);
     fprintf(c->md, "\n## 4.3 Sphere rolling up a 35° incline (R = 0.2, m = 5, v0 = 0.5 up, "
-                   "η_r = 0.3, μ_s = 0.25, μ_k = 0.2, K_E = 1e5; scenario g = 9.81, the paper "
-                   "uses 9.8)\n");
+                   "η_r = 0.3, μ_s = 0.25, μ_k = 0.2, K_E = 1e5; scenario g = " CB_XSTR(CB_GRAVITY)
+                   ", the paper uses " CB_XSTR(CB_GRAVITY_FANG) ")\n");
     rp_table_head(c);
     rp_row(c, "F_E kinetic = μ_k N", 8.027, oc.c.Ef_kinetic, "N");
     rp_row(c, "T_E kinetic = 2 η_r R μ_k N", 0.963, oc.c.TE_kinetic, "N·m");
     rp_row(c, "static bound μ_s N", 10.03, oc.c.Ef_max, "N");
-    fprintf(c->md, "\nWith g = 9.81 the formulas give μ_k N = %.4f N and 2η_r R μ_k N = %.4f "
+    fprintf(c->md, "\nWith g = " CB_XSTR(CB_GRAVITY) " the formulas give μ_k N = %.4f N and "
+                   "2η_r R μ_k N = %.4f "
                    "N·m (+0.10 %% from g alone). Phase I (rolling with slip) ends at t = %.4g s "
                    "(paper snapshot: Phase II at 0.05 s). Steady state at 1 s: compliant %s, "
                    "nonsmooth %s.\n",
@@ -510,7 +507,8 @@ static void rp_incline(rp_ctx *c)
                      {"incline_ns.csv", 1, 2, -1, "nonsmooth v_CM", 2},
                      {"incline_ns.csv", 1, 3, -1, "nonsmooth R ω", 2}};
     rp_figure(c, "incline_velocity", "Sphere launched up a 35° incline (Fig. 9a)",
-              "nonsmooth: μ = μ_k = 0.2, μ_r = 2 η_r μ_k R = 0.024 m (SPEC §6 mapping)", "t (s)",
+              "nonsmooth: μ = μ_k = 0.2, μ_r = 2 η_r μ_k R = 0.024 m (man conebench, "
+              "MODELS)", "t (s)",
               "velocity up the slope (m/s)", 0, s, 4);
     rp_series s2[] = {{"incline_c.csv", 1, 7, 1, "|F_E| (N)", 1},
                       {"incline_c.csv", 1, 8, -10, "10 × T_E (N·m)", 1}};
@@ -582,7 +580,7 @@ static int rp_map_run(const char *model, const rp_grid *g, int jobs, double dr, 
 static int rp_analytic_b(double alpha, double eta, double mub, double mus, double muk,
                          double *dist)
 {
-    double aS = atan(2 * eta * mub) / DEG, aPR = atan(3.5 * mus - 5 * eta * muk) / DEG;
+    double aS = atan(2 * eta * mub) / CB_DEG, aPR = atan(3.5 * mus - 5 * eta * muk) / CB_DEG;
     *dist = fmin(fabs(alpha - aS), fabs(alpha - aPR));
     if (fabs(eta - 0.5) < 1e-9)
         *dist = 0.0;
@@ -628,8 +626,8 @@ static double rp_map_write(rp_ctx *c, const char *name, const rp_grid *g, const 
             }
         }
     for (double e = 0.2; e <= 0.5 + 1e-9; e += 0.005)
-        fprintf(fb, "%.4f,%.5f,%.5f,NaN,%.5f\n", e, atan(2 * e * mus) / DEG,
-                atan(3.5 * mus - 5 * e * muk) / DEG, atan(2 * e * muk) / DEG);
+        fprintf(fb, "%.4f,%.5f,%.5f,NaN,%.5f\n", e, atan(2 * e * mus) / CB_DEG,
+                atan(3.5 * mus - 5 * e * muk) / CB_DEG, atan(2 * e * muk) / CB_DEG);
     fprintf(fb, "\n0.5,NaN,NaN,0.5,NaN\n0.5,NaN,NaN,30.5,NaN\n");
     fclose(f);
     fclose(fb);
@@ -703,7 +701,8 @@ static void rp_evidence_row(rp_ctx *c, const char *what, int regime, const rp_ou
  * below the band. */
 static void rp_regime_evidence(rp_ctx *c)
 {
-    const double a = 7.5, e = 0.3, lo = atan(2 * e * 0.2) / DEG, hi = atan(2 * e * 0.25) / DEG;
+    const double a = 7.5, e = 0.3, lo = atan(2 * e * 0.2) / CB_DEG,
+                 hi = atan(2 * e * 0.25) / CB_DEG;
     rp_out o1, o2, o3, o4, o5;
     int r1 = rp_incline_cell(a, e, 1e-4, -1, 0, 0, &o1), r2 = rp_incline_cell(a, e, 1e-5, -1, 0, 0,
                                                                                 &o2);
@@ -790,7 +789,8 @@ static void rp_regime(rp_ctx *c)
                    "third boundary and is excluded): **%.2f %%** (paper: \"good agreement\").\n"
                    "\nNonsmooth Moreau–Jean (nsgs, h = 1e-4) on a coarser grid (Δα = %.2g°, "
                    "Δη_r = %.2g: %d runs, wall %.1f s): one friction coefficient μ = μ_k = 0.2 "
-                   "and μ_r = 2 η_r μ_k R (SPEC §6), so its boundaries are App. D with "
+                   "and μ_r = 2 η_r μ_k R (man conebench, MODELS), so its boundaries are App. D "
+                   "with "
                    "μ_s = μ_k = 0.2: agreement %.2f %% on %d cells (against the Fang "
                    "boundaries with μ_s = 0.25: %.2f %% on %d cells — the difference is the "
                    "missing static coefficient).\n",
@@ -801,7 +801,8 @@ static void rp_regime(rp_ctx *c)
                   "Fang model, μ_s = 0.25, μ_k = 0.2, K_E = 1e5; lines: App. D (the model S/PR "
                   "edge is atan(2 η_r μ_k))", 0.45);
     rp_map_figure(c, "regime_nonsmooth", "Sphere on an incline: steady state, nonsmooth model",
-                  "Moreau–Jean, μ = 0.2, μ_r = 2 η_r μ R (SPEC §6); lines: App. D with "
+                  "Moreau–Jean, μ = 0.2, μ_r = 2 η_r μ R (man conebench, MODELS); lines: App. D "
+                  "with "
                   "μ_s = μ_k = 0.2", 1.6);
     fprintf(c->md, "\nPERF regime_map runs=%d wall_s=%.2f processes=%d contact_steps=%lld "
                    "contact_steps_per_s=%.4g\n",
@@ -836,7 +837,7 @@ static void rp_spin(rp_ctx *c)
     rp_out oc, ons;
     rp_do(c, &(rp_run){"sphere-spin", "compliant", k, "spin_c.csv", 10, 0, 0}, &oc);
     rp_do(c, &(rp_run){"sphere-spin", "nonsmooth", kn, "spin_ns.csv", 10, 0, 0}, &ons);
-    double N = 5 * 9.81, T = 0.2 * N * 0.006 * 0.2;
+    double N = 5 * CB_GRAVITY, T = 0.2 * N * 0.006 * 0.2;
     rp_spin_cf cf = {1.0, T / (0.4 * 5 * 0.04)};
     rp_closed_form(c, "spin_cf.csv", spin_motion_n, &cf, 1.0, 8.0, 1e-3);
     fprintf(c->md, "\n## 4.4 Spinning sphere (heuristic: R = 0.2, m = 5, ω0 = 1, η_ψ = 0.006, "
@@ -910,7 +911,7 @@ static void rp_ellipsoid(rp_ctx *c)
     static const double ps[4] = {36.84, 1.80e-2, 3.88e-3, 6.96e-5},
                         pf[4] = {29, 2.11e-2, 3.58e-3, 7.53e-5},
                         pu[4] = {125, 7.95e-3, 5.82e-3, 4.63e-5};
-    double R = cbrt(0.02 * 0.02 * 0.05), m = 8000 * 4.0 / 3.0 * M_PI * R * R * R;
+    double R = cbrt(0.02 * 0.02 * 0.05), m = CB_STEEL_RHO * 4.0 / 3.0 * CB_PI * R * R * R;
     char kr[64], km[64];
     snprintf(kr, sizeof kr, "R=%.17g", R);
     snprintf(km, sizeof km, "m=%.17g", m);
@@ -922,7 +923,8 @@ static void rp_ellipsoid(rp_ctx *c)
     rp_do(c, &(rp_run){"ellipsoid-spin", "compliant", ku, NULL, 0, 0, 0}, &ou);
     rp_do(c, &(rp_run){"ellipsoid-spin", "compliant", kf, NULL, 0, 0, 0}, &of);
     fprintf(c->md, "\n## 4.5.2 Table 7: spinning steel ellipsoid a = b = 0.02, c = 0.05 "
-                   "(K_E = 5e6, Hertz spin, rigid plane, g = 9.8; values from the model's "
+                   "(K_E = 5e6, Hertz spin, rigid plane, g = " CB_XSTR(CB_GRAVITY_FANG)
+                   "; values from the model's "
                    "contact state during the run)\n");
     rp_table_head(c);
     rp_t7(c, "sphere R = (abc)^{1/3}", ps, &os);
@@ -936,7 +938,7 @@ static void rp_ellipsoid(rp_ctx *c)
                    "over, rolling changes direction between 0.9 and 1.8 s, settles flat by 3 s. "
                    "Ours: the c axis is %.1f° from the vertical at t = 4 s (90° = flat), the "
                    "body first has |v| + r|ω| ≤ 1e-3 at t = %.3g s, travel %.3g m.\n",
-            oroll.c.up_angle / DEG, oroll.c.summary.t_stop, oroll.c.travel);
+            oroll.c.up_angle / CB_DEG, oroll.c.summary.t_stop, oroll.c.travel);
     rp_series s[] = {{"ellipsoid_c.csv", 1, 10, 1, "compliant: tilt of the c axis (deg)", 1},
                      {"ellipsoid_ns.csv", 1, 5, 100, "nonsmooth: 100 × y (m)", 2},
                      {"ellipsoid_c.csv", 1, 5, 100, "compliant: 100 × y (m)", 1}};
@@ -1117,7 +1119,8 @@ int cb_cmd_reproduce(int argc, char **argv)
     fprintf(c.md, "# conebench reproduce: Fang & Negrut, compliant vs nonsmooth vs closed "
                   "form\n\nEvery number the paper states that the compliant models reproduce, "
                   "next to ours (difference relative to the paper). Δt = 1e-4 s, half-implicit "
-                  "symplectic Euler. Cross-model mapping (SPEC §6): the rigid models use "
+                  "symplectic Euler. Cross-model mapping (man conebench, MODELS): the rigid "
+                  "models use "
                   "μ = μ_k and μ_r = 2 η_r μ_k R (the compliant kinetic roll torque of a sphere "
                   "on a plane).%s\n", c.quick ? " **Quick run: coarser grids.**" : "");
     static const struct {

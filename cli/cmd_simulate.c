@@ -17,7 +17,6 @@
 #include "conebench/scenarios.h"
 #include "conebench/timestepper.h"
 
-#define MAX_KV 64
 
 #define SIM_USAGE "simulate SCENARIO [--model nonsmooth|analytic] [options]"
 
@@ -48,12 +47,6 @@ const cb_cli_opt cb_generate_scenario_opts[] = {
     {NULL, 0, NULL, NULL}};
 
 typedef struct {
-    int n;
-    cb_option kv[MAX_KV];
-    char *buf[MAX_KV];
-} kv_list;
-
-typedef struct {
     const char *scenario, *model, *solver, *csv, *outdir, *steps, *storage;
     int json;
     long every;
@@ -61,45 +54,19 @@ typedef struct {
     int have_tol;
     long max_iter;       /* ≤ 0: default */
     double time_limit;   /* < 0: default */
-    kv_list params, options;
+    cb_kv_list params, options; /* --param, --option pairs (owned) */
 } sim_args;
-
-static void kv_free(kv_list *l)
-{
-    for (int i = 0; i < l->n; i++)
-        free(l->buf[i]);
-    l->n = 0;
-}
-
-/* "k=v" → (k, v) appended to l; opt names the flag in errors. */
-static int kv_add(kv_list *l, const char *opt, const char *s)
-{
-    const char *eq = strchr(s, '=');
-    if (!eq || eq == s)
-        return cb_cli_usage_error("%s: '%s' is not of the form key=value", opt, s);
-    if (l->n == MAX_KV)
-        return cb_cli_usage_error("%s: more than %d given", opt, MAX_KV);
-    char *c = cb_strdup(s);
-    if (!c)
-        return cb_cli_usage_error("out of memory");
-    c[eq - s] = '\0';
-    l->buf[l->n] = c;
-    l->kv[l->n].key = c;
-    l->kv[l->n].value = c + (eq - s) + 1;
-    l->n++;
-    return CB_EXIT_OK;
-}
 
 static int sim_option(int c, sim_args *a)
 {
     switch (c) {
     case 'm': a->model = optarg; return CB_EXIT_OK;
-    case 'p': return kv_add(&a->params, "--param", optarg);
+    case 'p': return cb_cli_kv_add(&a->params, "--param", optarg);
     case 's': a->solver = optarg; return CB_EXIT_OK;
     case 't': a->have_tol = 1; return cb_cli_parse_double("--tol", optarg, &a->tol);
     case 'n': return cb_cli_parse_long("--max-iter", optarg, 1, 0x7fffffff, &a->max_iter);
     case 'l': return cb_cli_parse_double("--time-limit", optarg, &a->time_limit);
-    case 'O': return kv_add(&a->options, "--option", optarg);
+    case 'O': return cb_cli_kv_add(&a->options, "--option", optarg);
     case 'c': a->csv = optarg; return CB_EXIT_OK;
     case 'e': return cb_cli_parse_long("--every", optarg, 1, 0x7fffffff, &a->every);
     case 'j': a->json = 1; return CB_EXIT_OK;
@@ -144,7 +111,7 @@ static int build_scenario(const sim_args *a, cb_scenario *scen)
                                   a->scenario);
     cb_error err;
     cb_error_clear(&err);
-    int rc = cb_scenario_build(def, a->params.kv, a->params.n, scen, &err);
+    int rc = cb_scenario_build(def, a->params.items, a->params.n, scen, &err);
     return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
 }
 
@@ -160,7 +127,7 @@ static int run_settings(const sim_args *a, cb_run_settings *rs)
         rs->mj.solve.max_iter = (int)a->max_iter;
     if (a->time_limit >= 0)
         rs->mj.solve.time_limit = a->time_limit;
-    rs->mj.solve.options = a->options.kv;
+    rs->mj.solve.options = a->options.items;
     rs->mj.solve.noptions = a->options.n;
     if (a->storage && !strcmp(a->storage, "factored"))
         rs->mj.storage = CB_STORAGE_FACTORED;
@@ -265,17 +232,6 @@ static int csv_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
     return 0;
 }
 
-/* Close the memory stream and write it to path atomically (exit status). */
-static int flush_csv(FILE *f, char **buf, size_t *len, const char *path)
-{
-    if (fclose(f) != 0)
-        return cb_cli_usage_error("csv: out of memory");
-    cb_error err;
-    cb_error_clear(&err);
-    int rc = cb_write_file_atomic(path, *buf, *len, &err);
-    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
-}
-
 /* ------------------------------------------------------------------ summaries */
 
 /* The summary of a nonsmooth run as one JSON object (keys: docs/conebench.1, JSON OUTPUT). */
@@ -327,13 +283,13 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
         return rc;
     if (a->have_tol)
         scen->tol = a->tol;
-    char *buf = NULL;
-    size_t len = 0;
+    cb_outbuf o = {0};
     double t0 = cb_now(), interval = isatty(2) ? 10.0 : 60.0;
     csv_ctx c = {NULL, scen, a->every, rs.t_end > 0 ? rs.t_end : scen->t_end, t0, t0 + interval,
                  interval};
-    if (a->csv && !(c.f = open_memstream(&buf, &len)))
-        return cb_cli_usage_error("csv: out of memory");
+    if (a->csv && cb_cli_outbuf_open(&o) != CB_EXIT_OK)
+        return CB_EXIT_FAIL;
+    c.f = o.f;
     if (c.f) {
         csv_header(&c);
         cb_system s0 = {scen->bodies, scen->nbodies, scen->kind, {0, 0, 0}, scen->contact, 0};
@@ -346,10 +302,9 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
     rc = cb_nonsmooth_run(scen, &rs, csv_hook, &c, &res, &err);
     int st = rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
     if (c.f) {
-        int st2 = flush_csv(c.f, &buf, &len, a->csv);
+        int st2 = cb_cli_outbuf_commit(&o, NULL, a->csv);
         st = st == CB_EXIT_OK ? st2 : st;
     }
-    free(buf);
     if (rc == CB_OK && res.time_limited > 0) /* say so: those steps used an unsolved p */
         fprintf(stderr, "conebench: %ld of %ld steps stopped at the time limit (%g s per solve)\n",
                 res.time_limited, res.steps, rs.mj.solve.time_limit);
@@ -405,11 +360,10 @@ static int simulate_analytic(const sim_args *a, const cb_scenario *s)
     if ((rc = cb_sphere_plane_solve(&p, s->t_end, &sol, &err)) != CB_OK)
         return cb_cli_report(rc, &err);
     if (a->csv) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (!f)
-            return cb_cli_usage_error("csv: out of memory");
+        cb_outbuf o;
+        if (cb_cli_outbuf_open(&o) != CB_EXIT_OK)
+            return CB_EXIT_FAIL;
+        FILE *f = o.f;
         fprintf(f, "t,x,U,W\n");
         double t_last = sol.stops ? sol.t_stop : s->t_end;
         for (long k = 0; k * s->h <= t_last + 1e-12; k += a->every) {
@@ -417,8 +371,7 @@ static int simulate_analytic(const sim_args *a, const cb_scenario *s)
             cb_sphere_plane_eval(&sol, k * s->h, &x, &U, &W);
             fprintf(f, "%.10g,%.17g,%.17g,%.17g\n", k * s->h, x, U, W);
         }
-        rc = flush_csv(f, &buf, &len, a->csv);
-        free(buf);
+        rc = cb_cli_outbuf_commit(&o, NULL, a->csv);
         if (rc != CB_EXIT_OK)
             return rc;
     }
@@ -459,8 +412,8 @@ int cb_cmd_simulate(int argc, char **argv)
                                     a.model);
     }
     cb_scenario_free(&scen);
-    kv_free(&a.params);
-    kv_free(&a.options);
+    cb_kv_list_free(&a.params);
+    cb_kv_list_free(&a.options);
     return rc;
 }
 
@@ -505,8 +458,8 @@ int cb_cmd_generate_scenario(int argc, char **argv)
     }
     free(steps);
     cb_scenario_free(&scen);
-    kv_free(&a.params);
-    kv_free(&a.options);
+    cb_kv_list_free(&a.params);
+    cb_kv_list_free(&a.options);
     return rc;
 }
 

@@ -13,7 +13,6 @@
 #include "conebench/results.h"
 #include "conebench/solver.h"
 
-#define MAX_OPTIONS 64
 #define MAX_REPEAT 1000
 
 static const cb_cli_opt opts[] = {
@@ -37,28 +36,8 @@ typedef struct {
     long repeat;         /* solves from the same start; cpu_s is their minimum */
     cb_settings s;
     cb_read_settings rs;
-    cb_option opts[MAX_OPTIONS];
-    char *opt_buf[MAX_OPTIONS];
+    cb_kv_list opts;     /* --option pairs (owned) */
 } solve_args;
-
-/* "k=v" → option (the string is copied and split). */
-static int add_option(solve_args *a, const char *kv)
-{
-    const char *eq = strchr(kv, '=');
-    if (!eq || eq == kv)
-        return cb_cli_usage_error("--option: '%s' is not of the form key=value", kv);
-    if (a->s.noptions == MAX_OPTIONS)
-        return cb_cli_usage_error("--option: more than %d options", MAX_OPTIONS);
-    char *c = cb_strdup(kv);
-    if (!c)
-        return cb_cli_usage_error("out of memory");
-    c[eq - kv] = '\0';
-    a->opt_buf[a->s.noptions] = c;
-    a->opts[a->s.noptions].key = c;
-    a->opts[a->s.noptions].value = c + (eq - kv) + 1;
-    a->s.noptions++;
-    return CB_EXIT_OK;
-}
 
 static int solve_option(int c, solve_args *a)
 {
@@ -72,7 +51,7 @@ static int solve_option(int c, solve_args *a)
         a->s.max_iter = (int)v;
         return rc;
     case 'l': return cb_cli_parse_double("--time-limit", optarg, &a->s.time_limit);
-    case 'o': return add_option(a, optarg);
+    case 'o': return cb_cli_kv_add(&a->opts, "--option", optarg);
     case 'w': a->warm = optarg; return CB_EXIT_OK;
     case 'r': a->trace = optarg; a->s.trace = 1; return CB_EXIT_OK;
     case 'x': a->solution = optarg; return CB_EXIT_OK;
@@ -124,7 +103,7 @@ static void json_options(cb_json *j, const solve_args *a)
 {
     cb_json_object(j, "options");
     for (int i = 0; i < a->s.noptions; i++)
-        cb_json_str(j, a->opts[i].key, a->opts[i].value);
+        cb_json_str(j, a->opts.items[i].key, a->opts.items[i].value);
     cb_json_close(j);
 }
 
@@ -253,9 +232,10 @@ int cb_cmd_solve(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.repeat = 1;
     cb_settings_default(&a.s);
-    a.s.options = a.opts;
     cb_read_settings_default(&a.rs);
     int rc = parse_solve(argc, argv, &a);
+    a.s.options = a.opts.items;
+    a.s.noptions = a.opts.n;
     if (rc == CB_EXIT_OK) {
         const cb_solver *solver = cb_solver_find(a.solver);
         cb_error err = {{0}};
@@ -265,8 +245,7 @@ int cb_cmd_solve(int argc, char **argv)
         else if ((rc = run_solve(&a, solver, &err)) != CB_OK)
             rc = cb_cli_report(rc, &err);
     }
-    for (int i = 0; i < a.s.noptions; i++)
-        free(a.opt_buf[i]);
+    cb_kv_list_free(&a.opts);
     return rc;
 }
 

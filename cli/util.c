@@ -45,6 +45,37 @@ int cb_cli_fail(const char *fmt, ...)
     return rc;
 }
 
+int cb_cli_outbuf_open(cb_outbuf *o)
+{
+    cb_error err;
+    cb_error_clear(&err);
+    int rc = cb_outbuf_open(o, &err);
+    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
+}
+
+int cb_cli_outbuf_commit(cb_outbuf *o, const char *dir, const char *name)
+{
+    char path[4096];
+    if (dir)
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+    else
+        snprintf(path, sizeof path, "%s", name);
+    cb_error err;
+    cb_error_clear(&err);
+    int rc = cb_outbuf_commit(o, path, &err);
+    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
+}
+
+int cb_cli_kv_add(cb_kv_list *l, const char *opt, const char *text)
+{
+    cb_error err;
+    cb_error_clear(&err);
+    int rc = cb_kv_parse(l, text, &err);
+    if (rc == CB_ERR_INPUT)
+        return cb_cli_usage_error("%s: '%s' is not of the form key=value", opt, text);
+    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
+}
+
 int cb_cli_parse_double(const char *opt, const char *s, double *out)
 {
     char *end;

@@ -7,6 +7,8 @@
 #include <getopt.h>
 #include <stdio.h>
 #include "conebench/common.h"
+#include "conebench/fileio.h"
+#include "conebench/kv.h"
 
 /* Exit statuses of conebench: 0 success (and help), 1 a failure that is not the input's fault
  * (out of memory, I/O, a failed check), 2 bad input (checked before any work is done). */
@@ -20,6 +22,17 @@ int cb_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 int cb_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exit status for a library code. */
 int cb_cli_exit_code(int code);
+
+/* An output file built in memory, then written at once (cb_outbuf): open o, print to o.f, then
+ * commit. Both return the exit status and say what failed ("conebench: PATH:0: out of memory",
+ * or the write's error); commit writes DIR/NAME (NAME alone when dir is NULL) atomically and
+ * releases o either way (cb_outbuf_discard releases it unwritten). */
+int cb_cli_outbuf_open(cb_outbuf *o);
+int cb_cli_outbuf_commit(cb_outbuf *o, const char *dir, const char *name);
+
+/* A repeatable "--OPT KEY=VALUE" appended to l (cb_kv_parse: copies, grows): the exit status,
+ * 2 with "conebench: OPT: 'TEXT' is not of the form key=value", 1 when out of memory. */
+int cb_cli_kv_add(cb_kv_list *l, const char *opt, const char *text);
 
 /* Strict number parsing for options: whole string, finite. */
 int cb_cli_parse_double(const char *opt, const char *s, double *out);

@@ -1,4 +1,4 @@
-/* conebench — compliant, history-based friction models (SPEC §7).
+/* conebench — compliant, history-based friction models (Fang & Negrut).
  *
  * cb_compliant_run runs a scenario description (scenario.h) with
  *   CB_COMPLIANT_FANG    the Fang & Negrut model: contact-point tracking (C_i0/C_i1 on each body,
@@ -20,14 +20,24 @@
  * plus the restitution damping of Chrono's SMC Hertz model). The summary of a run comes from the
  * body states (cb_observer_*), plus model statistics (kinetic-phase loads, switch times).
  *
- * Mapping to the rigid models (SPEC §6): the kinetic rolling torque on a sphere on a plane is
- * 2η_r R μ_k N, so when eta_r is not given it is taken as μ_r/(2 μ_k R) of the scenario; μ_k is the
+ * Mapping to the rigid models (man conebench, MODELS): the kinetic rolling torque on a sphere
+ * on a plane is 2η_r R μ_k N, so when eta_r is not given it is taken as μ_r/(2 μ_k R) of the scenario; μ_k is the
  * scenario's μ; η_ψ (heuristic spin) as μ_s/(μ_k R) (the scenario's μ_s is a length).
  */
 #ifndef CONEBENCH_COMPLIANT_H
 #define CONEBENCH_COMPLIANT_H
 
 #include "conebench/scenario.h"
+
+/* Fang & Negrut §4.4, Table 5 "Sphere parameters" (SI): the steel spheres (#1 R = 0.02, #2
+ * R = 0.04) and the glass one (#3 R = 0.02). Steel is also the ellipsoids' material (§4.5.2)
+ * and the default of the Hertz normal law (E, ν). */
+#define CB_STEEL_RHO 8000
+#define CB_STEEL_E 2e11
+#define CB_STEEL_NU 0.3
+#define CB_GLASS_RHO 2500
+#define CB_GLASS_E 5e10
+#define CB_GLASS_NU 0.2
 
 typedef enum {
     CB_COMPLIANT_FANG = 0,
@@ -56,7 +66,7 @@ typedef struct {
     double K_E;         /* slide stiffness (N/m, default 1e5) */
     double K_D;         /* slide damping (N·s/m); NAN: kd_factor·√(m_ij K_E) */
     double kd_factor;   /* 2 = critical (eq. 1c, default); Fig. 10 uses 1 */
-    double eta_r;       /* roll resistance; NAN: μ_r/(2 μ_k R) of the scenario (SPEC §6) */
+    double eta_r;       /* roll resistance; NAN: μ_r/(2 μ_k R) of the scenario */
     double dr_factor;   /* D_R = dr_factor·√(I K_R) (2 = critical, default) */
     int roll_identical; /* 1: partner curvature = own curvature in eq. 2b/2c (Table 1
                            "identical" row; Fang's disk, Table 3: K_r = η_r R² K_E = 1600) */

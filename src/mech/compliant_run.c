@@ -27,8 +27,8 @@ void cb_compliant_settings_default(cb_compliant_settings *s)
     s->dpsi_factor = 2.0;
     s->normal = CB_NORMAL_GIVEN;
     s->k_n = 1e7;
-    s->E = 2e11;
-    s->nu = 0.3;
+    s->E = CB_STEEL_E;
+    s->nu = CB_STEEL_NU;
     s->e_rest = 0.4;
     s->mu_r_legacy = 0.1;
     s->c_safety = 0.125;
@@ -99,7 +99,8 @@ typedef struct {
     double t;
 } cbc_run;
 
-/* Characteristic radius of the primary dynamic body (for the SPEC §6 mappings). */
+/* Characteristic radius of the primary dynamic body (for the cross-model mappings: man
+ * conebench, MODELS). */
 static double subject_radius(const cb_scenario *scen)
 {
     int k = scen->subject >= 0 ? scen->subject : (scen->npairs > 0 ? scen->pairs[0].j : -1);
@@ -110,7 +111,8 @@ static double subject_radius(const cb_scenario *scen)
                ? sh->radius : cb_shape_bounding_radius(sh);
 }
 
-/* μ_s, μ_k, η_r, η_ψ from the settings, else from the scenario (SPEC §6 mapping). */
+/* μ_s, μ_k, η_r, η_ψ from the settings, else from the scenario (the cross-model mapping: man
+ * conebench, MODELS). */
 static int derive_params(const cb_scenario *scen, const cb_compliant_settings *s, cbc_params *P,
                          cb_error *err)
 {

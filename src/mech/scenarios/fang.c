@@ -1,8 +1,6 @@
 /* conebench — Fang & Negrut scenarios for the compliant models: brick-incline (§4.1, Table 2),
  * ellipsoid (§4.5.1, Table 6) and ellipsoid-spin (§4.5.2, Table 7). Gravity g = 9.8 m/s² as in
  * the paper (its stated numbers use it). */
-#include "fang.h"
-
 #include <math.h>
 #include <string.h>
 
@@ -228,14 +226,3 @@ const cb_scenario_def cb_scenario_ellipsoid = {
 const cb_scenario_def cb_scenario_ellipsoid_spin = {
     "ellipsoid-spin", "steel ellipsoid spinning upright or flat (Fang 4.5.2, Table 7)",
     ellipsoid_spin_params, build_ellipsoid};
-
-const cb_scenario_def *cb_fang_scenario_find(const char *name)
-{
-    static const cb_scenario_def *const defs[] = {&cb_scenario_brick_incline,
-                                                  &cb_scenario_ellipsoid,
-                                                  &cb_scenario_ellipsoid_spin};
-    for (size_t k = 0; name && k < sizeof defs / sizeof *defs; k++)
-        if (strcmp(defs[k]->name, name) == 0)
-            return defs[k];
-    return NULL;
-}

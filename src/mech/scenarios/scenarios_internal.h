@@ -15,14 +15,7 @@ extern const cb_scenario_def cb_scenario_brick_incline;  /* fang.c */
 extern const cb_scenario_def cb_scenario_ellipsoid;      /* fang.c */
 extern const cb_scenario_def cb_scenario_ellipsoid_spin; /* fang.c */
 
-/* Fang & Negrut §4.4, Table 5 "Sphere parameters" (SI): the steel spheres (#1 R = 0.02, #2
- * R = 0.04) and the glass one (#3 R = 0.02). Steel is also the ellipsoids' material (§4.5.2). */
-#define CB_STEEL_RHO 8000
-#define CB_STEEL_E 2e11
-#define CB_STEEL_NU 0.3
-#define CB_GLASS_RHO 2500
-#define CB_GLASS_E 5e10
-#define CB_GLASS_NU 0.2
+/* The materials of Fang & Negrut's Table 5 (CB_STEEL_*, CB_GLASS_*): conebench/compliant.h. */
 /* Fang & Negrut §4.5.1, Table 6 "Ellipsoid parameters": slide stiffness K_E (N/m). */
 #define CB_ELLIPSOID_K_E 1e5
 
