@@ -1,4 +1,4 @@
-/* conebench tests — the bad-input corpus (SPEC §11): every file of tests/bad_inputs/ is a bad
+/* conebench tests — the bad-input corpus: every file of tests/bad_inputs/ is a bad
  * problem file and every file of tests/bad_inputs/solutions/ a bad solution file. Each must be
  * rejected with CB_ERR_INPUT, *out left NULL, and a message "PATH:LINE: what" naming the field.
  * Run from the repository root (as `make test` does). Also: a directory instead of a file, and

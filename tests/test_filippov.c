@@ -1,4 +1,4 @@
-/* conebench tests — the extended-Filippov analysis (Antali & Stepan 2019, "AS"; SPEC §8):
+/* conebench tests — the extended-Filippov analysis (Antali & Stepan 2019, "AS"):
  * Theorems 2 and 3 against the directions found on 10⁵ random coefficient sets, Table 3 and
  * Prop. 9, Theorem 4 against the static friction force of an independently assembled rolling
  * system, Prop. 10 (Stribeck) and the stiction inconsistency, the exact directional limits

@@ -1,4 +1,4 @@
-/* conebench tests — Filippov cross-checks (SPEC §8, filippov_check.h): at ≥ 1000 random rolling
+/* conebench tests — Filippov cross-checks (filippov_check.h): at ≥ 1000 random rolling
  * states of the wheel (AS §6) and of a sphere, (1) one Moreau–Jean CCP step sticks iff the case
  * is I/II, and slips along the repelling direction otherwise; (2) the Fang–Negrut slide law started
  * near the state returns to rolling iff I/II. Agreement ≥ 99 % away from the boundary (AS eq. 69,

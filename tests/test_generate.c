@@ -17,7 +17,7 @@ static const cb_kind all_kinds[CB_KIND_COUNT] = {CB_KIND_COULOMB2D, CB_KIND_COUL
                                                  CB_KIND_ROLLING2D, CB_KIND_ROLLING3D,
                                                  CB_KIND_ROLLSPIN3D};
 
-/* Independent block layout of each kind (SPEC §2.1 table), not taken from cone.c. */
+/* Independent block layout of each kind (Acary & Bourrier §3), not taken from cone.c. */
 typedef struct {
     int d, nblocks, size[3];
 } layout;

@@ -1,4 +1,4 @@
-/* conebench — closed-form mechanics used to check the models (SPEC §6, Acary & Bourrier §6.1).
+/* conebench — closed-form mechanics used to check the models (Acary & Bourrier §6.1).
  *
  * A rigid sphere (radius R, I = k m R², k = 2/5) on a horizontal plane with Coulomb friction μ
  * and rolling resistance μ_r (a length): centre velocity U along x, angular velocity Ω about y,

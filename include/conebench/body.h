@@ -1,4 +1,4 @@
-/* conebench — rigid bodies for the reference models (SPEC §6): shapes, mass and inertia,
+/* conebench — rigid bodies for the reference models: shapes, mass and inertia,
  * quaternion orientation.
  *
  * A body is described in its own frame (principal axes at the centre of mass) and placed in the

@@ -1,4 +1,5 @@
-/* conebench — campaign files (SPEC §9): which problems, solvers, tolerances and limits to run.
+/* conebench — campaign files (man conebench, FILES): which problems, solvers, tolerances and
+ * limits to run.
  *
  * Plain text, one directive a line, '#' starts a comment:
  *   name NAME                     description TEXT...

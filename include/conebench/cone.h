@@ -1,4 +1,4 @@
-/* conebench — product-disk friction cones (SPEC §2.1–2.2).
+/* conebench — product-disk friction cones (Acary & Bourrier §3).
  *
  * A contact reaction p = (r_N, x_1, ..., x_m) lives in
  *     K = { p : ‖x_i‖ ≤ μ_i r_N  for every block i }   (hence r_N ≥ 0),

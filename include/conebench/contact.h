@@ -1,4 +1,4 @@
-/* conebench — contact detection and contact kinematics (SPEC §6).
+/* conebench — contact detection and contact kinematics (Acary & Bourrier §2).
  *
  * A contact α joins body i and body j. Its frame (n, t1, t2) is right-handed (t2 = n × t1); n is
  * the outward normal of body i, so the reaction p acts on j and −p on i (Acary & Bourrier

@@ -1,5 +1,5 @@
 /* conebench — extended-Filippov limit-direction analysis of a rigid body rolling on a fixed plane
- * (SPEC §8; Antali & Stepan, Nonlinear Dyn. 97 (2019) 1799–1817, cited below as "AS").
+ * (Antali & Stepan, Nonlinear Dyn. 97 (2019) 1799–1817, cited below as "AS").
  *
  * Frame: (t1, t2, n), n the plane's upward normal, t1 × t2 = n; every vector below is given by
  * its components in this frame at the analysed state. The slip velocity of the contact point is

@@ -1,4 +1,4 @@
-/* conebench — cross-checks of the extended-Filippov analysis (SPEC §8 cross-checks 1–2).
+/* conebench — cross-checks 1–2 of the extended-Filippov analysis (Antali & Stepan 2019).
  *
  * What is compared, and why (AS = Antali & Stepan 2019, filippov.h):
  *

@@ -1,4 +1,4 @@
-/* conebench — random problems with a known solution (SPEC §3, "random" generator).
+/* conebench — random problems with a known solution (the "random" generator).
  *
  * The solution is built by Moreau decomposition: choose p* ∈ K and ŷ* ∈ K* with ⟨ŷ*, p*⟩ = 0
  * contact by contact (mixing take-off, stick, slide, roll, slide+roll, spin), recover y* from ŷ*

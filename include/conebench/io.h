@@ -1,4 +1,4 @@
-/* conebench — problem and solution files (SPEC §3).
+/* conebench — problem and solution files (man conebench, FILES).
  *
  * Readers validate everything before allocating; errors are "FILE:LINE: what" (line 0 when the
  * position is not a text line), "FILE: what" for HDF5 files (read in a child process: a crash of

@@ -1,4 +1,4 @@
-/* conebench — the judge (SPEC §2.3): the residual every solver's result is measured by.
+/* conebench — the judge: the residual every solver's result is measured by.
  *
  * Per contact α: e_α = p_α − P_{K_α}(p_α − ŷ_α), with y = W p + q recomputed from p and
  * ŷ = y + g(y). Then

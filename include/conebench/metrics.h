@@ -1,4 +1,4 @@
-/* conebench — benchmark metrics (SPEC §9): shifted geometric means and Dolan–Moré performance
+/* conebench — benchmark metrics: shifted geometric means and Dolan–Moré performance
  * profiles. Pure functions on arrays; no I/O. */
 #ifndef CONEBENCH_METRICS_H
 #define CONEBENCH_METRICS_H

@@ -1,4 +1,4 @@
-/* conebench — contact-mode classification (SPEC §2.4, Acary & Bourrier eq. 21).
+/* conebench — contact-mode classification (Acary & Bourrier eq. 21).
  *
  * A mode is a bit set: CB_MODE_TAKEOFF alone (p = 0, u_N ≥ 0), CB_MODE_STICK alone (p in K,
  * velocity zero), or a combination of CB_MODE_SLIDE (‖r_T‖ = μ r_N, u_T ≠ 0), CB_MODE_ROLL

@@ -1,4 +1,4 @@
-/* conebench — `conebench report DIR`: tables and figures from a results directory (SPEC §9).
+/* conebench — `conebench report DIR`: tables and figures from a results directory.
  *
  * Reads DIR/runs.csv, DIR/limits.txt (time limit and max iterations the runner used) and
  * DIR/traces/; writes DIR/report.md, DIR/summary.csv and DIR/figures/ (PNG + SVG from the gnuplot

@@ -1,4 +1,4 @@
-/* conebench — campaign results (SPEC §9): DIR/runs.csv, one row per run, read and written here.
+/* conebench — campaign results: DIR/runs.csv, one row per run, read and written here.
  *
  * Columns: run_id, problem, sha256, kind, nc, solver, label, options, tol, rep, status,
  * iterations, error, error_q, time_s, time_setup_s, time_solve_s, block_products, projections,

@@ -1,4 +1,4 @@
-/* conebench — the campaign runner (SPEC §9): every run in its own child process with a time
+/* conebench — the campaign runner: every run in its own child process with a time
  * limit, so a crash or a hang is recorded (status crashed / time_limit) and the campaign goes on.
  *
  * Output directory: runs.csv (cb_results format, one row appended per run with a single write),

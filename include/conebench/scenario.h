@@ -1,4 +1,4 @@
-/* conebench — a mechanical scenario as data (SPEC §6), independent of the model that runs it.
+/* conebench — a mechanical scenario as data, independent of the model that runs it.
  *
  * A scenario lists the bodies with their initial state (and birth times, for pouring), the
  * contact law (cone kind, friction, restitution, detection margin), gravity, the time grid the

@@ -1,4 +1,4 @@
-/* conebench — the registry of mechanical scenarios (SPEC §6; problems/scenarios/).
+/* conebench — the registry of mechanical scenarios (src/mech/scenarios/).
  *
  * Each scenario is built from "key=value" parameters (unknown keys are rejected, values are
  * range-checked, the error names the key) into a cb_scenario description (scenario.h) that any

@@ -1,4 +1,4 @@
-/* conebench — the solver interface and registry (SPEC §4).
+/* conebench — the solver interface and registry.
  *
  * Every solver is a cb_solver function table: setup (validate + allocate opaque work), solve,
  * cleanup. Callers normally use cb_solve(), which times the phases, runs the solver, and then

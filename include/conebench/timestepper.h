@@ -1,5 +1,5 @@
 /* conebench — the nonsmooth model: assembly of each step's CCP and the Moreau–Jean θ-scheme
- * (SPEC §6, Acary & Bourrier §6).
+ * (Acary & Bourrier §6).
  *
  * Assembly. With block-diagonal M = diag(m_k I₃, I_k) and the d×6 blocks G_{α,k} of Hᵀ
  * (contact.h),

@@ -12,7 +12,7 @@
 #include "conebench/metrics.h"
 #include "conebench/results.h"
 
-#define TIME_SHIFT 0.010 /* s, SPEC §9 */
+#define TIME_SHIFT 0.010 /* s, the shift of the geometric means of time */
 #define ITER_SHIFT 10.0
 
 typedef struct {
@@ -531,7 +531,8 @@ static int report_body(report_ctx *x, FILE *md, cb_error *err)
     double tols[16];
     int nt = distinct_tols(&x->res, tols, 16), rc = CB_OK, nu = count_unsupported(&x->res);
     fprintf(md, "# conebench report: %s\n\n%d runs (and %d unsupported pairs) in `%s`. Every "
-                "result was re-scored by the judge (SPEC §2.3): solved means finite, error ≤ tol "
+                "result was re-scored by the judge (man conebench, DESCRIPTION): solved means "
+                "finite, error ≤ tol "
                 "and error_q ≤ 1. Time limit %g s per run, at most %d iterations; shifted "
                 "geometric means use a shift of 10 ms (time) and 10 (iterations), with failures "
                 "charged the limit. A (problem, solver) pair the solver does not take (status "

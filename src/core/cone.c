@@ -2,7 +2,7 @@
  *
  * K = { p = (r_N, x_1..x_m) : ‖x_i‖ ≤ μ_i r_N },  K* = { y : y_N ≥ Σ μ_i ‖y_i‖ },  K° = −K*.
  *
- * Projection of p̄ = (r̄, x̄_1..x̄_m) (SPEC §2.2, Acary & Bourrier Prop. 5.2 generalised):
+ * Projection of p̄ = (r̄, x̄_1..x̄_m) (Acary & Bourrier Prop. 5.2 generalised):
  *   (1) p̄ ∈ K → p̄;  (2) −p̄ ∈ K* → 0;  (3) otherwise r_N > 0 and, with n_i = ‖x̄_i‖ and the
  *   breakpoints t_i = n_i/μ_i (t_i = +∞ when μ_i = 0), the saturated set is S = {i : t_i > r_N},
  *   r_N = (r̄ + Σ_S μ_i n_i)/(1 + Σ_S μ_i²), x_i = (μ_i r_N/n_i) x̄_i on S and x̄_i elsewhere.

@@ -1,4 +1,4 @@
-/* conebench — global → local condensation (SPEC §3).
+/* conebench — global → local condensation.
  *
  * Global problem (Siconos convention, GlobalFrictionContactProblem.h):
  *     M v = H p + f,   y = Hᵀ v + w

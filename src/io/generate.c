@@ -1,4 +1,4 @@
-/* conebench — the "random" generator (SPEC §3): W from random rigid bodies (Hᵀ M⁻¹ H) or a
+/* conebench — the "random" generator: W from random rigid bodies (Hᵀ M⁻¹ H) or a
  * random symmetric (semi)definite matrix of chosen condition number, and a KNOWN solution built
  * contact by contact by Moreau decomposition (p* ∈ K, ŷ* ∈ K*, ⟨ŷ*, p*⟩ = 0), q = y* − W p*.
  *

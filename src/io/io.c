@@ -1,6 +1,6 @@
 /* conebench — problem and solution files: format detection, problem writes, solution files
- * (SPEC §3, §5, §11). The Siconos text format is in io_siconos.c, FCLIB HDF5 in io_fclib.c, the
- * global→local condensation in condense.c; file helpers in src/core/fileio.c. */
+ * (formats: man conebench, FILES). The Siconos text format is in io_siconos.c, FCLIB HDF5 in
+ * io_fclib.c, the global→local condensation in condense.c; file helpers in src/core/fileio.c. */
 #include "io_internal.h"
 
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* conebench — FCLIB HDF5 reader (SPEC §3): fclib_local and fclib_global through Debian's libfclib 3.1,
+/* conebench — FCLIB HDF5 reader: fclib_local and fclib_global through Debian's libfclib 3.1,
  * fclib_global_rolling (absent from libfclib 3.1) with the HDF5 C API. Global problems are condensed
  * with cb_condense_global (W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w).
  *

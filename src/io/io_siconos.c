@@ -1,4 +1,4 @@
-/* conebench — Siconos text problem files (SPEC §3): reader for local problems
+/* conebench — Siconos text problem files: reader for local problems
  * (frictionContact_printInFile / rollingFrictionContact_printInFile, plus conebench's d = 6
  * rollspin3d extension) and global ones (globalFrictionContact_printInFile /
  * globalRollingFrictionContact_printInFile, condensed), and the writer.

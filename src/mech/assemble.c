@@ -1,5 +1,5 @@
 /* conebench — assembly of W = Hᵀ M⁻¹ H (block-sparse, or kept factored) and q = Hᵀ v_free
- * (SPEC §6). */
+ * (Acary & Bourrier §6). */
 #include "conebench/timestepper.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* conebench — rigid bodies: shapes, mass properties, quaternions (SPEC §6). */
+/* conebench — rigid bodies: shapes, mass properties, quaternions. */
 #include "conebench/body.h"
 
 #include <math.h>

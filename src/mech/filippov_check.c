@@ -1,5 +1,6 @@
 /* conebench — cross-checks of the extended-Filippov analysis against one Moreau–Jean CCP step
- * and the Fang–Negrut compliant slide law (SPEC §8; the reasoning is in filippov_check.h). */
+ * and the Fang–Negrut compliant slide law (Antali & Stepan 2019; the reasoning is in
+ * filippov_check.h). */
 #include "conebench/filippov_check.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* conebench — the Moreau–Jean θ-scheme with one CCP per step (SPEC §6). */
+/* conebench — the Moreau–Jean θ-scheme with one CCP per step (Acary & Bourrier §6). */
 #include "conebench/timestepper.h"
 
 #include <math.h>

@@ -6,7 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#define LS_TAU 0.6666666666666666   /* ρ shrink factor of the self-adaptive rule (SPEC §4) */
+#define LS_TAU 0.6666666666666666   /* ρ shrink factor of the self-adaptive rule (Acary & */
+                                    /* Bourrier §5.1) */
 #define LS_L 0.9                    /* accept when ρ‖F(p) − F(p')‖ ≤ L‖p − p'‖ */
 #define LS_LMIN 0.3                 /* grow ρ by 1/τ when the ratio is below L_min */
 #define LS_MAX_SHRINK 60            /* ρ can shrink by (2/3)^60 ≈ 3e-11 in one iteration */

@@ -143,7 +143,7 @@ static const cb_kv_spec sphere_incline_params[] = {
     {"stop_speed", "1e-4", "speeds below this count as zero for the regime (m/s)"},
     {NULL, NULL, NULL}};
 
-/* mu_r given, else 2 η_r μ R (SPEC §6 cross-model mapping). */
+/* mu_r given, else 2 η_r μ R (the cross-model mapping: man conebench, MODELS). */
 static int rolling_coefficient(const cb_scenario_params *ps, double mu, double R, double *mu_r,
                                cb_error *err)
 {
