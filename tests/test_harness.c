@@ -559,6 +559,27 @@ static void test_steps_parse(void **state)
     }
 }
 
+/* generate random ... mu=M: every contact of the generated problem has μ = M (the recipe's range
+ * is [M, M]); without it the contacts draw different μ. */
+static void test_generate_mu(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    cb_campaign *c = campaign(dir, "generate random kind=coulomb2d nc=6 mu=0.4 seeds=1\n"
+                                   "generate random kind=coulomb3d nc=6 seeds=1\nsolver nsgs\n");
+    assert_int_equal(c->nproblems, 2);
+    for (int i = 0; i < 2; i++) {
+        cb_problem *prob = NULL;
+        assert_int_equal(cb_generate_random(&c->problems[i].gen, &prob, NULL, NULL, NULL), CB_OK);
+        int same = 1;
+        for (int a = 0; a < prob->nc; a++)
+            same = same && prob->mu[a] == (i == 0 ? 0.4 : prob->mu[0]);
+        assert_int_equal(same, i == 0);
+        cb_problem_free(prob);
+    }
+    cb_campaign_free(c);
+}
+
 static void test_campaign_errors(void **state)
 {
     (void)state;
@@ -575,6 +596,8 @@ static void test_campaign_errors(void **state)
         {"solver nsgs\ngenerate random kind=rolling3d nc=3 matrix=spd density=0\n",
          "c.conf:2: density"},
         {"solver nsgs\nscenario sphere-plane R=0 steps=1\n", "c.conf:2: param R"},
+        {"solver nsgs\ngenerate random kind=coulomb2d nc=3 mu=-1\n", "c.conf:2: mu"},
+        {"solver nsgs\ngenerate random kind=coulomb2d nc=3 mu=11\n", "c.conf:2: mu"},
         {"generate random kind=rolling3d nc=3\n", "no solver"},
         {"solver nsgs\nproblem /nonexistent/*.dat\n", "c.conf:2: no file matches"},
         {"solver nsgs\nfrobnicate 3\n", "c.conf:2: unknown directive"},
@@ -600,6 +623,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crash_and_hang), cmocka_unit_test(test_kill_then_resume),
         cmocka_unit_test(test_shards),         cmocka_unit_test(test_profiles),
+        cmocka_unit_test(test_generate_mu),
         cmocka_unit_test(test_campaign_errors), cmocka_unit_test(test_steps_parse),
         cmocka_unit_test(test_unsupported_runs), cmocka_unit_test(test_unsupported_report),
         cmocka_unit_test(test_interrupt_then_resume),

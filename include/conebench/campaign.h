@@ -8,7 +8,8 @@
  *   data GLOB...                  globs relative to the Siconos data folder ($CONEBENCH_DATA or
  *                                 ../shared/data); skipped, with a note, when it is absent
  *   generate random kind=K nc=N seeds=A..B [matrix=multibody|spd] [cond=C] [density=D]
- *                   [storage=bsr|dense] [semidefinite=0|1]
+ *                   [storage=bsr|dense] [semidefinite=0|1] [mu=M: one μ in [0, 10] for every
+ *                   contact, else each drawn from [0.1, 1]]
  *   scenario NAME [key=value]... steps=LIST [read_kind=K]   the CCPs of chosen time steps of a
  *                                 mechanical scenario (`conebench generate NAME ... --steps
  *                                 LIST`), dumped under the output's problems/ before running;

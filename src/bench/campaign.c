@@ -205,6 +205,8 @@ static int parse_num(parse_ctx *x, const char *what, const char *s, double lo, d
     return CB_OK;
 }
 
+#define CAMPAIGN_MU_MAX 10.0 /* largest mu= of a generate line */
+
 /* One key=value of a `generate random` line into the settings (seeds handled by the caller). */
 static int gen_key(parse_ctx *x, const char *k, const char *v, cb_random_settings *g,
                    cb_error *err)
@@ -233,6 +235,9 @@ static int gen_key(parse_ctx *x, const char *k, const char *v, cb_random_setting
     } else if (!strcmp(k, "semidefinite")) {
         if ((rc = parse_num(x, "semidefinite", v, 0, 1, &d, err)) == CB_OK)
             g->semidefinite = (int)d;
+    } else if (!strcmp(k, "mu")) { /* one μ for every contact (else drawn per contact) */
+        if ((rc = parse_num(x, "mu", v, 0, CAMPAIGN_MU_MAX, &d, err)) == CB_OK)
+            g->mu_min = g->mu_max = d;
     } else {
         rc = cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "generate: unknown key '%s'", k);
     }

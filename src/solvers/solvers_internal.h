@@ -48,5 +48,4 @@ extern const cb_solver cb_solver_siconos_fc2d_enum;
     &cb_solver_siconos_nsgs_pli, &cb_solver_siconos_nsgs_pcr, &cb_solver_siconos_nsgs_pc, \
     &cb_solver_siconos_fc2d_lemke, &cb_solver_siconos_fc2d_enum
 
-
 #endif
