@@ -324,6 +324,34 @@ static void test_options(void **state)
     cb_problem_free(prob);
 }
 
+/* A rank-deficient multibody problem (rolling3d, nc = 500, seed 3: two contacts can push
+ * against each other without changing any velocity, so the solutions form an unbounded set):
+ * with prox=1e-2 the iterate stays bounded and the problem is solved to 1e-8 with
+ * ‖e‖/‖q‖ ≤ 1e-8 as well (without it p drifts off along that direction). Skipped when quick. */
+static void test_prox_bounded(void **state)
+{
+    (void)state;
+    if (cbt_quick())
+        skip();
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    g.kind = CB_KIND_ROLLING3D, g.nc = 500, g.seed = 3;
+    cb_problem *prob = NULL;
+    assert_int_equal(cb_generate_random(&g, &prob, NULL, NULL, NULL), CB_OK);
+    cb_settings s;
+    cb_settings_default(&s);
+    cb_option opt = {"prox", "1e-2"};
+    s.tol = 1e-8, s.options = &opt, s.noptions = 1, s.time_limit = 0, s.max_iter = 200;
+    cbt_run_result r = cbt_run(&cb_solver_ipm, prob, &s, NULL);
+    print_message("  rolling3d nc=500 seed 3, prox=1e-2: %s, %d iterations, error %.2e, "
+                  "error_q %.2e\n", cb_status_name(r.info.status), r.info.iterations,
+                  r.info.error, r.info.error_q);
+    assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+    assert_true(r.info.error_q <= 1e-8);
+    cbt_run_free(&r);
+    cb_problem_free(prob);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_known_solutions), cmocka_unit_test(test_factored),
         cmocka_unit_test(test_singular_W),
         cmocka_unit_test(test_data_files),      cmocka_unit_test(test_options),
+        cmocka_unit_test(test_prox_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
