@@ -7,8 +7,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conebench/generate.h"
+#include "conebench/io.h"
 #include "conebench/rng.h"
 #include "nsn_internal.h"
 
@@ -25,11 +27,11 @@ static cb_problem *random_problem(cb_kind kind, int nc, cb_gen_matrix m, uint64_
     return p;
 }
 
-/* F at p (ρ = rho for every contact) into F. */
-static void eval_F(const cb_problem *prob, const double *rho, const double *p, double *F,
+/* F at p (ρ = rho for every contact; Alart–Curnier's map when ac) into F. */
+static void eval_F(const cb_problem *prob, const double *rho, int ac, const double *p, double *F,
                    double *y, double *IJ, double *A, double *z)
 {
-    nsn_system sys = {prob, prob->nc, prob->d, cb_problem_n(prob), rho, F, IJ, A, z};
+    nsn_system sys = {prob, prob->nc, prob->d, cb_problem_n(prob), rho, F, IJ, A, z, ac};
     cb_work cnt = {0};
     cb_problem_y(prob, p, y);
     assert_int_equal(nsn_system_eval(&sys, p, y, &cnt), 1);
@@ -44,7 +46,7 @@ static void test_jacobian_fd(void **state)
     cb_rng r;
     cb_rng_seed(&r, 3);
     for (int k = 0; k < CB_KIND_COUNT; k++)
-        for (int f = 0; f < 2; f++) {
+        for (int f = 0; f < 3; f++) { /* natural ρ = 1, natural ρ = 0.3, ac ρ = 0.3 */
             cb_problem *prob = random_problem((cb_kind)k, 6, CB_GEN_SPD, 4, CB_STORAGE_BSR, NULL);
             size_t n = cb_problem_n(prob), dd = (size_t)prob->d * prob->d;
             double *rho = malloc(prob->nc * sizeof *rho), *buf = calloc(12 * n + 4 * prob->nc * dd, sizeof *buf);
@@ -53,22 +55,23 @@ static void test_jacobian_fd(void **state)
             double *IJ2 = A + prob->nc * dd, *A2 = IJ2 + prob->nc * dd;
             for (int a = 0; a < prob->nc; a++)
                 rho[a] = f ? 0.3 : 1.0;
+            int ac = f == 2;
             double worst = 0;
             int checked = 0;
             for (int t = 0; t < 200; t++) {
                 for (size_t i = 0; i < n; i++)
                     p[i] = cb_rng_normal(&r), v[i] = cb_rng_normal(&r);
-                eval_F(prob, rho, p, F, y, IJ, A, z);
-                nsn_system sys = {prob, prob->nc, prob->d, n, rho, F, IJ, A, z};
+                eval_F(prob, rho, ac, p, F, y, IJ, A, z);
+                nsn_system sys = {prob, prob->nc, prob->d, n, rho, F, IJ, A, z, ac};
                 cb_work cnt = {0};
                 nsn_system_apply(&sys, 0.0, v, Hv, s, &cnt);
                 double h = 1e-7, e1 = 0, e2 = 0, nrm = 0;
                 for (size_t i = 0; i < n; i++)
                     pp[i] = p[i] + h * v[i];
-                eval_F(prob, rho, pp, Fp, y, IJ2, A2, z); /* blocks not needed */
+                eval_F(prob, rho, ac, pp, Fp, y, IJ2, A2, z); /* blocks not needed */
                 for (size_t i = 0; i < n; i++)
                     pp[i] = p[i] - h * v[i];
-                eval_F(prob, rho, pp, Fm, y, IJ2, A2, z);
+                eval_F(prob, rho, ac, pp, Fm, y, IJ2, A2, z);
                 for (size_t i = 0; i < n; i++) {
                     double fwd = (Fp[i] - F[i]) / h, bwd = (F[i] - Fm[i]) / h;
                     e1 = fmax(e1, fabs(fwd - bwd));
@@ -80,8 +83,9 @@ static void test_jacobian_fd(void **state)
                 checked++;
                 worst = fmax(worst, e2 / (1 + nrm));
             }
-            print_message("  %-10s rho=%s: %d smooth points, worst |Hv - fd| %.2e\n",
-                          cb_kind_name((cb_kind)k), f ? "0.3" : "1", checked, worst);
+            print_message("  %-10s %-7s rho=%s: %d smooth points, worst |Hv - fd| %.2e\n",
+                          cb_kind_name((cb_kind)k), ac ? "ac" : "natural", f ? "0.3" : "1",
+                          checked, worst);
             assert_true(checked > 50);
             assert_true(worst < 1e-5);
             free(rho), free(buf);
@@ -89,10 +93,188 @@ static void test_jacobian_fd(void **state)
         }
 }
 
+/* nsn with formulation f (NULL: the default) and linear solver lin (NULL: auto), tolerance
+ * tol, a trace; from p = 0. */
+static cbt_run_result run_nsn_with(const cb_problem *prob, const char *f, const char *lin,
+                                   double tol, int max_iter)
+{
+    cb_settings s;
+    cb_settings_default(&s);
+    cb_option opt[2];
+    int n = 0;
+    if (f)
+        opt[n++] = (cb_option){"formulation", f};
+    if (lin)
+        opt[n++] = (cb_option){"linear", lin};
+    s.tol = tol, s.max_iter = max_iter, s.trace = 1, s.time_limit = 60;
+    s.options = n ? opt : NULL, s.noptions = n;
+    return cbt_run(cb_solver_find("nsn"), prob, &s, NULL);
+}
+
+static cbt_run_result run_nsn(const cb_problem *prob, const char *f, double tol, int max_iter)
+{
+    return run_nsn_with(prob, f, NULL, tol, max_iter);
+}
+
+/* Known-solution problems of every kind, dense and BSR storage, the sparse LU and the
+ * matrix-free GMRES: judged solved to 1e-10 with both formulations. */
+static void test_known_solutions(void **state)
+{
+    (void)state;
+    const cb_storage st[] = {CB_STORAGE_DENSE, CB_STORAGE_BSR, CB_STORAGE_BSR};
+    const char *lin[] = {"klu", "klu", "gmres"};
+    const char *forms[] = {"ac", "natural"};
+    for (int k = 0; k < CB_KIND_COUNT; k++)
+        for (int t = 0; t < 3; t++)
+            for (int f = 0; f < 2; f++) {
+                cb_problem *prob = random_problem((cb_kind)k, 30, CB_GEN_SPD, 11 + t, st[t], NULL);
+                cbt_run_result r = run_nsn_with(prob, forms[f], lin[t], 1e-10, 200);
+                print_message("  %-10s %-5s %-5s %-7s: %s after %d steps, error %.2e\n",
+                              cb_kind_name((cb_kind)k), t ? "bsr" : "dense", lin[t], forms[f],
+                              cb_status_name(r.info.status), r.info.iterations, r.info.error);
+                assert_int_equal(r.rc, CB_OK);
+                assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+                assert_true(r.info.error <= 1e-10);
+                cbt_run_free(&r);
+                cb_problem_free(prob);
+            }
+}
+
+/* The files of the Siconos test set: judged error ≤ 1e-10 with both formulations, and Siconos'
+ * own error of the same p agrees (≤ 1e-9) where Siconos computes one (coulomb3d, rolling3d). */
+static void test_siconos_data(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_DATA();
+    static const char *files[] = {
+        "fc3d/BoxesStack-local_problem_test.hdf5", "fc3d/BoxesStack1-i100000-32.hdf5.dat",
+        "fc3d/Capsules-i100-1090.dat", "fc3d/Capsules-i125-1213.hdf5",
+        "fc3d/Confeti-ex13-4contact-Fc3D-SBM.dat", "fc3d/FC3D_Example1.dat",
+        "fc3d/FrictionContact3D_1c.dat", "fc3d/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
+        "fc3d/NESpheres_10_1.dat", "fc3d/OneObject-i1028-138.hdf5.dat", "fc3d/Rover1039.dat",
+        "fc3d/Rover4396.dat", "fc3d/Spheres-i099-356-679.hdf5",
+        "rolling/Chute-ndof-768-nc-4-3.hdf5", "rolling/RFC3D_cube_1.dat",
+        "rolling/RFC3D_sphere_1.dat", "rolling/RFC3D_sphere_2.dat",
+        "rolling/rockfall_14_25792.dat"};
+    const char *forms[] = {"ac", "natural"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        const char *path = cbt_data_path(files[i]);
+        cb_problem *prob = NULL;
+        cb_error err = {{0}};
+        if (access(path, R_OK) != 0) {
+            print_message("  %s: absent, skipped\n", files[i]);
+            continue;
+        }
+        assert_int_equal(cb_read_problem(path, NULL, &prob, &err), CB_OK);
+        for (int f = 0; f < 2; f++) {
+            cbt_run_result r = run_nsn(prob, forms[f], 1e-10, 500);
+            double se = cbt_siconos_error(prob, r.p, 1e-10);
+            print_message("  %-45s %-7s %3d steps, error %.2e, Siconos %.2e\n", files[i],
+                          forms[f], r.info.iterations, r.info.error, se);
+            assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+            assert_true(r.info.error <= 1e-10);
+            assert_true(isnan(se) || se <= 1e-9);
+            cbt_run_free(&r);
+        }
+        cb_problem_free(prob);
+    }
+}
+
+/* The tail of a converged run: over its last two steps that start above 1e-14 (rounding),
+ * error_{k+1} ≤ max(C error_k^1.5, 1e-13) (1e-13: the rounding floor of the judged error);
+ * both steps start below 1e-2 (the local regime). */
+static void assert_superlinear_tail(const cb_info *info, double C)
+{
+    int seen = 0;
+    for (int k = info->ntrace - 2; k >= 0 && seen < 2; k--) {
+        double e = info->trace[k].error, e1 = info->trace[k + 1].error;
+        if (e < 1e-14)
+            continue;
+        double bound = fmax(C * pow(e, 1.5), 1e-13);
+        print_message("    step %d: %.3e -> %.3e (bound %.3e)\n", info->trace[k + 1].iteration,
+                      e, e1, bound);
+        assert_true(e < 1e-2);
+        assert_true(e1 <= bound);
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+}
+
+/* Local superlinear convergence on problems of four kinds: a coulomb3d stack of boxes (Siconos
+ * data, when present) and generated rolling3d, rollspin3d and rolling2d problems (always). The
+ * rockfall file is left out: its tail below 1e-9 is at the rounding floor of its data. */
+static void test_superlinear(void **state)
+{
+    (void)state;
+    const char *files[] = {"fc3d/BoxesStack-local_problem_test.hdf5"};
+    for (int i = 0; i < 1 && cbt_data_dir(); i++) {
+        cb_problem *prob = NULL;
+        cb_error err = {{0}};
+        assert_int_equal(cb_read_problem(cbt_data_path(files[i]), NULL, &prob, &err), CB_OK);
+        cbt_run_result r = run_nsn(prob, NULL, 1e-13, 500);
+        print_message("  %s: %s after %d steps\n", files[i], cb_status_name(r.info.status),
+                      r.info.iterations);
+        assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+        assert_superlinear_tail(&r.info, 100.0);
+        cbt_run_free(&r);
+        cb_problem_free(prob);
+    }
+    const cb_kind kinds[] = {CB_KIND_ROLLING3D, CB_KIND_ROLLSPIN3D, CB_KIND_ROLLING2D};
+    for (int i = 0; i < 3; i++) {
+        cb_problem *prob = random_problem(kinds[i], 100, CB_GEN_SPD, 5, CB_STORAGE_BSR, NULL);
+        cbt_run_result r = run_nsn(prob, NULL, 1e-13, 200);
+        print_message("  %s nc=100: %s after %d steps\n", cb_kind_name(kinds[i]),
+                      cb_status_name(r.info.status), r.info.iterations);
+        assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+        assert_superlinear_tail(&r.info, 100.0);
+        cbt_run_free(&r);
+        cb_problem_free(prob);
+    }
+}
+
+/* A singular W: contact nc−1 repeats contact 0 (same rows and columns of W, same q and μ), as
+ * two contacts between the same pair of bodies at one point would. The reaction is not unique
+ * (only p_0 + p_last is); nsn must still reach a judged solution, with both formulations. */
+static void test_singular_w(void **state)
+{
+    (void)state;
+    for (int k = 0; k < CB_KIND_COUNT; k++) {
+        cb_problem *base = random_problem((cb_kind)k, 8, CB_GEN_SPD, 21, CB_STORAGE_DENSE, NULL);
+        cb_problem *prob = NULL;
+        cb_error err = {{0}};
+        int nc = base->nc + 1, d = base->d;
+        size_t n0 = cb_problem_n(base), n = (size_t)nc * d;
+        assert_int_equal(cb_problem_alloc(base->kind, nc, CB_STORAGE_DENSE, 0, &prob, &err), CB_OK);
+        for (size_t j = 0; j < n; j++) /* index map: the last contact's rows are contact 0's */
+            for (size_t i = 0; i < n; i++) {
+                size_t bi = i < n0 ? i : i - n0, bj = j < n0 ? j : j - n0;
+                prob->W[i + j * n] = base->W[bi + bj * n0];
+            }
+        for (size_t i = 0; i < n; i++)
+            prob->q[i] = base->q[i < n0 ? i : i - n0];
+        for (int a = 0; a < nc; a++) {
+            int b = a < base->nc ? a : 0;
+            prob->mu[a] = base->mu[b], prob->mu_r[a] = base->mu_r[b], prob->mu_s[a] = base->mu_s[b];
+        }
+        assert_int_equal(cb_problem_check(prob, &err), CB_OK);
+        for (int f = 0; f < 2; f++) {
+            cbt_run_result r = run_nsn(prob, f ? "natural" : "ac", 1e-10, 300);
+            print_message("  %-10s %s: %s after %d steps, error %.2e\n", cb_kind_name((cb_kind)k),
+                          f ? "natural" : "ac", cb_status_name(r.info.status), r.info.iterations,
+                          r.info.error);
+            assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+            cbt_run_free(&r);
+        }
+        cb_problem_free(prob), cb_problem_free(base);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_jacobian_fd),
+        cmocka_unit_test(test_jacobian_fd),     cmocka_unit_test(test_known_solutions),
+        cmocka_unit_test(test_siconos_data),    cmocka_unit_test(test_superlinear),
+        cmocka_unit_test(test_singular_w),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
