@@ -3,9 +3,9 @@
 # multibody and SPD problems of the five cone kinds, time steps of every mechanical scenario,
 # a sphere-pile heap and a poured pile) and runs the `ci` campaign's deterministic part
 # (`bench-check --counters-only`: status, iterations, work counters and judged error of every
-# run of conebench's own solvers) under every OpenBLAS core type the CPU can run
-# (OPENBLAS_CORETYPE unset, Haswell, Zen, SkylakeX, Sandybridge, Prescott), with
-# OPENBLAS_NUM_THREADS = 1 and 2, and once with glibc's libm held to its plain x86-64 code
+# run of conebench's own solvers) and nsn on the random problems (solution files, Newton steps,
+# errors) under every OpenBLAS core type the CPU can run (OPENBLAS_CORETYPE unset, Haswell,
+# Zen, SkylakeX, Sandybridge, Prescott), with OPENBLAS_NUM_THREADS = 1 and 2, and once with glibc's libm held to its plain x86-64 code
 # (GLIBC_TUNABLES hides FMA/AVX2/AVX-512, as on an older CPU). Every file's sha256 and every
 # figure must be identical in every configuration. Usage: repro.sh BIN
 set -u
@@ -46,14 +46,28 @@ generate_all() {
   "$bin" generate sphere-pile --param init=heap --param n=300 --steps 1,20 -o "$out/pile-heap"
 }
 
-# One configuration: problems, the ci campaign's figures, and a digest of both.
+# nsn (KLU, no BLAS) on the random problems but the half-dense spd-sparse ones (slow for a
+# sparse LU): its solution files and its one-line figures (status, Newton steps, judged errors;
+# the time field left out). No time limit: a run stopped by the clock is not reproducible.
+run_nsn() {
+  mkdir -p "$1/nsn"
+  for f in "$1"/gen/mb-*.dat "$1"/gen/spd-[cr]*.dat; do
+    local b; b=$(basename "$f" .dat)
+    "$bin" solve "$f" --solver nsn --tol 1e-10 --max-iter 100 --time-limit 0 \
+      --solution "$1/nsn/$b.sol" |
+      sed 's/ *time=[^ ]*//' >>"$1/nsn/figures" || return 1
+  done
+}
+
+# One configuration: problems, the ci campaign's figures, nsn's solutions, and a digest.
 run_config() {
   local dir=$1
   generate_all "$dir/gen" >"$dir/log" 2>&1 &&
-    "$bin" bench-check --counters-only --quiet -o "$dir/bc" >>"$dir/log" 2>&1 || {
+    "$bin" bench-check --counters-only --quiet -o "$dir/bc" >>"$dir/log" 2>&1 &&
+    run_nsn "$dir" >>"$dir/log" 2>&1 || {
       echo "FAIL [$dir]: $(tail -3 "$dir/log")"; return 1; }
-  (cd "$dir" && find gen bc/problems -type f | LC_ALL=C sort | xargs sha256sum &&
-     grep -v '^#' bc/bench.csv) >"$dir/digest"
+  (cd "$dir" && find gen bc/problems nsn -type f ! -name figures | LC_ALL=C sort |
+     xargs sha256sum && grep -v '^#' bc/bench.csv && cat nsn/figures) >"$dir/digest"
 }
 
 fail=0
