@@ -28,6 +28,7 @@ extern const cb_cli_command cb_command_run;                                   /*
 extern const cb_cli_command cb_command_report;                                /* cmd_report.c */
 extern const cb_cli_command cb_command_bench_check, cb_command_compare;       /* cmd_gate.c */
 extern const cb_cli_command cb_command_reproduce;                             /* cmd_reproduce.c */
+extern const cb_cli_command cb_command_reference;                             /* cmd_reference.c */
 extern const cb_cli_command cb_command_filippov;                              /* cmd_filippov.c */
 
 /* cli/cmd_problem.c: problem files and lists. */
@@ -54,6 +55,8 @@ int cb_cmd_bench_check(int argc, char **argv);
 int cb_cmd_compare(int argc, char **argv);
 /* cli/cmd_reproduce.c */
 int cb_cmd_reproduce(int argc, char **argv);
+/* cli/cmd_reference.c */
+int cb_cmd_reference(int argc, char **argv);
 /* cli/cmd_filippov.c: `filippov wheel|body|map`; `filippov check` goes to cb_cmd_filippov_check
  * (cli/cmd_filippov_check.c) with argv starting at "check". */
 int cb_cmd_filippov(int argc, char **argv);

@@ -51,6 +51,8 @@ p=$tmp/p.dat
 json "conebench solve --json" "solve $p --solver nsgs --json"
 json "conebench info --json" "info $p --json"
 json "conebench error" "error $p --solution $tmp/p.sol"
+json "conebench reference --json" "reference $p -o $tmp/p.ref --json" \
+  "reference $p --check $tmp/p.ref --json"
 short="--param t_end=0.01 --json"
 json "conebench simulate --json (model nonsmooth)" "simulate sphere-plane $short" \
   "simulate sphere-incline $short" "simulate three-spheres $short" \

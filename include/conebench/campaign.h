@@ -17,6 +17,9 @@
  *   solver NAME [key=value]... [label=LABEL]   one solver with one option set
  *   tol T...                      tolerances (each run is done for each)
  *   max-iter N    time-limit S    repetitions R    trace on|off
+ *   references DIR                folder of reference files (`conebench reference`), relative to
+ *                                 the campaign file unless absolute; a problem's reference is
+ *                                 FILE.ref beside it or the DIR/\*.ref with its sha256
  * Errors are "FILE:LINE: what".
  *
  * Ownership: cb_campaign owns all its strings and arrays; cb_campaign_free releases them.
@@ -79,6 +82,8 @@ typedef struct {
     int repetitions;     /* default 1 */
     int trace;           /* default 1 */
     int data_missing;    /* a `data` line was skipped because the data folder is absent */
+    char *references;    /* `references DIR` (resolved against the campaign file's folder), or
+                            NULL: reference files (io.h) for the runs.csv column dist_ref */
 } cb_campaign;
 
 /* Solver lookup by name (cb_solver_find, or a test's own that adds test-only solvers). */

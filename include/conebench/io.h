@@ -45,6 +45,31 @@ int cb_write_solution(const char *path, int nc, int d, const double *p, const do
 /* Reads and validates; *p and *y are allocated (nc·d each), caller frees. */
 int cb_read_solution(const char *path, int *nc, int *d, double **p, double **y, cb_error *err);
 
+/* Reference solution file (`conebench reference`): line 1 is the header
+ *   conebench-reference sha256=HEX error=E error_q=E solver=NAME unique=yes|no|unknown
+ * (sha256 of the problem file's bytes, the judged errors of p*, the solver run that produced
+ * it, whether p* is the only solution), then a solution file: "nc d", nc·d lines "p_i y_i". The reader validates
+ * everything ("FILE:LINE: what"); p and y are owned by the struct (cb_reference_free). */
+typedef enum { CB_UNIQUE_NO = 0, CB_UNIQUE_YES = 1, CB_UNIQUE_UNKNOWN = 2 } cb_uniqueness;
+
+typedef struct {
+    char sha256[65];
+    double error, error_q;
+    char solver[64];      /* no blank, at least one character */
+    cb_uniqueness unique;
+    int nc, d;
+    double *p, *y;        /* nc·d each */
+} cb_reference;
+
+const char *cb_uniqueness_name(cb_uniqueness u); /* "yes" / "no" / "unknown" */
+/* Write r atomically (refused, nothing written, for a bad sha256, solver or size). */
+int cb_write_reference(const char *path, const cb_reference *r, cb_error *err);
+/* Read and validate path into *out (zeroed first; on failure nothing stays allocated). */
+int cb_read_reference(const char *path, cb_reference *out, cb_error *err);
+void cb_reference_free(cb_reference *r); /* frees p and y; NULL ok */
+/* ‖p − p*‖₂ / max(1, ‖p*‖₂) with p* = r->p (p has r->nc·r->d entries). */
+double cb_reference_distance(const cb_reference *r, const double *p);
+
 /* A global problem before condensation: M v = H p + f, y = Hᵀ v + w, with n dofs, nc contacts.
  * M and H are triplets (row i, column j, value x), duplicates summed. */
 typedef struct {

@@ -2,7 +2,8 @@
  *
  * Columns: run_id, problem, sha256, kind, nc, solver, label, options, tol, rep, status,
  * iterations, error, error_q, time_s, time_setup_s, time_solve_s, block_products, projections,
- * local_iters, error_evals, machine. Fields are RFC 4180 CSV (quoted when needed). Rows are
+ * local_iters, error_evals, machine, dist_ref (empty when the problem has no reference or its
+ * p* is not unique; rows of older files without the column read as NaN). Fields are RFC 4180 CSV (quoted when needed). Rows are
  * appended with one write() each, so a killed campaign leaves at most one torn last line, which
  * readers ignore (cb_results_read reports how many bytes of valid rows the file has).
  */
@@ -29,6 +30,7 @@ typedef struct {
     double time_s, time_setup_s, time_solve_s;
     cb_work work;
     char machine[17];
+    double dist_ref;     /* ‖p − p*‖ / max(1, ‖p*‖) against the reference, NaN: none */
 } cb_result;
 
 typedef struct {

@@ -141,6 +141,14 @@ int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_s
 int cb_solve_server_new(cb_solve_server **out, cb_error *err);
 void cb_solve_server_free(cb_solve_server *server); /* stops its child; NULL ok */
 
+/* Is W positive definite? (solvers/w_definite.c; `conebench reference` says from it whether p*
+ * is unique). A factored W with nc·d > 6·bodies has rank ≤ 6·bodies < nc·d: *definite = 0.
+ * Otherwise S = (W + Wᵀ)/2 (a factored W assembled as BSR) is factored by CHOLMOD's sparse LDLᵀ
+ * (simplicial: the same bits on every CPU): *definite = 1 when every pivot is ≥ 1e-12 ×
+ * max_i W_ii (the problem is then strongly monotone), 0 when not (W singular or indefinite to
+ * that precision). CB_ERR_NOMEM when the factorisation runs out of memory. */
+int cb_problem_W_definite(const cb_problem *prob, int *definite, cb_error *err);
+
 /* Helpers for solver implementations. */
 /* Record a trace point when s->trace (time since t0). Returns CB_ERR_NOMEM on failure. */
 int cb_info_trace(cb_info *info, const cb_settings *s, int iteration, double t0, double error);

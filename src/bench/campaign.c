@@ -497,6 +497,25 @@ static int parse_scalar(cb_campaign *c, parse_ctx *x, cb_error *err)
     return rc;
 }
 
+/* `references DIR`: the folder of reference files (relative to the campaign file's folder
+ * unless absolute); it must be a directory. */
+static int parse_references(cb_campaign *c, parse_ctx *x, cb_error *err)
+{
+    char dir[4096];
+    struct stat st;
+    if (x->ntok != 2)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "references: one folder");
+    const char *slash = strrchr(x->file, '/');
+    int k = x->tok[1][0] == '/' || !slash ? 0 : (int)(slash - x->file);
+    snprintf(dir, sizeof dir, "%.*s%s%s", k, x->file, k ? "/" : "", x->tok[1]);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "references: %s is not a folder",
+                          dir);
+    free(c->references);
+    c->references = cb_strdup(dir);
+    return c->references ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+}
+
 /* Join tokens 1.. with spaces (for name/description). */
 static char *join_rest(parse_ctx *x)
 {
@@ -537,6 +556,8 @@ static int parse_line(cb_campaign *c, parse_ctx *x, cb_error *err)
         return parse_scenario(c, x, err);
     if (!strcmp(d, "solver"))
         return parse_solver(c, x, err);
+    if (!strcmp(d, "references"))
+        return parse_references(c, x, err);
     return parse_scalar(c, x, err);
 }
 
@@ -652,6 +673,7 @@ void cb_campaign_free(cb_campaign *c)
     free(c->solvers);
     free(c->name);
     free(c->description);
+    free(c->references);
     free(c->path);
     free(c->text);
     free(c);

@@ -20,6 +20,7 @@ typedef struct {
     cb_status status;      /* first repetition's */
     double time;           /* median over repetitions */
     double iterations, work, error, error_q;
+    double dist_ref;       /* first repetition's, NaN: no reference or p* not unique */
     const char *run_id;
 } cell;
 
@@ -31,6 +32,7 @@ typedef struct {
     int *ncs;
     cell *cells;                 /* np × ns */
     int *common, ncommon;        /* problems no solver of the table refused as unsupported */
+    int has_dist;                /* some cell has a dist_ref */
 } table;
 
 typedef struct {
@@ -149,6 +151,7 @@ static void add_to_cell(cell *c, const cb_result *r)
         c->work = (double)r->work.block_products;
         c->error = r->error;
         c->error_q = r->error_q;
+        c->dist_ref = r->dist_ref;
         c->run_id = r->run_id;
         c->solved = 1;
     }
@@ -191,6 +194,7 @@ static int build_table(const cb_results *r, double tol, table *t)
         int p = index_of(t->probs, t->np, row->problem), so = index_of(t->solvs, t->ns, row->label);
         cell_of[i] = p * t->ns + so;
         add_to_cell(&t->cells[cell_of[i]], row);
+        t->has_dist |= !isnan(row->dist_ref);
     }
     for (int c = 0; rc == CB_OK && c < t->np * t->ns; c++) {
         int k = 0;
@@ -454,11 +458,24 @@ static void solver_table(const report_ctx *x, const table *t, FILE *md, FILE *tx
     }
 }
 
+/* " / 1.2e-10" (the cell's dist_ref), " / —" (none), "" (no cell of t has one). */
+static const char *dist_text(const table *t, const cell *c)
+{
+    static char buf[32];
+    if (!t->has_dist)
+        return "";
+    if (isnan(c->dist_ref))
+        return " / —";
+    snprintf(buf, sizeof buf, " / %.1e", c->dist_ref);
+    return buf;
+}
+
 /* Problems × solvers: status and iterations of each cell. */
 static void problem_table(const table *t, FILE *md)
 {
-    fprintf(md, "\n<details><summary>Per problem (status / iterations / time; n/a: the solver "
-                "does not take the problem)</summary>\n\n| problem | kind | nc |");
+    fprintf(md, "\n<details><summary>Per problem (status / iterations / time%s; n/a: the solver "
+                "does not take the problem)</summary>\n\n| problem | kind | nc |",
+            t->has_dist ? " / dist_ref" : "");
     for (int s = 0; s < t->ns; s++)
         fprintf(md, " %s |", t->solvs[s]);
     fprintf(md, "\n|---|---|---:|");
@@ -471,8 +488,8 @@ static void problem_table(const table *t, FILE *md)
             if (unsupported(c))
                 fprintf(md, " n/a |");
             else if (c->present)
-                fprintf(md, " %s / %.0f / %.2g s |", cb_status_name(c->status), c->iterations,
-                        c->time);
+                fprintf(md, " %s / %.0f / %.2g s%s |", cb_status_name(c->status), c->iterations,
+                        c->time, dist_text(t, c));
             else
                 fprintf(md, " — |");
         }
@@ -526,6 +543,15 @@ static int count_unsupported(const cb_results *r)
     return n;
 }
 
+/* 1 when some row has a dist_ref. */
+static int any_dist(const cb_results *r)
+{
+    for (int i = 0; i < r->nrows; i++)
+        if (!isnan(r->rows[i].dist_ref))
+            return 1;
+    return 0;
+}
+
 static int report_body(report_ctx *x, FILE *md, cb_error *err)
 {
     double tols[16];
@@ -539,6 +565,12 @@ static int report_body(report_ctx *x, FILE *md, cb_error *err)
                 "unsupported) is not a run: it is left out of runs, success and means, shown "
                 "n/a, and profiles use only the problems every listed solver supports.\n",
             x->campaign, x->res.nrows - nu, nu, x->s->dir, x->time_limit, x->max_iter);
+    if (any_dist(&x->res))
+        fprintf(md, "\ndist_ref = ‖p − p*‖ / max(1, ‖p*‖), the distance of a run's p to the "
+                    "problem's reference solution p* (`conebench reference`), is the last figure "
+                    "of the per-problem tables. It is left out (—) for problems without a "
+                    "reference and for those whose W is singular: their solutions form a set, "
+                    "p* is not unique, only the residual (error) says how good a run is.\n");
     if (x->earlier[0])
         fprintf(md, "\n**Mixed settings:** these runs were resumed with `--force` after the "
                     "campaign or its limits changed: earlier rows were made under `%s` (the "

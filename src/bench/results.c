@@ -8,13 +8,14 @@
 
 #include "conebench/io.h"
 
-#define NCOLS 22
+#define NCOLS 23
+#define NCOLS_V1 22 /* rows written before the column dist_ref */
 
 const char *cb_results_header(void)
 {
     return "run_id,problem,sha256,kind,nc,solver,label,options,tol,rep,status,iterations,error,"
            "error_q,time_s,time_setup_s,time_solve_s,block_products,projections,local_iters,"
-           "error_evals,machine\n";
+           "error_evals,machine,dist_ref\n";
 }
 
 /* Append a CSV string field (quoted when it has a comma, quote or line break). */
@@ -46,6 +47,14 @@ static void put_fmt(char *buf, size_t len, size_t *k, const char *fmt, double v)
     put_str(buf, len, k, tmp, 0);
 }
 
+/* The last field: a finite number, %.17g. */
+static void put_fmt_last(char *buf, size_t len, size_t *k, double v)
+{
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.17g", v);
+    put_str(buf, len, k, tmp, 1);
+}
+
 int cb_result_format(const cb_result *r, char *buf, size_t len)
 {
     size_t k = 0;
@@ -70,7 +79,11 @@ int cb_result_format(const cb_result *r, char *buf, size_t len)
     put_fmt(buf, len, &k, "%.0f", (double)r->work.projections);
     put_fmt(buf, len, &k, "%.0f", (double)r->work.local_iters);
     put_fmt(buf, len, &k, "%.0f", (double)r->work.error_evals);
-    put_str(buf, len, &k, r->machine, 1);
+    put_str(buf, len, &k, r->machine, 0);
+    if (isnan(r->dist_ref))
+        put_str(buf, len, &k, "", 1);
+    else
+        put_fmt_last(buf, len, &k, r->dist_ref);
     if (k >= len)
         return -1;
     buf[k] = '\0';
@@ -131,7 +144,11 @@ int cb_result_parse(const char *line, cb_result *r)
     char f[NCOLS][512];
     double v[NCOLS] = {0};
     memset(r, 0, sizeof *r);
-    if (split_csv(line, f) != NCOLS)
+    int ncols = split_csv(line, f);
+    if (ncols != NCOLS && ncols != NCOLS_V1)
+        return CB_ERR_INPUT;
+    r->dist_ref = NAN;
+    if (ncols == NCOLS && f[22][0] && num(f[22], &r->dist_ref) != 0)
         return CB_ERR_INPUT;
     static const int numeric[] = {4, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
     for (size_t i = 0; i < sizeof numeric / sizeof *numeric; i++)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "conebench/io.h"
+#include "conebench/reference.h"
 #include "conebench/results.h"
 
 #define MAX_JOBS 256
@@ -86,7 +87,7 @@ static void row_init(const cb_campaign *c, const cb_run_ref *r, cb_result *row)
     snprintf(row->machine, sizeof row->machine, "%s", cb_machine_id());
     row->tol = c->tols[r->tol];
     row->rep = r->rep;
-    row->error = row->error_q = NAN;
+    row->error = row->error_q = row->dist_ref = NAN;
 }
 
 static void write_all(int fd, const char *buf, size_t len)
@@ -104,7 +105,7 @@ static void write_all(int fd, const char *buf, size_t len)
 
 /* Send the judged row of a run that happened (or was refused as unsupported) as "R row". */
 static void send_row(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
-                     const cb_info *info, int fd)
+                     const cb_info *info, double dist_ref, int fd)
 {
     cb_result row;
     char msg[MSG_LEN];
@@ -117,6 +118,7 @@ static void send_row(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
     if (info->status != CB_STATUS_UNSUPPORTED) { /* never judged: error stays NaN */
         row.error = info->error;
         row.error_q = info->error_q;
+        row.dist_ref = dist_ref;
     }
     row.time_setup_s = info->time_setup;
     row.time_solve_s = info->time_solve;
@@ -126,6 +128,29 @@ static void send_row(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
     int n = cb_result_format(&row, msg + 2, sizeof msg - 2);
     if (n > 0)
         write_all(fd, msg, (size_t)n + 2);
+}
+
+/* dist_ref of the run's final p: ‖p − p*‖ / max(1, ‖p*‖) when the problem has a reference
+ * (reference.h: FILE.ref or the campaign's references folder) whose p* is unique, else NaN.
+ * Why a reference was ignored goes to fd as "E ..." (errors.log). */
+static double run_dist_ref(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
+                           const double *sol_p, int fd)
+{
+    cb_reference ref;
+    char note[1024], msg[MSG_LEN];
+    int found = 0;
+    double dist = NAN;
+    cb_reference_find(x->c->problems[r->problem].path, p->prov.sha256, x->c->references, p->nc,
+                      p->d, &ref, &found, note, sizeof note);
+    if (found && ref.unique == CB_UNIQUE_YES)
+        dist = cb_reference_distance(&ref, sol_p);
+    if (found)
+        cb_reference_free(&ref);
+    if (note[0]) {
+        int n = snprintf(msg, sizeof msg, "E %s\n", note);
+        write_all(fd, msg, (size_t)n);
+    }
+    return dist;
 }
 
 /* Child side of one run: read, solve (judged by cb_solve), send "P ...", then "R row" or "E msg"
@@ -172,8 +197,9 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
         int n = snprintf(msg, sizeof msg, "E %s\n", err.text);
         write_all(fd, msg, (size_t)n);
     }
+    double dist_ref = rc == CB_OK ? run_dist_ref(x, r, p, sol.p, fd) : NAN;
     if (rc == CB_OK || unsupported)
-        send_row(x, r, p, &info, fd);
+        send_row(x, r, p, &info, dist_ref, fd);
     _exit(rc == CB_OK || unsupported ? 0 : 2);
 }
 

@@ -261,3 +261,164 @@ int cb_read_solution(const char *path, int *nc, int *d, double **p, double **y, 
     *d = rd;
     return CB_OK;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reference solutions: one header line of key=value fields, then the pairs (p, y)              */
+
+#define REF_MAGIC "conebench-reference"
+
+const char *cb_uniqueness_name(cb_uniqueness u)
+{
+    return u == CB_UNIQUE_YES ? "yes" : u == CB_UNIQUE_NO ? "no" : "unknown";
+}
+
+/* 1 when s is 64 lowercase hex digits. */
+static int is_sha256_hex(const char *s)
+{
+    size_t n = strspn(s, "0123456789abcdef");
+    return n == 64 && s[64] == '\0';
+}
+
+/* 1 when s is a usable solver name: 1..63 printable characters, no blank. */
+static int is_solver_token(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++)
+        if (!isgraph((unsigned char)s[i]))
+            return 0;
+    return n > 0 && n < 64;
+}
+
+static int render_reference(FILE *f, const void *arg, cb_error *err)
+{
+    const cb_reference *r = arg;
+    fprintf(f, "%s sha256=%s error=%.17g error_q=%.17g solver=%s unique=%s\n", REF_MAGIC,
+            r->sha256, r->error, r->error_q, r->solver, cb_uniqueness_name(r->unique));
+    solution_view s = {r->nc, r->d, r->p, r->y};
+    return render_solution(f, &s, err);
+}
+
+int cb_write_reference(const char *path, const cb_reference *r, cb_error *err)
+{
+    if (!is_sha256_hex(r->sha256))
+        return cb_fail(err, CB_ERR_INPUT, "reference: sha256 must be 64 lowercase hex digits");
+    if (!is_solver_token(r->solver))
+        return cb_fail(err, CB_ERR_INPUT, "reference: solver must be 1..63 non-blank characters");
+    if (r->nc < 1 || r->d < 1 || r->d > CB_MAX_DIM || (long long)r->nc * r->d > 0x7fffffffLL ||
+        !r->p)
+        return cb_fail(err, CB_ERR_INPUT, "reference: invalid size nc = %d, d = %d", r->nc, r->d);
+    if (!(r->error >= 0) || !(r->error_q >= 0)) /* NaN too */
+        return cb_fail(err, CB_ERR_INPUT, "reference: error and error_q must be finite, >= 0");
+    return write_rendered(path, render_reference, r, err);
+}
+
+/* The value of header field `key` (the next token, "key=value" on line 1) into val. */
+static int ref_field(sol_lexer *lx, const char *key, char *val, size_t cap)
+{
+    char buf[128];
+    size_t k = strlen(key);
+    if (!sol_token(lx, buf, sizeof buf) || lx->tok_line != 1)
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, 1, "header: field %s= missing", key);
+    if (strncmp(buf, key, k) != 0 || buf[k] != '=' || strlen(buf + k + 1) >= cap)
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, 1,
+                          "header: expected %s=..., got '%s'", key, buf);
+    strcpy(val, buf + k + 1);
+    return CB_OK;
+}
+
+/* A header number: finite and >= 0. */
+static int ref_number(sol_lexer *lx, const char *key, double *out)
+{
+    char val[64], *e;
+    int rc = ref_field(lx, key, val, sizeof val);
+    if (rc != CB_OK)
+        return rc;
+    *out = strtod(val, &e);
+    if (e == val || *e || !isfinite(*out) || *out < 0)
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, 1,
+                          "header: %s must be a finite number >= 0, got '%s'", key, val);
+    return CB_OK;
+}
+
+/* Line 1: magic, sha256, error, error_q, solver, unique (in that order, nothing else). */
+static int ref_header(sol_lexer *lx, cb_reference *r)
+{
+    char buf[128];
+    int rc = CB_OK;
+    if (!sol_token(lx, buf, sizeof buf) || lx->tok_line != 1 || strcmp(buf, REF_MAGIC) != 0)
+        return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, 1,
+                          "not a reference file (line 1 must begin with '" REF_MAGIC "')");
+    rc = ref_field(lx, "sha256", r->sha256, sizeof r->sha256);
+    if (rc == CB_OK && !is_sha256_hex(r->sha256))
+        rc = cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, 1,
+                        "header: sha256 must be 64 lowercase hex digits");
+    if (rc == CB_OK)
+        rc = ref_number(lx, "error", &r->error);
+    if (rc == CB_OK)
+        rc = ref_number(lx, "error_q", &r->error_q);
+    if (rc == CB_OK)
+        rc = ref_field(lx, "solver", r->solver, sizeof r->solver);
+    if (rc == CB_OK)
+        rc = ref_field(lx, "unique", buf, sizeof buf);
+    if (rc == CB_OK) {
+        r->unique = !strcmp(buf, "yes") ? CB_UNIQUE_YES
+                    : !strcmp(buf, "no") ? CB_UNIQUE_NO : CB_UNIQUE_UNKNOWN;
+        if (strcmp(buf, cb_uniqueness_name(r->unique)) != 0)
+            rc = cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, 1,
+                            "header: unique must be yes, no or unknown, got '%s'", buf);
+    }
+    const char *nl = memchr(lx->p, '\n', (size_t)(lx->end - lx->p));
+    for (const char *c = lx->p; rc == CB_OK && c < (nl ? nl : lx->end); c++)
+        if (!isspace((unsigned char)*c))
+            rc = cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, 1, "header: trailing data");
+    return rc;
+}
+
+int cb_read_reference(const char *path, cb_reference *out, cb_error *err)
+{
+    char *data = NULL;
+    size_t len = 0, n = 0;
+    memset(out, 0, sizeof *out);
+    int rc = cb_read_file(path, CB_MAX_FILE_BYTES, &data, &len, err);
+    if (rc != CB_OK)
+        return rc;
+    sol_lexer lx = {path, data, data + len, 1, 1, err};
+    rc = len ? ref_header(&lx, out)
+             : cb_fail_at(err, CB_ERR_INPUT, path, 1, "the file is empty");
+    if (rc == CB_OK)
+        rc = sol_header(&lx, len, &out->nc, &out->d, &n);
+    if (rc == CB_OK) {
+        out->p = cb_malloc_array(n, sizeof(double));
+        out->y = cb_malloc_array(n, sizeof(double));
+        if (!out->p || !out->y)
+            rc = cb_fail(err, CB_ERR_NOMEM, "out of memory for %zu pairs", n);
+    }
+    if (rc == CB_OK)
+        rc = sol_body(&lx, n, out->p, out->y);
+    free(data);
+    if (rc != CB_OK)
+        cb_reference_free(out);
+    return rc;
+}
+
+void cb_reference_free(cb_reference *r)
+{
+    if (!r)
+        return;
+    free(r->p);
+    free(r->y);
+    r->p = r->y = NULL;
+}
+
+/* ‖p − p*‖₂ / max(1, ‖p*‖₂), summed in index order. */
+double cb_reference_distance(const cb_reference *r, const double *p)
+{
+    size_t n = (size_t)r->nc * (size_t)r->d;
+    double dd = 0.0, rr = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double e = p[i] - r->p[i];
+        dd += e * e;
+        rr += r->p[i] * r->p[i];
+    }
+    return sqrt(dd) / fmax(1.0, sqrt(rr));
+}

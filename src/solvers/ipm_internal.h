@@ -62,6 +62,8 @@ int ipm_normal_solve(ipm_normal *nm, double *b);
 void ipm_normal_Sp(const ipm_normal *nm, const double *p, double *out, cb_work *cnt);
 /* Mean diagonal entry of S over the free components (1 when it is not positive). */
 double ipm_normal_scale(const ipm_normal *nm);
+/* The least pivot of the last simplicial factorisation (0 when it failed or is supernodal). */
+double ipm_normal_min_pivot(const ipm_normal *nm);
 void ipm_normal_free(ipm_normal *nm);
 
 /* Restarted GMRES(restart) with left preconditioning: apply(ctx, v, out) = A v,

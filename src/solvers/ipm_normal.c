@@ -7,6 +7,7 @@
 #include "ipm_internal.h"
 
 #include <cholmod.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,6 +258,21 @@ void ipm_normal_Sp(const ipm_normal *nm, const double *p, double *out, cb_work *
 }
 
 double ipm_normal_scale(const ipm_normal *nm) { return nm->scale; }
+
+/* min_j D_jj of the last simplicial factorisation S + D + δI = L D Lᵀ (L_jj² when LLᵀ);
+ * 0 when it stopped at a non-positive pivot or is supernodal. */
+double ipm_normal_min_pivot(const ipm_normal *nm)
+{
+    const cholmod_factor *L = nm->L;
+    if (!L || L->minor < L->n || L->is_super)
+        return 0.0;
+    const int *Lp = L->p;
+    const double *Lx = L->x;
+    double m = INFINITY;
+    for (size_t j = 0; j < L->n; j++)
+        m = fmin(m, L->is_ll ? Lx[Lp[j]] * Lx[Lp[j]] : Lx[Lp[j]]);
+    return m;
+}
 
 void ipm_normal_free(ipm_normal *nm)
 {
