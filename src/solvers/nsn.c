@@ -46,7 +46,7 @@ typedef struct {
     size_t n;
     nsn_params par;
     double norm_q, w_scale;
-    double *rho, *rho_step; /* ρ_α of F; 1/‖W_αα‖ of the fallback step */
+    double *rho;            /* ρ_α of F */
     nsn_system sys;
     nsn_direct *direct;     /* NULL: GMRES */
     double *y, *dp, *pt, *yt, *Ft, *scratch;
@@ -94,13 +94,14 @@ static void nsn_cleanup(void *work)
     nsn_direct_free(w->direct);
     if (w->gs)
         cb_solver_nsgs.cleanup(w->gs);
-    free(w->rho), free(w->rho_step), free(w->sys.F), free(w->sys.IJ), free(w->sys.A);
+    free(w->rho), free(w->sys.F), free(w->sys.IJ), free(w->sys.A);
     free(w->sys.z), free(w->y), free(w->dp), free(w->pt), free(w->yt), free(w->Ft);
     free(w->scratch);
     free(w);
 }
 
-/* ρ_α and the fallback step 1/‖W_αα‖∞ (1 when the block is zero); s_W = mean ρ_α ‖W_αα‖∞. */
+/* ρ_α = 1/‖W_αα‖∞ for formulation=ac (1 when the block is zero), 1 for natural; s_W = mean
+ * ρ_α ‖W_αα‖∞. */
 static void scales(nsn_work *w)
 {
     const cb_problem *prob = w->prob;
@@ -115,8 +116,7 @@ static void scales(nsn_work *w)
                 r += fabs(blk[i + j * d]);
             nrm = fmax(nrm, r);
         }
-        w->rho_step[a] = nrm > 0 ? 1.0 / nrm : 1.0;
-        w->rho[a] = w->par.ac ? w->rho_step[a] : 1.0;
+        w->rho[a] = w->par.ac && nrm > 0 ? 1.0 / nrm : 1.0;
         sum += w->rho[a] * nrm;
     }
     w->w_scale = sum > 0 ? sum / prob->nc : 1.0;
@@ -125,7 +125,7 @@ static void scales(nsn_work *w)
 static int alloc_work(const cb_problem *prob, nsn_work *w)
 {
     size_t n = w->n, nc = (size_t)prob->nc, dd = (size_t)prob->d * prob->d;
-    w->rho = cb_calloc(nc, sizeof(double)), w->rho_step = cb_calloc(nc, sizeof(double));
+    w->rho = cb_calloc(nc, sizeof(double));
     w->sys = (nsn_system){prob, prob->nc, prob->d, n, NULL, cb_calloc(n, sizeof(double)),
                           cb_calloc(nc * dd, sizeof(double)), cb_calloc(nc * dd, sizeof(double)),
                           cb_calloc(n, sizeof(double)), w->par.ac};
@@ -133,7 +133,7 @@ static int alloc_work(const cb_problem *prob, nsn_work *w)
     w->y = cb_calloc(n, sizeof(double)), w->dp = cb_calloc(n, sizeof(double));
     w->pt = cb_calloc(n, sizeof(double)), w->yt = cb_calloc(n, sizeof(double));
     w->Ft = cb_calloc(n, sizeof(double)), w->scratch = cb_calloc(n, sizeof(double));
-    return w->rho && w->rho_step && w->sys.F && w->sys.IJ && w->sys.A && w->sys.z && w->y &&
+    return w->rho && w->sys.F && w->sys.IJ && w->sys.A && w->sys.z && w->y &&
            w->dp && w->pt && w->yt && w->Ft && w->scratch ? CB_OK : CB_ERR_NOMEM;
 }
 
