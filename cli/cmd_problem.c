@@ -61,6 +61,9 @@ static void print_info(const cb_problem *p, int json)
                "sha256: %s\n",
                p->prov.source, cb_kind_name(p->kind), p->nc, p->d, cb_storage_name(p->storage),
                nnzb, sqrt(qn), mlo, mhi, rlo, rhi, slo, shi, p->prov.sha256);
+        if (p->global)
+            printf("global: ndof %d, M %d entries, H %d entries (W and q condensed from them)\n",
+                   p->global->ndof, p->global->M.nnz, p->global->H.nnz);
         return;
     }
     cb_json j;
@@ -76,6 +79,7 @@ static void print_info(const cb_problem *p, int json)
     json_range(&j, "mu_r", rlo, rhi);
     json_range(&j, "mu_s", slo, shi);
     cb_json_str(&j, "sha256", p->prov.sha256);
+    cb_json_int(&j, "global_ndof", p->global ? p->global->ndof : 0);
     cb_json_end(&j);
 }
 

@@ -2,7 +2,8 @@
  * cones (Nesterov–Todd scaling W² z = s, the inverse Jordan product, the step to the boundary)
  * against their defining identities, judged solutions (≤ 1e-10) of known-solution problems of
  * every kind and storage, a singular W (two contacts with identical rows), every Siconos data
- * file (when the data folder is there), and its options. */
+ * file (when the data folder is there; the global ones on their global form), its options, and
+ * the global form (W never formed) against the condensed one. */
 #include "test_support.h"
 
 #include <dirent.h>
@@ -352,6 +353,162 @@ static void test_prox_bounded(void **state)
     cb_problem_free(prob);
 }
 
+/* A global problem (M v = H p + f, y = Hᵀ v + w) of nb bodies with 6 velocities each plus
+ * `extra` velocities no contact touches (as in the Siconos Spheres file), M block diagonal and
+ * positive definite (random A Aᵀ + I per body; plus skew·(B − Bᵀ) when skew > 0: the Siconos
+ * GRFC3D Chute M is not symmetric either), nc contacts between bodies a % nb and (a + 1) % nb
+ * (the ground for every third) with random H columns, condensed (cb_condense_global). */
+static cb_problem *global_problem(cb_kind kind, int nb, int extra, int nc, double skew,
+                                  uint64_t seed)
+{
+    cb_rng r;
+    cb_rng_seed(&r, seed);
+    int d = cb_kind_dim(kind), ndof = 6 * nb + extra, n = nc * d, k = 0;
+    cb_global_problem g;
+    memset(&g, 0, sizeof g);
+    g.kind = kind, g.ndof = ndof, g.nc = nc;
+    int mnz = 36 * nb + extra, hnz = n * 12;
+    g.M = (cb_triplets){ndof, ndof, mnz, calloc(mnz, sizeof(int)), calloc(mnz, sizeof(int)),
+                        calloc(mnz, sizeof(double))};
+    g.H = (cb_triplets){ndof, n, 0, calloc(hnz, sizeof(int)), calloc(hnz, sizeof(int)),
+                        calloc(hnz, sizeof(double))};
+    g.f = calloc(ndof, sizeof(double)), g.w = calloc(n, sizeof(double));
+    g.mu = calloc(nc, sizeof(double)), g.mu_r = calloc(nc, sizeof(double));
+    g.mu_s = calloc(nc, sizeof(double));
+    for (int b = 0; b < nb; b++) {
+        double A[36], B[36];
+        for (int i = 0; i < 36; i++)
+            A[i] = cb_rng_normal(&r), B[i] = cb_rng_normal(&r);
+        for (int j = 0; j < 6; j++)
+            for (int i = 0; i < 6; i++, k++) {
+                double m = (i == j) + skew * (B[i + 6 * j] - B[j + 6 * i]);
+                for (int l = 0; l < 6; l++)
+                    m += A[i + 6 * l] * A[j + 6 * l];
+                g.M.i[k] = 6 * b + i, g.M.j[k] = 6 * b + j, g.M.x[k] = m;
+            }
+    }
+    for (int e = 0; e < extra; e++, k++)
+        g.M.i[k] = g.M.j[k] = 6 * nb + e, g.M.x[k] = 1.0 + e;
+    for (int a = 0; a < nc; a++) {
+        int bodies[2] = {a % nb, a % 3 == 2 ? -1 : (a + 1) % nb};
+        for (int c = 0; c < d; c++)
+            for (int s2 = 0; s2 < 2; s2++)
+                for (int i = 0; bodies[s2] >= 0 && i < 6; i++, g.H.nnz++) {
+                    g.H.i[g.H.nnz] = 6 * bodies[s2] + i, g.H.j[g.H.nnz] = a * d + c;
+                    g.H.x[g.H.nnz] = cb_rng_normal(&r);
+                }
+        g.mu[a] = 0.5, g.mu_r[a] = cb_kind_nblocks(kind) >= 2 ? 0.1 : 0.0;
+    }
+    for (int i = 0; i < ndof; i++)
+        g.f[i] = cb_rng_normal(&r);
+    for (int i = 0; i < n; i++)
+        g.w[i] = cb_rng_normal(&r);
+    cb_problem *prob = NULL;
+    cb_error err = {{0}};
+    if (cb_condense_global(&g, &prob, &err) != CB_OK)
+        fail_msg("cb_condense_global: %s", err.text);
+    cb_global_problem_free(&g);
+    return prob;
+}
+
+/* ipm with form=F (and shift=each, polish=none, at most max_iter iterations when max_iter > 0). */
+static cbt_run_result run_form(const cb_problem *prob, const char *form, int max_iter)
+{
+    cb_option opt[3] = {{"form", form}, {"shift", "each"}, {"polish", "none"}};
+    cb_settings s;
+    cb_settings_default(&s);
+    s.tol = max_iter > 0 ? 1e-300 : TOL, s.time_limit = 0;
+    s.options = opt, s.noptions = max_iter > 0 ? 3 : 1;
+    if (max_iter > 0)
+        s.max_iter = max_iter;
+    return cbt_run(&cb_solver_ipm, prob, &s, NULL);
+}
+
+/* The global form (W = Hᵀ M⁻¹ H never formed): the condensed problem keeps (M, H, f, w); with a
+ * symmetric M the interior point takes the same steps on it as on the condensed W (shift=each,
+ * 8 iterations: iterates equal to 1e-9, independent arithmetic: the augmented system against a
+ * Cholesky of S + D); form=global solves coulomb3d and rolling3d problems, symmetric M
+ * (CHOLMOD) or not (KLU), to 1e-10, on the unique solution of the local form where W is
+ * definite (coulomb3d: n = 36 < 48 velocities in contact); form=global without a global form
+ * is refused. */
+static void test_global_form(void **state)
+{
+    (void)state;
+    const cb_kind kinds[2] = {CB_KIND_COULOMB3D, CB_KIND_ROLLING3D};
+    for (int t = 0; t < 4; t++) {
+        double skew = t >= 2 ? 0.05 : 0.0;
+        cb_problem *prob = global_problem(kinds[t % 2], 8, 10, 12, skew, 40 + t);
+        assert_non_null(prob->global);
+        assert_int_equal(prob->global->ndof, 58);
+        assert_int_equal(prob->global->M.nnz, 36 * 8 + 10);
+        size_t n = cb_problem_n(prob);
+        if (skew == 0.0) {
+            cbt_run_result a = run_form(prob, "global", 8), b = run_form(prob, "local", 8);
+            double diff = cbt_vec_reldiff(a.p, b.p, n, 1e-12);
+            print_message("  %s, 8 iterations: global and local iterates differ by %.1e\n",
+                          cb_kind_name(prob->kind), diff);
+            assert_int_equal(a.info.iterations, 8);
+            assert_true(diff <= 1e-9);
+            cbt_run_free(&a), cbt_run_free(&b);
+        }
+        cbt_run_result g = run_ipm(prob, (cb_option[]){{"form", "global"}}, 1);
+        cbt_run_result l = run_ipm(prob, (cb_option[]){{"form", "local"}}, 1);
+        double diff = cbt_vec_reldiff(g.p, l.p, n, 1e-12);
+        print_message("  %s, %s M: global %s in %d iterations (error %.1e), local %s (%.1e); "
+                      "|p_g - p_l| %.1e\n", cb_kind_name(prob->kind), skew ? "skew" : "symmetric",
+                      cb_status_name(g.info.status), g.info.iterations, g.info.error,
+                      cb_status_name(l.info.status), l.info.error, diff);
+        assert_int_equal(g.info.status, CB_STATUS_SOLVED);
+        assert_true(g.info.error <= TOL);
+        assert_int_equal(l.info.status, CB_STATUS_SOLVED);
+        if (prob->kind == CB_KIND_COULOMB3D)
+            assert_true(diff <= 1e-7);
+        cbt_run_free(&g), cbt_run_free(&l);
+        cb_problem_free(prob);
+    }
+    cb_problem *plain = random_problem(CB_KIND_COULOMB3D, 10, CB_GEN_SPD, CB_STORAGE_DENSE, 5);
+    cbt_run_result r = run_ipm(plain, (cb_option[]){{"form", "global"}}, 1);
+    assert_int_equal(r.rc, CB_ERR_INPUT);
+    assert_non_null(strstr(r.err.text, "has no global form"));
+    cbt_run_free(&r);
+    cb_problem_free(plain);
+}
+
+/* The global form survives a copy, a storage conversion and a pack/unpack (what a child
+ * process receives) bit for bit; bytes cut short are refused. */
+static void test_global_form_copies(void **state)
+{
+    (void)state;
+    cb_problem *prob = global_problem(CB_KIND_ROLLING3D, 3, 2, 4, 0.0, 7), *c = NULL, *u = NULL;
+    const cb_global_form *g = prob->global;
+    assert_int_equal(cb_problem_to_bsr(prob, &c, NULL), CB_OK);
+    char *buf = NULL;
+    size_t len = 0, used = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(cb_problem_pack(f, c, NULL), CB_OK);
+    fclose(f);
+    assert_int_equal(cb_problem_unpack(buf, len, &u, &used, NULL), CB_OK);
+    assert_int_equal((int)used, (int)len);
+    const cb_problem *both[2] = {c, u};
+    for (int k = 0; k < 2; k++) {
+        const cb_global_form *h = both[k]->global;
+        assert_non_null(h);
+        assert_int_equal(h->ndof, g->ndof);
+        assert_int_equal(h->M.nnz, g->M.nnz);
+        assert_int_equal(h->H.nnz, g->H.nnz);
+        assert_memory_equal(h->M.x, g->M.x, g->M.nnz * sizeof(double));
+        assert_memory_equal(h->H.i, g->H.i, g->H.nnz * sizeof(int));
+        assert_memory_equal(h->H.j, g->H.j, g->H.nnz * sizeof(int));
+        assert_memory_equal(h->f, g->f, g->ndof * sizeof(double));
+        assert_memory_equal(h->w, g->w, cb_problem_n(prob) * sizeof(double));
+    }
+    cb_problem *v = NULL;
+    assert_int_equal(cb_problem_unpack(buf, len - 8, &v, &used, NULL), CB_ERR_INPUT);
+    assert_null(v);
+    free(buf);
+    cb_problem_free(u), cb_problem_free(c), cb_problem_free(prob);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,7 +516,8 @@ int main(void)
         cmocka_unit_test(test_known_solutions), cmocka_unit_test(test_factored),
         cmocka_unit_test(test_singular_W),
         cmocka_unit_test(test_data_files),      cmocka_unit_test(test_options),
-        cmocka_unit_test(test_prox_bounded),
+        cmocka_unit_test(test_prox_bounded),    cmocka_unit_test(test_global_form),
+        cmocka_unit_test(test_global_form_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

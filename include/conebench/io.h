@@ -71,12 +71,7 @@ void cb_reference_free(cb_reference *r); /* frees p and y; NULL ok */
 double cb_reference_distance(const cb_reference *r, const double *p);
 
 /* A global problem before condensation: M v = H p + f, y = Hᵀ v + w, with n dofs, nc contacts.
- * M and H are triplets (row i, column j, value x), duplicates summed. */
-typedef struct {
-    int nrow, ncol, nnz;
-    int *i, *j;
-    double *x;
-} cb_triplets;
+ * M and H are triplets (cb_triplets, conebench/problem.h), duplicates summed. */
 
 typedef struct {
     cb_kind kind;
@@ -90,7 +85,8 @@ typedef struct {
 } cb_global_problem;
 
 void cb_global_problem_free(cb_global_problem *g);
-/* W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w (Cholesky of M, fixed-order kernels). Output is dense. */
+/* W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w (Cholesky of M, fixed-order kernels). Output is dense and
+ * carries a copy of (M, H, f, w) as its global form (cb_problem.global). */
 int cb_condense_global(const cb_global_problem *g, cb_problem **out, cb_error *err);
 
 #endif

@@ -53,6 +53,36 @@ typedef struct {
                      * must not run concurrently (everything else is read-only) */
 } cb_factored;
 
+/* A sparse matrix as triplets (row i, column j, value x), duplicates summed. Owned arrays. */
+typedef struct {
+    int nrow, ncol, nnz;
+    int *i, *j;
+    double *x;
+} cb_triplets;
+
+/* The global form a problem was condensed from: M v = H p + f, y = Hᵀ v + w (ndof velocities
+ * v, M ndof × ndof positive definite, H ndof × nc·d), so W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w.
+ * The readers of global files attach it to the condensed problem (cb_problem.global) for the
+ * solvers that work on it directly (ipm form=global); μ's stay in the problem. Owned arrays. */
+typedef struct {
+    int ndof;
+    cb_triplets M, H;
+    double *f, *w; /* ndof, nc·d */
+} cb_global_form;
+
+/* Release t's arrays and zero it (t itself is not freed; NULL ok). */
+void cb_triplets_free(cb_triplets *t);
+/* t is nrow × ncol, its arrays present, every index in range and every value finite; else
+ * CB_ERR_INPUT naming `name`, the entry and the reason. */
+int cb_triplets_check(const cb_triplets *t, const char *name, int nrow, int ncol, cb_error *err);
+/* Release g and everything it owns (NULL ok). */
+void cb_global_form_free(cb_global_form *g);
+/* Sizes, indices and finiteness of g for a problem of n = nc·d unknowns (CB_ERR_INPUT). */
+int cb_global_form_check(const cb_global_form *g, size_t n, cb_error *err);
+/* Deep copy of src (n = nc·d) into a new *out (CB_ERR_NOMEM). */
+int cb_global_form_copy(const cb_global_form *src, size_t n, cb_global_form **out,
+                        cb_error *err);
+
 /* Where a problem comes from: a file (path + sha256) or a generator (name + params + seed). */
 typedef struct {
     char *source;      /* file path, or NULL */
@@ -73,6 +103,7 @@ typedef struct {
     cb_factored fac;   /* factored storage, else zeroed */
     double *q;         /* nc·d */
     double *mu, *mu_r, *mu_s; /* nc each */
+    cb_global_form *global;   /* the global form W and q were condensed from, or NULL */
     cb_provenance prov;
 } cb_problem;
 
@@ -124,7 +155,7 @@ void cb_problem_factored_velocities(const cb_problem *prob, const double *p, dou
 /* Friction coefficients of contact alpha. */
 void cb_problem_friction(const cb_problem *prob, int alpha, cb_friction *f);
 
-/* Deep copy; convert storage (BSR drops all-zero off-diagonal blocks, keeps diagonal blocks;
+/* Deep copy (the global form too); convert storage (BSR drops all-zero off-diagonal blocks, keeps diagonal blocks;
  * from factored, BSR holds a block for every pair of contacts sharing a body, computed as
  * Σ G_αs M⁻¹ G_βtᵀ, and dense goes through BSR). Nothing converts to factored. */
 int cb_problem_copy(const cb_problem *src, cb_problem **out, cb_error *err);
@@ -139,7 +170,7 @@ int cb_problem_set_provenance(cb_problem *prob, const char *source, const char *
 const char *cb_storage_name(cb_storage s); /* "dense" / "bsr" / "factored" */
 
 /* A problem as bytes (host byte order), for a child process of the same executable
- * (conebench/child.h); name and provenance are left out. */
+ * (conebench/child.h), the global form included; name and provenance are left out. */
 int cb_problem_pack(FILE *f, const cb_problem *prob, cb_error *err);
 /* The problem packed at buf: every size is checked against len before anything is allocated,
  * then the problem (cb_problem_check). *used = bytes read. CB_ERR_INPUT for bytes that are not

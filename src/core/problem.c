@@ -121,6 +121,7 @@ void cb_problem_free(cb_problem *p)
     free(p->mu);
     free(p->mu_r);
     free(p->mu_s);
+    cb_global_form_free(p->global);
     free(p->prov.source);
     free(p->prov.generator);
     free(p->prov.params);
@@ -198,6 +199,8 @@ int cb_problem_check(const cb_problem *p, cb_error *err)
         rc = check_coeffs(p->mu_r, p->nc, "mu_r", err);
     if (rc == CB_OK)
         rc = check_coeffs(p->mu_s, p->nc, "mu_s", err);
+    if (rc == CB_OK && p->global)
+        rc = cb_global_form_check(p->global, n, err);
     return rc;
 }
 
@@ -380,7 +383,7 @@ int cb_problem_set_provenance(cb_problem *p, const char *source, const char *gen
     return CB_OK;
 }
 
-/* Copy q, μ's, name and provenance from src to dst (same kind and nc). */
+/* Copy q, μ's, the global form, name and provenance from src to dst (same kind and nc). */
 static int copy_common(const cb_problem *src, cb_problem *dst)
 {
     size_t n = cb_problem_n(src);
@@ -390,6 +393,8 @@ static int copy_common(const cb_problem *src, cb_problem *dst)
     memcpy(dst->mu_s, src->mu_s, (size_t)src->nc * sizeof(double));
     memcpy(dst->prov.sha256, src->prov.sha256, sizeof dst->prov.sha256);
     if (cb_problem_set_name(dst, src->name) != CB_OK)
+        return CB_ERR_NOMEM;
+    if (src->global && cb_global_form_copy(src->global, n, &dst->global, NULL) != CB_OK)
         return CB_ERR_NOMEM;
     return cb_problem_set_provenance(dst, src->prov.source, src->prov.generator, src->prov.params,
                                      src->prov.seed);

@@ -4,7 +4,9 @@
  * Layout (host byte order): pack_header, then W: dense (n² doubles), BSR (row_ptr nc + 1 ints,
  * col nnzb ints, val nnzb·d² doubles) or factored (minv nbody·10 doubles, body 2nc ints, G
  * 2nc·6d doubles: the derived arrays are rebuilt by cb_problem_factored_finish); then q (n
- * doubles), μ, μ_r, μ_s (nc doubles each), n = nc·d. Name and provenance are not packed. */
+ * doubles), μ, μ_r, μ_s (nc doubles each), n = nc·d; then, when header.global is 1, the global
+ * form: global_header, M and H (rows, columns as ints, values as doubles; nnz each), f (ndof
+ * doubles) and w (n doubles). Name and provenance are not packed. */
 #include "conebench/problem.h"
 
 #include <stdint.h>
@@ -15,9 +17,15 @@ static const char pack_magic[8] = "cbprob2";
 
 typedef struct {
     char magic[8];
-    int32_t kind, nc, storage, nnzb, nbody, unused;
-    uint64_t bytes; /* payload after the header */
+    int32_t kind, nc, storage, nnzb, nbody, global;
+    uint64_t bytes; /* payload after the header, the global form's excluded */
 } pack_header;
+
+typedef struct {
+    int32_t ndof, mnnz, hnnz, unused;
+} global_header;
+
+#define GLOBAL_PARTS 8 /* M i, j, x; H i, j, x; f; w */
 
 typedef struct {
     void *ptr;
@@ -70,6 +78,41 @@ static int pack_parts(const cb_problem *p, int nnzb, int nbody, pack_part part[P
     return ok;
 }
 
+/* The regions of a global form of gh's sizes (n = nc·d) at g's arrays; 0 on overflow. */
+static int global_parts(const global_header *gh, cb_global_form *g, size_t n,
+                        pack_part part[GLOBAL_PARTS], size_t *total)
+{
+    int ok = gh->ndof >= 1 && gh->mnnz >= 0 && gh->hnnz >= 0;
+    ok = ok && part_of(g->M.i, (size_t)gh->mnnz, sizeof(int), &part[0]) &&
+         part_of(g->M.j, (size_t)gh->mnnz, sizeof(int), &part[1]) &&
+         part_of(g->M.x, (size_t)gh->mnnz, sizeof(double), &part[2]) &&
+         part_of(g->H.i, (size_t)gh->hnnz, sizeof(int), &part[3]) &&
+         part_of(g->H.j, (size_t)gh->hnnz, sizeof(int), &part[4]) &&
+         part_of(g->H.x, (size_t)gh->hnnz, sizeof(double), &part[5]) &&
+         part_of(g->f, (size_t)gh->ndof, sizeof(double), &part[6]) &&
+         part_of(g->w, n, sizeof(double), &part[7]);
+    *total = 0;
+    for (int i = 0; i < GLOBAL_PARTS && ok; i++) {
+        ok = *total <= SIZE_MAX - part[i].bytes;
+        *total += ok ? part[i].bytes : 0;
+    }
+    return ok;
+}
+
+/* Write p's global form (after the problem's payload). */
+static int pack_global(FILE *f, const cb_problem *p)
+{
+    global_header gh = {p->global->ndof, p->global->M.nnz, p->global->H.nnz, 0};
+    pack_part part[GLOBAL_PARTS];
+    size_t total;
+    if (!global_parts(&gh, p->global, cb_problem_n(p), part, &total))
+        return 1;
+    int bad = fwrite(&gh, sizeof gh, 1, f) != 1;
+    for (int i = 0; i < GLOBAL_PARTS && !bad; i++)
+        bad = part[i].bytes && fwrite(part[i].ptr, part[i].bytes, 1, f) != 1;
+    return bad;
+}
+
 int cb_problem_pack(FILE *f, const cb_problem *p, cb_error *err)
 {
     pack_header h;
@@ -86,10 +129,13 @@ int cb_problem_pack(FILE *f, const cb_problem *p, cb_error *err)
     h.storage = (int32_t)p->storage;
     h.nnzb = p->storage == CB_STORAGE_BSR ? p->bsr.nnzb : 0;
     h.nbody = p->storage == CB_STORAGE_FACTORED ? p->fac.nbody : 0;
+    h.global = p->global != NULL;
     h.bytes = total;
     int bad = fwrite(&h, sizeof h, 1, f) != 1;
     for (int i = 0; i < PACK_PARTS && !bad; i++)
         bad = part[i].bytes && fwrite(part[i].ptr, part[i].bytes, 1, f) != 1;
+    if (!bad && p->global)
+        bad = pack_global(f, p);
     return bad ? cb_fail(err, CB_ERR_NOMEM, "pack: write failed") : CB_OK;
 }
 
@@ -106,7 +152,8 @@ static int header_ok(const pack_header *h, size_t avail, pack_part part[PACK_PAR
     int bsr = h->storage == CB_STORAGE_BSR, fac = h->storage == CB_STORAGE_FACTORED;
     if (memcmp(h->magic, pack_magic, sizeof h->magic) != 0 || shape.d == 0 || h->nc < 1 ||
         (long long)h->nc * shape.d > INT32_MAX || h->nnzb < 0 || (!bsr && h->nnzb != 0) ||
-        (fac ? h->nbody < 1 : h->nbody != 0) || (!bsr && !fac && h->storage != CB_STORAGE_DENSE))
+        (fac ? h->nbody < 1 : h->nbody != 0) || (!bsr && !fac && h->storage != CB_STORAGE_DENSE) ||
+        (h->global != 0 && h->global != 1))
         return 0;
     return pack_parts(&shape, h->nnzb, h->nbody, part, &total) && total == h->bytes &&
            total <= avail;
@@ -118,6 +165,40 @@ static int alloc_shape(const pack_header *h, cb_problem **out, cb_error *err)
     if (h->storage == CB_STORAGE_FACTORED)
         return cb_problem_alloc_factored((cb_kind)h->kind, h->nc, h->nbody, out, err);
     return cb_problem_alloc((cb_kind)h->kind, h->nc, (cb_storage)h->storage, h->nnzb, out, err);
+}
+
+/* The global form packed at buf (avail bytes) into p->global; *used grows by what it read. */
+static int unpack_global(const char *buf, size_t avail, cb_problem *p, size_t *used,
+                         cb_error *err)
+{
+    global_header gh;
+    pack_part part[GLOBAL_PARTS];
+    cb_global_form shape;
+    size_t total = 0;
+    memset(&shape, 0, sizeof shape);
+    if (avail < sizeof gh)
+        return cb_fail(err, CB_ERR_INPUT, "packed problem: the global form is cut short");
+    memcpy(&gh, buf, sizeof gh);
+    if (!global_parts(&gh, &shape, cb_problem_n(p), part, &total) || total > avail - sizeof gh)
+        return cb_fail(err, CB_ERR_INPUT, "packed problem: inconsistent global form");
+    cb_global_form *g = cb_calloc(1, sizeof *g);
+    if (!g)
+        return cb_fail(err, CB_ERR_NOMEM, "packed problem: out of memory");
+    p->global = g; /* freed with p */
+    g->ndof = gh.ndof;
+    g->M = (cb_triplets){gh.ndof, gh.ndof, gh.mnnz, NULL, NULL, NULL};
+    g->H = (cb_triplets){gh.ndof, (int)cb_problem_n(p), gh.hnnz, NULL, NULL, NULL};
+    void **dst[GLOBAL_PARTS] = {(void **)&g->M.i, (void **)&g->M.j, (void **)&g->M.x,
+                                (void **)&g->H.i, (void **)&g->H.j, (void **)&g->H.x,
+                                (void **)&g->f,   (void **)&g->w};
+    const char *at = buf + sizeof gh;
+    for (int i = 0; i < GLOBAL_PARTS; at += part[i].bytes, i++) {
+        if (!(*dst[i] = cb_malloc_array(part[i].bytes ? part[i].bytes : 1, 1)))
+            return cb_fail(err, CB_ERR_NOMEM, "packed problem: out of memory");
+        memcpy(*dst[i], at, part[i].bytes);
+    }
+    *used += sizeof gh + total;
+    return CB_OK;
 }
 
 int cb_problem_unpack(const char *buf, size_t len, cb_problem **out, size_t *used,
@@ -142,7 +223,9 @@ int cb_problem_unpack(const char *buf, size_t len, cb_problem **out, size_t *use
         at += part[i].bytes;
     }
     *used += sizeof h;
-    if ((*out)->storage == CB_STORAGE_FACTORED)
+    if (h.global)
+        rc = unpack_global(at, len - *used, *out, used, err);
+    if (rc == CB_OK && (*out)->storage == CB_STORAGE_FACTORED)
         rc = cb_problem_factored_finish(*out, err);
     if (rc == CB_OK)
         rc = cb_problem_check(*out, err);

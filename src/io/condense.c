@@ -12,7 +12,8 @@
  * Cholesky. Real files are not always symmetric (the
  * Siconos GRFC3D Chute M has 24 entry pairs differing by up to 7.5%, and Siconos itself uses LU):
  * then the symmetric part must pass Cholesky (positive definiteness) and M is solved by LU
- * with partial pivoting, so that W matches Siconos. The output problem is dense.
+ * with partial pivoting, so that W matches Siconos. The output problem is dense and keeps a copy
+ * of (M, H, f, w) as its global form.
  * The factorisations and products are conebench's fixed-order kernels (detmath.h), not LAPACK:
  * the condensed W is bitwise the same on every CPU and OpenBLAS kernel.
  */
@@ -23,47 +24,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void triplets_free(cb_triplets *t)
-{
-    free(t->i);
-    free(t->j);
-    free(t->x);
-    memset(t, 0, sizeof *t);
-}
-
 /* Releases every array g owns and zeroes it; g itself is not freed (it is usually on the
  * stack or embedded). */
 void cb_global_problem_free(cb_global_problem *g)
 {
     if (!g)
         return;
-    triplets_free(&g->M);
-    triplets_free(&g->H);
+    cb_triplets_free(&g->M);
+    cb_triplets_free(&g->H);
     free(g->f);
     free(g->w);
     free(g->mu);
     free(g->mu_r);
     free(g->mu_s);
     memset(g, 0, sizeof *g);
-}
-
-static int check_triplets(const cb_triplets *t, const char *name, int nrow, int ncol,
-                          cb_error *err)
-{
-    if (t->nrow != nrow || t->ncol != ncol)
-        return cb_fail(err, CB_ERR_INPUT, "%s: is %d x %d, expected %d x %d", name, t->nrow,
-                       t->ncol, nrow, ncol);
-    if (t->nnz < 0 || (t->nnz > 0 && (!t->i || !t->j || !t->x)))
-        return cb_fail(err, CB_ERR_INPUT, "%s: invalid triplet arrays", name);
-    for (int k = 0; k < t->nnz; k++) {
-        if (t->i[k] < 0 || t->i[k] >= nrow || t->j[k] < 0 || t->j[k] >= ncol)
-            return cb_fail(err, CB_ERR_INPUT, "%s: entry %d at (%d, %d) is out of range", name, k,
-                           t->i[k], t->j[k]);
-        if (!isfinite(t->x[k]))
-            return cb_fail(err, CB_ERR_INPUT, "%s: entry %d at (%d, %d) is not finite", name, k,
-                           t->i[k], t->j[k]);
-    }
-    return CB_OK;
 }
 
 static int check_vector(const double *x, size_t n, const char *name, cb_error *err)
@@ -87,9 +61,9 @@ static int check_global(const cb_global_problem *g, int *n, cb_error *err)
     if ((long long)g->nc * d > 0x7fffffffLL)
         return cb_fail(err, CB_ERR_INPUT, "nc: nc·d exceeds the int range");
     *n = g->nc * d;
-    int rc = check_triplets(&g->M, "M", g->ndof, g->ndof, err);
+    int rc = cb_triplets_check(&g->M, "M", g->ndof, g->ndof, err);
     if (rc == CB_OK)
-        rc = check_triplets(&g->H, "H", g->ndof, *n, err);
+        rc = cb_triplets_check(&g->H, "H", g->ndof, *n, err);
     if (rc == CB_OK)
         rc = check_vector(g->f, (size_t)g->ndof, "f", err);
     if (rc == CB_OK)
@@ -356,6 +330,10 @@ int cb_condense_global(const cb_global_problem *g, cb_problem **out, cb_error *e
     if (rc == CB_OK) {
         copy_coeffs(g, x.out);
         rc = cb_problem_check(x.out, err);
+    }
+    if (rc == CB_OK) { /* the global form, for the solvers that work on it (ipm form=global) */
+        cb_global_form view = {g->ndof, g->M, g->H, g->f, g->w};
+        rc = cb_global_form_copy(&view, (size_t)x.n, &x.out->global, err);
     }
     if (rc == CB_OK)
         *out = x.out;

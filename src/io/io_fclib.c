@@ -598,14 +598,6 @@ static int fill_triplets(const fc_ctx *c, const char *field, const fc_matrix *A,
     return CB_OK;
 }
 
-static void triplets_free(cb_triplets *t)
-{
-    free(t->i);
-    free(t->j);
-    free(t->x);
-    memset(t, 0, sizeof *t);
-}
-
 /* Any fclib layout → triplets (row, column, value). On failure t is left empty. */
 static int matrix_to_triplets(const fc_ctx *c, const char *field, const fc_matrix *A, cb_triplets *t)
 {
@@ -622,7 +614,7 @@ static int matrix_to_triplets(const fc_ctx *c, const char *field, const fc_matri
     t->x = cb_malloc_array((size_t)nnz, sizeof(double));
     rc = t->i && t->j && t->x ? fill_triplets(c, field, A, t) : fc_nomem(c, field);
     if (rc != CB_OK)
-        triplets_free(t);
+        cb_triplets_free(t);
     return rc;
 }
 
@@ -772,7 +764,7 @@ static int local_to_problem(const fc_ctx *c, const struct fclib_local *L, const 
         memcpy((*out)->q, L->q, (size_t)n * sizeof(double));
         memcpy((*out)->mu, L->mu, (size_t)nc * sizeof(double));
     }
-    triplets_free(&t);
+    cb_triplets_free(&t);
     return rc;
 }
 
@@ -834,8 +826,8 @@ static int global_to_problem(const fc_ctx *c, const char *where, const fc_global
             rc = fc_relay(c, rc, &e);
         }
     }
-    triplets_free(&g.M);
-    triplets_free(&g.H);
+    cb_triplets_free(&g.M);
+    cb_triplets_free(&g.H);
     free(zeros);
     return rc;
 }

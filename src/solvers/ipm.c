@@ -29,7 +29,12 @@
  * point per interior-point iteration and one after the polish; max_iter caps their sum);
  * work.local_iters = interior-point iterations (one factorisation and two solves each);
  * block_products (W p, S p, GMRES products, the polish's), projections and error_evals.
- * Factored W is assembled in block-sparse rows (cb_problem_to_bsr) at setup. */
+ * Factored W is assembled in block-sparse rows (cb_problem_to_bsr) at setup.
+ *
+ * Option form: on a problem read from a global file (M v = H p + f, y = Hᵀ v + w, kept as
+ * prob->global), form=global (the default there, form=auto) works on M and H without forming
+ * W: y and W products by solves with M, and the normal system as the augmented system
+ * [M H; Hᵀ −D̃] (ipm_global.c). form=local uses the condensed W. The polish (nsn) works on the condensed W. */
 #include "first_order.h"
 #include "ipm_internal.h"
 #include "solvers_internal.h"
@@ -61,6 +66,8 @@
 #define IPM_NVEC 11            /* vectors of n in the work */
 #define IPM_NCVEC 9            /* cone vectors (stride IPM_STRIDE per cone) in the work */
 
+enum { IPM_FORM_AUTO, IPM_FORM_LOCAL, IPM_FORM_GLOBAL };
+
 typedef struct {
     int outer;      /* shift=outer */
     int newton;     /* shift=newton */
@@ -68,6 +75,7 @@ typedef struct {
     int polish;     /* polish=nsn */
     int supernodal; /* factor=supernodal */
     double prox;    /* ρ scale */
+    int form;       /* IPM_FORM_* */
     long max_inner; /* interior-point iterations per shift value */
 } ipm_params;
 
@@ -106,6 +114,8 @@ static const cb_option_spec ipm_options[] = {
     {"gmres_max", "50", "shift=newton: GMRES iterations per linear solve (>= 0)"},
     {"polish", "nsn", "crossover when the interior point stalls or breaks down: nsn (semismooth "
                       "Newton from its iterate) | none"},
+    {"form", "auto", "the problem the interior point works on: local (W) | global (M, H of a "
+                     "global file, W never formed) | auto (global when the file has one)"},
     {NULL, NULL, NULL}};
 
 static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
@@ -118,6 +128,11 @@ static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
     const char *po = rc == CB_OK ? cb_option_get(s, ipm_options, "polish") : "";
     if (rc == CB_OK && strcmp(po, "nsn") && strcmp(po, "none"))
         rc = cb_fail(err, CB_ERR_INPUT, "option polish: '%s' is not nsn or none", po);
+    const char *fo = rc == CB_OK ? cb_option_get(s, ipm_options, "form") : "";
+    if (rc == CB_OK && strcmp(fo, "auto") && strcmp(fo, "local") && strcmp(fo, "global"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option form: '%s' is not auto, local or global", fo);
+    p->form = !strcmp(fo, "local") ? IPM_FORM_LOCAL : !strcmp(fo, "global") ? IPM_FORM_GLOBAL
+                                                                           : IPM_FORM_AUTO;
     if (rc == CB_OK && strcmp(f, "simplicial") && strcmp(f, "supernodal"))
         rc = cb_fail(err, CB_ERR_INPUT, "option factor: '%s' is not simplicial or supernodal", f);
     if (rc == CB_OK)
@@ -196,7 +211,8 @@ static int ipm_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     if (!w)
         return cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory");
     w->par = par, w->prob = prob, w->n = cb_problem_n(prob);
-    if (prob->storage == CB_STORAGE_FACTORED) {
+    int global = par.form == IPM_FORM_GLOBAL || (par.form == IPM_FORM_AUTO && prob->global);
+    if (!global && prob->storage == CB_STORAGE_FACTORED) {
         rc = cb_problem_to_bsr(prob, &w->own, err);
         w->prob = w->own;
     }
@@ -206,7 +222,8 @@ static int ipm_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     if (rc == CB_OK && alloc_vectors(w) != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory (nc = %d)", prob->nc);
     if (rc == CB_OK)
-        rc = ipm_normal_new(w->prob, w->cones.fixed, par.supernodal, &w->nm, err);
+        rc = global ? ipm_normal_new_global(w->prob, w->cones.fixed, &w->nm, err)
+                    : ipm_normal_new(w->prob, w->cones.fixed, par.supernodal, &w->nm, err);
     if (rc != CB_OK) {
         ipm_cleanup(w);
         return rc;
@@ -323,8 +340,8 @@ static void apply_exact(void *ctx, const double *v, double *out)
 {
     ipm_work *w = ctx;
     int d = w->prob->d;
-    cb_problem_Wp(w->prob, v, out);
-    w->cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
+    if (ipm_normal_Wp(w->nm, v, out, w->cnt) != CB_OK)
+        w->precond_failed = 1;
     for (int a = 0; a < w->prob->nc; a++) {
         size_t o = (size_t)a * d;
         const double *Da = w->D + o * d;
@@ -345,7 +362,7 @@ static void apply_exact(void *ctx, const double *v, double *out)
 static void precond_cholesky(void *ctx, double *v)
 {
     ipm_work *w = ctx;
-    if (ipm_normal_solve(w->nm, v) != CB_OK)
+    if (ipm_normal_precond(w->nm, v) != CB_OK)
         w->precond_failed = 1;
 }
 
@@ -545,8 +562,9 @@ static double program_error(const ipm_work *w, const cb_fo_residual *res, const 
 static void after_step(ipm_work *w, const double *p, cb_fo_residual *res, long *inner,
                        int force, cb_work *cnt)
 {
-    cb_problem_y(w->prob, p, w->y);
-    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
+    if (ipm_normal_y(w->nm, p, w->y, cnt) != CB_OK) /* M factored at setup: cannot fail */
+        for (size_t i = 0; i < w->n; i++)
+            w->y[i] = NAN;
     cb_fo_residual_eval(w->prob, p, w->y, w->norm_q, res, cnt);
     w->err = res->err;
     w->eps_stick = IPM_STICK * res->err * fmax(w->norm_q, fmax(res->norm_p, res->norm_y));

@@ -56,8 +56,10 @@ int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int super
 /* Factor S + D + δ I, D given as nc diagonal blocks (d×d column-major). 0 when factored, 1 when
  * not positive definite (try a larger δ), CB_ERR_NOMEM. Counts the block products. */
 int ipm_normal_factor(ipm_normal *nm, const double *D, double delta, cb_work *cnt);
-/* b ← N⁻¹ b with the last factorisation. CB_OK, CB_ERR_NOMEM or CB_ERR_INTERNAL. */
+/* b ← N⁻¹ b with the last factorisation. CB_OK, CB_ERR_NOMEM or CB_ERR_INTERNAL.
+ * ipm_normal_precond: the same as a fixed linear map (global form: without refinement). */
 int ipm_normal_solve(ipm_normal *nm, double *b);
+int ipm_normal_precond(ipm_normal *nm, double *b);
 /* out = S p (the symmetric part of W; counts one W product). */
 void ipm_normal_Sp(const ipm_normal *nm, const double *p, double *out, cb_work *cnt);
 /* Mean diagonal entry of S over the free components (1 when it is not positive). */
@@ -65,6 +67,31 @@ double ipm_normal_scale(const ipm_normal *nm);
 /* The least pivot of the last simplicial factorisation (0 when it failed or is supernodal). */
 double ipm_normal_min_pivot(const ipm_normal *nm);
 void ipm_normal_free(ipm_normal *nm);
+
+/* The same on the global form (ipm_global.c): N = W + D + δ I on the free components with
+ * W = Hᵀ M⁻¹ H never formed. ipm_normal_new_global builds it from prob->global. */
+int ipm_normal_new_global(const cb_problem *prob, const unsigned char *fixed, ipm_normal **out,
+                          cb_error *err);
+/* y = W p + q (global form: Hᵀ M⁻¹ (H p + f) + w) and out = W v, one W product counted each.
+ * CB_OK or CB_ERR_INTERNAL (a failed solve with M). */
+int ipm_normal_y(ipm_normal *nm, const double *p, double *y, cb_work *cnt);
+int ipm_normal_Wp(ipm_normal *nm, const double *v, double *out, cb_work *cnt);
+
+/* The global form's linear algebra, behind ipm_normal (ipm_global.c). */
+typedef struct ipm_global ipm_global;
+int ipm_global_new(const cb_problem *prob, const unsigned char *fixed, ipm_global **out,
+                   cb_error *err);
+/* Factor the augmented matrix [M H'; H'ᵀ −D̃], D̃ = D + δ I on the free components: 0, 1
+ * (singular) or CB_ERR_NOMEM. */
+int ipm_global_factor(ipm_global *gl, const double *D, double delta);
+/* b ← (W + D̃)⁻¹ b on the free components (b unchanged on fixed ones) by the augmented system,
+ * then (refine) iterative refinement: a fixed linear map without it (a Krylov preconditioner). */
+int ipm_global_solve(ipm_global *gl, double *b, int refine);
+int ipm_global_Wp(ipm_global *gl, const double *p, double *out);
+int ipm_global_y(ipm_global *gl, const double *p, double *y);
+double ipm_global_scale(const ipm_global *gl); /* mean W_ii over the free components */
+int ipm_global_symmetric(const ipm_global *gl); /* 1 when M (so W) is symmetric */
+void ipm_global_free(ipm_global *gl);
 
 /* Restarted GMRES(restart) with left preconditioning: apply(ctx, v, out) = A v,
  * precond(ctx, v): v ← M⁻¹ v. Work: V ((restart + 1) · n), H ((restart + 1) · restart),

@@ -3,7 +3,8 @@
  * pattern (dense or BSR storage), D the per-contact blocks of the Nesterov–Todd scaling, and its
  * sparse Cholesky factorisation by CHOLMOD (SuiteSparse), analysed once (AMD ordering).
  * Simplicial LDLᵀ by default: no BLAS, so the bits do not depend on the CPU or the BLAS kernel;
- * supernodal (BLAS) on request. */
+ * supernodal (BLAS) on request. A normal matrix made by ipm_normal_new_global hands every
+ * call to the global form's algebra (ipm_global.c). */
 #include "ipm_internal.h"
 
 #include <cholmod.h>
@@ -18,6 +19,7 @@ typedef struct {
 } wref;
 
 struct ipm_normal {
+    ipm_global *gl;  /* the global form's algebra (ipm_global.c), or NULL: the local one */
     const cb_problem *prob;
     const unsigned char *fixed;
     int nc, d, n;
@@ -210,8 +212,47 @@ int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int super
     return CB_OK;
 }
 
+int ipm_normal_new_global(const cb_problem *prob, const unsigned char *fixed, ipm_normal **out,
+                          cb_error *err)
+{
+    *out = NULL;
+    ipm_normal *nm = cb_calloc(1, sizeof *nm);
+    if (!nm)
+        return cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory");
+    nm->prob = prob, nm->fixed = fixed;
+    nm->nc = prob->nc, nm->d = prob->d, nm->n = prob->nc * prob->d;
+    int rc = ipm_global_new(prob, fixed, &nm->gl, err);
+    if (rc != CB_OK) {
+        free(nm);
+        return rc;
+    }
+    nm->scale = ipm_global_scale(nm->gl);
+    *out = nm;
+    return CB_OK;
+}
+
+int ipm_normal_y(ipm_normal *nm, const double *p, double *y, cb_work *cnt)
+{
+    cnt->block_products += cb_problem_blocks_per_matvec(nm->prob);
+    if (nm->gl)
+        return ipm_global_y(nm->gl, p, y);
+    cb_problem_y(nm->prob, p, y);
+    return CB_OK;
+}
+
+int ipm_normal_Wp(ipm_normal *nm, const double *v, double *out, cb_work *cnt)
+{
+    cnt->block_products += cb_problem_blocks_per_matvec(nm->prob);
+    if (nm->gl)
+        return ipm_global_Wp(nm->gl, v, out);
+    cb_problem_Wp(nm->prob, v, out);
+    return CB_OK;
+}
+
 int ipm_normal_factor(ipm_normal *nm, const double *D, double delta, cb_work *cnt)
 {
+    if (nm->gl)
+        return ipm_global_factor(nm->gl, D, delta);
     int d = nm->d;
     double *Ax = nm->A->x;
     (void)cnt;
@@ -232,8 +273,15 @@ int ipm_normal_factor(ipm_normal *nm, const double *D, double delta, cb_work *cn
     return nm->cm.status == CHOLMOD_NOT_POSDEF || nm->L->minor < nm->L->n ? 1 : 0;
 }
 
+int ipm_normal_precond(ipm_normal *nm, double *b)
+{
+    return nm->gl ? ipm_global_solve(nm->gl, b, 0) : ipm_normal_solve(nm, b);
+}
+
 int ipm_normal_solve(ipm_normal *nm, double *b)
 {
+    if (nm->gl)
+        return ipm_global_solve(nm->gl, b, 1);
     cholmod_dense B = {(size_t)nm->n, 1, (size_t)nm->n, (size_t)nm->n, b, NULL,
                        CHOLMOD_REAL, CHOLMOD_DOUBLE};
     if (!cholmod_solve2(CHOLMOD_A, nm->L, &B, NULL, &nm->X, NULL, &nm->Y, &nm->E, &nm->cm))
@@ -242,9 +290,17 @@ int ipm_normal_solve(ipm_normal *nm, double *b)
     return CB_OK;
 }
 
-/* out = S p from the upper triangle: each off-diagonal entry acts twice. */
+/* out = S p from the upper triangle: each off-diagonal entry acts twice (global form: W p, its
+ * skew part included when M is not symmetric: the matrix the direction solves with). */
 void ipm_normal_Sp(const ipm_normal *nm, const double *p, double *out, cb_work *cnt)
 {
+    if (nm->gl) {
+        cnt->block_products += cb_problem_blocks_per_matvec(nm->prob);
+        if (ipm_global_Wp(nm->gl, p, out) != CB_OK) /* M factored at setup: cannot fail */
+            for (int i = 0; i < nm->n; i++)
+                out[i] = NAN;
+        return;
+    }
     const int *Ap = nm->A->p, *Ai = nm->A->i;
     memset(out, 0, (size_t)nm->n * sizeof *out);
     for (int j = 0; j < nm->n; j++)
@@ -264,7 +320,7 @@ double ipm_normal_scale(const ipm_normal *nm) { return nm->scale; }
 double ipm_normal_min_pivot(const ipm_normal *nm)
 {
     const cholmod_factor *L = nm->L;
-    if (!L || L->minor < L->n || L->is_super)
+    if (nm->gl || !L || L->minor < L->n || L->is_super)
         return 0.0;
     const int *Lp = L->p;
     const double *Lx = L->x;
@@ -278,6 +334,11 @@ void ipm_normal_free(ipm_normal *nm)
 {
     if (!nm)
         return;
+    if (nm->gl) {
+        ipm_global_free(nm->gl);
+        free(nm);
+        return;
+    }
     cholmod_free_dense(&nm->X, &nm->cm), cholmod_free_dense(&nm->Y, &nm->cm);
     cholmod_free_dense(&nm->E, &nm->cm);
     cholmod_free_factor(&nm->L, &nm->cm);
