@@ -238,14 +238,17 @@ static void solve_data_file(const char *path, const char *name)
     cb_error err = {{0}};
     if (cb_read_problem(path, &rs, &prob, &err) != CB_OK)
         fail_msg("%s: %s", path, err.text);
-    double t0 = cb_now();
-    cbt_run_result r = run_ipm(prob, NULL, 0);
-    print_message("  %-40s nc=%-4d %-7s %3d iterations, error %.2e, %.3f s\n", name, prob->nc,
-                  cb_status_name(r.info.status), r.info.iterations, r.info.error,
-                  cb_now() - t0);
-    assert_int_equal(r.info.status, CB_STATUS_SOLVED);
-    assert_true(r.info.error <= TOL);
-    cbt_run_free(&r);
+    for (int form = 0; form < (prob->global ? 2 : 1); form++) { /* a global file: both forms */
+        double t0 = cb_now();
+        cb_option opt = {"form", form ? "global" : "local"};
+        cbt_run_result r = run_ipm(prob, &opt, 1);
+        print_message("  %-40s nc=%-4d %-6s %-7s %3d iterations, error %.2e, %.3f s\n", name,
+                      prob->nc, opt.value, cb_status_name(r.info.status), r.info.iterations,
+                      r.info.error, cb_now() - t0);
+        assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+        assert_true(r.info.error <= TOL);
+        cbt_run_free(&r);
+    }
     cb_problem_free(prob);
 }
 
@@ -353,64 +356,6 @@ static void test_prox_bounded(void **state)
     cb_problem_free(prob);
 }
 
-/* A global problem (M v = H p + f, y = Hᵀ v + w) of nb bodies with 6 velocities each plus
- * `extra` velocities no contact touches (as in the Siconos Spheres file), M block diagonal and
- * positive definite (random A Aᵀ + I per body; plus skew·(B − Bᵀ) when skew > 0: the Siconos
- * GRFC3D Chute M is not symmetric either), nc contacts between bodies a % nb and (a + 1) % nb
- * (the ground for every third) with random H columns, condensed (cb_condense_global). */
-static cb_problem *global_problem(cb_kind kind, int nb, int extra, int nc, double skew,
-                                  uint64_t seed)
-{
-    cb_rng r;
-    cb_rng_seed(&r, seed);
-    int d = cb_kind_dim(kind), ndof = 6 * nb + extra, n = nc * d, k = 0;
-    cb_global_problem g;
-    memset(&g, 0, sizeof g);
-    g.kind = kind, g.ndof = ndof, g.nc = nc;
-    int mnz = 36 * nb + extra, hnz = n * 12;
-    g.M = (cb_triplets){ndof, ndof, mnz, calloc(mnz, sizeof(int)), calloc(mnz, sizeof(int)),
-                        calloc(mnz, sizeof(double))};
-    g.H = (cb_triplets){ndof, n, 0, calloc(hnz, sizeof(int)), calloc(hnz, sizeof(int)),
-                        calloc(hnz, sizeof(double))};
-    g.f = calloc(ndof, sizeof(double)), g.w = calloc(n, sizeof(double));
-    g.mu = calloc(nc, sizeof(double)), g.mu_r = calloc(nc, sizeof(double));
-    g.mu_s = calloc(nc, sizeof(double));
-    for (int b = 0; b < nb; b++) {
-        double A[36], B[36];
-        for (int i = 0; i < 36; i++)
-            A[i] = cb_rng_normal(&r), B[i] = cb_rng_normal(&r);
-        for (int j = 0; j < 6; j++)
-            for (int i = 0; i < 6; i++, k++) {
-                double m = (i == j) + skew * (B[i + 6 * j] - B[j + 6 * i]);
-                for (int l = 0; l < 6; l++)
-                    m += A[i + 6 * l] * A[j + 6 * l];
-                g.M.i[k] = 6 * b + i, g.M.j[k] = 6 * b + j, g.M.x[k] = m;
-            }
-    }
-    for (int e = 0; e < extra; e++, k++)
-        g.M.i[k] = g.M.j[k] = 6 * nb + e, g.M.x[k] = 1.0 + e;
-    for (int a = 0; a < nc; a++) {
-        int bodies[2] = {a % nb, a % 3 == 2 ? -1 : (a + 1) % nb};
-        for (int c = 0; c < d; c++)
-            for (int s2 = 0; s2 < 2; s2++)
-                for (int i = 0; bodies[s2] >= 0 && i < 6; i++, g.H.nnz++) {
-                    g.H.i[g.H.nnz] = 6 * bodies[s2] + i, g.H.j[g.H.nnz] = a * d + c;
-                    g.H.x[g.H.nnz] = cb_rng_normal(&r);
-                }
-        g.mu[a] = 0.5, g.mu_r[a] = cb_kind_nblocks(kind) >= 2 ? 0.1 : 0.0;
-    }
-    for (int i = 0; i < ndof; i++)
-        g.f[i] = cb_rng_normal(&r);
-    for (int i = 0; i < n; i++)
-        g.w[i] = cb_rng_normal(&r);
-    cb_problem *prob = NULL;
-    cb_error err = {{0}};
-    if (cb_condense_global(&g, &prob, &err) != CB_OK)
-        fail_msg("cb_condense_global: %s", err.text);
-    cb_global_problem_free(&g);
-    return prob;
-}
-
 /* ipm with form=F (and shift=each, polish=none, at most max_iter iterations when max_iter > 0). */
 static cbt_run_result run_form(const cb_problem *prob, const char *form, int max_iter)
 {
@@ -429,15 +374,16 @@ static cbt_run_result run_form(const cb_problem *prob, const char *form, int max
  * 8 iterations: iterates equal to 1e-9, independent arithmetic: the augmented system against a
  * Cholesky of S + D); form=global solves coulomb3d and rolling3d problems, symmetric M
  * (CHOLMOD) or not (KLU), to 1e-10, on the unique solution of the local form where W is
- * definite (coulomb3d: n = 36 < 48 velocities in contact); form=global without a global form
- * is refused. */
+ * definite (coulomb3d: n = 36 < 48 velocities in contact); form=auto takes the global form
+ * when it has no more velocities than unknowns (12 ≤ 36: the same bits as form=global);
+ * form=global without a global form is refused. */
 static void test_global_form(void **state)
 {
     (void)state;
     const cb_kind kinds[2] = {CB_KIND_COULOMB3D, CB_KIND_ROLLING3D};
     for (int t = 0; t < 4; t++) {
         double skew = t >= 2 ? 0.05 : 0.0;
-        cb_problem *prob = global_problem(kinds[t % 2], 8, 10, 12, skew, 40 + t);
+        cb_problem *prob = cbt_global_problem(kinds[t % 2], 8, 10, 12, skew, 40 + t);
         assert_non_null(prob->global);
         assert_int_equal(prob->global->ndof, 58);
         assert_int_equal(prob->global->M.nnz, 36 * 8 + 10);
@@ -466,6 +412,11 @@ static void test_global_form(void **state)
         cbt_run_free(&g), cbt_run_free(&l);
         cb_problem_free(prob);
     }
+    cb_problem *few = cbt_global_problem(CB_KIND_COULOMB3D, 2, 0, 12, 0.0, 60); /* 12 ≤ 36 */
+    cbt_run_result au = run_form(few, "auto", 8), gl = run_form(few, "global", 8);
+    assert_memory_equal(au.p, gl.p, cb_problem_n(few) * sizeof(double)); /* auto took global */
+    cbt_run_free(&au), cbt_run_free(&gl);
+    cb_problem_free(few);
     cb_problem *plain = random_problem(CB_KIND_COULOMB3D, 10, CB_GEN_SPD, CB_STORAGE_DENSE, 5);
     cbt_run_result r = run_ipm(plain, (cb_option[]){{"form", "global"}}, 1);
     assert_int_equal(r.rc, CB_ERR_INPUT);
@@ -479,7 +430,7 @@ static void test_global_form(void **state)
 static void test_global_form_copies(void **state)
 {
     (void)state;
-    cb_problem *prob = global_problem(CB_KIND_ROLLING3D, 3, 2, 4, 0.0, 7), *c = NULL, *u = NULL;
+    cb_problem *prob = cbt_global_problem(CB_KIND_ROLLING3D, 3, 2, 4, 0.0, 7), *c = NULL, *u = NULL;
     const cb_global_form *g = prob->global;
     assert_int_equal(cb_problem_to_bsr(prob, &c, NULL), CB_OK);
     char *buf = NULL;

@@ -32,9 +32,12 @@
  * Factored W is assembled in block-sparse rows (cb_problem_to_bsr) at setup.
  *
  * Option form: on a problem read from a global file (M v = H p + f, y = Hᵀ v + w, kept as
- * prob->global), form=global (the default there, form=auto) works on M and H without forming
- * W: y and W products by solves with M, and the normal system as the augmented system
- * [M H; Hᵀ −D̃] (ipm_global.c). form=local uses the condensed W. The polish (nsn) works on the condensed W. */
+ * prob->global), form=global works on M and H without forming W: y and W products by solves
+ * with M, and the normal system as the augmented system [M H; Hᵀ −D̃] (ipm_global.c).
+ * form=local uses the condensed W; form=auto (default) takes the global form when it has no
+ * more velocities than the nc·d unknowns of W (on the shipped global files, ndof ≫ nc·d and
+ * the global form is 1.2× to 30× slower: BENCHMARKS.md). The polish (nsn) works on the
+ * condensed W. */
 #include "first_order.h"
 #include "ipm_internal.h"
 #include "solvers_internal.h"
@@ -115,7 +118,8 @@ static const cb_option_spec ipm_options[] = {
     {"polish", "nsn", "crossover when the interior point stalls or breaks down: nsn (semismooth "
                       "Newton from its iterate) | none"},
     {"form", "auto", "the problem the interior point works on: local (W) | global (M, H of a "
-                     "global file, W never formed) | auto (global when the file has one)"},
+                     "global file, W never formed) | auto (global when the file has one with "
+                     "no more velocities than nc d unknowns)"},
     {NULL, NULL, NULL}};
 
 static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
@@ -211,7 +215,8 @@ static int ipm_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     if (!w)
         return cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory");
     w->par = par, w->prob = prob, w->n = cb_problem_n(prob);
-    int global = par.form == IPM_FORM_GLOBAL || (par.form == IPM_FORM_AUTO && prob->global);
+    int global = par.form == IPM_FORM_GLOBAL ||
+                 (par.form == IPM_FORM_AUTO && prob->global && (size_t)prob->global->ndof <= w->n);
     if (!global && prob->storage == CB_STORAGE_FACTORED) {
         rc = cb_problem_to_bsr(prob, &w->own, err);
         w->prob = w->own;

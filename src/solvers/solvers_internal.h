@@ -37,6 +37,19 @@ extern const cb_solver cb_solver_siconos_nsgs_pcr;
 extern const cb_solver cb_solver_siconos_nsgs_pc;
 extern const cb_solver cb_solver_siconos_fc2d_lemke;
 extern const cb_solver cb_solver_siconos_fc2d_enum;
+extern const cb_solver cb_solver_siconos_global_nsgs_wr;
+extern const cb_solver cb_solver_siconos_global_nsgs;
+extern const cb_solver cb_solver_siconos_global_prox_wr;
+extern const cb_solver cb_solver_siconos_global_dsfp_wr;
+extern const cb_solver cb_solver_siconos_global_tfp_wr;
+extern const cb_solver cb_solver_siconos_global_nsn_ac_wr;
+extern const cb_solver cb_solver_siconos_global_nsn_ac;
+extern const cb_solver cb_solver_siconos_global_vi_fpp;
+extern const cb_solver cb_solver_siconos_global_vi_eg;
+extern const cb_solver cb_solver_siconos_global_aclmfp;
+extern const cb_solver cb_solver_siconos_global_admm;
+extern const cb_solver cb_solver_siconos_global_admm_wr;
+extern const cb_solver cb_solver_siconos_global_ipm;
 /* Every Siconos adapter, for the registry (registry.c) and its cannot-stop list. */
 #define CB_SICONOS_SOLVERS \
     &cb_solver_siconos_nsgs, &cb_solver_siconos_nsgs_light, &cb_solver_siconos_admm, \
@@ -46,6 +59,13 @@ extern const cb_solver cb_solver_siconos_fc2d_enum;
     &cb_solver_siconos_fpp, &cb_solver_siconos_eg, &cb_solver_siconos_vi_fpp, \
     &cb_solver_siconos_vi_eg, &cb_solver_siconos_nsgs_nsn, &cb_solver_siconos_nsgs_nsn_gp, \
     &cb_solver_siconos_nsgs_pli, &cb_solver_siconos_nsgs_pcr, &cb_solver_siconos_nsgs_pc, \
-    &cb_solver_siconos_fc2d_lemke, &cb_solver_siconos_fc2d_enum
+    &cb_solver_siconos_fc2d_lemke, &cb_solver_siconos_fc2d_enum, \
+    &cb_solver_siconos_global_nsgs_wr, &cb_solver_siconos_global_nsgs, \
+    &cb_solver_siconos_global_prox_wr, &cb_solver_siconos_global_dsfp_wr, \
+    &cb_solver_siconos_global_tfp_wr, &cb_solver_siconos_global_nsn_ac_wr, \
+    &cb_solver_siconos_global_nsn_ac, &cb_solver_siconos_global_vi_fpp, \
+    &cb_solver_siconos_global_vi_eg, &cb_solver_siconos_global_aclmfp, \
+    &cb_solver_siconos_global_admm, &cb_solver_siconos_global_admm_wr, \
+    &cb_solver_siconos_global_ipm
 
 #endif

@@ -10,7 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "conebench/io.h"
 #include "conebench/problem.h"
+#include "conebench/rng.h"
 
 #if CB_HAVE_SICONOS
 #include <FrictionContactProblem.h>
@@ -233,4 +235,62 @@ char *cbt_slurp(const char *path)
     fclose(f);
     buf[len] = '\0';
     return buf;
+}
+
+/* A global problem (M v = H p + f, y = Hᵀ v + w) of nb bodies with 6 velocities each plus
+ * `extra` velocities no contact touches (as in the Siconos Spheres file), M block diagonal and
+ * positive definite (random A Aᵀ + I per body; plus skew·(B − Bᵀ) when skew > 0: the Siconos
+ * GRFC3D Chute M is not symmetric either), nc contacts between bodies a % nb and (a + 1) % nb
+ * (the ground for every third) with random H columns, condensed (cb_condense_global). */
+cb_problem *cbt_global_problem(cb_kind kind, int nb, int extra, int nc, double skew,
+                               uint64_t seed)
+{
+    cb_rng r;
+    cb_rng_seed(&r, seed);
+    int d = cb_kind_dim(kind), ndof = 6 * nb + extra, n = nc * d, k = 0;
+    cb_global_problem g;
+    memset(&g, 0, sizeof g);
+    g.kind = kind, g.ndof = ndof, g.nc = nc;
+    int mnz = 36 * nb + extra, hnz = n * 12;
+    g.M = (cb_triplets){ndof, ndof, mnz, calloc(mnz, sizeof(int)), calloc(mnz, sizeof(int)),
+                        calloc(mnz, sizeof(double))};
+    g.H = (cb_triplets){ndof, n, 0, calloc(hnz, sizeof(int)), calloc(hnz, sizeof(int)),
+                        calloc(hnz, sizeof(double))};
+    g.f = calloc(ndof, sizeof(double)), g.w = calloc(n, sizeof(double));
+    g.mu = calloc(nc, sizeof(double)), g.mu_r = calloc(nc, sizeof(double));
+    g.mu_s = calloc(nc, sizeof(double));
+    for (int b = 0; b < nb; b++) {
+        double A[36], B[36];
+        for (int i = 0; i < 36; i++)
+            A[i] = cb_rng_normal(&r), B[i] = cb_rng_normal(&r);
+        for (int j = 0; j < 6; j++)
+            for (int i = 0; i < 6; i++, k++) {
+                double m = (i == j) + skew * (B[i + 6 * j] - B[j + 6 * i]);
+                for (int l = 0; l < 6; l++)
+                    m += A[i + 6 * l] * A[j + 6 * l];
+                g.M.i[k] = 6 * b + i, g.M.j[k] = 6 * b + j, g.M.x[k] = m;
+            }
+    }
+    for (int e = 0; e < extra; e++, k++)
+        g.M.i[k] = g.M.j[k] = 6 * nb + e, g.M.x[k] = 1.0 + e;
+    for (int a = 0; a < nc; a++) {
+        int bodies[2] = {a % nb, a % 3 == 2 ? -1 : (a + 1) % nb};
+        for (int c = 0; c < d; c++)
+            for (int s2 = 0; s2 < 2; s2++)
+                for (int i = 0; bodies[s2] >= 0 && i < 6; i++, g.H.nnz++) {
+                    g.H.i[g.H.nnz] = 6 * bodies[s2] + i, g.H.j[g.H.nnz] = a * d + c;
+                    g.H.x[g.H.nnz] = cb_rng_normal(&r);
+                }
+        g.mu[a] = 0.5, g.mu_r[a] = cb_kind_nblocks(kind) >= 2 ? 0.1 : 0.0;
+    }
+    for (int i = 0; i < ndof; i++)
+        g.f[i] = cb_rng_normal(&r);
+    for (int i = 0; i < n; i++)
+        g.w[i] = cb_rng_normal(&r);
+    cb_problem *prob = NULL;
+    cb_error err = {{0}};
+    if (cb_condense_global(&g, &prob, &err) != CB_OK)
+        fail_msg("cb_condense_global: %s", err.text);
+    cb_global_problem_free(&g);
+    return prob;
 }

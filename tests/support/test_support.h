@@ -62,6 +62,12 @@ double cbt_vec_reldiff(const double *a, const double *b, size_t n, double floor)
 /* A fresh temporary directory under /tmp (static buffer). */
 const char *cbt_tmpdir(void);
 
+/* A condensed global problem with its global form (test_support.c: nb bodies of 6 velocities,
+ * `extra` velocities no contact touches, M block diagonal positive definite, plus skew·(B − Bᵀ)
+ * when skew > 0; nc contacts with random H columns). Aborts the test on failure. */
+cb_problem *cbt_global_problem(cb_kind kind, int nb, int extra, int nc, double skew,
+                               uint64_t seed);
+
 /* One solver run through cb_solve: the judged info, the return code and the reaction p (owned;
  * free with cbt_run_free). */
 typedef struct {

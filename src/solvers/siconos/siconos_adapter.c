@@ -73,10 +73,12 @@
  */
 #include "siconos_internal.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "Friction_cst.h"
 #include "NonSmoothDrivers.h"
@@ -140,6 +142,9 @@ int cb_sic_supports(const cb_sic_row *row, const cb_problem *prob, cb_error *err
     if (prob->kind < 0 || prob->kind >= CB_KIND_COUNT || !row->id[prob->kind])
         return cb_fail(err, CB_ERR_INPUT, "%s: cone kind %s is not supported (it takes %s)", name,
                        cb_kind_name(prob->kind), kinds_taken(row, kinds, sizeof kinds));
+    if ((row->flags & CB_SIC_GLOBAL) && !prob->global)
+        return cb_fail(err, CB_ERR_INPUT, "%s: a global solver: the problem has no global form "
+                                          "(M, H; read a global file)", name);
     if (row->max_nc > 0 && prob->nc > row->max_nc)
         return cb_fail(err, CB_ERR_INPUT, "%s: nc = %d is not supported (at most %d contacts)",
                        name, prob->nc, row->max_nc);
@@ -274,6 +279,11 @@ void cb_sic_cleanup(void *work)
     options_free(w->opt);
     if (w->M)
         NM_free(w->M);
+    if (w->gM)
+        NM_free(w->gM);
+    if (w->gH)
+        NM_free(w->gH);
+    free(w->gf), free(w->gw), free(w->gv);
     free(w->q);
     free(w->mu);
     free(w->mu_r);
@@ -342,6 +352,10 @@ static void trace_callback(void *env, int size, double *reaction, double *veloci
 
 static int run_driver(cb_sic_work *w, cb_solution *sol)
 {
+    if ((w->row->flags & CB_SIC_GLOBAL) && w->kind == CB_KIND_ROLLING3D)
+        return g_rolling_fc3d_driver(&w->grfc, sol->p, sol->y, w->gv, w->opt);
+    if (w->row->flags & CB_SIC_GLOBAL)
+        return gfc3d_driver(&w->gfc, sol->p, sol->y, w->gv, w->opt);
     switch (w->kind) {
     case CB_KIND_COULOMB2D:
         return fc2d_driver(&w->fc, sol->p, sol->y, w->opt);
@@ -352,6 +366,27 @@ static int run_driver(cb_sic_work *w, cb_solution *sol)
     default:
         return fc3d_driver(&w->fc, sol->p, sol->y, w->opt);
     }
+}
+
+/* The driver with stdout sent to /dev/null (CB_SIC_MUTE: Siconos 4.4's gfc3d IPM prints its
+ * iteration table with printf at any verbosity, which would corrupt `solve --json`). */
+static int run_driver_muted(cb_sic_work *w, cb_solution *sol)
+{
+    if (!(w->row->flags & CB_SIC_MUTE))
+        return run_driver(w, sol);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && null >= 0)
+        dup2(null, STDOUT_FILENO);
+    int info = run_driver(w, sol);
+    fflush(stdout);
+    if (saved >= 0 && null >= 0)
+        dup2(saved, STDOUT_FILENO);
+    if (null >= 0)
+        close(null);
+    if (saved >= 0)
+        close(saved);
+    return info;
 }
 
 static cb_status outcome(int driver_info, int iterations, const cb_solution *sol,
@@ -376,13 +411,15 @@ int cb_sic_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *in
     w->opt->dparam[SICONOS_DPARAM_TOL] = s->tol;
     w->opt->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
     memset(sol->y, 0, sol->n * sizeof(double)); /* ADMM reads velocity as its start */
+    if (w->gv)
+        memset(w->gv, 0, (size_t)w->gM->size0 * sizeof *w->gv);
     double t0 = cb_now();
     w->env = (cb_sic_trace_env){info, s, t0, 0, CB_OK};
     w->callback.env = &w->env;
     w->callback.collectStatsIteration = trace_callback;
     w->opt->callback = s->trace ? &w->callback : NULL;
     numerics_set_verbose(0);
-    int driver_info = run_driver(w, sol);
+    int driver_info = run_driver_muted(w, sol);
     double elapsed = cb_now() - t0;
     w->opt->callback = NULL;
     info->iterations = w->opt->iparam[SICONOS_IPARAM_ITER_DONE];

@@ -6,8 +6,8 @@
  * row (siconos_adapter.c); the problem conversion is siconos_matrix.c. A row's cb_solver is made
  * by CB_SIC_SOLVER (two one-line wrappers: the cb_solver table has no context pointer).
  *
- * Ownership: the work owns the NumericsMatrix (and W's copy inside it), q, μ, μ_r and the
- * SolverOptions tree; cb_sic_cleanup frees them all (NULL ok).
+ * Ownership: the work owns the NumericsMatrix (and W's copy inside it), q, μ, μ_r, a global
+ * row's M, H, f, w and v, and the SolverOptions tree; cb_sic_cleanup frees them all (NULL ok).
  */
 #ifndef CONEBENCH_SICONOS_INTERNAL_H
 #define CONEBENCH_SICONOS_INTERNAL_H
@@ -15,6 +15,8 @@
 #include "solvers_internal.h"
 
 #include "FrictionContactProblem.h"
+#include "GlobalFrictionContactProblem.h"
+#include "GlobalRollingFrictionContactProblem.h"
 #include "NumericsMatrix.h"
 #include "RollingFrictionContactProblem.h"
 #include "SolverOptions.h"
@@ -24,6 +26,8 @@
 #define CB_SIC_ROLLING_SBM 2u  /* rolling3d BSR W stays sparse-block (else compressed columns) */
 #define CB_SIC_SPARSE 4u       /* the solver reads W as sparse-block: dense W is converted */
 #define CB_SIC_SAME_MU 8u      /* the solver is right only when every contact has the same μ */
+#define CB_SIC_GLOBAL 16u      /* a global solver: takes the problem's global form (M, H, f, w) */
+#define CB_SIC_MUTE 32u        /* the solver prints on stdout whatever the verbosity: muted */
 
 /* Check the options (o == NULL: before anything is allocated) or set them into o. */
 typedef int (*cb_sic_configure_fn)(SolverOptions *o, const cb_settings *s, cb_kind kind,
@@ -57,6 +61,10 @@ typedef struct {
     double *q, *mu, *mu_r;
     RollingFrictionContactProblem rfc;
     FrictionContactProblem fc;
+    NumericsMatrix *gM, *gH;  /* CB_SIC_GLOBAL rows: M and H (triplets, duplicates summed) */
+    double *gf, *gw, *gv;     /* f, w and the global velocity v (ndof) */
+    GlobalFrictionContactProblem gfc;
+    GlobalRollingFrictionContactProblem grfc;
     SolverOptions *opt;
     Callback callback; /* attached to opt only during a traced solve */
     cb_sic_trace_env env;
@@ -65,7 +73,8 @@ typedef struct {
 /* No options (siconos_adapter.c). */
 extern const cb_option_spec cb_sic_no_options[];
 
-/* siconos_matrix.c: the Siconos problem of prob in w (w->row, kind, nc, d, n set). */
+/* siconos_matrix.c: the Siconos problem of prob in w (w->row, kind, nc, d, n set); for a
+ * CB_SIC_GLOBAL row, the global problem of prob->global. */
 int cb_sic_build_problem(cb_sic_work *w, const cb_problem *prob);
 
 /* siconos_adapter.c: the generic cb_solver functions of a row. */

@@ -1,11 +1,14 @@
 /* conebench — the Siconos 4.4 adapters: our problem as a Siconos FrictionContactProblem or
- * RollingFrictionContactProblem (see siconos_adapter.c, Memory, for the forms W takes). */
+ * RollingFrictionContactProblem (see siconos_adapter.c, Memory, for the forms W takes), or for
+ * a global row its global form as a GlobalFrictionContactProblem or
+ * GlobalRollingFrictionContactProblem (M and H as triplet matrices). */
 #include "siconos_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "SparseBlockMatrix.h"
+#include "detmath.h"
 
 static double *dup_array(const double *src, size_t count)
 {
@@ -152,6 +155,65 @@ static int build_matrix(cb_sic_work *w, const cb_problem *prob)
     return build_sbm(w, prob);
 }
 
+typedef struct {
+    long long key; /* column · nrow + row */
+    double x;
+} sic_entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    long long x = ((const sic_entry *)a)->key, y = ((const sic_entry *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* A Siconos sparse matrix of t (entries in column order, duplicates summed) into *out. */
+static int build_triplet_matrix(const cb_triplets *t, NumericsMatrix **out)
+{
+    sic_entry *e = cb_malloc_array(t->nnz ? (size_t)t->nnz : 1, sizeof *e);
+    NumericsMatrix *A = e ? NM_create(NM_SPARSE, t->nrow, t->ncol) : NULL;
+    if (!A) {
+        free(e);
+        return CB_ERR_NOMEM;
+    }
+    for (int k = 0; k < t->nnz; k++)
+        e[k] = (sic_entry){(long long)t->j[k] * t->nrow + t->i[k], t->x[k]};
+    qsort(e, (size_t)t->nnz, sizeof *e, cmp_entry);
+    int u = 0;
+    for (int k = 0; k < t->nnz; k++) {
+        if (u > 0 && e[u - 1].key == e[k].key)
+            e[u - 1].x += e[k].x;
+        else
+            e[u++] = e[k];
+    }
+    NM_triplet_alloc(A, u ? u : 1);
+    for (int k = 0; k < u; k++)
+        NM_entry(A, (int)(e[k].key % t->nrow), (int)(e[k].key / t->nrow), e[k].x);
+    free(e);
+    *out = A;
+    return CB_OK;
+}
+
+/* A global row's problem: M, H, f, w of prob->global (μ, μ_r already copied). */
+static int build_global(cb_sic_work *w, const cb_problem *prob)
+{
+    const cb_global_form *g = prob->global;
+    w->gf = dup_array(g->f, (size_t)g->ndof);
+    w->gw = dup_array(g->w, (size_t)w->n);
+    w->gv = cb_calloc((size_t)g->ndof, sizeof *w->gv);
+    if (!w->gf || !w->gw || !w->gv || build_triplet_matrix(&g->M, &w->gM) != CB_OK ||
+        build_triplet_matrix(&g->H, &w->gH) != CB_OK)
+        return CB_ERR_NOMEM;
+    if (w->kind == CB_KIND_ROLLING3D) {
+        w->grfc = (GlobalRollingFrictionContactProblem){w->d, w->nc, w->gM, w->gH, w->gf,
+                                                        w->gw, w->mu, w->mu_r};
+        return CB_OK;
+    }
+    w->gfc = (GlobalFrictionContactProblem){w->d, w->nc, w->gM, w->gH, w->gf,
+                                            cb_nrm2(w->gf, (size_t)g->ndof), w->gw,
+                                            cb_nrm2(w->gw, (size_t)w->n), w->mu, NULL};
+    return CB_OK;
+}
+
 /* Copies of q, μ, μ_r and W in the form the row needs; a factored W (a BSR W for a dense-only
  * row, a dense W for a sparse-only one) is converted into a temporary copy first. */
 int cb_sic_build_problem(cb_sic_work *w, const cb_problem *prob)
@@ -161,6 +223,8 @@ int cb_sic_build_problem(cb_sic_work *w, const cb_problem *prob)
     w->mu_r = dup_array(prob->mu_r, (size_t)w->nc);
     if (!w->q || !w->mu || !w->mu_r)
         return CB_ERR_NOMEM;
+    if (w->row->flags & CB_SIC_GLOBAL)
+        return build_global(w, prob);
     int rc;
     int to_dense = (w->row->flags & CB_SIC_DENSE) && prob->storage != CB_STORAGE_DENSE;
     int to_bsr = prob->storage == CB_STORAGE_FACTORED ||

@@ -114,3 +114,50 @@ CB_SIC_ADAPTER(siconos_fc2d_enum, "siconos-fc2d-enum",
                "case)",
                NONE, FC2D(SICONOS_FRICTION_2D_ENUM), NO_LOCAL, CB_SIC_DENSE | CB_SIC_SAME_MU, 6,
                NULL);
+
+/* ---- gfc3d_driver / g_rolling_fc3d_driver: global solvers on M, H (global files only) ----- */
+
+#define GFC3D(id) {[CB_KIND_COULOMB3D] = (id)}
+#define GLOBAL_ROW(IDENT, NAME, SUMMARY, ID)                                                   \
+    CB_SIC_ADAPTER(IDENT, NAME, SUMMARY, NONE, GFC3D(ID), NO_LOCAL, CB_SIC_GLOBAL, 0, NULL)
+
+CB_SIC_ADAPTER(siconos_global_nsgs_wr, "siconos-global-nsgs-wr",
+               "Siconos 4.4 global NSGS_WR (gfc3d / g_rolling_fc3d): condensed by Siconos, then "
+               "its local NSGS",
+               NONE,
+               {[CB_KIND_COULOMB3D] = SICONOS_GLOBAL_FRICTION_3D_NSGS_WR,
+                [CB_KIND_ROLLING3D] = SICONOS_GLOBAL_ROLLING_FRICTION_3D_NSGS_WR},
+               NO_LOCAL, CB_SIC_GLOBAL, 0, NULL);
+GLOBAL_ROW(siconos_global_nsgs, "siconos-global-nsgs",
+           "Siconos 4.4 global NSGS (gfc3d NSGS) on M, H", SICONOS_GLOBAL_FRICTION_3D_NSGS);
+GLOBAL_ROW(siconos_global_prox_wr, "siconos-global-prox-wr",
+           "Siconos 4.4 global PROX_WR (gfc3d): condensed, then local PROX",
+           SICONOS_GLOBAL_FRICTION_3D_PROX_WR);
+GLOBAL_ROW(siconos_global_dsfp_wr, "siconos-global-dsfp-wr",
+           "Siconos 4.4 global DSFP_WR (gfc3d): condensed, then local DSFP",
+           SICONOS_GLOBAL_FRICTION_3D_DSFP_WR);
+GLOBAL_ROW(siconos_global_tfp_wr, "siconos-global-tfp-wr",
+           "Siconos 4.4 global TFP_WR (gfc3d): condensed, then local TFP",
+           SICONOS_GLOBAL_FRICTION_3D_TFP_WR);
+GLOBAL_ROW(siconos_global_nsn_ac_wr, "siconos-global-nsn-ac-wr",
+           "Siconos 4.4 global NSN_AC_WR (gfc3d): condensed, then local NSN-AC",
+           SICONOS_GLOBAL_FRICTION_3D_NSN_AC_WR);
+GLOBAL_ROW(siconos_global_nsn_ac, "siconos-global-nsn-ac",
+           "Siconos 4.4 global nonsmooth Newton on Alart-Curnier (gfc3d NSN_AC) on M, H",
+           SICONOS_GLOBAL_FRICTION_3D_NSN_AC);
+GLOBAL_ROW(siconos_global_vi_fpp, "siconos-global-vi-fpp",
+           "Siconos 4.4 global VI fixed-point projection (gfc3d VI_FPP)",
+           SICONOS_GLOBAL_FRICTION_3D_VI_FPP);
+GLOBAL_ROW(siconos_global_vi_eg, "siconos-global-vi-eg",
+           "Siconos 4.4 global VI extra-gradient (gfc3d VI_EG)", SICONOS_GLOBAL_FRICTION_3D_VI_EG);
+GLOBAL_ROW(siconos_global_aclmfp, "siconos-global-aclmfp",
+           "Siconos 4.4 global ACLM fixed point (gfc3d ACLMFP)", SICONOS_GLOBAL_FRICTION_3D_ACLMFP);
+GLOBAL_ROW(siconos_global_admm, "siconos-global-admm",
+           "Siconos 4.4 global ADMM (gfc3d ADMM) on M, H", SICONOS_GLOBAL_FRICTION_3D_ADMM);
+GLOBAL_ROW(siconos_global_admm_wr, "siconos-global-admm-wr",
+           "Siconos 4.4 global ADMM_WR (gfc3d): condensed, then local ADMM",
+           SICONOS_GLOBAL_FRICTION_3D_ADMM_WR);
+CB_SIC_ADAPTER(siconos_global_ipm, "siconos-global-ipm",
+               "Siconos 4.4 global interior point (gfc3d IPM) on M, H", NONE,
+               GFC3D(SICONOS_GLOBAL_FRICTION_3D_IPM), NO_LOCAL, CB_SIC_GLOBAL | CB_SIC_MUTE, 0,
+               NULL);
