@@ -3,8 +3,8 @@
 # multibody and SPD problems of the five cone kinds, time steps of every mechanical scenario,
 # a sphere-pile heap and a poured pile) and runs the `ci` campaign's deterministic part
 # (`bench-check --counters-only`: status, iterations, work counters and judged error of every
-# run of conebench's own solvers) and nsn on the random problems (solution files, Newton steps,
-# errors) under every OpenBLAS core type the CPU can run (OPENBLAS_CORETYPE unset, Haswell,
+# run of conebench's own solvers) and nsn and ipm on the random problems (solution files,
+# iterations, errors) under every OpenBLAS core type the CPU can run (OPENBLAS_CORETYPE unset, Haswell,
 # Zen, SkylakeX, Sandybridge, Prescott), with OPENBLAS_NUM_THREADS = 1 and 2, and once with glibc's libm held to its plain x86-64 code
 # (GLIBC_TUNABLES hides FMA/AVX2/AVX-512, as on an older CPU). Every file's sha256 and every
 # figure must be identical in every configuration. Usage: repro.sh BIN
@@ -46,16 +46,20 @@ generate_all() {
   "$bin" generate sphere-pile --param init=heap --param n=300 --steps 1,20 -o "$out/pile-heap"
 }
 
-# nsn (KLU, no BLAS) on the random problems but the half-dense spd-sparse ones (slow for a
-# sparse LU): its solution files and its one-line figures (status, Newton steps, judged errors;
+# The second-order solvers, nsn (KLU) and ipm (CHOLMOD simplicial LDL', GMRES and its nsn
+# polish: no BLAS), on the random problems but the half-dense spd-sparse ones (slow for a
+# sparse LU): their solution files and one-line figures (status, iterations, judged errors;
 # the time field left out). No time limit: a run stopped by the clock is not reproducible.
 run_nsn() {
   mkdir -p "$1/nsn"
   for f in "$1"/gen/mb-*.dat "$1"/gen/spd-[cr]*.dat; do
-    local b; b=$(basename "$f" .dat)
-    "$bin" solve "$f" --solver nsn --tol 1e-10 --max-iter 100 --time-limit 0 \
-      --solution "$1/nsn/$b.sol" |
-      sed 's/ *time=[^ ]*//' >>"$1/nsn/figures" || return 1
+    local b kind=(); b=$(basename "$f" .dat)
+    case $b in *rolling2d) kind=(--kind rolling2d) ;; esac # d = 3: read as rolling2d
+    for sv in nsn ipm; do
+      "$bin" solve "$f" "${kind[@]}" --solver $sv --tol 1e-10 --max-iter 100 --time-limit 0 \
+        --solution "$1/nsn/$b.$sv.sol" >"$1/nsn/line" || return 1
+      sed 's/ *time=[^ ]*//' "$1/nsn/line" >>"$1/nsn/figures"
+    done
   done
 }
 
@@ -66,7 +70,7 @@ run_config() {
     "$bin" bench-check --counters-only --quiet -o "$dir/bc" >>"$dir/log" 2>&1 &&
     run_nsn "$dir" >>"$dir/log" 2>&1 || {
       echo "FAIL [$dir]: $(tail -3 "$dir/log")"; return 1; }
-  (cd "$dir" && find gen bc/problems nsn -type f ! -name figures | LC_ALL=C sort |
+  (cd "$dir" && find gen bc/problems nsn -type f ! -name figures ! -name line | LC_ALL=C sort |
      xargs sha256sum && grep -v '^#' bc/bench.csv && cat nsn/figures) >"$dir/digest"
 }
 
