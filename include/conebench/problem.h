@@ -77,7 +77,8 @@ void cb_triplets_free(cb_triplets *t);
 int cb_triplets_check(const cb_triplets *t, const char *name, int nrow, int ncol, cb_error *err);
 /* Release g and everything it owns (NULL ok). */
 void cb_global_form_free(cb_global_form *g);
-/* Sizes, indices and finiteness of g for a problem of n = nc·d unknowns (CB_ERR_INPUT). */
+/* Sizes, indices and finiteness of g for a problem of n = nc·d unknowns (CB_ERR_INPUT naming
+ * M, H, f or w and the entry). */
 int cb_global_form_check(const cb_global_form *g, size_t n, cb_error *err);
 /* Deep copy of src (n = nc·d) into a new *out (CB_ERR_NOMEM). */
 int cb_global_form_copy(const cb_global_form *src, size_t n, cb_global_form **out,

@@ -49,22 +49,22 @@ void cb_global_form_free(cb_global_form *g)
 static int check_finite_vec(const double *x, size_t n, const char *name, cb_error *err)
 {
     if (!x)
-        return cb_fail(err, CB_ERR_INPUT, "global form: %s is missing", name);
+        return cb_fail(err, CB_ERR_INPUT, "%s: missing", name);
     for (size_t k = 0; k < n; k++)
         if (!isfinite(x[k]))
-            return cb_fail(err, CB_ERR_INPUT, "global form: %s entry %zu is not finite", name, k);
+            return cb_fail(err, CB_ERR_INPUT, "%s: entry %zu is not finite", name, k);
     return CB_OK;
 }
 
 int cb_global_form_check(const cb_global_form *g, size_t n, cb_error *err)
 {
     if (g->ndof < 1)
-        return cb_fail(err, CB_ERR_INPUT, "global form: ndof must be >= 1 (got %d)", g->ndof);
+        return cb_fail(err, CB_ERR_INPUT, "ndof: must be ≥ 1 (got %d)", g->ndof);
     if (n > 0x7fffffff)
-        return cb_fail(err, CB_ERR_INPUT, "global form: nc·d exceeds the int range");
-    int rc = cb_triplets_check(&g->M, "global form: M", g->ndof, g->ndof, err);
+        return cb_fail(err, CB_ERR_INPUT, "nc: nc·d exceeds the int range");
+    int rc = cb_triplets_check(&g->M, "M", g->ndof, g->ndof, err);
     if (rc == CB_OK)
-        rc = cb_triplets_check(&g->H, "global form: H", g->ndof, (int)n, err);
+        rc = cb_triplets_check(&g->H, "H", g->ndof, (int)n, err);
     if (rc == CB_OK)
         rc = check_finite_vec(g->f, (size_t)g->ndof, "f", err);
     if (rc == CB_OK)

@@ -40,16 +40,6 @@ void cb_global_problem_free(cb_global_problem *g)
     memset(g, 0, sizeof *g);
 }
 
-static int check_vector(const double *x, size_t n, const char *name, cb_error *err)
-{
-    if (!x)
-        return cb_fail(err, CB_ERR_INPUT, "%s: missing", name);
-    for (size_t k = 0; k < n; k++)
-        if (!isfinite(x[k]))
-            return cb_fail(err, CB_ERR_INPUT, "%s: entry %zu is not finite", name, k);
-    return CB_OK;
-}
-
 static int check_global(const cb_global_problem *g, int *n, cb_error *err)
 {
     int d = cb_kind_dim(g->kind);
@@ -61,13 +51,8 @@ static int check_global(const cb_global_problem *g, int *n, cb_error *err)
     if ((long long)g->nc * d > 0x7fffffffLL)
         return cb_fail(err, CB_ERR_INPUT, "nc: nc·d exceeds the int range");
     *n = g->nc * d;
-    int rc = cb_triplets_check(&g->M, "M", g->ndof, g->ndof, err);
-    if (rc == CB_OK)
-        rc = cb_triplets_check(&g->H, "H", g->ndof, *n, err);
-    if (rc == CB_OK)
-        rc = check_vector(g->f, (size_t)g->ndof, "f", err);
-    if (rc == CB_OK)
-        rc = check_vector(g->w, (size_t)*n, "w", err);
+    cb_global_form view = {g->ndof, g->M, g->H, g->f, g->w};
+    int rc = cb_global_form_check(&view, (size_t)*n, err);
     if (rc == CB_OK && !g->mu)
         rc = cb_fail(err, CB_ERR_INPUT, "mu: missing");
     return rc;
