@@ -441,7 +441,6 @@ int ipm_global_y(ipm_global *gl, const double *p, double *y)
 }
 
 double ipm_global_scale(const ipm_global *gl) { return gl->scale; }
-int ipm_global_symmetric(const ipm_global *gl) { return gl->M.sym; }
 
 void ipm_global_free(ipm_global *gl)
 {

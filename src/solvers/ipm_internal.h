@@ -90,7 +90,6 @@ int ipm_global_solve(ipm_global *gl, double *b, int refine);
 int ipm_global_Wp(ipm_global *gl, const double *p, double *out);
 int ipm_global_y(ipm_global *gl, const double *p, double *y);
 double ipm_global_scale(const ipm_global *gl); /* mean W_ii over the free components */
-int ipm_global_symmetric(const ipm_global *gl); /* 1 when M (so W) is symmetric */
 void ipm_global_free(ipm_global *gl);
 
 /* Restarted GMRES(restart) with left preconditioning: apply(ctx, v, out) = A v,
