@@ -32,7 +32,7 @@ CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(PIC) $(EXTRA_CFLAGS) $(HAVE_SICONOS) $(PK
 # What the library links against: libfclib/HDF5 (FCLIB files), KLU and CHOLMOD (SuiteSparse:
 # nsn's sparse LU, ipm's sparse Cholesky), LAPACKE/OpenBLAS, libcrypto (SHA-256; Debian's HDF5
 # needs it anyway), libm; Siconos only with the adapters.
-LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto -lm
+LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto -ldl -lm
 LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
@@ -163,10 +163,16 @@ $(SOLIB): $(LIB_OBJ) $(SOMAP)
 
 lib: $(LIB) $(SOLIB)
 
-$(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(LIB)
+# The CLI exports the public API (the symbols of the shared library's version script) so that
+# the solver plugins it loads resolve their calls into it (include/conebench/plugin.h).
+DYNLIST := $(BUILD)/conebench.dynlist
+$(DYNLIST): $(SOMAP)
+	$(Q){ echo "{"; grep -o 'cb_[A-Za-z0-9_]*;' $<; echo "};"; } > $@
+$(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(LIB) $(DYNLIST)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD $@")
-	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) -Wl,--dynamic-list=$(DYNLIST) -o $@ $(BUILD)/cli/main.o $(CLI_OBJ) \
+	  -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
 
 # Tests link the library (and, until every test calls the library or $CONEBENCH_BIN instead,
 # the command objects).

@@ -32,6 +32,7 @@ static const cb_cli_opt gate_opts[] = {
     {"counters-only", 'k', NULL, "write the deterministic figures to -o DIR/bench.csv, compare "
                                  "nothing"},
     {"quiet", 'q', NULL, "no progress lines"},
+    {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},
     {NULL, 0, NULL, NULL}};
 
 typedef struct {
@@ -53,6 +54,7 @@ static int parse_opt(int c, gate_args *a)
     case 'n': a->no_time = 1; return CB_EXIT_OK;
     case 'f': a->force = 1; return CB_EXIT_OK;
     case 'q': a->quiet = 1; return CB_EXIT_OK;
+    case 'P': return cb_cli_plugin(optarg);
     case 'r': return cb_cli_parse_long("--repetitions", optarg, 1, CB_BENCH_MAX_REPS, &a->reps);
     case 'R': return cb_cli_parse_long("--repeat", optarg, 1, CB_BENCH_MAX_REPEAT, &a->repeat);
     case 't': return cb_cli_parse_double("--threshold", optarg, &a->threshold);

@@ -14,6 +14,7 @@
 #include "conebench/io.h"
 #include "conebench/judge.h"
 #include "conebench/scenarios.h"
+#include "conebench/plugin.h"
 #include "conebench/solver.h"
 
 /* --kind K for readers: force the cone kind (e.g. rolling2d for a d = 3 file). */
@@ -225,14 +226,28 @@ static int list_scenarios(void)
     return CB_EXIT_OK;
 }
 
+static const cb_cli_opt list_opts[] = {
+    {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},
+    {NULL, 0, NULL, NULL}};
+
 int cb_cmd_list(int argc, char **argv)
 {
-    if (argc != 2)
+    cb_cli_parser p;
+    int c, rc = CB_EXIT_OK;
+    cb_cli_parser_init(&p, list_opts);
+    while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc, argv)) != -1)
+        rc = c == 'P' ? cb_cli_plugin(optarg) : cb_cli_usage(&cb_command_list);
+    if (rc != CB_EXIT_OK)
+        return rc;
+    if (optind != argc - 1)
         return cb_cli_usage(&cb_command_list);
+    argv += optind - 1;
     if (!strcmp(argv[1], "solvers")) {
         for (int i = 0; i < cb_solver_count(); i++) {
             const cb_solver *s = cb_solver_at(i);
-            printf("%-20s %s\n", s->name, s->summary);
+            const char *from = cb_solver_origin(s);
+            printf("%-20s %s%s%s%s\n", s->name, s->summary, from ? " [" : "", from ? from : "",
+                   from ? "]" : "");
             for (const cb_option_spec *o = s->options; o && o->key; o++)
                 printf("    %s=%s  %s\n", o->key, o->default_value, o->help);
         }
@@ -245,7 +260,7 @@ int cb_cmd_list(int argc, char **argv)
     return cb_cli_usage_error("list: unknown list '%s' (solvers, scenarios, campaigns)", argv[1]);
 }
 
-static const cb_cli_form list_forms[] = {{"list solvers|scenarios|campaigns", NULL},
+static const cb_cli_form list_forms[] = {{"list solvers|scenarios|campaigns [--plugin SO]", list_opts},
                                          {NULL, NULL}};
 static const cb_cli_form info_forms[] = {{"info FILE [options]", info_opts}, {NULL, NULL}};
 static const cb_cli_form error_forms[] = {{"error FILE --solution SOL [options]", error_opts},

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conebench/plugin.h"
 #include "conebench/runner.h"
 
 #define CMD_LEN 8192 /* the --resume command printed after an interruption */
@@ -22,6 +23,7 @@ static const cb_cli_opt opts[] = {
                           "limits)"},
     {"force", 'f', NULL, "with --resume: continue even when the campaign or limits differ"},
     {"quiet", 'q', NULL, "no progress line"},
+    {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},
     {NULL, 0, NULL, NULL}};
 
 static volatile sig_atomic_t interrupted; /* the signal received (SIGINT, SIGTERM), or 0 */
@@ -67,6 +69,8 @@ static int parse_run(int argc, char **argv, cb_runner_settings *rs, char *outbuf
             *(c == 'r' ? &rs->resume : &rs->force) = 1;
         else if (c == 'q')
             rs->progress = 0;
+        else if (c == 'P')
+            rc = cb_cli_plugin(optarg);
         else if (c == '?')
             rc = cb_cli_usage(&cb_command_run);
     }
@@ -118,7 +122,9 @@ static void resume_command(const char *campaign, const char *out, const cb_runne
     if (rs->shard_count > 1)
         k = shell_word(buf, shell_word(buf, k, "--shard"), num);
     if (!rs->progress)
-        shell_word(buf, k, "--quiet");
+        k = shell_word(buf, k, "--quiet");
+    for (int i = 0; i < cb_plugin_count(); i++)
+        k = shell_word(buf, shell_word(buf, k, "--plugin"), cb_plugin_path(i));
 }
 
 /* Run the parsed campaign; the summary line, or what an interruption kept. */

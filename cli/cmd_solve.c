@@ -27,6 +27,7 @@ static const cb_cli_opt opts[] = {
     {"solution", 'x', "OUT.sol", "write the solution file (p and y)"},
     {"json", 'j', NULL, "print one JSON object (keys: man conebench, JSON OUTPUT)"},
     {"kind", 'k', "K", "read FILE as cone kind K (e.g. rolling2d for d = 3; default: the file's)"},
+    {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},
     {"repeat", 'R', "N", "solve N times from the same start, cpu_s = the least (default 1)"},
     {NULL, 0, NULL, NULL}};
 
@@ -56,6 +57,7 @@ static int solve_option(int c, solve_args *a)
     case 'r': a->trace = optarg; a->s.trace = 1; return CB_EXIT_OK;
     case 'x': a->solution = optarg; return CB_EXIT_OK;
     case 'j': a->json = 1; return CB_EXIT_OK;
+    case 'P': return cb_cli_plugin(optarg);
     case 'R': return cb_cli_parse_long("--repeat", optarg, 1, MAX_REPEAT, &a->repeat);
     case 'k':
         a->rs.force_kind = 1;

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "util.h"
 
+#include "conebench/plugin.h"
 #include "conebench/solver.h"
 
 #include <cblas.h>
@@ -109,5 +110,7 @@ int cb_cli_main(int argc, char **argv)
         cb_cli_help(stdout, c);
         return CB_EXIT_OK;
     }
-    return c->run(argc - 1, argv + 1);
+    cb_error err = {{0}};
+    int rc = cb_plugin_load_env(&err);
+    return rc == CB_OK ? c->run(argc - 1, argv + 1) : cb_cli_report(rc, &err);
 }

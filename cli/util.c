@@ -1,6 +1,8 @@
 /* conebench — helpers shared by every command: exit statuses, error messages, number parsing. */
 #include "util.h"
 
+#include "conebench/plugin.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -63,6 +65,13 @@ int cb_cli_outbuf_commit(cb_outbuf *o, const char *dir, const char *name)
     cb_error err;
     cb_error_clear(&err);
     int rc = cb_outbuf_commit(o, path, &err);
+    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
+}
+
+int cb_cli_plugin(const char *path)
+{
+    cb_error err = {{0}};
+    int rc = cb_plugin_load(path, &err);
     return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
 }
 

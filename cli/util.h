@@ -34,6 +34,11 @@ int cb_cli_outbuf_commit(cb_outbuf *o, const char *dir, const char *name);
  * 2 with "conebench: OPT: 'TEXT' is not of the form key=value", 1 when out of memory. */
 int cb_cli_kv_add(cb_kv_list *l, const char *opt, const char *text);
 
+/* `--plugin PATH`: load the solver plugin (conebench/plugin.h); the exit status (2 with the
+ * loader's reason when it cannot be loaded). */
+int cb_cli_plugin(const char *path);
+#define CB_CLI_PLUGIN_HELP "load the solver plugin SO first (repeatable; also $CONEBENCH_PLUGIN_PATH)"
+
 /* Strict number parsing for options: whole string, finite. */
 int cb_cli_parse_double(const char *opt, const char *s, double *out);
 int cb_cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);

@@ -29,7 +29,7 @@ layer_of() {
     include/conebench/common.h | include/conebench/cone.h | include/conebench/rng.h | \
         include/conebench/judge.h | include/conebench/modes.h | include/conebench/problem.h | \
         include/conebench/kv.h | include/conebench/fileio.h) L=core ;;
-    include/conebench/solver.h) L=solvers ;;
+    include/conebench/solver.h | include/conebench/plugin.h) L=solvers ;;
     include/conebench/io.h | include/conebench/generate.h) L=io ;;
     include/conebench/body.h | include/conebench/contact.h | include/conebench/scenario.h | \
         include/conebench/timestepper.h | include/conebench/analytic.h | \

@@ -12,6 +12,7 @@
 
 #include "campaign_internal.h"
 #include "conebench/io.h"
+#include "conebench/plugin.h"
 
 #define MAX_TOKENS 64
 #ifndef CB_SHAREDIR
@@ -260,7 +261,9 @@ static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
                               x->tok[t]);
         *eq = '\0';
         if (!strcmp(x->tok[t], "seeds")) {
-            if (sscanf(eq + 1, "%ld..%ld", &s0, &s1) < 1 || s0 < 0 || s1 < s0)
+            int got = sscanf(eq + 1, "%ld..%ld", &s0, &s1);
+            s1 = got == 1 ? s0 : s1; /* seeds=A is A..A */
+            if (got < 1 || s0 < 0 || s1 < s0)
                 rc = cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "seeds: want A or A..B");
             if (!strstr(eq + 1, ".."))
                 s1 = s0;
@@ -499,21 +502,40 @@ static int parse_scalar(cb_campaign *c, parse_ctx *x, cb_error *err)
 
 /* `references DIR`: the folder of reference files (relative to the campaign file's folder
  * unless absolute); it must be a directory. */
+/* buf = word taken relative to the campaign file's folder unless absolute. */
+static void relative_path(const parse_ctx *x, const char *word, char *buf, size_t len)
+{
+    const char *slash = strrchr(x->file, '/');
+    int k = word[0] == '/' || !slash ? 0 : (int)(slash - x->file);
+    snprintf(buf, len, "%.*s%s%s", k, x->file, k ? "/" : "", word);
+}
+
 static int parse_references(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
     char dir[4096];
     struct stat st;
     if (x->ntok != 2)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "references: one folder");
-    const char *slash = strrchr(x->file, '/');
-    int k = x->tok[1][0] == '/' || !slash ? 0 : (int)(slash - x->file);
-    snprintf(dir, sizeof dir, "%.*s%s%s", k, x->file, k ? "/" : "", x->tok[1]);
+    relative_path(x, x->tok[1], dir, sizeof dir);
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "references: %s is not a folder",
                           dir);
     free(c->references);
     c->references = cb_strdup(dir);
     return c->references ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+}
+
+/* `plugin PATH`: load a solver plugin (relative to the campaign file's folder unless absolute)
+ * now, so that the solver lines below can name its solvers. */
+static int parse_plugin(parse_ctx *x, cb_error *err)
+{
+    char path[4096];
+    cb_error e = {{0}};
+    if (x->ntok != 2)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "plugin: one shared object");
+    relative_path(x, x->tok[1], path, sizeof path);
+    int rc = cb_plugin_load(path, &e);
+    return rc == CB_OK ? CB_OK : cb_fail_at(err, rc, x->file, x->line, "%s", e.text);
 }
 
 /* Join tokens 1.. with spaces (for name/description). */
@@ -558,22 +580,40 @@ static int parse_line(cb_campaign *c, parse_ctx *x, cb_error *err)
         return parse_solver(c, x, err);
     if (!strcmp(d, "references"))
         return parse_references(c, x, err);
+    if (!strcmp(d, "plugin"))
+        return parse_plugin(x, err);
     return parse_scalar(c, x, err);
 }
 
-/* Split a line into whitespace tokens (comments stripped). */
+/* Split a line into whitespace-separated words, in place; a "double-quoted" stretch keeps its
+ * spaces and '#' (the quotes are dropped: cmd="python3 my.py {problem}" is one word); '#'
+ * outside quotes starts a comment. */
 static int tokenize(char *line, parse_ctx *x, cb_error *err)
 {
-    char *hash = strchr(line, '#');
-    if (hash)
-        *hash = '\0';
+    char *r = line, *w = line;
+    int quoted = 0, in_word = 0;
     x->ntok = 0;
-    for (char *s = strtok(line, " \t\r"); s; s = strtok(NULL, " \t\r")) {
-        if (x->ntok == MAX_TOKENS)
-            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "too many words");
-        x->tok[x->ntok++] = s;
+    while (*r && (quoted || *r != '#')) {
+        if (!quoted && strchr(" \t\r", *r)) {
+            *w++ = '\0';
+            r++;
+            in_word = 0;
+            continue;
+        }
+        if (!in_word) {
+            if (x->ntok == MAX_TOKENS)
+                return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "too many words");
+            x->tok[x->ntok++] = w;
+            in_word = 1;
+        }
+        if (*r == '"')
+            quoted = !quoted, r++;
+        else
+            *w++ = *r++;
     }
-    return CB_OK;
+    *w = '\0';
+    return quoted ? cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "unterminated \" quote")
+                  : CB_OK;
 }
 
 /* Whole-file checks and defaults (the lines themselves are checked by cb_campaign_check). */

@@ -13,6 +13,7 @@
 
 #include "child.h"
 #include "conebench/io.h"
+#include "conebench/plugin.h"
 #include "conebench/runner.h"
 #include "gate_internal.h"
 
@@ -80,9 +81,23 @@ static void build_cmd(const cb_campaign *c, int pi, int si, int ti, const char *
     cmd->argv[k] = NULL;
 }
 
+/* In the child about to exec: CONEBENCH_PLUGIN_PATH gains every plugin this process loaded
+ * (--plugin, a campaign's plugin line), so that both binaries of the gate know their solvers. */
+static void pass_plugins(void)
+{
+    char list[8192] = "";
+    const char *old = getenv("CONEBENCH_PLUGIN_PATH");
+    size_t k = (size_t)snprintf(list, sizeof list, "%s", old ? old : "");
+    for (int i = 0; i < cb_plugin_count() && k < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? ":" : "", cb_plugin_path(i));
+    if (list[0] && k < sizeof list)
+        setenv("CONEBENCH_PLUGIN_PATH", list, 1);
+}
+
 int cb_gate_exec(void *arg, int fd)
 {
     char **argv = arg;
+    pass_plugins();
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0)
         dup2(null, 0);

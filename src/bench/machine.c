@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "conebench/io.h"
+#include "conebench/plugin.h"
 
 /* First "model name" of /proc/cpuinfo. */
 static void cpu_model(char *buf, size_t len)
@@ -44,7 +45,7 @@ const char *cb_machine_id(void)
 
 int cb_write_machine_info(const char *path, cb_error *err)
 {
-    char model[256], buf[2048];
+    char model[256], buf[2048 + 4200 * 4], hex[65];
     unsigned maj = 0, min = 0, rel = 0;
     cpu_model(model, sizeof model);
     H5get_libversion(&maj, &min, &rel);
@@ -54,5 +55,9 @@ int cb_write_machine_info(const char *path, cb_error *err)
                      "conebench: %s\n",
                      cb_machine_id(), model, sysconf(_SC_NPROCESSORS_ONLN), __VERSION__,
                      openblas_get_config(), maj, min, rel, CB_VERSION);
+    for (int i = 0; i < cb_plugin_count() && n < (int)sizeof buf; i++) /* what ran: the .so */
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "plugin: %s sha256 %s\n", cb_plugin_path(i),
+                      cb_sha256_file(cb_plugin_path(i), hex, NULL) == CB_OK ? hex : "unreadable");
+    n = n < (int)sizeof buf ? n : (int)sizeof buf - 1;
     return cb_write_file_atomic(path, buf, (size_t)n, err);
 }

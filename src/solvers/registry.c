@@ -1,6 +1,8 @@
-/* conebench — the solver registry: every solver behind the same function table. */
+/* conebench — the solver registry: every solver behind the same function table; the built-in
+ * ones first, then those registered at run time (plugins, the bench layer's external solver). */
 #include <string.h>
 
+#include "conebench/plugin.h"
 #include "solvers_internal.h"
 
 #ifndef CB_HAVE_SICONOS
@@ -35,17 +37,68 @@ int cb_solver_stops_at_limit(const cb_solver *solver)
 
 int cb_solver_built_with_siconos(void) { return CB_HAVE_SICONOS; }
 
-int cb_solver_count(void) { return (int)(sizeof registry / sizeof *registry); }
+#define NBUILTIN ((int)(sizeof registry / sizeof *registry))
+#define MAX_REGISTERED 256 /* solvers added at run time, all plugins together */
+
+static const cb_solver *registered[MAX_REGISTERED];
+static const char *registered_origin[MAX_REGISTERED];
+static int nregistered;
+
+int cb_solver_count(void) { return NBUILTIN + nregistered; }
 
 const cb_solver *cb_solver_at(int i)
 {
-    return i >= 0 && i < cb_solver_count() ? registry[i] : NULL;
+    if (i < 0 || i >= cb_solver_count())
+        return NULL;
+    return i < NBUILTIN ? registry[i] : registered[i - NBUILTIN];
 }
 
 const cb_solver *cb_solver_find(const char *name)
 {
     for (int i = 0; name && i < cb_solver_count(); i++)
-        if (strcmp(registry[i]->name, name) == 0)
-            return registry[i];
+        if (strcmp(cb_solver_at(i)->name, name) == 0)
+            return cb_solver_at(i);
     return NULL;
+}
+
+const char *cb_solver_origin(const cb_solver *solver)
+{
+    for (int i = 0; i < nregistered; i++)
+        if (registered[i] == solver)
+            return registered_origin[i];
+    return NULL;
+}
+
+/* A name that is safe in file names, CSV cells and campaign lines. */
+static int name_ok(const char *name)
+{
+    if (!name || !*name || strlen(name) > 64)
+        return 0;
+    for (const char *c = name; *c; c++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *c))
+            return 0;
+    return 1;
+}
+
+int cb_solver_register(const cb_solver *solver, const char *origin, cb_error *err)
+{
+    const char *from = origin ? origin : "a registered solver";
+    if (!solver || !name_ok(solver->name))
+        return cb_fail(err, CB_ERR_INPUT, "%s: solver name '%s': 1 to 64 characters of "
+                       "[A-Za-z0-9._+-]", from, solver && solver->name ? solver->name : "");
+    if (!solver->setup || !solver->solve || !solver->cleanup || !solver->options)
+        return cb_fail(err, CB_ERR_INPUT, "%s: solver %s: setup, solve, cleanup and options "
+                       "must all be set", from, solver->name);
+    const cb_solver *old = cb_solver_find(solver->name);
+    if (old == solver)
+        return CB_OK;
+    if (old)
+        return cb_fail(err, CB_ERR_INPUT, "%s: solver %s already exists (%s)", from,
+                       solver->name, cb_solver_origin(old) ? cb_solver_origin(old) : "built in");
+    if (nregistered == MAX_REGISTERED)
+        return cb_fail(err, CB_ERR_INPUT, "%s: more than %d registered solvers", from,
+                       MAX_REGISTERED);
+    registered_origin[nregistered] = origin;
+    registered[nregistered++] = solver;
+    return CB_OK;
 }
