@@ -2,7 +2,8 @@
 # make install into a fresh temporary prefix, then, with only that prefix on PKG_CONFIG_PATH,
 # build examples/embed with pkg-config, run it (it must solve), and list the shared libraries
 # of the example and of libconebench.so: no Siconos when built with SICONOS=0. The installed
-# CLI must find its campaigns and plots in PREFIX/share/conebench from any directory.
+# CLI must find its campaigns and plots in PREFIX/share/conebench from any directory. Then the
+# plugin example (below).
 # Usage: install_check.sh MAKE BUILD SICONOS
 set -u
 make=${1:-make}
@@ -37,6 +38,44 @@ for f in "$ex/solve" "$prefix/lib/libconebench.so"; do
   if [ "$siconos" = 0 ] && [ "$sic" != 0 ]; then bad "$(basename "$f") needs Siconos"; fi
 done
 ldd "$ex/solve" | grep -q "$prefix/lib/libconebench.so" || bad "the example does not use the installed libconebench.so"
+# examples/plugin: built with pkg-config only, run by the installed CLI (solve, a campaign with a
+# plugin line, the report), passes the conformance suite; two broken copies fail it, naming the
+# check: one ignores max_iter, one never fills the work counters.
+pl=$(mktemp -d /tmp/cbplugin.XXXXXX)
+cb="$prefix/bin/conebench"
+cp examples/plugin/pjacobi.c examples/plugin/Makefile "$pl/"
+mkdir "$pl/noiter" "$pl/nowork"
+sed 's/if (it >= s->max_iter)/if (0)/' examples/plugin/pjacobi.c > "$pl/noiter/pjacobi.c"
+sed '/work\.error_evals++/d; /block_products +=/d; /projections +=/d' examples/plugin/pjacobi.c \
+  > "$pl/nowork/pjacobi.c"
+for d in "$pl" "$pl/noiter" "$pl/nowork"; do
+  cp examples/plugin/Makefile "$d/" 2>/dev/null
+  (cd "$d" && env -u CONEBENCH_HOME PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s) \
+    >"$d/build.log" 2>&1 || bad "examples/plugin did not build in $d: $(tail -3 "$d/build.log")"
+done
+cmp -s "$pl/pjacobi.c" "$pl/noiter/pjacobi.c" && bad "the max_iter break did not apply"
+cmp -s "$pl/pjacobi.c" "$pl/nowork/pjacobi.c" && bad "the counters break did not apply"
+"$cb" generate random --kind rolling3d --nc 8 --seed 3 -o "$pl/r.dat" >/dev/null 2>&1
+out=$("$cb" solve "$pl/r.dat" --solver pjacobi --plugin "$pl/pjacobi.so" --tol 1e-6 --json 2>&1)
+case "$out" in *'"status":"solved"'*) echo "install-check: plugin solve: solved" ;;
+  *) bad "solve --plugin: $out" ;; esac
+printf 'plugin pjacobi.so\ngenerate random kind=rolling3d nc=8 seeds=1..2\nsolver pjacobi\nsolver nsgs\ntol 1e-6\nmax-iter 200000\n' \
+  > "$pl/c.conf"
+"$cb" run "$pl/c.conf" -o "$pl/res" --quiet >"$pl/run.log" 2>&1 || bad "campaign with plugin: $(cat "$pl/run.log")"
+"$cb" report "$pl/res" --no-figures >/dev/null 2>&1 || bad "report of the plugin campaign"
+grep -q '^| pjacobi | 2 | 2 | 100 %' "$pl/res/report.md" && echo "install-check: the report ranks pjacobi (2 of 2 solved)" \
+  || bad "the report does not rank pjacobi: $(grep pjacobi "$pl/res/report.md" | head -2)"
+"$cb" conformance pjacobi --plugin "$pl/pjacobi.so" >"$pl/conf.txt" 2>&1 \
+  && echo "install-check: conformance pjacobi: $(tail -1 "$pl/conf.txt")" || bad "conformance pjacobi: $(cat "$pl/conf.txt")"
+for b in noiter:max_iter nowork:counters; do
+  "$cb" conformance pjacobi --plugin "$pl/${b%%:*}/pjacobi.so" >"$pl/conf.txt" 2>"$pl/conf.err"; st=$?
+  if [ $st = 1 ] && grep -q "conformance: pjacobi fails .*${b#*:}" "$pl/conf.err"; then
+    echo "install-check: broken copy ${b%%:*}: exit 1, $(cat "$pl/conf.err")"
+  else
+    bad "broken copy ${b%%:*}: exit $st, $(cat "$pl/conf.err")"
+  fi
+done
+rm -rf "$pl"
 camps=$(cd / && env -u CONEBENCH_HOME "$prefix/bin/conebench" list campaigns 2>&1 | grep -c '^ci ')
 [ "$camps" = 1 ] || bad "the installed CLI does not find its campaigns from /"
 rm -rf "$ex"

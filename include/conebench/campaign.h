@@ -20,6 +20,9 @@
  *   references DIR                folder of reference files (`conebench reference`), relative to
  *                                 the campaign file unless absolute; a problem's reference is
  *                                 FILE.ref beside it or the DIR/\*.ref with its sha256
+ *   plugin SO                     load a solver plugin (conebench/plugin.h), relative to the
+ *                                 campaign file unless absolute, before the solvers naming it
+ * A word may be "double-quoted" to hold spaces or '#' (the quotes are dropped).
  * Errors are "FILE:LINE: what".
  *
  * Ownership: cb_campaign owns all its strings and arrays; cb_campaign_free releases them.

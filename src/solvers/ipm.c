@@ -627,6 +627,28 @@ static int stalled(double e, int k, double *best, int *k_best)
     return k - *k_best >= IPM_STALL;
 }
 
+/* The warm start as it is (start_point moves it into the interior): a solution the stop test
+ * accepts is returned after 0 iterations, a non-finite one is diverged at once; else -1. The
+ * default start p = 0 is not looked at (it costs nothing then). */
+static int warm_start_status(ipm_work *w, const cb_settings *s, cb_solution *sol, double t0,
+                             cb_info *info)
+{
+    cb_fo_residual res;
+    size_t i = 0;
+    while (i < w->n && sol->p[i] == 0.0)
+        i++;
+    if (i == w->n)
+        return -1;
+    after_step(w, sol->p, &res, &(long){0}, 1, &info->work);
+    int status = cb_fo_stop_status(&res, 0.0, w->norm_q, s, 0, t0);
+    if (status != CB_STATUS_SOLVED && status != CB_STATUS_DIVERGED)
+        return -1;
+    memcpy(sol->y, w->y, w->n * sizeof *sol->y);
+    info->solver_error = res.err;
+    info->status = (cb_status)status;
+    return status;
+}
+
 static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
                      cb_error *err)
 {
@@ -635,6 +657,8 @@ static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     long inner = 0;
     int k = 0, k_best = 0, status = -1, broke = 0;
     cb_fo_residual res;
+    if (warm_start_status(w, s, sol, t0, info) >= 0)
+        return cb_info_trace(info, s, 0, t0, info->solver_error);
     start_point(w, sol->p);
     after_step(w, sol->p, &res, &inner, 1, &info->work);
     while (status < 0) {

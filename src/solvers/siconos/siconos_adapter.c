@@ -74,6 +74,7 @@
 #include "siconos_internal.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,6 +332,7 @@ int cb_sic_setup(const cb_sic_row *row, const cb_problem *prob, const cb_setting
     w->d = prob->d;
     w->n = prob->nc * prob->d;
     w->blocks_per_matvec = cb_problem_blocks_per_matvec(prob);
+    w->q_finite = cb_all_finite(prob->q, (size_t)w->n);
     rc = build_work(w, prob, s, err);
     if (rc != CB_OK)
         cb_sic_cleanup(w);
@@ -407,6 +409,11 @@ int cb_sic_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *in
     cb_sic_work *w = work;
     if (sol->n != (size_t)w->n)
         return cb_fail(err, CB_ERR_INPUT, "solution: size %zu, problem needs %d", sol->n, w->n);
+    if (!w->q_finite || !cb_all_finite(sol->p, sol->n)) { /* the contract: diverged at once */
+        info->status = CB_STATUS_DIVERGED;
+        info->solver_error = NAN;
+        return cb_info_trace(info, s, 0, cb_now(), NAN);
+    }
     w->opt->iparam[SICONOS_IPARAM_MAX_ITER] = s->max_iter;
     w->opt->dparam[SICONOS_DPARAM_TOL] = s->tol;
     w->opt->iparam[SICONOS_IPARAM_ITER_DONE] = 0;

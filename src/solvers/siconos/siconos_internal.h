@@ -57,6 +57,7 @@ typedef struct {
     cb_kind kind;
     int nc, d, n;
     long long blocks_per_matvec;
+    int q_finite;      /* 0: q has a NaN or inf (the solve is then diverged at once) */
     NumericsMatrix *M; /* owns its copy of W */
     double *q, *mu, *mu_r;
     RollingFrictionContactProblem rfc;

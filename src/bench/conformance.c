@@ -1,0 +1,392 @@
+/* conebench — the conformance suite (conformance.h): each check of the solver contract in a
+ * child process, on generated problems whose solution is known. */
+#include "conformance.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "conebench/generate.h"
+
+#define UNREACHABLE_TOL 1e-300 /* a tolerance no iterate meets: the solver runs to its caps */
+#define KNOWN_TOL 1e-8         /* the known-solution problems are solved to this */
+#define SHORT_MAX_ITER 2       /* the max_iter check's cap */
+#define RUN_MAX_ITER 200       /* iterations of the deterministic, counters and trace runs */
+#define CHECK_SECONDS 60.0     /* a check's child is killed after this (plus the known solves) */
+
+typedef struct {
+    const cb_solver *sv;
+    const cb_conformance_settings *s;
+    cb_problem *probs[CB_KIND_COUNT]; /* the known-solution problem of each kind */
+    double *pstar[CB_KIND_COUNT];
+    int base; /* the first kind the solver supports (its problem is used by most checks) */
+    char refusal[200]; /* what supports() said of the last kind it refused */
+} conf_ctx;
+
+typedef int (*check_fn)(const conf_ctx *x, char *d, size_t n);
+
+void cb_conformance_settings_default(cb_conformance_settings *s)
+{
+    s->time_limit = 0.5;
+    s->slack = 1.5;
+    s->known_limit = 20;
+    s->nc = 20;
+}
+
+/* Settings with no options. */
+static cb_settings settings(double tol, int max_iter, double limit, int trace)
+{
+    cb_settings st;
+    cb_settings_default(&st);
+    st.tol = tol;
+    st.max_iter = max_iter;
+    st.time_limit = limit;
+    st.trace = trace;
+    return st;
+}
+
+/* One harness run (cb_solve_limited) from warm (NULL: zeros); sol allocated for the caller. */
+static int harness(const conf_ctx *x, const cb_problem *prob, const cb_settings *st,
+                   const double *warm, cb_solution *sol, cb_info *info, cb_error *err)
+{
+    int rc = cb_solution_alloc(prob, sol, err);
+    if (rc == CB_OK && warm)
+        memcpy(sol->p, warm, sol->n * sizeof *sol->p);
+    return rc == CB_OK ? cb_solve_limited(x->sv, prob, st, sol, info, NULL, NULL, err) : rc;
+}
+
+static int check_options(const conf_ctx *x, char *d, size_t n)
+{
+    cb_option o = {"conformance-no-such-option", "1"};
+    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    st.options = &o;
+    st.noptions = 1;
+    cb_solution sol = {0};
+    cb_info info;
+    cb_error e = {{0}};
+    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, &e);
+    int ok = rc == CB_ERR_INPUT && info.status == CB_STATUS_BAD_INPUT;
+    snprintf(d, n, ok ? "refused: %s" : "accepted an unknown option (status %s)",
+             ok ? e.text : cb_status_name(info.status));
+    cb_solution_free(&sol);
+    cb_info_free(&info);
+    return ok;
+}
+
+static int check_max_iter(const conf_ctx *x, char *d, size_t n)
+{
+    cb_settings st = settings(UNREACHABLE_TOL, SHORT_MAX_ITER, x->s->known_limit, 0);
+    cb_solution sol = {0};
+    cb_info info;
+    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, NULL);
+    int ok = rc == CB_OK && info.iterations <= SHORT_MAX_ITER &&
+             info.status != CB_STATUS_TIME_LIMIT;
+    snprintf(d, n, "max_iter %d: %d iterations, status %s", SHORT_MAX_ITER, info.iterations,
+             cb_status_name(info.status));
+    cb_solution_free(&sol);
+    cb_info_free(&info);
+    return ok;
+}
+
+static int check_time_limit(const conf_ctx *x, char *d, size_t n)
+{
+    cb_settings st = settings(UNREACHABLE_TOL, 1000000000, x->s->time_limit, 0);
+    cb_solution sol = {0};
+    cb_info info;
+    double t0 = cb_now();
+    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, NULL);
+    double wall = cb_now() - t0;
+    int ok = rc == CB_OK && wall <= x->s->time_limit + x->s->slack;
+    snprintf(d, n, "limit %.2g s (+%.2g s slack): back after %.3f s, status %s",
+             x->s->time_limit, x->s->slack, wall, cb_status_name(info.status));
+    cb_solution_free(&sol);
+    cb_info_free(&info);
+    return ok;
+}
+
+/* The solver's own setup + solve on prob from warm (no cb_solve: it refuses non-finite input):
+ * passes when it refuses, or says diverged within 1 iteration. */
+static int direct_nan(const conf_ctx *x, const cb_problem *prob, const double *warm,
+                      const char *what, char *d, size_t n)
+{
+    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_solution sol = {0};
+    cb_info info;
+    cb_error e = {{0}};
+    void *work = NULL;
+    memset(&info, 0, sizeof info);
+    int rc = cb_solution_alloc(prob, &sol, &e), ok = 0;
+    if (rc == CB_OK) {
+        memcpy(sol.p, warm, sol.n * sizeof *sol.p);
+        rc = x->sv->setup(prob, &st, &work, &e);
+    }
+    if (rc == CB_OK) {
+        rc = x->sv->solve(work, &st, &sol, &info, &e);
+        x->sv->cleanup(work);
+    }
+    if (rc == CB_ERR_INPUT) {
+        ok = 1;
+        snprintf(d, n, "NaN in %s refused: %s", what, e.text);
+    } else {
+        ok = rc == CB_OK && info.status == CB_STATUS_DIVERGED && info.iterations <= 1;
+        snprintf(d, n, "NaN in %s: status %s after %d iterations", what,
+                 rc == CB_OK ? cb_status_name(info.status) : e.text, info.iterations);
+    }
+    cb_solution_free(&sol);
+    cb_info_free(&info);
+    return ok;
+}
+
+static int check_nan_q(const conf_ctx *x, char *d, size_t n)
+{
+    cb_problem *bad = NULL;
+    size_t m = cb_problem_n(x->probs[x->base]);
+    double *zero = calloc(m, sizeof *zero);
+    int ok = 0;
+    if (zero && cb_problem_copy(x->probs[x->base], &bad, NULL) == CB_OK) {
+        bad->q[m / 2] = NAN;
+        ok = direct_nan(x, bad, zero, "q", d, n);
+    } else {
+        snprintf(d, n, "out of memory");
+    }
+    cb_problem_free(bad);
+    free(zero);
+    return ok;
+}
+
+static int check_nan_start(const conf_ctx *x, char *d, size_t n)
+{
+    size_t m = cb_problem_n(x->probs[x->base]);
+    double *warm = calloc(m, sizeof *warm);
+    if (!warm) {
+        snprintf(d, n, "out of memory");
+        return 0;
+    }
+    warm[0] = NAN;
+    int ok = direct_nan(x, x->probs[x->base], warm, "the warm start", d, n);
+    free(warm);
+    return ok;
+}
+
+static int check_warm_start(const conf_ctx *x, char *d, size_t n)
+{
+    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_solution sol = {0};
+    cb_info info;
+    int rc = harness(x, x->probs[x->base], &st, x->pstar[x->base], &sol, &info, NULL);
+    int ok = rc == CB_OK && info.status == CB_STATUS_SOLVED && info.iterations <= 1;
+    snprintf(d, n, "from the known solution: status %s after %d iterations",
+             cb_status_name(info.status), info.iterations);
+    cb_solution_free(&sol);
+    cb_info_free(&info);
+    return ok;
+}
+
+/* Two identical runs: p, y bits, iterations and counters equal. */
+static int check_deterministic(const conf_ctx *x, char *d, size_t n)
+{
+    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_solution a = {0}, b = {0};
+    cb_info ia, ib;
+    const cb_problem *prob = x->probs[x->base];
+    int rc = harness(x, prob, &st, NULL, &a, &ia, NULL);
+    if (rc == CB_OK)
+        rc = harness(x, prob, &st, NULL, &b, &ib, NULL);
+    int same = rc == CB_OK && !memcmp(a.p, b.p, a.n * sizeof *a.p) &&
+               !memcmp(a.y, b.y, a.n * sizeof *a.y);
+    int ok = same && ia.iterations == ib.iterations && !memcmp(&ia.work, &ib.work, sizeof ia.work);
+    snprintf(d, n, rc != CB_OK ? "the runs failed"
+                   : ok ? "two runs: identical p, y, %d iterations and counters"
+                   : same ? "two runs: same p and y, different iterations or counters (%d)"
+                          : "two runs: different p or y (%d iterations)",
+             ia.iterations);
+    cb_solution_free(&a);
+    cb_solution_free(&b);
+    cb_info_free(&ia);
+    cb_info_free(&ib);
+    return ok;
+}
+
+static int check_counters(const conf_ctx *x, char *d, size_t n)
+{
+    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_solution sol = {0};
+    cb_info info;
+    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, NULL);
+    const cb_work *w = &info.work;
+    int ok = rc == CB_OK && (info.iterations == 0 || w->block_products || w->projections ||
+                             w->local_iters || w->error_evals);
+    snprintf(d, n, "%d iterations: %lld block products, %lld projections, %lld local "
+             "iterations, %lld error evaluations", info.iterations, w->block_products,
+             w->projections, w->local_iters, w->error_evals);
+    cb_solution_free(&sol);
+    cb_info_free(&info);
+    return ok;
+}
+
+static int check_trace(const conf_ctx *x, char *d, size_t n)
+{
+    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 1);
+    cb_solution sol = {0};
+    cb_info info;
+    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, NULL), bad = -1;
+    for (int i = 1; rc == CB_OK && bad < 0 && i < info.ntrace; i++)
+        if (info.trace[i].iteration < info.trace[i - 1].iteration ||
+            !(info.trace[i].time_s >= info.trace[i - 1].time_s))
+            bad = i;
+    int ok = rc == CB_OK && info.ntrace >= 1 && bad < 0;
+    if (bad >= 0)
+        snprintf(d, n, "point %d: iteration %d at %.3g s after iteration %d at %.3g s", bad,
+                 info.trace[bad].iteration, info.trace[bad].time_s,
+                 info.trace[bad - 1].iteration, info.trace[bad - 1].time_s);
+    else
+        snprintf(d, n, "%d points, non-decreasing in iteration and time", info.ntrace);
+    cb_solution_free(&sol);
+    cb_info_free(&info);
+    return ok;
+}
+
+/* Every kind the solver supports: its known-solution problem solved (judged) to KNOWN_TOL. */
+static int check_known(const conf_ctx *x, char *d, size_t n)
+{
+    size_t k = 0;
+    int ok = 1, nsup = 0;
+    d[0] = '\0';
+    for (int kind = 0; kind < CB_KIND_COUNT; kind++) {
+        cb_settings st = settings(KNOWN_TOL, 1000000, x->s->known_limit, 0);
+        cb_solution sol = {0};
+        cb_info info;
+        int rc = harness(x, x->probs[kind], &st, NULL, &sol, &info, NULL);
+        if (info.status != CB_STATUS_UNSUPPORTED) {
+            nsup++;
+            ok = ok && rc == CB_OK && info.status == CB_STATUS_SOLVED;
+            if (k < n)
+                k += (size_t)snprintf(d + k, n - k, "%s%s %s", k ? ", " : "",
+                                      cb_kind_name((cb_kind)kind), cb_status_name(info.status));
+        }
+        cb_solution_free(&sol);
+        cb_info_free(&info);
+    }
+    return ok && nsup > 0;
+}
+
+static const struct {
+    const char *name;
+    check_fn fn;
+} checks[CB_CONF_NCHECKS] = {
+    {"options", check_options},     {"max_iter", check_max_iter},
+    {"time_limit", check_time_limit}, {"nan_q", check_nan_q},
+    {"nan_start", check_nan_start}, {"warm_start", check_warm_start},
+    {"deterministic", check_deterministic}, {"counters", check_counters},
+    {"trace", check_trace},         {"known", check_known}};
+
+typedef struct {
+    const conf_ctx *x;
+    int k;
+} child_arg;
+
+/* In the child: run check k, write 'P' or 'F' and the detail. */
+static int child_check(void *arg, int fd)
+{
+    const child_arg *a = arg;
+    char out[sizeof ((cb_conformance_check *)0)->detail + 1];
+    int null = open("/dev/null", O_WRONLY); /* what a solver prints is not the check's answer */
+    if (null >= 0) {
+        dup2(null, 1);
+        dup2(null, 2);
+        close(null);
+    }
+    out[0] = checks[a->k].fn(a->x, out + 1, sizeof out - 1) ? 'P' : 'F';
+    return cb_write_all(fd, out, strlen(out)) == 0 ? 0 : 1;
+}
+
+/* Run check k in a child; a crash or a hang fails it. */
+static int run_check(const conf_ctx *x, int k, cb_conformance_check *c, cb_error *err)
+{
+    child_arg a = {x, k};
+    cb_child_result r;
+    double deadline = CHECK_SECONDS + (k == CB_CONF_NCHECKS - 1 ? CB_KIND_COUNT : 2) *
+                                          x->s->known_limit;
+    int rc = cb_child_run(child_check, &a, deadline, &r, err);
+    c->name = checks[k].name;
+    c->passed = 0;
+    if (rc != CB_OK)
+        return rc;
+    if (r.end == CB_CHILD_EXITED && r.code == 0 && r.len > 0) {
+        c->passed = r.data[0] == 'P';
+        snprintf(c->detail, sizeof c->detail, "%s", r.data + 1);
+    } else if (r.end == CB_CHILD_TIMED_OUT) {
+        snprintf(c->detail, sizeof c->detail, "did not return within %.0f s", deadline);
+    } else {
+        snprintf(c->detail, sizeof c->detail, "crashed (%s %d)",
+                 r.end == CB_CHILD_SIGNALED ? "signal" : "exit status", r.code);
+    }
+    cb_child_result_free(&r);
+    return CB_OK;
+}
+
+/* The known-solution problem of kind k (seed 1, nc contacts, multibody W); each contact draws
+ * its own coefficients, or (same_mu) every contact has the middle of their ranges. Whether the
+ * solver takes it: CB_OK, or its refusal in x->refusal. */
+static int make_problem(conf_ctx *x, int k, int same_mu, int *taken, cb_error *err)
+{
+    cb_random_settings g;
+    cb_error e = {{0}};
+    cb_random_settings_default(&g);
+    g.kind = (cb_kind)k;
+    g.nc = x->s->nc;
+    if (same_mu) {
+        g.mu_min = g.mu_max = 0.5 * (g.mu_min + g.mu_max);
+        g.mur_min = g.mur_max = 0.5 * (g.mur_min + g.mur_max);
+        g.mus_min = g.mus_max = 0.5 * (g.mus_min + g.mus_max);
+    }
+    cb_problem_free(x->probs[k]);
+    free(x->pstar[k]);
+    x->probs[k] = NULL, x->pstar[k] = NULL;
+    int rc = cb_generate_random(&g, &x->probs[k], &x->pstar[k], NULL, err);
+    *taken = rc == CB_OK && (!x->sv->supports || x->sv->supports(x->probs[k], &e) == CB_OK);
+    if (rc == CB_OK && !*taken && (!x->refusal[0] || !strstr(e.text, "cone kind")))
+        snprintf(x->refusal, sizeof x->refusal, "%.*s", (int)sizeof x->refusal - 1, e.text);
+    return rc;
+}
+
+/* Every kind's problem: with coefficients drawn per contact, or one μ for all contacts when the
+ * solver takes only that (Siconos's 2D solvers). */
+static int make_problems(conf_ctx *x, cb_error *err)
+{
+    int rc = CB_OK, taken = 0;
+    x->base = -1;
+    for (int k = 0; rc == CB_OK && k < CB_KIND_COUNT; k++) {
+        rc = make_problem(x, k, 0, &taken, err);
+        if (rc == CB_OK && !taken)
+            rc = make_problem(x, k, 1, &taken, err);
+        if (rc == CB_OK && taken && x->base < 0)
+            x->base = k;
+    }
+    return rc;
+}
+
+int cb_conformance_run(const cb_solver *solver, const cb_conformance_settings *s,
+                       cb_conformance_check out[CB_CONF_NCHECKS], cb_error *err)
+{
+    conf_ctx x = {solver, s, {0}, {0}, -1, ""};
+    int rc = make_problems(&x, err);
+    for (int k = 0; rc == CB_OK && k < CB_CONF_NCHECKS; k++) {
+        if (x.base < 0) { /* nothing to run it on */
+            out[k] = (cb_conformance_check){checks[k].name, 0, ""};
+            snprintf(out[k].detail, sizeof out[k].detail, "takes none of the generated "
+                     "problems (local, %d contacts): %.150s", s->nc, x.refusal);
+            continue;
+        }
+        rc = run_check(&x, k, &out[k], err);
+    }
+    for (int k = 0; k < CB_KIND_COUNT; k++) {
+        cb_problem_free(x.probs[k]);
+        free(x.pstar[k]);
+    }
+    return rc;
+}
