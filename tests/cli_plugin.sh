@@ -65,6 +65,15 @@ printf 'solver nsgs label="open\ngenerate random kind=coulomb3d nc=6 seeds=2\n' 
 run "$bin" run "$tmp/dir/quote.conf" -o "$tmp/res3" --quiet
 check "unterminated quote" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: $tmp/dir/quote.conf:1: unterminated \" quote" ] && [ ! -e "$tmp/res3" ]'
 
+# bench-check: the gate's child processes (both binaries) get the plugin; its counters are the
+# same as a solve's.
+printf 'generate random kind=coulomb3d nc=6 seeds=2\nsolver pjacobi\ntol 1e-6\nmax-iter 100000\n' > "$tmp/dir/g.conf"
+run "$bin" bench-check --counters-only --campaign "$tmp/dir/g.conf" -o "$tmp/bc" --plugin "$tmp/pjacobi.so"
+it=$(grep ',pjacobi,' "$tmp/bc/bench.csv" | cut -d, -f5,6)
+"$bin" generate random --kind coulomb3d --nc 6 --seed 2 -o "$tmp/g.dat" 2>/dev/null
+"$bin" solve "$tmp/g.dat" --solver pjacobi --plugin "$tmp/pjacobi.so" --tol 1e-6 --max-iter 100000 --json > "$tmp/g.json" 2>/dev/null
+check "bench-check" '[ "$rc" = 0 ] && [ "$it" = "solved,$(sed "s/.*\"iterations\":\([0-9]*\).*/\1/" "$tmp/g.json")" ]'
+
 # Conformance: every conebench solver and the plugin pass; bad arguments are exit 2.
 solvers="nsgs psor pfp eg apgd admm nsn ipm"
 [ "${CONEBENCH_QUICK:-0}" = 1 ] && solvers="nsgs"
