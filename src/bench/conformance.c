@@ -54,57 +54,72 @@ static int harness(const conf_ctx *x, const cb_problem *prob, const cb_settings 
                    const double *warm, cb_solution *sol, cb_info *info, cb_error *err)
 {
     int rc = cb_solution_alloc(prob, sol, err);
+    memset(info, 0, sizeof *info);
     if (rc == CB_OK && warm)
         memcpy(sol->p, warm, sol->n * sizeof *sol->p);
     return rc == CB_OK ? cb_solve_limited(x->sv, prob, st, sol, info, NULL, NULL, err) : rc;
+}
+
+/* A run of the base problem and what it gave. */
+typedef struct {
+    int rc;
+    cb_solution sol;
+    cb_info info;
+    cb_error err;
+} conf_run;
+
+/* Run the base problem with these settings from warm (NULL: zeros). */
+static void base_run(const conf_ctx *x, const cb_settings *st, const double *warm, conf_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->rc = harness(x, x->probs[x->base], st, warm, &r->sol, &r->info, &r->err);
+}
+
+static void conf_run_free(conf_run *r)
+{
+    cb_solution_free(&r->sol);
+    cb_info_free(&r->info);
 }
 
 static int check_options(const conf_ctx *x, char *d, size_t n)
 {
     cb_option o = {"conformance-no-such-option", "1"};
     cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    conf_run r;
     st.options = &o;
     st.noptions = 1;
-    cb_solution sol = {0};
-    cb_info info;
-    cb_error e = {{0}};
-    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, &e);
-    int ok = rc == CB_ERR_INPUT && info.status == CB_STATUS_BAD_INPUT;
+    base_run(x, &st, NULL, &r);
+    int ok = r.rc == CB_ERR_INPUT && r.info.status == CB_STATUS_BAD_INPUT;
     snprintf(d, n, ok ? "refused: %s" : "accepted an unknown option (status %s)",
-             ok ? e.text : cb_status_name(info.status));
-    cb_solution_free(&sol);
-    cb_info_free(&info);
+             ok ? r.err.text : cb_status_name(r.info.status));
+    conf_run_free(&r);
     return ok;
 }
 
 static int check_max_iter(const conf_ctx *x, char *d, size_t n)
 {
     cb_settings st = settings(UNREACHABLE_TOL, SHORT_MAX_ITER, x->s->known_limit, 0);
-    cb_solution sol = {0};
-    cb_info info;
-    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, NULL);
-    int ok = rc == CB_OK && info.iterations <= SHORT_MAX_ITER &&
-             info.status != CB_STATUS_TIME_LIMIT;
-    snprintf(d, n, "max_iter %d: %d iterations, status %s", SHORT_MAX_ITER, info.iterations,
-             cb_status_name(info.status));
-    cb_solution_free(&sol);
-    cb_info_free(&info);
+    conf_run r;
+    base_run(x, &st, NULL, &r);
+    int ok = r.rc == CB_OK && r.info.iterations <= SHORT_MAX_ITER &&
+             r.info.status != CB_STATUS_TIME_LIMIT;
+    snprintf(d, n, "max_iter %d: %d iterations, status %s", SHORT_MAX_ITER, r.info.iterations,
+             cb_status_name(r.info.status));
+    conf_run_free(&r);
     return ok;
 }
 
 static int check_time_limit(const conf_ctx *x, char *d, size_t n)
 {
     cb_settings st = settings(UNREACHABLE_TOL, 1000000000, x->s->time_limit, 0);
-    cb_solution sol = {0};
-    cb_info info;
+    conf_run r;
     double t0 = cb_now();
-    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, NULL);
+    base_run(x, &st, NULL, &r);
     double wall = cb_now() - t0;
-    int ok = rc == CB_OK && wall <= x->s->time_limit + x->s->slack;
+    int ok = r.rc == CB_OK && wall <= x->s->time_limit + x->s->slack;
     snprintf(d, n, "limit %.2g s (+%.2g s slack): back after %.3f s, status %s",
-             x->s->time_limit, x->s->slack, wall, cb_status_name(info.status));
-    cb_solution_free(&sol);
-    cb_info_free(&info);
+             x->s->time_limit, x->s->slack, wall, cb_status_name(r.info.status));
+    conf_run_free(&r);
     return ok;
 }
 
@@ -175,14 +190,12 @@ static int check_nan_start(const conf_ctx *x, char *d, size_t n)
 static int check_warm_start(const conf_ctx *x, char *d, size_t n)
 {
     cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
-    cb_solution sol = {0};
-    cb_info info;
-    int rc = harness(x, x->probs[x->base], &st, x->pstar[x->base], &sol, &info, NULL);
-    int ok = rc == CB_OK && info.status == CB_STATUS_SOLVED && info.iterations <= 1;
+    conf_run r;
+    base_run(x, &st, x->pstar[x->base], &r);
+    int ok = r.rc == CB_OK && r.info.status == CB_STATUS_SOLVED && r.info.iterations <= 1;
     snprintf(d, n, "from the known solution: status %s after %d iterations",
-             cb_status_name(info.status), info.iterations);
-    cb_solution_free(&sol);
-    cb_info_free(&info);
+             cb_status_name(r.info.status), r.info.iterations);
+    conf_run_free(&r);
     return ok;
 }
 
@@ -190,63 +203,56 @@ static int check_warm_start(const conf_ctx *x, char *d, size_t n)
 static int check_deterministic(const conf_ctx *x, char *d, size_t n)
 {
     cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
-    cb_solution a = {0}, b = {0};
-    cb_info ia, ib;
-    const cb_problem *prob = x->probs[x->base];
-    int rc = harness(x, prob, &st, NULL, &a, &ia, NULL);
-    if (rc == CB_OK)
-        rc = harness(x, prob, &st, NULL, &b, &ib, NULL);
-    int same = rc == CB_OK && !memcmp(a.p, b.p, a.n * sizeof *a.p) &&
-               !memcmp(a.y, b.y, a.n * sizeof *a.y);
-    int ok = same && ia.iterations == ib.iterations && !memcmp(&ia.work, &ib.work, sizeof ia.work);
-    snprintf(d, n, rc != CB_OK ? "the runs failed"
+    conf_run a, b;
+    base_run(x, &st, NULL, &a);
+    base_run(x, &st, NULL, &b);
+    int ran = a.rc == CB_OK && b.rc == CB_OK;
+    int same = ran && !memcmp(a.sol.p, b.sol.p, a.sol.n * sizeof *a.sol.p) &&
+               !memcmp(a.sol.y, b.sol.y, a.sol.n * sizeof *a.sol.y);
+    int ok = same && a.info.iterations == b.info.iterations &&
+             !memcmp(&a.info.work, &b.info.work, sizeof a.info.work);
+    snprintf(d, n, !ran ? "the runs failed"
                    : ok ? "two runs: identical p, y, %d iterations and counters"
                    : same ? "two runs: same p and y, different iterations or counters (%d)"
                           : "two runs: different p or y (%d iterations)",
-             ia.iterations);
-    cb_solution_free(&a);
-    cb_solution_free(&b);
-    cb_info_free(&ia);
-    cb_info_free(&ib);
+             a.info.iterations);
+    conf_run_free(&a);
+    conf_run_free(&b);
     return ok;
 }
 
 static int check_counters(const conf_ctx *x, char *d, size_t n)
 {
     cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
-    cb_solution sol = {0};
-    cb_info info;
-    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, NULL);
-    const cb_work *w = &info.work;
-    int ok = rc == CB_OK && (info.iterations == 0 || w->block_products || w->projections ||
-                             w->local_iters || w->error_evals);
+    conf_run r;
+    base_run(x, &st, NULL, &r);
+    const cb_work *w = &r.info.work;
+    int ok = r.rc == CB_OK && (r.info.iterations == 0 || w->block_products || w->projections ||
+                               w->local_iters || w->error_evals);
     snprintf(d, n, "%d iterations: %lld block products, %lld projections, %lld local "
-             "iterations, %lld error evaluations", info.iterations, w->block_products,
+             "iterations, %lld error evaluations", r.info.iterations, w->block_products,
              w->projections, w->local_iters, w->error_evals);
-    cb_solution_free(&sol);
-    cb_info_free(&info);
+    conf_run_free(&r);
     return ok;
 }
 
 static int check_trace(const conf_ctx *x, char *d, size_t n)
 {
     cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 1);
-    cb_solution sol = {0};
-    cb_info info;
-    int rc = harness(x, x->probs[x->base], &st, NULL, &sol, &info, NULL), bad = -1;
-    for (int i = 1; rc == CB_OK && bad < 0 && i < info.ntrace; i++)
-        if (info.trace[i].iteration < info.trace[i - 1].iteration ||
-            !(info.trace[i].time_s >= info.trace[i - 1].time_s))
+    conf_run r;
+    base_run(x, &st, NULL, &r);
+    const cb_trace_point *t = r.info.trace;
+    int bad = -1;
+    for (int i = 1; r.rc == CB_OK && bad < 0 && i < r.info.ntrace; i++)
+        if (t[i].iteration < t[i - 1].iteration || !(t[i].time_s >= t[i - 1].time_s))
             bad = i;
-    int ok = rc == CB_OK && info.ntrace >= 1 && bad < 0;
+    int ok = r.rc == CB_OK && r.info.ntrace >= 1 && bad < 0;
     if (bad >= 0)
         snprintf(d, n, "point %d: iteration %d at %.3g s after iteration %d at %.3g s", bad,
-                 info.trace[bad].iteration, info.trace[bad].time_s,
-                 info.trace[bad - 1].iteration, info.trace[bad - 1].time_s);
+                 t[bad].iteration, t[bad].time_s, t[bad - 1].iteration, t[bad - 1].time_s);
     else
-        snprintf(d, n, "%d points, non-decreasing in iteration and time", info.ntrace);
-    cb_solution_free(&sol);
-    cb_info_free(&info);
+        snprintf(d, n, "%d points, non-decreasing in iteration and time", r.info.ntrace);
+    conf_run_free(&r);
     return ok;
 }
 
