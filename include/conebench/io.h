@@ -57,6 +57,9 @@ int cb_write_fclib(const char *path, const cb_problem *prob, cb_error *err);
  * global solution holds the velocities v, which conebench does not compute (CB_ERR_INPUT). */
 int cb_write_fclib_solution(const char *path, const cb_problem *prob, const double *p,
                             const double *y, cb_error *err);
+/* What cb_write_fclib (with_solution = 0) or cb_write_fclib_solution (1) would refuse for prob,
+ * checked without writing anything (to refuse before a long computation). */
+int cb_fclib_check(const char *path, const cb_problem *prob, int with_solution, cb_error *err);
 
 /* Problem file formats for writing. */
 typedef enum { CB_FORMAT_AUTO = 0, CB_FORMAT_SICONOS = 1, CB_FORMAT_FCLIB = 2 } cb_format;

@@ -318,16 +318,33 @@ int cb_write_fclib(const char *path, const cb_problem *prob, cb_error *err)
     return rc;
 }
 
+/* FCLIB stores solutions of local problems only here (see the header). */
+static int solution_allowed(const char *path, const fw_job *j, cb_error *err)
+{
+    if (j->group == FW_LOCAL)
+        return CB_OK;
+    return cb_fail(err, CB_ERR_INPUT, "%s: an FCLIB solution of a global problem holds the "
+                   "velocities v, which conebench does not compute: write a text solution", path);
+}
+
+int cb_fclib_check(const char *path, const cb_problem *prob, int with_solution, cb_error *err)
+{
+    fw_job j;
+    int rc = prepare_job(path, prob, &j, err);
+    if (rc == CB_OK && with_solution)
+        rc = solution_allowed(path, &j, err);
+    fw_job_free(&j);
+    return rc;
+}
+
 int cb_write_fclib_solution(const char *path, const cb_problem *prob, const double *p,
                             const double *y, cb_error *err)
 {
     fw_job j;
     int rc = prepare_job(path, prob, &j, err);
     size_t n = rc == CB_OK ? cb_problem_n(prob) : 0;
-    if (rc == CB_OK && j.group != FW_LOCAL)
-        rc = cb_fail(err, CB_ERR_INPUT, "%s: an FCLIB solution of a global problem holds the "
-                     "velocities v, which conebench does not compute: write a text solution",
-                     path);
+    if (rc == CB_OK)
+        rc = solution_allowed(path, &j, err);
     if (rc == CB_OK && (!p || !y))
         rc = cb_fail(err, CB_ERR_INPUT, "%s: solution: p and y are required", path);
     for (size_t k = 0; rc == CB_OK && k < n; k++)
