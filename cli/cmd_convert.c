@@ -19,25 +19,24 @@ typedef struct {
     cb_read_settings rs;
 } convert_args;
 
-/* Apply one parsed option to a. */
+/* Apply one parsed option to a: --kind K or --to FORMAT. */
 static int convert_option(int c, convert_args *a)
 {
-    switch (c) {
-    case 't':
-        if (!strcmp(optarg, "siconos") || !strcmp(optarg, "fclib")) {
-            a->fmt = optarg[0] == 's' ? CB_FORMAT_SICONOS : CB_FORMAT_FCLIB;
-            return CB_EXIT_OK;
-        }
-        return cb_cli_usage_error("--to: '%s' is not siconos or fclib", optarg);
-    case 'k':
+    if (c == 'k') {
         a->rs.force_kind = 1;
-        return cb_kind_parse(optarg, &a->rs.kind) == CB_OK
-                   ? CB_EXIT_OK
-                   : cb_cli_usage_error("--kind: unknown cone kind '%s'", optarg);
-    default: return cb_cli_usage(&cb_command_convert);
+        if (cb_kind_parse(optarg, &a->rs.kind) != CB_OK)
+            return cb_cli_usage_error("--kind: unknown cone kind '%s'", optarg);
+        return CB_EXIT_OK;
     }
+    if (c != 't')
+        return cb_cli_usage(&cb_command_convert);
+    if (strcmp(optarg, "siconos") != 0 && strcmp(optarg, "fclib") != 0)
+        return cb_cli_usage_error("--to: '%s' is not siconos or fclib", optarg);
+    a->fmt = optarg[0] == 's' ? CB_FORMAT_SICONOS : CB_FORMAT_FCLIB;
+    return CB_EXIT_OK;
 }
 
+/* Options, then exactly IN and OUT; the format from OUT's extension unless --to. */
 static int parse_convert(int argc, char **argv, convert_args *a)
 {
     cb_cli_parser p;
@@ -45,17 +44,18 @@ static int parse_convert(int argc, char **argv, convert_args *a)
     cb_cli_parser_init(&p, opts);
     while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc, argv)) != -1)
         rc = convert_option(c, a);
-    if (rc == CB_EXIT_OK && optind != argc - 2)
-        rc = cb_cli_usage(&cb_command_convert);
-    if (rc == CB_EXIT_OK) {
-        a->in = argv[optind];
-        a->out = argv[optind + 1];
-    }
-    if (rc == CB_EXIT_OK && a->fmt == CB_FORMAT_AUTO)
+    if (rc != CB_EXIT_OK)
+        return rc;
+    if (optind != argc - 2)
+        return cb_cli_usage(&cb_command_convert);
+    a->in = argv[optind];
+    a->out = argv[optind + 1];
+    if (a->fmt == CB_FORMAT_AUTO)
         a->fmt = cb_format_of_path(a->out);
-    return rc;
+    return CB_EXIT_OK;
 }
 
+/* Read IN (any format), write OUT in the chosen format; says what it wrote on stderr. */
 int cb_cmd_convert(int argc, char **argv)
 {
     convert_args a;

@@ -22,13 +22,14 @@
 
 static char g_tmp[256];
 
+/* A path in the test's temporary folder: g_tmp/name (one of 4 rotating buffers). */
 static const char *tmp_path(const char *name)
 {
     static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", g_tmp, name);
-    return buf[k];
+    static unsigned calls;
+    char *b = buf[calls++ % 4];
+    snprintf(b, 512, "%s/%s", g_tmp, name);
+    return b;
 }
 
 static int exists(const char *path)
@@ -332,11 +333,7 @@ static cb_problem *small_global(cb_kind kind)
         w[k] = 0.5 - 0.0625 * k;
     }
     g.H = (cb_triplets){4, n, n, Hi, Hj, Hx};
-    g.f = f;
-    g.w = w;
-    g.mu = mu;
-    g.mu_r = mur;
-    g.mu_s = mus;
+    g.f = f, g.w = w, g.mu = mu, g.mu_r = mur, g.mu_s = mus;
     cb_problem *P = NULL;
     cb_error e = {{0}};
     if (cb_condense_global(&g, &P, &e) != CB_OK)

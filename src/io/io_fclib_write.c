@@ -50,6 +50,7 @@ typedef struct {
 
 static const char fw_ok[2] = {'o', 'k'};
 
+/* ".hdf5" / ".h5" (any case) → FCLIB, anything else → Siconos text. */
 cb_format cb_format_of_path(const char *path)
 {
     const char *dot = path ? strrchr(path, '.') : NULL;
@@ -57,6 +58,7 @@ cb_format cb_format_of_path(const char *path)
     return h5 ? CB_FORMAT_FCLIB : CB_FORMAT_SICONOS;
 }
 
+/* Release what j owns and remove a temporary file a failed write left. */
 static void fw_job_free(fw_job *j)
 {
     free(j->own_p);
@@ -308,6 +310,7 @@ static int prepare_job(const char *path, const cb_problem *prob, fw_job *j, cb_e
     return prob->global ? global_job(path, prob, j, err) : local_job(path, prob, j, err);
 }
 
+/* prob → the FCLIB group that holds it, written atomically (see the file comment). */
 int cb_write_fclib(const char *path, const cb_problem *prob, cb_error *err)
 {
     fw_job j;
@@ -327,6 +330,7 @@ static int solution_allowed(const char *path, const fw_job *j, cb_error *err)
                    "velocities v, which conebench does not compute: write a text solution", path);
 }
 
+/* The refusals of the two writers above, nothing written. */
 int cb_fclib_check(const char *path, const cb_problem *prob, int with_solution, cb_error *err)
 {
     fw_job j;
@@ -337,6 +341,7 @@ int cb_fclib_check(const char *path, const cb_problem *prob, int with_solution, 
     return rc;
 }
 
+/* prob → its FCLIB group, then /solution: r = p, u = y (n = nc·d each). */
 int cb_write_fclib_solution(const char *path, const cb_problem *prob, const double *p,
                             const double *y, cb_error *err)
 {
