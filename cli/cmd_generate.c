@@ -21,8 +21,10 @@ static const cb_cli_opt opts[] = {
     {"density", 'd', "D", "spd: share of coupled block pairs in (0, 1] (default 0.1)"},
     {"semidefinite", 'S', NULL, "spd: make W singular (a few zero eigenvalues)"},
     {"storage", 't', "dense|bsr", "storage of W in the file (default bsr)"},
-    {"output", CB_CLI_SHORT('o'), "FILE", "the problem file; required"},
-    {"solution", 'x', "SOL", "also write the known solution (p and y)"},
+    {"output", CB_CLI_SHORT('o'), "FILE", "the problem file: FCLIB HDF5 when it ends in .hdf5 or "
+                                          ".h5 (coulomb2d/3d only), else Siconos text; required"},
+    {"solution", 'x', "SOL", "also write the known solution (p and y; SOL.hdf5 / SOL.h5: an FCLIB "
+                             "file with the problem and /solution)"},
     {NULL, 0, NULL, NULL}};
 
 typedef struct {
@@ -88,6 +90,12 @@ static int parse_gen(int argc, char **argv, gen_args *a)
         cb_cli_usage_error("generate random: --kind, --nc, --seed and -o are required");
         return cb_cli_usage_of("generate", RANDOM_USAGE);
     }
+    int coulomb = a->rs.kind == CB_KIND_COULOMB2D || a->rs.kind == CB_KIND_COULOMB3D;
+    const char *h5 = cb_format_of_path(a->out) == CB_FORMAT_FCLIB ? a->out : a->sol;
+    if (!coulomb && h5 && cb_format_of_path(h5) == CB_FORMAT_FCLIB)
+        return cb_cli_usage_error("%s: FCLIB holds no local %s problem (rolling friction only in "
+                                  "global problems): write Siconos text (.dat)", h5,
+                                  cb_kind_name(a->rs.kind));
     return CB_EXIT_OK;
 }
 
@@ -106,9 +114,11 @@ int cb_cmd_generate(int argc, char **argv)
     cb_error err = {{0}};
     int code = cb_generate_random(&a.rs, &p, &ps, &ys, &err);
     if (code == CB_OK)
-        code = cb_write_problem(a.out, p, &err);
+        code = cb_write_problem_as(a.out, p, CB_FORMAT_AUTO, &err);
     if (code == CB_OK && a.sol)
-        code = cb_write_solution(a.sol, p->nc, p->d, ps, ys, &err);
+        code = cb_format_of_path(a.sol) == CB_FORMAT_FCLIB
+                   ? cb_write_fclib_solution(a.sol, p, ps, ys, &err)
+                   : cb_write_solution(a.sol, p->nc, p->d, ps, ys, &err);
     if (code == CB_OK)
         fprintf(stderr, "conebench: wrote %s (%s, nc = %d, %s)%s%s\n", a.out,
                 cb_kind_name(p->kind), p->nc, cb_storage_name(p->storage),

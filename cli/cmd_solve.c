@@ -24,7 +24,8 @@ static const cb_cli_opt opts[] = {
     {"option", 'o', "k=v", "a solver option, repeatable (conebench list solvers; default none)"},
     {"warm-start", 'w', "SOL", "start from the p of solution file SOL (default: p = 0)"},
     {"trace", 'r', "OUT.csv", "write the convergence trace (iteration,time_s,error)"},
-    {"solution", 'x', "OUT.sol", "write the solution file (p and y)"},
+    {"solution", 'x', "OUT", "write the solution: p and y as text, or OUT.hdf5 / OUT.h5: an FCLIB "
+                         "file with the problem and /solution (r = p, u = y; local coulomb only)"},
     {"json", 'j', NULL, "print one JSON object (keys: man conebench, JSON OUTPUT)"},
     {"kind", 'k', "K", "read FILE as cone kind K (e.g. rolling2d for d = 3; default: the file's)"},
     {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},
@@ -208,6 +209,8 @@ static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
     int killed = 0;
     double cpu = 0;
     int rc = cb_read_problem(a->file, &a->rs, &p, err);
+    if (rc == CB_OK && a->solution && cb_format_of_path(a->solution) == CB_FORMAT_FCLIB)
+        rc = cb_fclib_check(a->solution, p, 1, err); /* refused before solving */
     if (rc == CB_OK)
         rc = cb_solution_alloc(p, &sol, err);
     if (rc == CB_OK && a->warm)
@@ -217,7 +220,9 @@ static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
     if (rc == CB_OK && a->trace && !killed)
         rc = cb_trace_write(a->trace, &info, err);
     if (rc == CB_OK && a->solution && !killed)
-        rc = cb_write_solution(a->solution, p->nc, p->d, sol.p, sol.y, err);
+        rc = cb_format_of_path(a->solution) == CB_FORMAT_FCLIB
+                 ? cb_write_fclib_solution(a->solution, p, sol.p, sol.y, err)
+                 : cb_write_solution(a->solution, p->nc, p->d, sol.p, sol.y, err);
     if (rc == CB_OK)
         note_time_limit(a, &info, killed);
     if (rc == CB_OK)

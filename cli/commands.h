@@ -22,6 +22,7 @@ extern const cb_cli_opt cb_filippov_files_opts[]; /* cmd_filippov_check.c */
 extern const cb_cli_command cb_command_list, cb_command_info, cb_command_error; /* cmd_problem.c */
 extern const cb_cli_command cb_command_project;                               /* cmd_project.c */
 extern const cb_cli_command cb_command_generate;                              /* cmd_generate.c */
+extern const cb_cli_command cb_command_convert;                               /* cmd_convert.c */
 extern const cb_cli_command cb_command_solve;                                 /* cmd_solve.c */
 extern const cb_cli_command cb_command_simulate;                              /* cmd_simulate.c */
 extern const cb_cli_command cb_command_run;                                   /* cmd_run.c */
@@ -40,6 +41,8 @@ int cb_cmd_error(int argc, char **argv);
 int cb_cmd_project(int argc, char **argv);
 /* cli/cmd_generate.c: `generate random`; `generate SCENARIO` goes to cb_cmd_generate_scenario. */
 int cb_cmd_generate(int argc, char **argv);
+/* cli/cmd_convert.c */
+int cb_cmd_convert(int argc, char **argv);
 /* cli/cmd_solve.c */
 int cb_cmd_solve(int argc, char **argv);
 /* cli/cmd_simulate.c: `simulate SCENARIO` (nonsmooth, analytic) and `generate SCENARIO` (argv[1]

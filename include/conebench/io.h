@@ -13,7 +13,8 @@
  *    d = 2 ⇒ coulomb2d, d = 3 ⇒ coulomb3d unless the caller asks for rolling2d.
  *  - Siconos global text (GFC3D: M, H, q, b, μ; GRFC3D: + μ_r) condensed to local form; a file is
  *    global when an H matrix header follows its first matrix, whatever the sizes.
- *  - FCLIB HDF5: fclib_local, fclib_global (condensed), fclib_global_rolling (condensed).
+ *  - FCLIB HDF5: fclib_local, fclib_global (condensed), fclib_global_rolling (condensed);
+ *    written by cb_write_fclib (below).
  */
 #ifndef CONEBENCH_IO_H
 #define CONEBENCH_IO_H
@@ -34,10 +35,38 @@ void cb_read_settings_default(cb_read_settings *s);
 int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **out, cb_error *err);
 
 /* Write Siconos text (storage 0 for dense, 1 for BSR; factored W is written as its assembled
- * BSR), %.17g, atomically. Reading it back gives the same bits (the assembled ones). */
+ * BSR), %.17g, atomically. A problem with a global form (read from a global file) is written as
+ * the global file it came from: d, nc, M and H as CSparse triplet dumps (storage 2), f, w, μ's.
+ * Reading it back gives the same bits (the assembled ones). */
 int cb_write_problem(const char *path, const cb_problem *prob, cb_error *err);
 /* The same to an open stream (not atomic). */
 int cb_write_problem_stream(FILE *f, const cb_problem *prob, cb_error *err);
+
+/* FCLIB HDF5 out. A problem with a global form is written as /fclib_global (coulomb2d/3d,
+ * libfclib's fclib_write_global) or /fclib_global_rolling (rolling2d/3d: spacedim 3/5 and mu_r,
+ * written with HDF5 in Siconos's layout; libfclib 3.1 cannot read it); a local coulomb2d/3d
+ * problem as /fclib_local (fclib_write_local; dense W as compressed columns of all n² entries,
+ * BSR or factored W as the triplets of its stored blocks). Refused with CB_ERR_INPUT ("PATH:
+ * what", nothing written): local rolling kinds (FCLIB has no local rolling problem), rollspin3d,
+ * sizes beyond FCLIB's ints. Written in a child process to a temporary file renamed over path:
+ * a failure leaves no file. cb_read_problem of the file gives the same bits (the assembled ones
+ * for factored W); the name becomes the file's /info/title. prob stays the caller's. */
+int cb_write_fclib(const char *path, const cb_problem *prob, cb_error *err);
+/* The problem as cb_write_fclib, then its solution with fclib_write_solution: /solution/r = p,
+ * /solution/u = y (nc·d each, finite, borrowed). Local coulomb2d/3d problems only: FCLIB's
+ * global solution holds the velocities v, which conebench does not compute (CB_ERR_INPUT). */
+int cb_write_fclib_solution(const char *path, const cb_problem *prob, const double *p,
+                            const double *y, cb_error *err);
+/* What cb_write_fclib (with_solution = 0) or cb_write_fclib_solution (1) would refuse for prob,
+ * checked without writing anything (to refuse before a long computation). */
+int cb_fclib_check(const char *path, const cb_problem *prob, int with_solution, cb_error *err);
+
+/* Problem file formats for writing. */
+typedef enum { CB_FORMAT_AUTO = 0, CB_FORMAT_SICONOS = 1, CB_FORMAT_FCLIB = 2 } cb_format;
+/* CB_FORMAT_FCLIB when path ends in .hdf5 or .h5 (any case), else CB_FORMAT_SICONOS. */
+cb_format cb_format_of_path(const char *path);
+/* cb_write_problem (Siconos) or cb_write_fclib (FCLIB); AUTO: cb_format_of_path(path). */
+int cb_write_problem_as(const char *path, const cb_problem *prob, cb_format fmt, cb_error *err);
 
 /* Solution file: line 1 "nc d", then nc·d lines "p_i y_i" (%.17g). y may be NULL (zeros). */
 int cb_write_solution(const char *path, int nc, int d, const double *p, const double *y,

@@ -107,6 +107,16 @@ int cb_write_problem(const char *path, const cb_problem *prob, cb_error *err)
     return write_rendered(path, render_problem, prob, err);
 }
 
+/* Siconos text or FCLIB HDF5, chosen by fmt or by path's extension. */
+int cb_write_problem_as(const char *path, const cb_problem *prob, cb_format fmt, cb_error *err)
+{
+    if (fmt == CB_FORMAT_AUTO)
+        fmt = cb_format_of_path(path);
+    if (fmt == CB_FORMAT_FCLIB)
+        return cb_write_fclib(path, prob, err);
+    return cb_write_problem(path, prob, err);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Solutions: "nc d" then nc·d lines "p_i y_i"                                                   */
 

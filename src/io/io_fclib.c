@@ -16,6 +16,8 @@
  * nz = -2: compressed rows (p: m+1 row pointers, i: column indices); nz = -1: compressed columns;
  * nz ≥ 0: nz triplets with i = ROW and p = COLUMN (fclib.h's comment says the opposite; the data and
  * Siconos' fclib_interface.c agree with this reading). Triplet x may hold nz ≤ entries ≤ nzmax values.
+ * A local W is read as BSR, except a W in compressed columns holding all n² entries in order (as
+ * cb_write_fclib writes a dense W, io_fclib_write.c), which is read as dense.
  */
 #include "io_internal.h"
 
@@ -737,11 +739,50 @@ static int choose_kind(const fc_ctx *c, const cb_read_settings *s, cb_kind file_
     return CB_OK;
 }
 
-/* libfclib's fclib_local → BSR problem. */
+/* 1 when W is compressed columns holding every entry in order (p[j] = j·n, column j's rows
+ * 0..n−1): a dense matrix, read as dense storage (cb_write_fclib writes dense W so). */
+static int is_full_csc(const fc_matrix *W)
+{
+    long long n = W->n;
+    if (W->nz != -1 || W->m != W->n || W->nzmax != n * n)
+        return 0;
+    for (long long col = 0; col <= n; col++)
+        if (W->p[col] != col * n)
+            return 0;
+    for (long long k = 0; k < n * n; k++)
+        if (W->i[k] != k % n)
+            return 0;
+    return 1;
+}
+
+/* W (n = nc·d, square) → a new problem: dense storage for a full compressed-column W (its values
+ * are W column-major), BSR otherwise; q, μ left zero. */
+static int local_matrix(const fc_ctx *c, const fc_matrix *W, cb_kind kind, int nc, cb_problem **out)
+{
+    cb_triplets t = {0};
+    cb_error e;
+    cb_error_clear(&e);
+    int rc;
+    if (is_full_csc(W)) {
+        size_t nn = (size_t)W->nzmax;
+        rc = check_finite(c, "/fclib_local/W/x", W->x, nn);
+        if (rc == CB_OK && (rc = cb_problem_alloc(kind, nc, CB_STORAGE_DENSE, 0, out, &e)) != CB_OK)
+            rc = fc_relay(c, rc, &e);
+        if (rc == CB_OK)
+            memcpy((*out)->W, W->x, nn * sizeof(double));
+        return rc;
+    }
+    rc = matrix_to_triplets(c, "/fclib_local/W", W, &t);
+    if (rc == CB_OK)
+        rc = triplets_to_bsr(c, &t, kind, nc, out);
+    cb_triplets_free(&t);
+    return rc;
+}
+
+/* libfclib's fclib_local → problem (dense or BSR, local_matrix). */
 static int local_to_problem(const fc_ctx *c, const struct fclib_local *L, const cb_read_settings *s,
                             cb_problem **out)
 {
-    cb_triplets t = {0};
     cb_kind kind = CB_KIND_COULOMB3D;
     int d = L->spacedim, rc;
     if (d != 2 && d != 3)
@@ -757,14 +798,11 @@ static int local_to_problem(const fc_ctx *c, const struct fclib_local *L, const 
     if (rc == CB_OK)
         rc = check_coeffs(c, "/fclib_local/vectors/mu", L->mu, (size_t)nc);
     if (rc == CB_OK)
-        rc = matrix_to_triplets(c, "/fclib_local/W", L->W, &t);
-    if (rc == CB_OK)
-        rc = triplets_to_bsr(c, &t, kind, nc, out);
+        rc = local_matrix(c, L->W, kind, nc, out);
     if (rc == CB_OK) {
         memcpy((*out)->q, L->q, (size_t)n * sizeof(double));
         memcpy((*out)->mu, L->mu, (size_t)nc * sizeof(double));
     }
-    cb_triplets_free(&t);
     return rc;
 }
 

@@ -999,21 +999,47 @@ static void write_sbm(FILE *f, const cb_problem *p)
     }
 }
 
-int cb_write_problem_stream(FILE *f, const cb_problem *prob, cb_error *err)
+/* Storage 2 as a CSparse triplet dump (read_csparse_body): the entries in t's order. */
+static void write_csparse_triplets(FILE *f, const cb_triplets *t)
 {
-    int rc = cb_problem_check(prob, err);
-    if (rc != CB_OK)
-        return rc;
-    cb_problem *bsr = NULL; /* factored W is written as its assembled BSR */
+    fprintf(f, "2\n%d\n%d\n1\nCSparse triplet dump (conebench)\n", t->nrow, t->ncol);
+    fprintf(f, "triplet: %d-by-%d, nzmax: %d nnz: %d\n", t->nrow, t->ncol, t->nnz, t->nnz);
+    for (int k = 0; k < t->nnz; k++)
+        fprintf(f, "    %d %d : %.17g\n", t->i[k], t->j[k], t->x[k]);
+}
+
+/* W (dense, or BSR: factored W assembled) and q of a local file; or M, H, f, w of a global one. */
+static int write_operator(FILE *f, const cb_problem *prob, cb_error *err)
+{
+    const cb_global_form *g = prob->global;
+    cb_problem *bsr = NULL;
+    int rc = CB_OK;
+    if (g) {
+        write_csparse_triplets(f, &g->M);
+        write_csparse_triplets(f, &g->H);
+        write_values(f, g->f, (size_t)g->ndof);
+        write_values(f, g->w, cb_problem_n(prob));
+        return CB_OK;
+    }
     if (prob->storage == CB_STORAGE_FACTORED && (rc = cb_problem_to_bsr(prob, &bsr, err)) != CB_OK)
         return rc;
-    fprintf(f, "%d\n%d\n", prob->d, prob->nc);
     if (prob->storage == CB_STORAGE_DENSE)
         write_dense(f, prob);
     else
         write_sbm(f, bsr ? bsr : prob);
     cb_problem_free(bsr);
     write_values(f, prob->q, cb_problem_n(prob));
+    return CB_OK;
+}
+
+int cb_write_problem_stream(FILE *f, const cb_problem *prob, cb_error *err)
+{
+    int rc = cb_problem_check(prob, err);
+    if (rc != CB_OK)
+        return rc;
+    fprintf(f, "%d\n%d\n", prob->d, prob->nc);
+    if ((rc = write_operator(f, prob, err)) != CB_OK)
+        return rc;
     write_values(f, prob->mu, (size_t)prob->nc);
     if (has_mu_r(prob->kind))
         write_values(f, prob->mu_r, (size_t)prob->nc);

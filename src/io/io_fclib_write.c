@@ -1,0 +1,365 @@
+/* conebench — FCLIB HDF5 writers (conebench/io.h). fclib_local and fclib_global go through
+ * Debian's libfclib 3.1 (fclib_write_local, fclib_write_global, fclib_write_solution);
+ * fclib_global_rolling, which libfclib 3.1 can neither write nor read, is written with the HDF5 C
+ * API in the layout io_fclib.c reads and Siconos writes: spacedim, matrix groups M and H (nzmax,
+ * m, n, nz, p, i, x) and vectors/{f, w, mu, mu_r}.
+ *
+ * Matrices are laid out so that io_fclib.c reads back the same bits:
+ *  - the global form's M and H as their own triplets, in order (nz = nnz, i = rows, p = columns);
+ *  - a dense W as compressed columns holding all n² entries (nz = −1), read back as dense;
+ *  - a BSR W (factored W: its assembled BSR) as the triplets of every entry of its stored
+ *    blocks, block row by block row, each block column-major.
+ * What FCLIB cannot hold is refused (CB_ERR_INPUT, nothing written): local problems with rolling
+ * friction (FCLIB has no local rolling problem), spinning friction (rollspin3d), solutions of
+ * global problems (FCLIB stores the velocities v with them, conebench's solvers give p and y).
+ *
+ * libfclib calls exit(1) on a failed HDF5 call, so the file is written in a child process
+ * (conebench/child.h) to a temporary file next to the target, renamed over it only when the
+ * child reports success and removed otherwise: no partial file. */
+#include "io_internal.h"
+
+#include <fclib.h>
+#include <errno.h>
+#include <hdf5.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "child.h"
+
+typedef enum { FW_LOCAL = 0, FW_GLOBAL = 1, FW_ROLLING = 2 } fw_group;
+
+/* What the child writes: one problem group (matrices A = W or M, B = H) and an optional solution.
+ * Arrays are borrowed from the problem except those in own_* (allocated here). */
+typedef struct {
+    fw_group group;
+    int spacedim;
+    struct fclib_matrix A, B;
+    double *v1, *w, *mu, *mu_r; /* v1: q (local) or f (global) */
+    char *title;
+    double *sol_r, *sol_u;      /* solution (r = p, u = y) or NULL */
+    int *own_p, *own_i;
+    double *own_x;
+    cb_problem *own_bsr;        /* assembled copy of a factored W */
+    char *tmp;                  /* the temporary file */
+} fw_job;
+
+static const char fw_ok[2] = {'o', 'k'};
+
+/* ".hdf5" / ".h5" (any case) → FCLIB, anything else → Siconos text. */
+cb_format cb_format_of_path(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    int h5 = dot && (!strcasecmp(dot, ".hdf5") || !strcasecmp(dot, ".h5"));
+    return h5 ? CB_FORMAT_FCLIB : CB_FORMAT_SICONOS;
+}
+
+/* Release what j owns and remove a temporary file a failed write left. */
+static void fw_job_free(fw_job *j)
+{
+    free(j->own_p);
+    free(j->own_i);
+    free(j->own_x);
+    cb_problem_free(j->own_bsr);
+    if (j->tmp)
+        unlink(j->tmp); /* a failed write's temporary file */
+    free(j->tmp);
+    memset(j, 0, sizeof *j);
+}
+
+/* A triplet matrix view of t (rows in i, columns in p, as io_fclib.c reads them). */
+static void triplet_view(const cb_triplets *t, struct fclib_matrix *A)
+{
+    memset(A, 0, sizeof *A);
+    A->nzmax = A->nz = t->nnz;
+    A->m = t->nrow;
+    A->n = t->ncol;
+    A->i = t->i;
+    A->p = t->j;
+    A->x = t->x;
+}
+
+/* Dense n×n column-major W as compressed columns with every entry: p[j] = j·n, i = 0..n−1. */
+static int dense_view(const char *path, const cb_problem *P, fw_job *j, cb_error *err)
+{
+    long long n = (long long)cb_problem_n(P);
+    if (n * n > INT_MAX)
+        return cb_fail(err, CB_ERR_INPUT, "%s: dense W of %lld x %lld entries exceeds FCLIB's int "
+                       "sizes", path, n, n);
+    j->own_p = cb_malloc_array((size_t)n + 1, sizeof(int));
+    j->own_i = cb_malloc_array((size_t)(n * n), sizeof(int));
+    if (!j->own_p || !j->own_i)
+        return cb_fail(err, CB_ERR_NOMEM, "%s: W: out of memory", path);
+    for (long long c = 0; c <= n; c++)
+        j->own_p[c] = (int)(c * n);
+    for (long long k = 0; k < n * n; k++)
+        j->own_i[k] = (int)(k % n);
+    j->A = (struct fclib_matrix){(int)(n * n), (int)n, (int)n, j->own_p, j->own_i, P->W, -1, NULL};
+    return CB_OK;
+}
+
+/* BSR W as triplets of every entry of its stored blocks (row a·d + r, column col·d + c). */
+static int bsr_view(const char *path, const cb_problem *P, fw_job *j, cb_error *err)
+{
+    const cb_bsr *B = &P->bsr;
+    long long d = P->d, dd = d * d, nnz = (long long)B->nnzb * dd, k = 0;
+    if (nnz > INT_MAX)
+        return cb_fail(err, CB_ERR_INPUT, "%s: W has %lld stored entries, more than FCLIB's int "
+                       "sizes hold", path, nnz);
+    j->own_p = cb_malloc_array((size_t)nnz, sizeof(int));
+    j->own_i = cb_malloc_array((size_t)nnz, sizeof(int));
+    j->own_x = cb_malloc_array((size_t)nnz, sizeof(double));
+    if (!j->own_p || !j->own_i || !j->own_x)
+        return cb_fail(err, CB_ERR_NOMEM, "%s: W: out of memory", path);
+    for (int a = 0; a < P->nc; a++)
+        for (int b = B->row_ptr[a]; b < B->row_ptr[a + 1]; b++)
+            for (long long e = 0; e < dd; e++, k++) { /* e = r + c·d inside the block */
+                j->own_i[k] = (int)(a * d + e % d);
+                j->own_p[k] = (int)(B->col[b] * d + e / d);
+                j->own_x[k] = B->val[(size_t)b * (size_t)dd + (size_t)e];
+            }
+    int n = (int)cb_problem_n(P);
+    j->A = (struct fclib_matrix){(int)nnz, n, n, j->own_p, j->own_i, j->own_x, (int)nnz, NULL};
+    return CB_OK;
+}
+
+/* A local problem: W in the layout of its storage, q, μ. Rolling kinds are refused. */
+static int local_job(const char *path, const cb_problem *P, fw_job *j, cb_error *err)
+{
+    if (P->kind != CB_KIND_COULOMB2D && P->kind != CB_KIND_COULOMB3D)
+        return cb_fail(err, CB_ERR_INPUT, "%s: a local %s problem cannot be written to FCLIB "
+                       "(fclib_local holds W, q and mu only; rolling friction only in global "
+                       "problems): write Siconos text (.dat)", path, cb_kind_name(P->kind));
+    j->group = FW_LOCAL;
+    j->spacedim = P->d;
+    j->v1 = P->q;
+    j->mu = P->mu;
+    if (P->storage == CB_STORAGE_DENSE)
+        return dense_view(path, P, j, err);
+    if (P->storage == CB_STORAGE_FACTORED) {
+        int rc = cb_problem_to_bsr(P, &j->own_bsr, err);
+        if (rc != CB_OK)
+            return rc;
+        P = j->own_bsr;
+    }
+    return bsr_view(path, P, j, err);
+}
+
+/* A problem with a global form: fclib_global (Coulomb) or fclib_global_rolling (μ_r). */
+static int global_job(const char *path, const cb_problem *P, fw_job *j, cb_error *err)
+{
+    int coulomb = P->kind == CB_KIND_COULOMB2D || P->kind == CB_KIND_COULOMB3D;
+    if (!coulomb && P->kind != CB_KIND_ROLLING2D && P->kind != CB_KIND_ROLLING3D)
+        return cb_fail(err, CB_ERR_INPUT, "%s: a global %s problem cannot be written to FCLIB "
+                       "(fclib_global_rolling holds mu and mu_r, no spinning friction): write "
+                       "Siconos text (.dat)", path, cb_kind_name(P->kind));
+    j->group = coulomb ? FW_GLOBAL : FW_ROLLING;
+    j->spacedim = P->d;
+    triplet_view(&P->global->M, &j->A);
+    triplet_view(&P->global->H, &j->B);
+    j->v1 = P->global->f;
+    j->w = P->global->w;
+    j->mu = P->mu;
+    j->mu_r = coulomb ? NULL : P->mu_r;
+    return CB_OK;
+}
+
+/* ---------------------------------------------------------------- in the child */
+
+/* Dataset loc/name: n values of the native type `type` from data; 1 on success. */
+static int put(hid_t loc, const char *name, hid_t type, hsize_t n, const void *data)
+{
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t ds = sp < 0 ? H5I_INVALID_HID
+                      : H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int ok = ds >= 0 && (n == 0 || H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0);
+    if (ds >= 0)
+        ok = H5Dclose(ds) >= 0 && ok;
+    if (sp >= 0)
+        H5Sclose(sp);
+    return ok;
+}
+
+/* Matrix group loc/name of a triplet matrix, as libfclib's writer lays one out. */
+static int put_matrix(hid_t loc, const char *name, const struct fclib_matrix *A)
+{
+    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return 0;
+    int ok = put(g, "nzmax", H5T_NATIVE_INT, 1, &A->nzmax) && put(g, "m", H5T_NATIVE_INT, 1, &A->m) &&
+             put(g, "n", H5T_NATIVE_INT, 1, &A->n) && put(g, "nz", H5T_NATIVE_INT, 1, &A->nz) &&
+             put(g, "p", H5T_NATIVE_INT, (hsize_t)A->nz, A->p) &&
+             put(g, "i", H5T_NATIVE_INT, (hsize_t)A->nz, A->i) &&
+             put(g, "x", H5T_NATIVE_DOUBLE, (hsize_t)A->nzmax, A->x);
+    return H5Gclose(g) >= 0 && ok;
+}
+
+/* /fclib_global_rolling: spacedim, M, H, vectors f (ndof), w (nc·d), mu and mu_r (nc). */
+static int put_rolling(const fw_job *j)
+{
+    hid_t file = H5Fcreate(j->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (file < 0)
+        return 0;
+    hid_t g = H5Gcreate2(file, "fclib_global_rolling", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t v = g < 0 ? H5I_INVALID_HID
+                    : H5Gcreate2(g, "vectors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hsize_t m = (hsize_t)j->B.n, nc = m / (hsize_t)j->spacedim;
+    int ok = v >= 0 && put(g, "spacedim", H5T_NATIVE_INT, 1, &j->spacedim) &&
+             put_matrix(g, "M", &j->A) && put_matrix(g, "H", &j->B) &&
+             put(v, "f", H5T_NATIVE_DOUBLE, (hsize_t)j->A.m, j->v1) &&
+             put(v, "w", H5T_NATIVE_DOUBLE, m, j->w) && put(v, "mu", H5T_NATIVE_DOUBLE, nc, j->mu) &&
+             put(v, "mu_r", H5T_NATIVE_DOUBLE, nc, j->mu_r);
+    if (v >= 0)
+        ok = H5Gclose(v) >= 0 && ok;
+    if (g >= 0)
+        ok = H5Gclose(g) >= 0 && ok;
+    return H5Fclose(file) >= 0 && ok;
+}
+
+/* The problem group through libfclib (the rolling one directly), then the solution. */
+static int write_job(fw_job *j)
+{
+    struct fclib_info info = {j->title, (char *)"written by conebench " CB_VERSION, NULL};
+    int ok;
+    if (j->group == FW_LOCAL) {
+        struct fclib_local L = {&j->A, NULL, NULL, j->mu, j->v1, NULL, j->spacedim, &info};
+        ok = fclib_write_local(&L, j->tmp);
+    } else if (j->group == FW_GLOBAL) {
+        struct fclib_global G = {&j->A, &j->B, NULL, j->mu, j->v1, NULL, j->w, j->spacedim, &info};
+        ok = fclib_write_global(&G, j->tmp);
+    } else {
+        ok = put_rolling(j);
+    }
+    if (ok && j->sol_r) {
+        struct fclib_solution s = {NULL, j->sol_u, j->sol_r, NULL};
+        ok = fclib_write_solution(&s, j->tmp);
+    }
+    return ok;
+}
+
+/* The child: write, then answer "ok" (libfclib exits with status 1 on its own failures). */
+static int write_in_child(void *arg, int fd)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    int ok = write_job(arg);
+    return ok && cb_write_all(fd, fw_ok, sizeof fw_ok) == 0 ? 0 : 1;
+}
+
+/* ---------------------------------------------------------------- in the parent */
+
+/* Create the temporary file "PATH.tmp.XXXXXX" (mode 0666 less the umask, as fopen would). */
+static int make_temp(const char *path, fw_job *j, cb_error *err)
+{
+    size_t cap = strlen(path) + 16;
+    char *tmp = malloc(cap);
+    if (!tmp)
+        return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory", path);
+    snprintf(tmp, cap, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return cb_fail(err, e == ENOENT || e == EACCES || e == ENOTDIR ? CB_ERR_INPUT : CB_ERR_IO,
+                       "%s: cannot create a temporary file: %s", path, strerror(e));
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    int bad = fchmod(fd, 0666 & ~mask) != 0;
+    bad = close(fd) != 0 || bad;
+    j->tmp = tmp;
+    return bad ? cb_fail(err, CB_ERR_IO, "%s: temporary file: %s", path, strerror(errno)) : CB_OK;
+}
+
+/* Run the child on the temporary file and rename it over path when the child succeeded. */
+static int run_job(const char *path, fw_job *j, cb_error *err)
+{
+    cb_child_result r;
+    int rc = make_temp(path, j, err);
+    if (rc != CB_OK)
+        return rc;
+    rc = cb_child_run(write_in_child, j, 0, &r, err);
+    int ok = rc == CB_OK && r.end == CB_CHILD_EXITED && r.code == 0 && r.len == sizeof fw_ok &&
+             memcmp(r.data, fw_ok, sizeof fw_ok) == 0;
+    cb_child_result_free(&r);
+    if (rc == CB_OK && !ok)
+        rc = cb_fail(err, CB_ERR_IO, "%s: the HDF5 library (libfclib) failed to write the file",
+                     path);
+    if (rc == CB_OK && rename(j->tmp, path) != 0)
+        rc = cb_fail(err, CB_ERR_IO, "%s: cannot replace the file: %s", path, strerror(errno));
+    if (rc == CB_OK) { /* renamed: nothing left to remove */
+        free(j->tmp);
+        j->tmp = NULL;
+    }
+    return rc;
+}
+
+/* Check prob, fill j (global group when it has a global form, else local). */
+static int prepare_job(const char *path, const cb_problem *prob, fw_job *j, cb_error *err)
+{
+    memset(j, 0, sizeof *j);
+    if (!path || !prob)
+        return cb_fail(err, CB_ERR_INPUT, "%s: NULL", path ? "problem" : "path");
+    int rc = cb_problem_check(prob, err);
+    if (rc != CB_OK)
+        return rc;
+    j->title = prob->name;
+    return prob->global ? global_job(path, prob, j, err) : local_job(path, prob, j, err);
+}
+
+/* prob → the FCLIB group that holds it, written atomically (see the file comment). */
+int cb_write_fclib(const char *path, const cb_problem *prob, cb_error *err)
+{
+    fw_job j;
+    int rc = prepare_job(path, prob, &j, err);
+    if (rc == CB_OK)
+        rc = run_job(path, &j, err);
+    fw_job_free(&j);
+    return rc;
+}
+
+/* FCLIB stores solutions of local problems only here (see the header). */
+static int solution_allowed(const char *path, const fw_job *j, cb_error *err)
+{
+    if (j->group == FW_LOCAL)
+        return CB_OK;
+    return cb_fail(err, CB_ERR_INPUT, "%s: an FCLIB solution of a global problem holds the "
+                   "velocities v, which conebench does not compute: write a text solution", path);
+}
+
+/* The refusals of the two writers above, nothing written. */
+int cb_fclib_check(const char *path, const cb_problem *prob, int with_solution, cb_error *err)
+{
+    fw_job j;
+    int rc = prepare_job(path, prob, &j, err);
+    if (rc == CB_OK && with_solution)
+        rc = solution_allowed(path, &j, err);
+    fw_job_free(&j);
+    return rc;
+}
+
+/* prob → its FCLIB group, then /solution: r = p, u = y (n = nc·d each). */
+int cb_write_fclib_solution(const char *path, const cb_problem *prob, const double *p,
+                            const double *y, cb_error *err)
+{
+    fw_job j;
+    int rc = prepare_job(path, prob, &j, err);
+    size_t n = rc == CB_OK ? cb_problem_n(prob) : 0;
+    if (rc == CB_OK)
+        rc = solution_allowed(path, &j, err);
+    if (rc == CB_OK && (!p || !y))
+        rc = cb_fail(err, CB_ERR_INPUT, "%s: solution: p and y are required", path);
+    for (size_t k = 0; rc == CB_OK && k < n; k++)
+        if (!isfinite(p[k]) || !isfinite(y[k]))
+            rc = cb_fail(err, CB_ERR_INPUT, "%s: solution: entry %zu of %s is not finite", path,
+                         k, isfinite(p[k]) ? "y" : "p");
+    j.sol_r = (double *)p;
+    j.sol_u = (double *)y;
+    if (rc == CB_OK)
+        rc = run_job(path, &j, err);
+    fw_job_free(&j);
+    return rc;
+}

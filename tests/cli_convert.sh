@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# conebench convert, generate -o X.hdf5, solve --solution OUT.hdf5: FCLIB out from the command
+# line. Text → FCLIB → text gives the same bytes (dense and BSR W); FCLIB files read back (info
+# prints the same problem); what FCLIB cannot hold (local rolling problems, the solution of a
+# global problem) and bad input are exit 2 with the exact message and no output file. The bitwise
+# round trip of every data file and libfclib's own readers are in tests/test_fclib_write.c.
+# Usage: cli_convert.sh "RUNNER" BIN
+. "$(dirname "$0")/support/cli_common.sh" "$@"
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") # absolute: the test runs in $tmp
+cd "$tmp" || exit 1
+
+# info without the lines that name the file or hash its bytes: the problem itself.
+problem_of() { "$bin" info "$1" | grep -v -e '^file:' -e '^sha256:'; }
+
+for storage in dense bsr; do
+  "$bin" generate random --kind coulomb3d --nc 6 --seed 4 --storage $storage -o a.dat 2>/dev/null
+  run "$bin" convert a.dat b.hdf5
+  check "$storage: text -> FCLIB" '[ "$rc" = 0 ] && [ -s b.hdf5 ] &&
+    grep -qx "conebench: wrote b.hdf5 (FCLIB, coulomb3d, nc = 6)" err'
+  run "$bin" convert b.hdf5 c.dat
+  check "$storage: FCLIB -> text: the same bytes" '[ "$rc" = 0 ] && cmp -s a.dat c.dat'
+  check "$storage: FCLIB file reads as the same problem" \
+    '[ "$(problem_of b.hdf5)" = "$(problem_of a.dat)" ] && problem_of b.hdf5 | grep -qx "storage: $storage"'
+done
+run "$bin" convert a.dat d.bin --to fclib
+check "--to fclib whatever the extension" '[ "$rc" = 0 ] && head -c 4 d.bin | grep -q HDF'
+run "$bin" convert b.hdf5 e.h5 --to siconos
+check "--to siconos whatever the extension" '[ "$rc" = 0 ] && cmp -s a.dat e.h5'
+
+run "$bin" generate random --kind coulomb2d --nc 4 --seed 1 -o g.h5 --solution gs.hdf5
+check "generate -o X.h5 --solution Y.hdf5" '[ "$rc" = 0 ] && head -c 4 g.h5 | grep -q HDF &&
+  head -c 4 gs.hdf5 | grep -q HDF && problem_of g.h5 | grep -qx "kind: coulomb2d"'
+run "$bin" generate random --kind rolling3d --nc 4 --seed 1 -o r.hdf5
+check "generate rolling3d -o X.hdf5: refused before generating" '[ "$rc" = 2 ] && [ ! -e r.hdf5 ] &&
+  grep -qx "conebench: r.hdf5: FCLIB holds no local rolling3d problem (rolling friction only in global problems): write Siconos text (.dat)" err'
+
+"$bin" generate random --kind rolling3d --nc 3 --seed 2 -o r.dat 2>/dev/null
+run "$bin" convert r.dat r.hdf5
+check "local rolling3d: refused, nothing written" '[ "$rc" = 2 ] && [ ! -e r.hdf5 ] &&
+  [ -z "$(ls | grep tmp)" ] &&
+  grep -qx "conebench: r.hdf5: a local rolling3d problem cannot be written to FCLIB (fclib_local holds W, q and mu only; rolling friction only in global problems): write Siconos text (.dat)" err'
+
+run "$bin" solve b.hdf5 --solver nsgs --solution s.hdf5
+check "solve --solution OUT.hdf5: problem and solution" '[ "$rc" = 0 ] && grep -q "status=solved" out &&
+  [ "$(problem_of s.hdf5)" = "$(problem_of a.dat)" ]'
+run "$bin" solve r.dat --solver nsgs --solution s2.hdf5
+check "solve --solution OUT.hdf5 of a rolling problem: refused before solving" '[ "$rc" = 2 ] &&
+  [ ! -s out ] && [ ! -e s2.hdf5 ] && grep -q "^conebench: s2.hdf5: a local rolling3d problem cannot be written to FCLIB" err'
+
+printf '3\n2\n0\n6\n6\n6 6\n1 2 x\n' >bad.dat
+run "$bin" convert bad.dat bad.hdf5
+check "bad input: FILE:LINE, exit 2, no output" '[ "$rc" = 2 ] && [ ! -e bad.hdf5 ] &&
+  grep -qx "conebench: bad.dat:7: W: file ends after 3 of 36 values" err'
+run "$bin" convert a.dat
+check "one argument: usage" '[ "$rc" = 2 ] && grep -qx "conebench: usage: conebench convert IN OUT \[options\]" err'
+run "$bin" convert a.dat x.hdf5 --to hdf
+check "--to: unknown format" '[ "$rc" = 2 ] && [ ! -e x.hdf5 ] &&
+  grep -qx "conebench: --to: '"'"'hdf'"'"' is not siconos or fclib" err'
+run "$bin" convert a.dat nodir/x.hdf5
+check "missing directory" '[ "$rc" = 2 ] &&
+  grep -qx "conebench: nodir/x.hdf5: cannot create a temporary file: No such file or directory" err'
+run "$bin" help convert
+check "help convert" '[ "$rc" = 0 ] && grep -q "^usage: conebench convert IN OUT \[options\]" out'
+
+if [ -n "${CONEBENCH_DATA:-}" ] && [ -d "$CONEBENCH_DATA/fc3d" ]; then
+  sph=$CONEBENCH_DATA/fc3d/Spheres-i099-356-679.hdf5
+  run "$bin" convert "$sph" sph.dat
+  check "global FCLIB -> text: global" '[ "$rc" = 0 ] &&
+    grep -qx "conebench: wrote sph.dat (Siconos text, global coulomb3d, nc = 356)" err &&
+    [ "$(problem_of sph.dat)" = "$(problem_of "$sph")" ]'
+  run "$bin" solve "$sph" --solver nsgs --solution s3.hdf5
+  check "solve --solution OUT.hdf5 of a global problem: refused" '[ "$rc" = 2 ] && [ ! -e s3.hdf5 ] &&
+    grep -qx "conebench: s3.hdf5: an FCLIB solution of a global problem holds the velocities v, which conebench does not compute: write a text solution" err'
+else
+  echo "cli convert: data checks skipped: Siconos data folder absent (\$CONEBENCH_DATA)"
+fi
+echo "cli convert: $pass passed, $fail failed"
+[ "$fail" = 0 ]
