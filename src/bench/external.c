@@ -473,6 +473,10 @@ static int read_trace(const char *path, const cb_settings *s, cb_info *info, cb_
         if (!trace_line(l, &it, &t, &e))
             rc = cb_fail_at(err, CB_ERR_INPUT, file_names[F_TRACE], line,
                             "expected iteration,time_s,error");
+        else if (it < info->iterations)
+            rc = cb_fail_at(err, CB_ERR_INPUT, file_names[F_TRACE], line,
+                            "iteration %d after %d: iterations must not decrease", it,
+                            info->iterations);
         else if ((rc = cb_info_trace(info, s, it, 0, e)) == CB_OK) {
             info->iterations = it;
             info->solver_error = e;
