@@ -25,6 +25,7 @@ Exit status: 0 a solution was written, 2 the input could not be read (the reason
 """
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -225,7 +226,7 @@ def main():
         kind, W, q, mu = read_problem(a.problem, s["kind"])
         p0 = np.zeros(len(q))
         if s["warm_start"]:
-            p0 = np.loadtxt(s["warm_start"], ndmin=1)
+            p0 = np.loadtxt(os.path.join(os.path.dirname(a.settings), s["warm_start"]), ndmin=1)
     except (OSError, ValueError, BadInput) as e:
         print(f"apgd.py: {e}", file=sys.stderr)
         return 2

@@ -122,33 +122,8 @@ static int ext_setup(const cb_problem *prob, const cb_settings *s, void **out, c
 /* ------------------------------------------------------------------------------------------ */
 /* Inputs: the directory, the problem, the settings, the warm start                            */
 
-/* s as a JSON string (quotes, backslashes and control characters escaped). */
-static void put_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-static void put_json_path(FILE *f, const char *key, const char *path, int last)
-{
-    fprintf(f, "  \"%s\": ", key);
-    if (path)
-        put_json_string(f, path);
-    else
-        fputs("null", f);
-    fputs(last ? "\n}\n" : ",\n", f);
-}
-
-/* settings.json: what the command needs besides the problem. */
+/* settings.json: what the command needs besides the problem. The warm start is named by its
+ * file name in the same directory (no path to escape). */
 static int write_settings(const ext_work *w, const cb_settings *s, int warm, cb_error *err)
 {
     cb_outbuf o;
@@ -160,13 +135,13 @@ static int write_settings(const ext_work *w, const cb_settings *s, int warm, cb_
         fprintf(o.f, "%.17g,\n", s->time_limit);
     else
         fputs("null,\n", o.f);
-    put_json_path(o.f, "warm_start", warm ? w->path[F_WARM] : NULL, 0);
-    fprintf(o.f, "  \"kind\": \"%s\",\n  \"nc\": %d,\n  \"d\": %d,\n  \"format\": \"siconos\",\n",
+    if (warm)
+        fprintf(o.f, "  \"warm_start\": \"%s\",\n", file_names[F_WARM]);
+    else
+        fputs("  \"warm_start\": null,\n", o.f);
+    fprintf(o.f, "  \"kind\": \"%s\",\n  \"nc\": %d,\n  \"d\": %d,\n",
             cb_kind_name(w->prob->kind), w->prob->nc, w->prob->d);
-    put_json_path(o.f, "problem", w->path[F_PROBLEM], 0);
-    put_json_path(o.f, "solution", w->path[F_SOLUTION], 0);
-    put_json_path(o.f, "trace", w->path[F_TRACE], 0);
-    put_json_path(o.f, "dir", w->dir, 1);
+    fputs("  \"format\": \"siconos\"\n}\n", o.f);
     return cb_outbuf_commit(&o, w->path[F_SETTINGS], err);
 }
 

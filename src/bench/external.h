@@ -4,8 +4,8 @@
  *
  * Per solve: a fresh temporary directory ($TMPDIR or /tmp, conebench-external-XXXXXX) gets
  *   problem.dat      the problem as Siconos text (cb_write_problem);
- *   settings.json    tol, max_iter, time_limit (null: none), warm_start (a path or null), kind,
- *                    nc, d, format and the paths of problem, solution, trace and dir;
+ *   settings.json    tol, max_iter, time_limit (null: none), warm_start ("warm_start.txt", a
+ *                    file of the same directory, or null), kind, nc, d, format;
  *   warm_start.txt   the warm start p (nc·d numbers) when it is not zero;
  * then `/bin/sh -c CMD` runs in its own process group, stdin /dev/null, stdout and stderr in
  * stdout.txt and stderr.txt, with {problem} {solution} {settings} {trace} {dir} in CMD replaced
