@@ -29,8 +29,10 @@
 #define EXT_TAIL_BYTES 480       /* of at most this many bytes */
 #define EXT_MAX_FILE_BYTES ((size_t)1 << 31)
 #define EXT_TOKEN_SHOWN 24       /* characters of a bad token shown in a message */
-/* Characters a path may hold unquoted in the shell command. */
-#define EXT_SHELL_SAFE "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-,:@%="
+#define EXT_NAME_MAX 64          /* characters of option name */
+/* Characters of option name; a path with only these and "/,:@%=" goes unquoted to the shell. */
+#define EXT_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
+#define EXT_SHELL_SAFE EXT_NAME_CHARS "/,:@%="
 
 static const cb_option_spec ext_options[] = {
     {"cmd", "", "the command (/bin/sh -c); {problem} {solution} {settings} {trace} {dir} become "
@@ -86,10 +88,10 @@ static int ext_check_options(const cb_settings *s, long *keep, cb_error *err)
     if (rc == CB_OK && (!cmd || !*cmd))
         rc = cb_fail(err, CB_ERR_INPUT, "option cmd: required: the command to run, e.g. "
                      "cmd=\"python3 my.py {problem} {solution}\"");
-    if (rc == CB_OK && (!*name || strlen(name) > 64 ||
-                        name[strspn(name, EXT_SHELL_SAFE)] != '\0' || strchr(name, ',')))
-        rc = cb_fail(err, CB_ERR_INPUT, "option name: 1 to 64 characters of [A-Za-z0-9._+-], "
-                     "got '%s'", name);
+    if (rc == CB_OK &&
+        (!*name || strlen(name) > EXT_NAME_MAX || name[strspn(name, EXT_NAME_CHARS)] != '\0'))
+        rc = cb_fail(err, CB_ERR_INPUT, "option name: 1 to %d characters of [A-Za-z0-9._+-], "
+                     "got '%s'", EXT_NAME_MAX, name);
     if (rc == CB_OK && strcmp(format, "siconos") != 0 && strcmp(format, "fclib") != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "option format: siconos or fclib, got '%s'", format);
     /* TODO(fclib): write problem.hdf5 through the FCLIB writer once it is merged. */
