@@ -225,6 +225,8 @@ static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
                  : cb_write_solution(a->solution, p->nc, p->d, sol.p, sol.y, err);
     if (rc == CB_OK)
         note_time_limit(a, &info, killed);
+    if (rc == CB_OK && err->text[0] && info.status != CB_STATUS_SOLVED) /* why (external.h) */
+        fprintf(stderr, "conebench: %s: %s: %s\n", a->file, a->solver, err->text);
     if (rc == CB_OK)
         print_result(a, p, &info, cpu);
     cb_info_free(&info);

@@ -5,6 +5,7 @@
 
 #include "conebench/plugin.h"
 #include "conebench/solver.h"
+#include "external.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -112,6 +113,8 @@ int cb_cli_main(int argc, char **argv)
         return CB_EXIT_OK;
     }
     cb_error err = {{0}};
-    int rc = cb_plugin_load_env(&err);
+    int rc = cb_solver_register(&cb_solver_external, NULL, &err); /* a bench-layer solver */
+    if (rc == CB_OK)
+        rc = cb_plugin_load_env(&err);
     return rc == CB_OK ? c->run(argc - 1, argv + 1) : cb_cli_report(rc, &err);
 }

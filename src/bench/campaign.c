@@ -434,7 +434,8 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
     return rc == CB_OK ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
 }
 
-/* solver NAME [k=v]... [label=L] */
+/* solver NAME [k=v]... [label=L]; the label defaults to the words, or to the value of a name=
+ * option when there is one (the external solver's: `solver external name=mine cmd=...`). */
 static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
     if (x->ntok < 2)
@@ -445,6 +446,7 @@ static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
     memset(s, 0, sizeof *s);
     s->solver = cb_strdup(x->tok[1]);
     char label[1024];
+    const char *named = NULL;
     size_t k = (size_t)snprintf(label, sizeof label, "%s", x->tok[1]);
     for (int t = 2; t < x->ntok; t++) {
         cb_error e = {{0}};
@@ -460,7 +462,11 @@ static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
             return cb_fail_at(err, rc, x->file, x->line, "%s", e.text);
         if (k < sizeof label)
             k += (size_t)snprintf(label + k, sizeof label - k, " %s", x->tok[t]);
+        if (!strncmp(x->tok[t], "name=", 5) && x->tok[t][5])
+            named = x->tok[t] + 5;
     }
+    if (named)
+        snprintf(label, sizeof label, "%s", named);
     if (!s->label)
         s->label = cb_strdup(label);
     return s->solver && s->label ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");

@@ -198,6 +198,8 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
         write_all(fd, msg, (size_t)n);
     }
     double dist_ref = rc == CB_OK ? run_dist_ref(x, r, p, sol.p, fd) : NAN;
+    if (rc == CB_OK && err.text[0] && info.status != CB_STATUS_SOLVED) /* why (external.h); */
+        write_all(fd, msg, (size_t)snprintf(msg, sizeof msg, "E %s\n", err.text)); /* last: kept */
     if (rc == CB_OK || unsupported)
         send_row(x, r, p, &info, dist_ref, fd);
     _exit(rc == CB_OK || unsupported ? 0 : 2);
