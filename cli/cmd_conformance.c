@@ -14,10 +14,12 @@ static const cb_cli_opt opts[] = {
     {"time-limit", 'l', "S", "the time limit given in the time_limit check (default 0.5)"},
     {"slack", 's', "S", "seconds a solver may return past that limit (default 1.5)"},
     {"nc", 'c', "N", "contacts of the generated problems (1..2000; default 20)"},
+    {"option", 'o', "k=v", "a solver option for every run, repeatable (default none)"},
     {NULL, 0, NULL, NULL}};
 
 typedef struct {
     cb_conformance_settings s;
+    cb_kv_list opts; /* --option k=v */
     int all;
 } conf_args;
 
@@ -38,6 +40,9 @@ static int parse_conformance(int argc, char **argv, conf_args *a)
             rc = cb_cli_parse_double("--slack", optarg, &a->s.slack);
         else if (c == 'c' && (rc = cb_cli_parse_long("--nc", optarg, 1, 2000, &v)) == CB_EXIT_OK)
             a->s.nc = (int)v;
+        else if (c == 'o')
+            rc = a->opts.n < CB_CONF_MAX_OPTIONS ? cb_cli_kv_add(&a->opts, "--option", optarg)
+                 : cb_cli_usage_error("--option: at most %d", CB_CONF_MAX_OPTIONS);
         else if (c == '?')
             rc = cb_cli_usage(&cb_command_conformance);
     }
@@ -78,11 +83,16 @@ static int conform(const cb_solver *sv, const conf_args *a, char *failed, size_t
 
 int cb_cmd_conformance(int argc, char **argv)
 {
-    conf_args a = {{0}, 0};
+    conf_args a;
+    memset(&a, 0, sizeof a);
     cb_conformance_settings_default(&a.s);
     int rc = parse_conformance(argc, argv, &a), worst = CB_EXIT_OK;
-    if (rc != CB_EXIT_OK)
+    a.s.options = a.opts.items;
+    a.s.noptions = a.opts.n;
+    if (rc != CB_EXIT_OK) {
+        cb_kv_list_free(&a.opts);
         return rc;
+    }
     int n = a.all ? cb_solver_count() : argc - optind;
     for (int i = 0; i < n && worst != CB_EXIT_BADINPUT; i++) {
         const cb_solver *sv = a.all ? cb_solver_at(i) : cb_solver_find(argv[optind + i]);
@@ -92,6 +102,7 @@ int cb_cmd_conformance(int argc, char **argv)
             fprintf(stderr, "conebench: conformance: %s fails %s\n", sv->name, failed);
         worst = rc > worst ? rc : worst;
     }
+    cb_kv_list_free(&a.opts);
     return worst;
 }
 

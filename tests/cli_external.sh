@@ -7,7 +7,8 @@
 # stderr); a command that hangs is killed at the time limit (time_limit, nothing left running);
 # a campaign without cmd is refused at its line, exit 2. The temporary directory is removed
 # (kept with keep=1), paths with blanks are quoted, settings.json and warm_start.txt hold what
-# the command needs. Skips the numpy part, saying so, without a python3 that has numpy.
+# the command needs; work.txt gives the counters. The numpy example passes `conformance`. Skips
+# the numpy part, saying so, without a python3 that has numpy.
 # Usage: cli_external.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +45,10 @@ run "$bin" solve "$tmp/c3.dat" --solver external --option "cmd=true"
 check "no solution" '[ "$(cat "$tmp/err")" = "conebench: $tmp/c3.dat: external: solution.txt: the command wrote no solution (exit status 0)" ]'
 run "$bin" solve "$tmp/c3.dat" --solver external
 check "solve without cmd" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: option cmd: required: the command to run, e.g. cmd=\"python3 my.py {problem} {solution}\"" ]'
+run "$bin" solve "$tmp/c3.dat" --solver external --option "cmd=cp $tmp/c3.p {solution}; echo 1 2 x 4 >{work}"
+check "bad work.txt" '[ "$(cat "$tmp/err")" = "conebench: $tmp/c3.dat: external: work.txt:1: want 4 counters >= 0 (block products, projections, local iterations, error evaluations)" ]'
+run "$bin" solve "$tmp/c3.dat" --solver external --json --option "cmd=cp $tmp/c3.p {solution}; echo 12 5 0 3 >{work}"
+check "work.txt" 'grep -q "\"work\":{\"block_products\":12,\"projections\":5,\"local_iters\":0,\"error_evals\":3}" "$tmp/out"'
 # format=fclib: the command gets problem.hdf5 (FCLIB), which converts back to the same text file.
 run "$bin" solve "$tmp/c3.dat" --solver external --option format=fclib --option "cmd=cp {problem} $tmp/ext.hdf5; cp {settings} $tmp/ext.json; cp $tmp/c3.p {solution}"
 "$bin" convert "$tmp/ext.hdf5" "$tmp/ext.dat" 2>/dev/null
@@ -110,9 +115,15 @@ for kind, (d, sizes, m) in apgd.KINDS.items():
     print(kind, "ok" if worst <= 1e-14 else "differs by %g" % worst)
 EOF
   check "numpy projection" '[ "$(grep -c " ok$" "$tmp/proj.txt")" = 5 ]' || cat "$tmp/proj.txt"
-  cmd="$py $here/examples/python/apgd.py {problem} {solution} --settings {settings} --trace {trace}"
+  cmd="$py $here/examples/python/apgd.py {problem} {solution} --settings {settings} --trace {trace} --work {work}"
   run "$bin" solve "$tmp/r3.dat" --solver external --option "cmd=$cmd" --json --trace "$tmp/tr.csv"
   check "numpy rolling3d" 'grep -q "\"status\":\"solved\"" "$tmp/out" && [ "$(tail -1 "$tmp/tr.csv" | cut -d, -f1)" -gt 0 ]'
+  # its counters: one residual evaluation per trace point (the judge of every iterate)
+  check "numpy work.txt" 'grep -q "\"error_evals\":$(($(wc -l < "$tmp/tr.csv") - 1))}" "$tmp/out"'
+  small=()
+  [ "${CONEBENCH_QUICK:-0}" = 1 ] && small=(--nc 3) # valgrind
+  run "$bin" conformance external --nc 5 "${small[@]}" --option "cmd=$cmd"
+  check "numpy conformance" '[ "$rc" = 0 ] && grep -q "^external: 10 of 10 checks passed$" "$tmp/out"'
   if [ -f "$example1" ]; then
     problem_line="problem $example1"
   else

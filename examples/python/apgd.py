@@ -18,8 +18,8 @@ with the lowest error.
 Usage (conebench runs it; the placeholders become paths):
     conebench solve FILE --solver external \\
       --option cmd="/usr/bin/python3 examples/python/apgd.py {problem} {solution} \\
-                    --settings {settings} --trace {trace}"
-Stand-alone: apgd.py PROBLEM SOLUTION [--settings JSON] [--trace CSV] (defaults: tol 1e-8,
+                    --settings {settings} --trace {trace} --work {work}"
+Stand-alone: apgd.py PROBLEM SOLUTION [--settings JSON] [--trace CSV] [--work TXT] (defaults: tol 1e-8,
 max_iter 10000, the kind from d: 2 coulomb2d, 3 coulomb3d, 5 rolling3d, 6 rollspin3d).
 Exit status: 0 a solution was written, 2 the input could not be read (the reason on stderr).
 """
@@ -45,6 +45,20 @@ TOL_MARGIN = 0.5      # stop at error <= TOL_MARGIN * tol
 POWER_STEPS = 20      # power iterations for the first estimate of ‖W‖
 SHRINK = 0.9          # L <- SHRINK * L after each step
 MAX_DOUBLINGS = 60    # step-size doublings tried in one step
+
+# conebench's work counters (work.txt): d×d block × vector products (a dense W: nc² per
+# product), contacts projected, residual evaluations.
+WORK = {"block_products": 0, "projections": 0, "error_evals": 0}
+
+
+def matvec(W, v):
+    """W v, counted."""
+    nc = W.shape[0] // CONTACT_DIM[0]
+    WORK["block_products"] += nc * nc
+    return W @ v
+
+
+CONTACT_DIM = [1]  # d of the problem being solved (set by main)
 
 
 class BadInput(Exception):
@@ -131,10 +145,11 @@ class Cone:
         return yh
 
     def project(self, v):
-        """P_K(v) for every contact (rows of v). Inside: v; in the polar cone: 0; else with the
+        """P_K(v) for every contact (rows of v), counted. Inside: v; in the polar cone: 0; else with the
         breakpoints t_i = ‖v_i‖/μ_i sorted decreasingly, the saturated set is the first prefix
         S_k whose r_k = (r + Σ_S μ_i n_i)/(1 + Σ_S μ_i²) is >= t_{k+1}, and x_i = μ_i r_N v_i/n_i
         on it."""
+        WORK["projections"] += v.shape[0]
         r, nrm, mu = v[:, 0], self.norms(v), self.mu
         inside = (r >= 0) & np.all(nrm <= mu * r[:, None], axis=1)
         polar = -r >= np.sum(mu * nrm, axis=1)
@@ -159,7 +174,8 @@ class Cone:
 
 def judge(cone, W, q, p):
     """(error, y): the natural-map residual as conebench's judge normalises it."""
-    y = W @ p + q
+    WORK["error_evals"] += 1
+    y = matvec(W, p) + q
     nc = len(p) // cone.d
     P, Y = p.reshape(nc, cone.d), y.reshape(nc, cone.d)
     e = np.linalg.norm(P - cone.project(P - cone.modified(Y)))
@@ -172,7 +188,7 @@ def lipschitz(W):
     v = np.ones(W.shape[0])
     lam = 0.0
     for _ in range(POWER_STEPS):
-        w = W @ v
+        w = matvec(W, v)
         lam = np.linalg.norm(w) / max(np.linalg.norm(v), 1e-300)
         v = w / max(np.linalg.norm(w), 1e-300)
     return max(lam, 1e-12)
@@ -190,11 +206,11 @@ def apgd(cone, W, q, p0, tol, max_iter, time_limit, trace):
     for k in range(1, max_iter + 1):
         if best_err <= TOL_MARGIN * tol or (time_limit and time.monotonic() - t0 > time_limit):
             break
-        F = cone.modified((W @ x + q).reshape(nc, d)).ravel()
+        F = cone.modified((matvec(W, x) + q).reshape(nc, d)).ravel()
         for _ in range(MAX_DOUBLINGS):
             pn = cone.project((x - F / L).reshape(nc, d)).ravel()
             step = pn - x
-            if step @ (W @ step) <= L * (step @ step):
+            if step @ matvec(W, step) <= L * (step @ step):
                 break
             L *= 2
         err, _ = judge(cone, W, q, pn)
@@ -217,6 +233,7 @@ def main():
     ap.add_argument("solution")
     ap.add_argument("--settings")
     ap.add_argument("--trace")
+    ap.add_argument("--work")
     a = ap.parse_args()
     s = {"tol": 1e-8, "max_iter": 10000, "time_limit": None, "warm_start": None, "kind": None}
     try:
@@ -224,6 +241,7 @@ def main():
             with open(a.settings) as f:
                 s.update(json.load(f))
         kind, W, q, mu = read_problem(a.problem, s["kind"])
+        CONTACT_DIM[0] = KINDS[kind][0]
         p0 = np.zeros(len(q))
         if s["warm_start"]:
             p0 = np.loadtxt(os.path.join(os.path.dirname(a.settings), s["warm_start"]), ndmin=1)
@@ -238,6 +256,9 @@ def main():
         with open(a.trace, "w") as f:
             f.write("iteration,time_s,error\n")
             f.writelines(f"{k},{t:.9g},{e:.17g}\n" for k, t, e in rows)
+    if a.work:
+        with open(a.work, "w") as f:
+            f.write(f"{WORK['block_products']} {WORK['projections']} 0 {WORK['error_evals']}\n")
     np.savetxt(a.solution, p, fmt="%.17g")
     return 0
 

@@ -35,13 +35,17 @@ void cb_conformance_settings_default(cb_conformance_settings *s)
     s->slack = 1.5;
     s->known_limit = 20;
     s->nc = 20;
+    s->options = NULL;
+    s->noptions = 0;
 }
 
 /* Settings with no options. */
-static cb_settings settings(double tol, int max_iter, double limit, int trace)
+static cb_settings settings(const conf_ctx *x, double tol, int max_iter, double limit, int trace)
 {
     cb_settings st;
     cb_settings_default(&st);
+    st.options = x->s->options;
+    st.noptions = x->s->noptions;
     st.tol = tol;
     st.max_iter = max_iter;
     st.time_limit = limit;
@@ -83,11 +87,13 @@ static void conf_run_free(conf_run *r)
 
 static int check_options(const conf_ctx *x, char *d, size_t n)
 {
-    cb_option o = {"conformance-no-such-option", "1"};
-    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_option o[CB_CONF_MAX_OPTIONS + 1];
+    cb_settings st = settings(x, KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
     conf_run r;
-    st.options = &o;
-    st.noptions = 1;
+    memcpy(o, st.options, (size_t)st.noptions * sizeof *o);
+    o[st.noptions] = (cb_option){"conformance-no-such-option", "1"};
+    st.options = o;
+    st.noptions++;
     base_run(x, &st, NULL, &r);
     int ok = r.rc == CB_ERR_INPUT && r.info.status == CB_STATUS_BAD_INPUT;
     snprintf(d, n, ok ? "refused: %s" : "accepted an unknown option (status %s)",
@@ -98,7 +104,7 @@ static int check_options(const conf_ctx *x, char *d, size_t n)
 
 static int check_max_iter(const conf_ctx *x, char *d, size_t n)
 {
-    cb_settings st = settings(UNREACHABLE_TOL, SHORT_MAX_ITER, x->s->known_limit, 0);
+    cb_settings st = settings(x, UNREACHABLE_TOL, SHORT_MAX_ITER, x->s->known_limit, 0);
     conf_run r;
     base_run(x, &st, NULL, &r);
     int ok = r.rc == CB_OK && r.info.iterations <= SHORT_MAX_ITER &&
@@ -111,7 +117,7 @@ static int check_max_iter(const conf_ctx *x, char *d, size_t n)
 
 static int check_time_limit(const conf_ctx *x, char *d, size_t n)
 {
-    cb_settings st = settings(UNREACHABLE_TOL, 1000000000, x->s->time_limit, 0);
+    cb_settings st = settings(x, UNREACHABLE_TOL, 1000000000, x->s->time_limit, 0);
     conf_run r;
     double t0 = cb_now();
     base_run(x, &st, NULL, &r);
@@ -128,7 +134,7 @@ static int check_time_limit(const conf_ctx *x, char *d, size_t n)
 static int direct_nan(const conf_ctx *x, const cb_problem *prob, const double *warm,
                       const char *what, char *d, size_t n)
 {
-    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_settings st = settings(x, KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
     cb_solution sol = {0};
     cb_info info;
     cb_error e = {{0}};
@@ -189,7 +195,7 @@ static int check_nan_start(const conf_ctx *x, char *d, size_t n)
 
 static int check_warm_start(const conf_ctx *x, char *d, size_t n)
 {
-    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_settings st = settings(x, KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
     conf_run r;
     base_run(x, &st, x->pstar[x->base], &r);
     int ok = r.rc == CB_OK && r.info.status == CB_STATUS_SOLVED && r.info.iterations <= 1;
@@ -202,7 +208,7 @@ static int check_warm_start(const conf_ctx *x, char *d, size_t n)
 /* Two identical runs: p, y bits, iterations and counters equal. */
 static int check_deterministic(const conf_ctx *x, char *d, size_t n)
 {
-    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_settings st = settings(x, KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
     conf_run a, b;
     base_run(x, &st, NULL, &a);
     base_run(x, &st, NULL, &b);
@@ -223,7 +229,7 @@ static int check_deterministic(const conf_ctx *x, char *d, size_t n)
 
 static int check_counters(const conf_ctx *x, char *d, size_t n)
 {
-    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_settings st = settings(x, KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
     conf_run r;
     base_run(x, &st, NULL, &r);
     const cb_work *w = &r.info.work;
@@ -238,7 +244,7 @@ static int check_counters(const conf_ctx *x, char *d, size_t n)
 
 static int check_trace(const conf_ctx *x, char *d, size_t n)
 {
-    cb_settings st = settings(KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 1);
+    cb_settings st = settings(x, KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 1);
     conf_run r;
     base_run(x, &st, NULL, &r);
     const cb_trace_point *t = r.info.trace;
@@ -263,7 +269,7 @@ static int check_known(const conf_ctx *x, char *d, size_t n)
     int ok = 1, nsup = 0;
     d[0] = '\0';
     for (int kind = 0; kind < CB_KIND_COUNT; kind++) {
-        cb_settings st = settings(KNOWN_TOL, 1000000, x->s->known_limit, 0);
+        cb_settings st = settings(x, KNOWN_TOL, 1000000, x->s->known_limit, 0);
         cb_solution sol = {0};
         cb_info info;
         int rc = harness(x, x->probs[kind], &st, NULL, &sol, &info, NULL);
@@ -376,11 +382,28 @@ static int make_problems(conf_ctx *x, cb_error *err)
     return rc;
 }
 
+/* The options given are the solver's (its setup takes them on the base problem): else
+ * CB_ERR_INPUT naming the solver and the option. */
+static int check_given_options(const conf_ctx *x, cb_error *err)
+{
+    cb_settings st = settings(x, KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
+    cb_error e = {{0}};
+    void *work = NULL;
+    if (x->base < 0 || x->s->noptions == 0)
+        return CB_OK;
+    int rc = x->sv->setup(x->probs[x->base], &st, &work, &e);
+    if (rc == CB_OK)
+        x->sv->cleanup(work);
+    return rc == CB_ERR_INPUT ? cb_fail(err, rc, "conformance: %s: %s", x->sv->name, e.text) : CB_OK;
+}
+
 int cb_conformance_run(const cb_solver *solver, const cb_conformance_settings *s,
                        cb_conformance_check out[CB_CONF_NCHECKS], cb_error *err)
 {
     conf_ctx x = {solver, s, {0}, {0}, -1, ""};
     int rc = make_problems(&x, err);
+    if (rc == CB_OK)
+        rc = check_given_options(&x, err);
     for (int k = 0; rc == CB_OK && k < CB_CONF_NCHECKS; k++) {
         if (x.base < 0) { /* nothing to run it on */
             out[k] = (cb_conformance_check){checks[k].name, 0, ""};

@@ -27,7 +27,11 @@ typedef struct {
     double slack;      /* seconds allowed past it (default 1.5: process start, judge, kill) */
     double known_limit; /* time limit of each known-solution solve (default 20) */
     int nc;            /* contacts of the generated problems (default 20) */
+    const cb_option *options; /* the solver's options in every run (not owned; default none) */
+    int noptions;             /* at most CB_CONF_MAX_OPTIONS */
 } cb_conformance_settings;
+
+#define CB_CONF_MAX_OPTIONS 32
 
 void cb_conformance_settings_default(cb_conformance_settings *s);
 
@@ -38,7 +42,8 @@ typedef struct {
 } cb_conformance_check;
 
 /* Run every check on solver; out[CB_CONF_NCHECKS] receives the results. Returns CB_OK when the
- * checks ran (whatever they found), CB_ERR_NOMEM / CB_ERR_IO when they could not. */
+ * checks ran (whatever they found), CB_ERR_INPUT when the solver's setup refuses s->options,
+ * CB_ERR_NOMEM / CB_ERR_IO when they could not. */
 int cb_conformance_run(const cb_solver *solver, const cb_conformance_settings *s,
                        cb_conformance_check out[CB_CONF_NCHECKS], cb_error *err);
 

@@ -36,25 +36,26 @@
 #define EXT_SHELL_SAFE EXT_NAME_CHARS "/,:@%="
 
 static const cb_option_spec ext_options[] = {
-    {"cmd", "", "the command (/bin/sh -c); {problem} {solution} {settings} {trace} {dir} become "
-                "paths; required"},
+    {"cmd", "", "the command (/bin/sh -c); {problem} {solution} {settings} {trace} {work} {dir} "
+                "become paths; required"},
     {"name", "external", "the label of its runs in results (campaign: the default label)"},
     {"format", "siconos", "the problem file: siconos (text) or fclib (HDF5)"},
     {"keep", "0", "1: keep the temporary directory (its path is said on stderr)"},
     {NULL, NULL, NULL}};
 
 /* The files of the temporary directory. */
-enum { F_PROBLEM, F_SOLUTION, F_SETTINGS, F_TRACE, F_WARM, F_STDOUT, F_STDERR, F_COUNT };
+enum { F_PROBLEM, F_SOLUTION, F_SETTINGS, F_TRACE, F_WORK, F_WARM, F_STDOUT, F_STDERR, F_COUNT };
 static const char *const file_names[F_COUNT] = {
-    "problem.dat", "solution.txt", "settings.json", "trace.csv", "warm_start.txt", "stdout.txt",
-    "stderr.txt"};
+    "problem.dat", "solution.txt", "settings.json", "trace.csv", "work.txt", "warm_start.txt",
+    "stdout.txt", "stderr.txt"};
 #define F_DIR F_COUNT /* {dir} */
 
 static const struct {
     const char *text;
     int file;
 } placeholders[] = {{"{problem}", F_PROBLEM}, {"{solution}", F_SOLUTION},
-                    {"{settings}", F_SETTINGS}, {"{trace}", F_TRACE}, {"{dir}", F_DIR}};
+                    {"{settings}", F_SETTINGS}, {"{trace}", F_TRACE}, {"{work}", F_WORK},
+                    {"{dir}", F_DIR}};
 
 typedef struct {
     const cb_problem *prob;
@@ -470,6 +471,28 @@ static int read_trace(const char *path, const cb_settings *s, cb_info *info, cb_
     return rc;
 }
 
+/* work.txt, when the command wrote one: the four work counters (cb_work: block products,
+ * projections, local iterations, error evaluations), non-negative integers. */
+static int read_work(const char *path, cb_work *work, cb_error *err)
+{
+    char *data = NULL;
+    size_t len = 0;
+    long long v[4];
+    int used = 0;
+    if (access(path, F_OK) != 0)
+        return CB_OK;
+    int rc = cb_read_file(path, EXT_MAX_FILE_BYTES, &data, &len, err);
+    if (rc == CB_OK && (sscanf(data, "%lld %lld %lld %lld %n", &v[0], &v[1], &v[2], &v[3],
+                               &used) != 4 || data[used] != '\0' ||
+                        (v[0] | v[1] | v[2] | v[3]) < 0))
+        rc = cb_fail_at(err, CB_ERR_INPUT, file_names[F_WORK], 1, "want 4 counters >= 0 "
+                        "(block products, projections, local iterations, error evaluations)");
+    if (rc == CB_OK)
+        *work = (cb_work){v[0], v[1], v[2], v[3]};
+    free(data);
+    return rc;
+}
+
 /* The command's answer into sol->p and info (status, iterations, trace); a broken contract
  * leaves p as it was, status not_solved and the reason in err (returning CB_OK). */
 static int read_outputs(const ext_work *w, const cb_settings *s, cb_solution *sol, cb_info *info,
@@ -482,6 +505,8 @@ static int read_outputs(const ext_work *w, const cb_settings *s, cb_solution *so
     int rc = read_p(w->path[F_SOLUTION], sol->n, p, &why);
     if (rc == CB_OK)
         rc = read_trace(w->path[F_TRACE], s, info, &why);
+    if (rc == CB_OK)
+        rc = read_work(w->path[F_WORK], &info->work, &why);
     if (rc == CB_ERR_NOMEM) {
         free(p);
         return cb_fail(err, rc, "external: out of memory");
@@ -532,6 +557,10 @@ static int ext_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     w->dir[0] = '\0';
     info->status = CB_STATUS_NOT_SOLVED;
     info->solver_error = NAN;
+    if (!cb_all_finite(sol->p, sol->n)) { /* the contract: diverged at once */
+        info->status = CB_STATUS_DIVERGED;
+        return CB_OK;
+    }
     int rc = write_inputs(w, s, sol, err);
     if (rc == CB_OK && !(line = expand_cmd(w)))
         rc = cb_fail(err, CB_ERR_NOMEM, "external: out of memory");
