@@ -45,8 +45,9 @@ static void log_tail(const char *path, char *line, size_t len)
     line[0] = '\0';
     while (f && fgets(buf, sizeof buf, f)) {
         buf[strcspn(buf, "\n")] = '\0';
-        if (buf[0])
-            snprintf(line, len, "%s", buf);
+        const char *b = buf + strspn(buf, " \t");
+        if (b[0])
+            snprintf(line, len, "%s", b);
     }
     if (f)
         fclose(f);
@@ -148,7 +149,7 @@ static void write_profile(FILE *f, const cb_report_table *t, const int *cols, in
     fprintf(f, "\n");
 }
 
-/* The caption: what to look at, the leader at τ = 1, and the solvers left out of a work profile. */
+/* The caption: what to look at, the leader at τ = 1, the solvers left out of a work profile. */
 static void profile_caption(const cb_report_table *t, const int *cols, int nc, const double *ratio,
                             int m, FILE *md)
 {
@@ -235,6 +236,7 @@ static int profile_figure(const cb_report_ctx *x, const cb_report_table *t, int 
 typedef struct {
     double least;
     int zeros;
+    int rows;        /* trace rows in all */
 } error_range;
 
 /* Append a trace file's rows (skipping its header) to f as "iteration time error"; the errors'
@@ -261,19 +263,20 @@ static int copy_trace(const cb_report_ctx *x, const char *run_id, FILE *f, error
 }
 
 /* The figure's data: one block per solver run on problem p, their labels into titles, the
- * errors' range into *r. Returns the blocks. */
+ * errors' range and the trace rows into *r. Returns the blocks. */
 static int convergence_data(const cb_report_ctx *x, const cb_report_table *t, int p, FILE *f,
                             char *titles, size_t tlen, error_range *r)
 {
-    int nblk = 0;
+    int nblk = 0, rows;
     size_t k = 0;
     for (int s = 0; s < t->ns; s++) {
         const cb_report_cell *c = &t->cells[p * t->ns + s];
         if (!c->present || cb_report_unsupported(c)) /* no run, no trace */
             continue;
         fprintf(f, "%s# %s\n", nblk ? "\n\n" : "", t->solvs[s]);
-        if (copy_trace(x, c->run_id, f, r) == 0)
+        if ((rows = copy_trace(x, c->run_id, f, r)) == 0)
             fprintf(f, "0 nan nan\n"); /* keep block numbering aligned with titles */
+        r->rows += rows;
         k += (size_t)snprintf(titles + k, k < tlen ? tlen - k : 0, "%s\\\"%s\\\"", nblk ? " " : "",
                               t->solvs[s]);
         nblk++;
@@ -302,12 +305,12 @@ static void convergence_caption(const cb_report_table *t, int p, FILE *md)
 }
 
 /* One figure per problem: every solver's trace at this tolerance; errors of exactly 0 drawn at
- * a floor a decade under the least positive error (and the tolerance). */
+ * a floor a decade under the least positive error (and the tolerance). *drawn = 0: no trace. */
 static int convergence_figure(const cb_report_ctx *x, const cb_report_table *t, int p, int ti,
-                              cb_error *err)
+                              int *drawn, cb_error *err)
 {
     char data[4096], out[4096], vars[16384], a[4200], b[4200], titles[8192] = "", ttl[600];
-    error_range r = {t->tol, 0};
+    error_range r = {t->tol, 0, 0};
     snprintf(data, sizeof data, "%s/figures/conv-tol%d-p%d.dat", x->s->dir, ti, p);
     snprintf(out, sizeof out, "%s/figures/conv-tol%d-p%d", x->s->dir, ti, p);
     FILE *f = fopen(data, "w");
@@ -315,8 +318,9 @@ static int convergence_figure(const cb_report_ctx *x, const cb_report_table *t, 
         return cb_fail_at(err, CB_ERR_IO, data, 0, "cannot write: %s", strerror(errno));
     int nblk = convergence_data(x, t, p, f, titles, sizeof titles, &r);
     fclose(f);
-    if (nblk == 0)
+    if (nblk == 0 || r.rows == 0)
         return CB_OK;
+    *drawn = 1;
     snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %.0e", t->probs[p],
              t->kinds[p], t->ncs[p], t->tol);
     gp_str(a, sizeof a, data);
@@ -341,8 +345,13 @@ int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, 
                 "error of exactly 0 is drawn on the dotted line at the bottom.\n\n");
     int n = t->np < x->s->max_convergence ? t->np : x->s->max_convergence;
     for (int p = 0; p < n && rc == CB_OK; p++) {
-        rc = convergence_figure(x, t, p, ti, err);
-        fprintf(md, "![%s](figures/conv-tol%d-p%d.png)\n", t->probs[p], ti, p);
+        int drawn = 0;
+        rc = convergence_figure(x, t, p, ti, &drawn, err);
+        if (drawn)
+            fprintf(md, "![%s](figures/conv-tol%d-p%d.png)\n", t->probs[p], ti, p);
+        else
+            fprintf(md, "(%s: no trace recorded, no figure; `trace on` in the campaign draws "
+                        "one)\n", t->probs[p]);
         convergence_caption(t, p, md);
     }
     if (n < t->np)
