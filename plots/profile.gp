@@ -6,7 +6,7 @@
 #   xmax  right end of the τ axis (a margin past the last step of any curve)
 load ARG0[1:strstrt(ARG0, "profile.gp") - 1]."palette.gp"
 set datafile separator ","
-set key outside right top title "solver" box width 1
+set key outside right top title "solver" box Left reverse width 1
 set logscale x 10
 set xrange [1:xmax]
 if (xmax < 20) { set xtics add ("1.25" 1.25, "1.5" 1.5, "2" 2, "3" 3, "5" 5) }  # a short axis
