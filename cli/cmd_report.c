@@ -1,5 +1,6 @@
 /* conebench — `conebench report DIR`. */
 #include "commands.h"
+#include "json.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -9,10 +10,88 @@
 static const cb_cli_opt opts[] = {
     {"no-figures", 'n', NULL, "tables only, no gnuplot figures (default: figures)"},
     {"max-convergence", 'm', "N", "convergence figures for N problems at most (default 40)"},
+    {"json", 'j', NULL, "print the summary as one JSON object on stdout; write nothing"},
     {NULL, 0, NULL, NULL}};
+
+/* One solver of one tolerance as a JSON object of the array "solvers". */
+static void json_solver(cb_json *j, const cb_report_solver *st)
+{
+    cb_json_object(j, NULL);
+    cb_json_str(j, "solver", st->label);
+    cb_json_int(j, "runs", st->runs);
+    cb_json_int(j, "solved", st->solved);
+    cb_json_num(j, "success", st->success);
+    cb_json_int(j, "unsupported", st->unsupported);
+    cb_json_num(j, "sgm_time_s", st->sgm_time_s);
+    cb_json_num(j, "sgm_iterations", st->sgm_iter);
+    cb_json_num(j, "median_error", st->median_error);
+    cb_json_bool(j, "work_counters_filled", st->work_filled);
+    cb_json_object(j, "failures");
+    for (int s = 0; s < CB_STATUS_COUNT; s++)
+        if (s != CB_STATUS_SOLVED && s != CB_STATUS_UNSUPPORTED)
+            cb_json_int(j, cb_status_name((cb_status)s), st->status_count[s]);
+    cb_json_close(j);
+    cb_json_close(j);
+}
+
+/* One tolerance: its solvers, then its problems with their winners. */
+static void json_tol(cb_json *j, const cb_report_tol *t)
+{
+    cb_json_object(j, NULL);
+    cb_json_num(j, "tol", t->tol);
+    cb_json_int(j, "problems", t->nproblems);
+    cb_json_int(j, "profile_problems", t->profile_problems);
+    cb_json_array(j, "solvers");
+    for (int s = 0; s < t->nsolvers; s++)
+        json_solver(j, &t->solvers[s]);
+    cb_json_close(j);
+    cb_json_array(j, "winners");
+    for (int p = 0; p < t->nproblems; p++) {
+        const cb_report_problem *q = &t->problems[p];
+        cb_json_object(j, NULL);
+        cb_json_str(j, "problem", q->problem);
+        cb_json_str(j, "kind", q->kind);
+        cb_json_int(j, "nc", q->nc);
+        if (q->winner < 0)
+            cb_json_null(j, "winner");
+        else
+            cb_json_str(j, "winner", t->solvers[q->winner].label);
+        cb_json_num_digits(j, "winner_time_s", q->winner_time_s, 9);
+        cb_json_close(j);
+    }
+    cb_json_close(j);
+    cb_json_close(j);
+}
+
+/* `report DIR --json`: the summary of DIR as one JSON object on stdout. */
+static int report_json(const char *dir)
+{
+    cb_report_summary r;
+    cb_error err = {{0}};
+    int code = cb_report_summary_read(dir, &r, &err);
+    if (code != CB_OK)
+        return cb_cli_report(code, &err);
+    cb_json j;
+    cb_json_begin(&j, stdout);
+    cb_json_str(&j, "dir", dir);
+    cb_json_str(&j, "campaign", r.campaign);
+    cb_json_int(&j, "runs", r.runs);
+    cb_json_int(&j, "unsupported", r.unsupported);
+    cb_json_num(&j, "time_limit_s", r.time_limit_s);
+    cb_json_int(&j, "max_iter", r.max_iter);
+    cb_json_num(&j, "time_shift_s", CB_REPORT_TIME_SHIFT_S);
+    cb_json_num(&j, "iteration_shift", CB_REPORT_ITER_SHIFT);
+    cb_json_array(&j, "tolerances");
+    for (int i = 0; i < r.ntols; i++)
+        json_tol(&j, &r.tols[i]);
+    cb_json_end(&j);
+    cb_report_summary_free(&r);
+    return CB_EXIT_OK;
+}
 
 int cb_cmd_report(int argc, char **argv)
 {
+    int json = 0;
     cb_report_settings s;
     cb_report_settings_default(&s);
     cb_cli_parser p;
@@ -22,6 +101,8 @@ int cb_cmd_report(int argc, char **argv)
     while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc, argv)) != -1) {
         if (c == 'n')
             s.figures = 0;
+        else if (c == 'j')
+            json = 1;
         else if (c == 'm' &&
                  (rc = cb_cli_parse_long("--max-convergence", optarg, 0, 100000, &v)) == 0)
             s.max_convergence = (int)v;
@@ -33,6 +114,8 @@ int cb_cmd_report(int argc, char **argv)
     if (optind != argc - 1)
         return cb_cli_usage(&cb_command_report);
     s.dir = argv[optind];
+    if (json)
+        return report_json(s.dir);
     cb_error err = {{0}};
     int code = cb_report(&s, &err);
     if (code != CB_OK)
@@ -48,6 +131,7 @@ const cb_cli_command cb_command_report = {
     "Reads DIR/runs.csv (and traces/, limits.txt, campaign.conf) written by `conebench run` and\n"
     "writes DIR/report.md: success rates, shifted geometric means of time and iterations,\n"
     "Dolan-More performance profiles and convergence curves (gnuplot PNG + SVG in DIR/figures/).\n"
-    "The summary table also goes to stdout.",
+    "The summary table also goes to stdout. With --json, the same numbers (and each problem's\n"
+    "winner) go to stdout as one JSON object instead, and nothing is written.",
     "conebench report results/default",
     "0 written, 1 failure, 2 bad input (e.g. no DIR/runs.csv)"};

@@ -107,6 +107,12 @@ void cb_json_bool(cb_json *j, const char *key, int v)
     fputs(v ? "true" : "false", j->f);
 }
 
+void cb_json_null(cb_json *j, const char *key)
+{
+    element(j, key);
+    fputs("null", j->f);
+}
+
 void cb_json_scenario_begin(cb_json *j, FILE *f, const cb_scenario *s, const char *model)
 {
     cb_json_begin(j, f);

@@ -37,6 +37,8 @@ void cb_json_int(cb_json *j, const char *key, long long v);
 /* "key":"s" escaped (quote, backslash, control characters); NULL writes "". */
 void cb_json_str(cb_json *j, const char *key, const char *s);
 void cb_json_bool(cb_json *j, const char *key, int v);
+/* "key":null */
+void cb_json_null(cb_json *j, const char *key);
 
 /* Begin the summary object of a simulation on f: "scenario", "model" and "params" (every
  * parameter, defaults included), the keys every model prints first. */

@@ -3,11 +3,13 @@
 #   out   output file without extension (writes out.png and out.svg)
 #   ttl   title;  what  the measure ("time", "iterations", "work")
 #   ncol  number of columns in data
+#   xmax  right end of the τ axis (a margin past the last step of any curve)
 load ARG0[1:strstrt(ARG0, "profile.gp") - 1]."palette.gp"
 set datafile separator ","
-set key outside right top title "solver" box
+set key outside right top title "solver" box Left reverse width 1
 set logscale x 10
-set xrange [1:1e4]
+set xrange [1:xmax]
+if (xmax < 20) { set xtics add ("1.25" 1.25, "1.5" 1.5, "2" 2, "3" 3, "5" 5) }  # a short axis
 set yrange [0:1.02]
 set grid xtics ytics mxtics
 set xlabel sprintf("performance ratio τ  (%s / best %s on the problem)", what, what)

@@ -71,6 +71,7 @@ printf 'name tiny\ngenerate random kind=rolling3d nc=5 seeds=1\nsolver nsgs\ntol
 run "$bin" run "$tmp/tiny.conf" -o "$tmp/runs" --quiet
 check "run tiny campaign" '[ "$rc" = 0 ]'
 csv runs.csv "$tmp/runs/runs.csv"
+json "conebench report --json" "report $tmp/runs --json"
 run "$bin" bench-check --campaign "$tmp/tiny.conf" --counters-only -o "$tmp/bench" --quiet
 check "bench-check --counters-only" '[ "$rc" = 0 ]'
 csv bench.csv "$tmp/bench/bench.csv" "$(grep -n '^problem,' "$tmp/bench/bench.csv" | cut -d: -f1)"

@@ -1,0 +1,70 @@
+/* conebench — report internals shared by report.c (Markdown, figures), report_table.c (the
+ * problem × solver tables and their statistics) and report_summary.c (summary, verdict). */
+#ifndef CONEBENCH_REPORT_INTERNAL_H
+#define CONEBENCH_REPORT_INTERNAL_H
+
+#include "conebench/report.h"
+
+#define CB_REPORT_MAX_TOLS 16                /* tolerances a report shows */
+#define CB_REPORT_GNUPLOT_LOG "gnuplot.log"  /* gnuplot's messages, in DIR/figures/ */
+
+typedef struct {
+    int present, nreps, solved;
+    int work_filled;       /* some work counter is non-zero on some repetition */
+    cb_status status;      /* first repetition's */
+    double time;           /* median over repetitions */
+    double iterations, work, error, error_q;
+    double dist_ref;       /* first repetition's, NaN: no reference or p* not unique */
+    const char *run_id;
+} cb_report_cell;
+
+typedef struct {
+    double tol;
+    int np, ns;
+    const char **probs, **solvs; /* borrowed from the rows */
+    const char **kinds;
+    int *ncs;
+    cb_report_cell *cells;       /* np × ns */
+    int *common, ncommon;        /* problems no solver of the table refused as unsupported */
+    int has_dist;                /* some cell has a dist_ref */
+} cb_report_table;
+
+/* The limits of DIR/limits.txt (defaults when absent). */
+typedef struct {
+    double time_limit;
+    int max_iter;
+    char campaign[256];
+    char earlier[256];   /* after a forced resume: the record the earlier rows were made under */
+} cb_report_limits;
+
+/* What the report of one results directory is made from. */
+typedef struct {
+    const cb_report_settings *s;
+    cb_results res;
+    cb_report_limits lim;
+    char plots[4096];    /* folder of the gnuplot scripts */
+} cb_report_ctx;
+
+/* Check DIR, read DIR/runs.csv (CB_ERR_INPUT when it has no rows) and DIR/limits.txt. */
+int cb_report_load(const char *dir, cb_results *res, cb_report_limits *lim, cb_error *err);
+/* Distinct tolerances of r, largest first; returns the count (at most max). */
+int cb_report_tols(const cb_results *r, double *tols, int max);
+/* Rows of tolerance tol → cells (problem × solver), median time over repetitions. */
+int cb_report_table_build(const cb_results *r, double tol, cb_report_table *t);
+void cb_report_table_free(cb_report_table *t);
+/* 1 for a cell whose solver does not take the problem (supports() refused it). */
+int cb_report_unsupported(const cb_report_cell *c);
+/* Statistics of solver s of t (label borrowed from t). */
+void cb_report_stats(const cb_report_limits *lim, const cb_report_table *t, int s,
+                     cb_report_solver *st);
+/* The fastest solver that solved problem p (median time), -1 when none did. */
+int cb_report_winner(const cb_report_table *t, int p);
+/* The figures of table t (tolerance number ti) under DIR/figures/, their links and captions in
+ * md: performance profiles, then one convergence figure per problem (at most max_convergence). */
+int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
+                      cb_error *err);
+/* The three-line verdict of report.md (most solved, fastest of those, solved by none) from the
+ * table of the tightest tolerance, ntols tolerances in all. */
+int cb_report_verdict(const cb_report_limits *lim, const cb_report_table *t, int ntols, FILE *md);
+
+#endif
