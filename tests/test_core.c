@@ -292,7 +292,8 @@ static void test_solve_framework(void **state)
     assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
     assert_int_equal(cb_solve(&liar, p, &s, &sol, &info, &err), CB_OK);
     assert_int_equal(info.status, CB_STATUS_NOT_SOLVED); /* p = 0 is not a solution here */
-    assert_int_equal(info.ntrace, 1);
+    assert_int_equal(info.ntrace, 2); /* the start (added by cb_solve) and the last point */
+    assert_true(info.trace[0].iteration == 0 && info.trace[0].error == info.error);
     assert_true(info.error > 1e-8);
     cb_info_free(&info);
     /* options: unknown key rejected, known key parsed with range check */

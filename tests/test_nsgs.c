@@ -429,9 +429,9 @@ static void test_two_cycle_stall(void **state)
     sn.trace = 1;
     cbt_run_result rn = cbt_run(&cb_solver_nsgs, prob, &sn, NULL);
     cbt_run_result rp = cbt_run(&cb_solver_nsgs, prob, &sp, NULL);
-    assert_int_equal(rn.info.ntrace, 300); /* trace[k]: after sweep k + 1 */
-    assert_int_equal(rn.info.trace[299].iteration, 300);
-    double e200 = rn.info.trace[199].error, e300 = rn.info.trace[299].error;
+    assert_int_equal(rn.info.ntrace, 301); /* trace[k]: after sweep k (0: the start) */
+    assert_int_equal(rn.info.trace[300].iteration, 300);
+    double e200 = rn.info.trace[200].error, e300 = rn.info.trace[300].error;
     print_message("nsgs local=newton: sweep 200 %.3e, sweep 300 %.3e; local=proj %.3e\n", e200,
                   e300, rp.info.error);
     assert_true(e300 <= 0.7 * e200);
@@ -508,7 +508,8 @@ static void test_warm_start_and_options(void **state)
     cb_problem_free(prob);
 }
 
-/* The trace has one point per full evaluation; its last error is the solver's estimate. */
+/* The trace has one point per full evaluation after the start point (iteration 0, the judged
+ * error of p = 0, added by cb_solve); its last error is the solver's estimate. */
 static void test_trace(void **state)
 {
     (void)state;
@@ -518,7 +519,13 @@ static void test_trace(void **state)
     s.trace = 1;
     cbt_run_result r = cbt_run(&cb_solver_nsgs, prob, &s, NULL);
     expect_solved(&r, TOL, "trace");
-    assert_int_equal(r.info.ntrace, r.info.iterations);
+    cb_judgement j0;
+    double *zero = calloc(cb_problem_n(prob), sizeof *zero);
+    assert_int_equal(cb_judge(prob, zero, TOL, NULL, &j0, NULL), CB_OK);
+    free(zero);
+    assert_int_equal(r.info.ntrace, r.info.iterations + 1);
+    assert_true(r.info.trace[0].iteration == 0 && r.info.trace[0].time_s == 0.0 &&
+                r.info.trace[0].error == j0.error);
     assert_int_equal(r.info.trace[r.info.ntrace - 1].iteration, r.info.iterations);
     assert_true(r.info.trace[r.info.ntrace - 1].error == r.info.solver_error);
     assert_true(fabs(r.info.solver_error - r.info.error) <= 1e-12);

@@ -382,7 +382,10 @@ static void expect_consistent(const cb_problem *prob, const run_result *r, int t
     assert_int_equal(r->info.status == CB_STATUS_SOLVED, j.solved);
     assert_true(r->info.status == CB_STATUS_SOLVED || r->info.status == CB_STATUS_MAX_ITER);
     if (traced) {
-        assert_int_equal(r->info.ntrace, prob->kind == CB_KIND_ROLLING2D ? r->info.iterations : 1);
+        /* + 1: the start point cb_solve adds */
+        assert_int_equal(r->info.ntrace,
+                         (prob->kind == CB_KIND_ROLLING2D ? r->info.iterations : 1) + 1);
+        assert_int_equal(r->info.trace[0].iteration, 0);
         assert_int_equal(r->info.trace[r->info.ntrace - 1].iteration, r->info.iterations);
     }
 }
@@ -590,7 +593,7 @@ static void test_trace_and_time_limit(void **state)
     for (size_t i = 0; i < nsolvers(); i++) {
         run_result r = run(all_solvers[i], prob, &s);
         assert_int_equal(r.info.status, CB_STATUS_SOLVED);
-        assert_int_equal(r.info.ntrace, i < 2 ? r.info.iterations : 1);
+        assert_int_equal(r.info.ntrace, (i < 2 ? r.info.iterations : 1) + 1); /* + the start */
         assert_int_equal(r.info.trace[r.info.ntrace - 1].iteration, r.info.iterations);
         result_free(&r);
     }

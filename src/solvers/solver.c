@@ -156,6 +156,20 @@ static void final_status(cb_info *info, const cb_judgement *j, const cb_settings
         info->status = CB_STATUS_NOT_SOLVED;
 }
 
+/* The trace starts at iteration 0 whatever the solver records: (0, 0 s, error of the warm
+ * start) goes first when the solver's first point is later (or it recorded none). */
+static int trace_from_zero(cb_info *info, const cb_settings *s, double error0)
+{
+    if (!s->trace || (info->ntrace > 0 && info->trace[0].iteration <= 0))
+        return CB_OK;
+    if (cb_info_trace(info, s, 0, cb_now(), error0) != CB_OK)
+        return CB_ERR_NOMEM;
+    cb_trace_point first = {0, 0.0, error0};
+    memmove(info->trace + 1, info->trace, (size_t)(info->ntrace - 1) * sizeof *info->trace);
+    info->trace[0] = first;
+    return CB_OK;
+}
+
 int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
              cb_solution *sol, cb_info *info, cb_error *err)
 {
@@ -177,6 +191,9 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
         info->status = CB_STATUS_UNSUPPORTED; /* not bad input: this solver does not take it */
         return rc;
     }
+    cb_judgement j0 = {0};
+    if (s->trace && (rc = cb_judge(prob, sol->p, s->tol, NULL, &j0, err)) != CB_OK)
+        return rc; /* the error at iteration 0 */
     void *work = NULL;
     double t0 = cb_now();
     rc = solver->setup(prob, s, &work, err);
@@ -197,5 +214,7 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
         final_status(info, &j, s);
     if (rc == CB_OK && s->trace && info->ntrace == 0) /* solvers that cannot trace: last point */
         rc = cb_info_trace(info, s, info->iterations, cb_now() - info->time_solve, info->error);
-    return rc;
+    if (rc == CB_OK)
+        rc = trace_from_zero(info, s, j0.error);
+    return rc == CB_ERR_NOMEM ? cb_fail(err, rc, "trace: out of memory") : rc;
 }
