@@ -90,12 +90,11 @@ static int parse_gen(int argc, char **argv, gen_args *a)
         cb_cli_usage_error("generate random: --kind, --nc, --seed and -o are required");
         return cb_cli_usage_of("generate", RANDOM_USAGE);
     }
-    int coulomb = a->rs.kind == CB_KIND_COULOMB2D || a->rs.kind == CB_KIND_COULOMB3D;
     const char *h5 = cb_format_of_path(a->out) == CB_FORMAT_FCLIB ? a->out : a->sol;
-    if (!coulomb && h5 && cb_format_of_path(h5) == CB_FORMAT_FCLIB)
-        return cb_cli_usage_error("%s: FCLIB holds no local %s problem (rolling friction only in "
-                                  "global problems): write Siconos text (.dat)", h5,
-                                  cb_kind_name(a->rs.kind));
+    cb_error e = {{0}};
+    if (h5 && cb_format_of_path(h5) == CB_FORMAT_FCLIB &&
+        cb_fclib_local_kind_check(h5, a->rs.kind, &e) != CB_OK)
+        return cb_cli_usage_error("%s", e.text);
     return CB_EXIT_OK;
 }
 
