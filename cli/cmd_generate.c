@@ -22,7 +22,7 @@ static const cb_cli_opt opts[] = {
     {"semidefinite", 'S', NULL, "spd: make W singular (a few zero eigenvalues)"},
     {"storage", 't', "dense|bsr", "storage of W in the file (default bsr)"},
     {"output", CB_CLI_SHORT('o'), "FILE", "the problem file: FCLIB HDF5 when it ends in .hdf5 or "
-                                          ".h5 (coulomb2d/3d only), else Siconos text; required"},
+                                          ".h5 (not rolling2d), else Siconos text; required"},
     {"solution", 'x', "SOL", "also write the known solution (p and y; SOL.hdf5 / SOL.h5: an FCLIB "
                              "file with the problem and /solution)"},
     {NULL, 0, NULL, NULL}};
