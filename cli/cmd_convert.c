@@ -86,7 +86,9 @@ const cb_cli_command cb_command_convert = {
     "OUT gives the same bits (W, q, mu's; a global problem stays global: M, H, f, w). FCLIB:\n"
     "local coulomb2d/3d problems go to /fclib_local, global ones to /fclib_global, global\n"
     "rolling2d/3d ones to /fclib_global_rolling (Siconos's layout; libfclib 3.1 cannot read\n"
-    "it). FCLIB has no local rolling problem and no spinning friction: such problems are\n"
+    "it). Local rolling3d/rollspin3d ones go to /fclib_local with spacedim 5/6 (libfclib reads\n"
+    "W, q, mu) plus conebench's extension: vectors/mu_r, vectors/mu_s, conebench_kind.\n"
+    "Local rolling2d (spacedim 3 would read as Coulomb 3D) and global rollspin3d problems are\n"
     "refused (exit 2, nothing written); keep them as Siconos text.",
     "conebench convert FC3D_Example1.dat FC3D_Example1.hdf5\n"
     "conebench convert Spheres-i099-356-679.hdf5 spheres.dat",

@@ -22,7 +22,7 @@ static const cb_cli_opt opts[] = {
     {"semidefinite", 'S', NULL, "spd: make W singular (a few zero eigenvalues)"},
     {"storage", 't', "dense|bsr", "storage of W in the file (default bsr)"},
     {"output", CB_CLI_SHORT('o'), "FILE", "the problem file: FCLIB HDF5 when it ends in .hdf5 or "
-                                          ".h5 (coulomb2d/3d only), else Siconos text; required"},
+                                          ".h5 (not rolling2d), else Siconos text; required"},
     {"solution", 'x', "SOL", "also write the known solution (p and y; SOL.hdf5 / SOL.h5: an FCLIB "
                              "file with the problem and /solution)"},
     {NULL, 0, NULL, NULL}};
@@ -90,12 +90,11 @@ static int parse_gen(int argc, char **argv, gen_args *a)
         cb_cli_usage_error("generate random: --kind, --nc, --seed and -o are required");
         return cb_cli_usage_of("generate", RANDOM_USAGE);
     }
-    int coulomb = a->rs.kind == CB_KIND_COULOMB2D || a->rs.kind == CB_KIND_COULOMB3D;
     const char *h5 = cb_format_of_path(a->out) == CB_FORMAT_FCLIB ? a->out : a->sol;
-    if (!coulomb && h5 && cb_format_of_path(h5) == CB_FORMAT_FCLIB)
-        return cb_cli_usage_error("%s: FCLIB holds no local %s problem (rolling friction only in "
-                                  "global problems): write Siconos text (.dat)", h5,
-                                  cb_kind_name(a->rs.kind));
+    cb_error e = {{0}};
+    if (h5 && cb_format_of_path(h5) == CB_FORMAT_FCLIB &&
+        cb_fclib_local_kind_check(h5, a->rs.kind, &e) != CB_OK)
+        return cb_cli_usage_error("%s", e.text);
     return CB_EXIT_OK;
 }
 

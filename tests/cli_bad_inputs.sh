@@ -29,6 +29,8 @@ for f in tests/bad_inputs/*; do
   esac
 done
 expect_bad "hdf5 library crash" "^conebench: tests/bad_inputs/hdf5_accum_read_null\.hdf5: the HDF5 library failed on this file \(damaged\?\)$" "$bin" info tests/bad_inputs/hdf5_accum_read_null.hdf5
+expect_bad "fclib_local of spacedim 5 without conebench_kind" "^conebench: tests/bad_inputs/fclib_local_spacedim5_no_kind\.hdf5: /fclib_local/spacedim: 5, must be 2 or 3 \(an FCLIB Coulomb problem\), or the group must name its kind in /fclib_local/conebench_kind \(conebench's local rolling extension\): neither$" "$bin" convert tests/bad_inputs/fclib_local_spacedim5_no_kind.hdf5 "$tmp/no_kind.dat"
+[ ! -e "$tmp/no_kind.dat" ] || { fail=$((fail + 1)); echo "FAIL: convert of a bad file left $tmp/no_kind.dat"; }
 expect_bad "directory" "^conebench: tests/bad_inputs:[0-9]+: .*director" "$bin" info tests/bad_inputs
 expect_bad "missing file" "^conebench: $tmp/nope.dat:[0-9]+: " "$bin" info "$tmp/nope.dat"
 expect_bad "unknown command" "unknown command" "$bin" frobnicate

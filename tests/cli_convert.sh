@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # conebench convert, generate -o X.hdf5, solve --solution OUT.hdf5: FCLIB out from the command
 # line. Text → FCLIB → text gives the same bytes (dense and BSR W); FCLIB files read back (info
-# prints the same problem); what FCLIB cannot hold (local rolling problems, the solution of a
-# global problem) and bad input are exit 2 with the exact message and no output file. The bitwise
+# prints the same problem); local rolling3d / rollspin3d through conebench's extension of
+# fclib_local and every rolling data file give the same text back; what FCLIB cannot hold (local
+# rolling2d, the solution of a global problem) and bad input are exit 2 with the exact message
+# and no output file. The bitwise
 # round trip of every data file and libfclib's own readers are in tests/test_fclib_write.c.
 # Usage: cli_convert.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
@@ -30,22 +32,40 @@ check "--to siconos whatever the extension" '[ "$rc" = 0 ] && cmp -s a.dat e.h5'
 run "$bin" generate random --kind coulomb2d --nc 4 --seed 1 -o g.h5 --solution gs.hdf5
 check "generate -o X.h5 --solution Y.hdf5" '[ "$rc" = 0 ] && head -c 4 g.h5 | grep -q HDF &&
   head -c 4 gs.hdf5 | grep -q HDF && problem_of g.h5 | grep -qx "kind: coulomb2d"'
-run "$bin" generate random --kind rolling3d --nc 4 --seed 1 -o r.hdf5
-check "generate rolling3d -o X.hdf5: refused before generating" '[ "$rc" = 2 ] && [ ! -e r.hdf5 ] &&
-  grep -qx "conebench: r.hdf5: FCLIB holds no local rolling3d problem (rolling friction only in global problems): write Siconos text (.dat)" err'
+run "$bin" generate random --kind rolling2d --nc 4 --seed 1 -o r.hdf5
+check "generate rolling2d -o X.hdf5: refused before generating" '[ "$rc" = 2 ] && [ ! -e r.hdf5 ] &&
+  grep -qx "conebench: r.hdf5: a local rolling2d problem cannot be written to FCLIB (its spacedim 3 would read as a Coulomb 3D problem in FCLIB readers that do not know conebench'"'"'s extension): write Siconos text (.dat)" err'
 
-"$bin" generate random --kind rolling3d --nc 3 --seed 2 -o r.dat 2>/dev/null
-run "$bin" convert r.dat r.hdf5
-check "local rolling3d: refused, nothing written" '[ "$rc" = 2 ] && [ ! -e r.hdf5 ] &&
+# Local rolling3d / rollspin3d: /fclib_local of spacedim 5 / 6 plus conebench's extension.
+for kind in rolling3d rollspin3d; do
+  for storage in dense bsr; do
+    "$bin" generate random --kind $kind --nc 3 --seed 2 --storage $storage -o r.dat 2>/dev/null
+    run "$bin" convert r.dat r.hdf5
+    check "local $kind $storage: text -> FCLIB" '[ "$rc" = 0 ] &&
+      grep -qx "conebench: wrote r.hdf5 (FCLIB, $kind, nc = 3)" err'
+    run "$bin" convert r.hdf5 r2.dat
+    check "local $kind $storage: FCLIB -> text: the same bytes" '[ "$rc" = 0 ] && cmp -s r.dat r2.dat'
+    rm -f r.hdf5 r2.dat
+  done
+done
+run "$bin" generate random --kind rolling3d --nc 4 --seed 1 -o r3.hdf5
+check "generate rolling3d -o X.hdf5" '[ "$rc" = 0 ] && problem_of r3.hdf5 | grep -qx "kind: rolling3d"'
+
+"$bin" generate random --kind rolling2d --nc 3 --seed 2 -o r.dat 2>/dev/null
+run "$bin" convert r.dat r.hdf5 --kind rolling2d
+check "local rolling2d: refused, nothing written" '[ "$rc" = 2 ] && [ ! -e r.hdf5 ] &&
   [ -z "$(ls | grep tmp)" ] &&
-  grep -qx "conebench: r.hdf5: a local rolling3d problem cannot be written to FCLIB (fclib_local holds W, q and mu only; rolling friction only in global problems): write Siconos text (.dat)" err'
+  grep -qx "conebench: r.hdf5: a local rolling2d problem cannot be written to FCLIB (its spacedim 3 would read as a Coulomb 3D problem in FCLIB readers that do not know conebench'"'"'s extension): write Siconos text (.dat)" err'
 
 run "$bin" solve b.hdf5 --solver nsgs --solution s.hdf5
 check "solve --solution OUT.hdf5: problem and solution" '[ "$rc" = 0 ] && grep -q "status=solved" out &&
   [ "$(problem_of s.hdf5)" = "$(problem_of a.dat)" ]'
-run "$bin" solve r.dat --solver nsgs --solution s2.hdf5
-check "solve --solution OUT.hdf5 of a rolling problem: refused before solving" '[ "$rc" = 2 ] &&
-  [ ! -s out ] && [ ! -e s2.hdf5 ] && grep -q "^conebench: s2.hdf5: a local rolling3d problem cannot be written to FCLIB" err'
+run "$bin" solve r3.hdf5 --solver nsgs --solution s4.hdf5
+check "solve --solution OUT.hdf5 of a local rolling3d problem" '[ "$rc" = 0 ] &&
+  [ "$(problem_of s4.hdf5)" = "$(problem_of r3.hdf5)" ]'
+run "$bin" solve r.dat --kind rolling2d --solver nsgs --solution s2.hdf5
+check "solve --solution OUT.hdf5 of a rolling2d problem: refused before solving" '[ "$rc" = 2 ] &&
+  [ ! -s out ] && [ ! -e s2.hdf5 ] && grep -q "^conebench: s2.hdf5: a local rolling2d problem cannot be written to FCLIB" err'
 
 printf '3\n2\n0\n6\n6\n6 6\n1 2 x\n' >bad.dat
 run "$bin" convert bad.dat bad.hdf5
@@ -71,6 +91,17 @@ if [ -n "${CONEBENCH_DATA:-}" ] && [ -d "$CONEBENCH_DATA/fc3d" ]; then
   run "$bin" solve "$sph" --solver nsgs --solution s3.hdf5
   check "solve --solution OUT.hdf5 of a global problem: refused" '[ "$rc" = 2 ] && [ ! -e s3.hdf5 ] &&
     grep -qx "conebench: s3.hdf5: an FCLIB solution of a global problem holds the velocities v, which conebench does not compute: write a text solution" err'
+  # Every rolling data file: text -> FCLIB -> text gives the text conebench writes for it, and
+  # conebench's own text -> FCLIB -> text the same bytes.
+  for f in "$CONEBENCH_DATA"/rolling/*.dat "$CONEBENCH_DATA"/rolling/*.hdf5; do
+    base=$(basename "$f")
+    "$bin" convert "$f" t1.dat 2>/dev/null && "$bin" convert "$f" h1.hdf5 2>/dev/null
+    run "$bin" convert h1.hdf5 t2.dat
+    check "rolling/$base -> FCLIB -> text: the same text" '[ "$rc" = 0 ] && cmp -s t1.dat t2.dat'
+    "$bin" convert t1.dat h2.hdf5 2>/dev/null && "$bin" convert h2.hdf5 t3.dat 2>/dev/null
+    check "rolling/$base as text -> FCLIB -> text: the same bytes" 'cmp -s t1.dat t3.dat'
+    rm -f t1.dat t2.dat t3.dat h1.hdf5 h2.hdf5
+  done
 else
   echo "cli convert: data checks skipped: Siconos data folder absent (\$CONEBENCH_DATA)"
 fi

@@ -82,6 +82,10 @@ static const bad_case bad_problems[] = {
     {"global_empty_huge_M.dat", 11, "q: file ends after 3 of 2000000000 values"},
     /* fuzz_read_problem findings: HDF5 1.10.8 itself crashes on these (read in a child) */
     {"hdf5_accum_read_null.hdf5", NO_LINE, HDF5_DIED}, /* NULL memcpy in H5F__accum_read */
+    /* a local rolling3d problem written by conebench (nc = 1), its conebench_kind deleted */
+    {"fclib_local_spacedim5_no_kind.hdf5", NO_LINE,
+     "/fclib_local/spacedim: 5, must be 2 or 3 (an FCLIB Coulomb problem), or the group must name "
+     "its kind in /fclib_local/conebench_kind (conebench's local rolling extension): neither"},
 };
 
 static const bad_case bad_solutions[] = {

@@ -5,7 +5,12 @@
  * to FCLIB, read back, written to Siconos text, read back: the three problems have the same
  * bits (kind, nc, d, storage, W, q, μ, μ_r, μ_s, the global form). Files written by conebench are
  * read by libfclib's own readers (fclib_read_local / _global / _solution) and their sizes and
- * values checked against the problem. What FCLIB cannot hold is refused, nothing written. */
+ * values checked against the problem: local Coulomb, local rolling3d / rollspin3d (conebench's
+ * extension, read by libfclib as a local problem of spacedim 5 / 6; the extension datasets are
+ * read here with HDF5) and global Coulomb. The global rolling group has the groups, datasets and
+ * types of Siconos's own file (rolling/Chute-ndof-768-nc-4-3.hdf5). A spacedim-5 local group
+ * without the extension, or with a wrong one, is an input error. What FCLIB cannot hold is
+ * refused, nothing written. */
 #include "test_support.h"
 
 #include "conebench/generate.h"
@@ -152,28 +157,27 @@ static void collect(const char *dir, path_list *l)
     closedir(d);
 }
 
-/* A local problem with rolling friction is refused, exactly so, and nothing is written. */
+/* A local rolling2d problem is refused, exactly so, and nothing is written. */
 static void check_refused(const cb_problem *p, const char *h5)
 {
     char want[1024];
     cb_error e = {{0}};
-    snprintf(want, sizeof want, "%s: a local %s problem cannot be written to FCLIB (fclib_local "
-             "holds W, q and mu only; rolling friction only in global problems): write Siconos "
-             "text (.dat)", h5, cb_kind_name(p->kind));
+    snprintf(want, sizeof want, "%s: a local rolling2d problem cannot be written to FCLIB (its "
+             "spacedim 3 would read as a Coulomb 3D problem in FCLIB readers that do not know "
+             "conebench's extension): write Siconos text (.dat)", h5);
     assert_int_equal(cb_write_fclib(h5, p, &e), CB_ERR_INPUT);
     assert_string_equal(e.text, want);
     assert_false(exists(h5));
 }
 
-/* P0 → FCLIB → P1 → Siconos text → P2: P0 = P1 = P2. 1 if done, 0 if refused. */
+/* P0 → FCLIB → P1 → Siconos text → P2: P0 = P1 = P2. 1 if done, 0 if refused (local rolling2d). */
 static int round_trip(const char *file)
 {
     cb_error e = {{0}};
     const char *h5 = tmp_path("rt.hdf5"), *txt = tmp_path("rt.dat");
     cb_problem *p0 = read_ok(file), *p1 = NULL, *p2 = NULL;
-    int local_rolling = !p0->global && p0->kind != CB_KIND_COULOMB2D &&
-                        p0->kind != CB_KIND_COULOMB3D;
-    if (local_rolling) {
+    int refused = !p0->global && p0->kind == CB_KIND_ROLLING2D;
+    if (refused) {
         check_refused(p0, h5);
     } else {
         write_ok(cb_write_fclib(h5, p0, &e), &e);
@@ -186,14 +190,13 @@ static int round_trip(const char *file)
     print_message("  %-58s %-10s nc = %3d %-5s %-6s %s\n", file + strlen(cbt_data_dir()) + 1,
                   cb_kind_name(p0->kind), p0->nc, cb_storage_name(p0->storage),
                   p0->global ? "global" : "local",
-                  local_rolling ? "refused (FCLIB has no local rolling problem)"
-                                : "FCLIB and back: identical");
+                  refused ? "refused (local rolling2d)" : "FCLIB and back: identical");
     unlink(h5);
     unlink(txt);
     cb_problem_free(p0);
     cb_problem_free(p1);
     cb_problem_free(p2);
-    return !local_rolling;
+    return !refused;
 }
 
 static void test_data_round_trip(void **state)
@@ -209,10 +212,14 @@ static void test_data_round_trip(void **state)
         free(l.path[k]);
     }
     free(l.path);
-    print_message("round trip: %d problem files, %d identical through FCLIB and back, %d refused "
-                  "(local rolling)\n", l.n, same, l.n - same);
+    if (same == l.n)
+        print_message("round trip: %d problem files, %d identical through FCLIB and back\n", l.n,
+                      same);
+    else
+        print_message("round trip: %d problem files, %d identical through FCLIB and back, %d "
+                      "refused (local rolling2d)\n", l.n, same, l.n - same);
     assert_true(l.n >= 20);
-    assert_true(same >= 16);
+    assert_true(same >= 20);
     assert_int_equal(tmp_entries(), 0);
 }
 
@@ -267,6 +274,86 @@ static void check_fclib_W(const struct fclib_matrix *W, const cb_problem *P)
         assert_true(W->x[k] == W_entry(P, W->i[k], W->p[k]));
 }
 
+/* ------------------------------------------------------------------ HDF5 by hand */
+
+/* Open dataset name of the open file f, which must hold n entries (strings: scalar, n = 1). */
+static hid_t h5_open(hid_t f, const char *name, hsize_t n)
+{
+    hid_t ds = H5Dopen2(f, name, H5P_DEFAULT);
+    if (ds < 0)
+        fail_msg("%s: no such dataset", name);
+    hid_t sp = H5Dget_space(ds);
+    hssize_t count = H5Sget_simple_extent_npoints(sp);
+    H5Sclose(sp);
+    assert_int_equal(count, (hssize_t)n);
+    return ds;
+}
+
+/* The n doubles of dataset name in the file path, read with the HDF5 C API. */
+static void h5_doubles(const char *path, const char *name, size_t n, double *out)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t ds = h5_open(f, name, n);
+    assert_true(H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0);
+    H5Dclose(ds);
+    H5Fclose(f);
+}
+
+/* The fixed-length string dataset name of path into buf (cap bytes, NUL-terminated). */
+static void h5_string(const char *path, const char *name, char *buf, size_t cap)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t ds = h5_open(f, name, 1), ty = H5Dget_type(ds);
+    assert_int_equal(H5Tget_class(ty), H5T_STRING);
+    assert_true(H5Tget_size(ty) < cap);
+    memset(buf, 0, cap);
+    assert_true(H5Dread(ds, ty, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+    H5Tclose(ty);
+    H5Dclose(ds);
+    H5Fclose(f);
+}
+
+/* Remove dataset name from path and, with text, put the string text there instead. */
+static void h5_replace_string(const char *path, const char *name, const char *text)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_true(H5Ldelete(f, name, H5P_DEFAULT) >= 0);
+    if (text) {
+        hid_t ty = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
+        assert_true(H5Tset_size(ty, strlen(text) + 1) >= 0);
+        hid_t ds = H5Dcreate2(f, name, ty, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        assert_true(ds >= 0 && H5Dwrite(ds, ty, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) >= 0);
+        H5Dclose(ds);
+        H5Sclose(sp);
+        H5Tclose(ty);
+    }
+    assert_true(H5Fclose(f) >= 0);
+}
+
+/* conebench's local rolling extension as stored in path, read here with HDF5: the kind string,
+ * vectors/mu_r and (rollspin3d) vectors/mu_s hold P's kind and bits. */
+static void check_extension(const char *path, const cb_problem *P)
+{
+    char kind[32];
+    size_t nc = (size_t)P->nc;
+    double *v = malloc(nc * sizeof(double));
+    assert_non_null(v);
+    h5_string(path, "/fclib_local/conebench_kind", kind, sizeof kind);
+    assert_string_equal(kind, cb_kind_name(P->kind));
+    h5_doubles(path, "/fclib_local/vectors/mu_r", nc, v);
+    same_bytes(v, P->mu_r, nc * sizeof(double), "extension mu_r");
+    if (P->kind == CB_KIND_ROLLSPIN3D) {
+        h5_doubles(path, "/fclib_local/vectors/mu_s", nc, v);
+        same_bytes(v, P->mu_s, nc * sizeof(double), "extension mu_s");
+    }
+    free(v);
+}
+
+/* A written local problem of kind/storage with its solution: libfclib's fclib_read_local and
+ * fclib_read_solution read W, q, mu, r, u as they are; our reader gives back the same problem. */
 static void libfclib_local(cb_kind kind, cb_storage storage)
 {
     double *p = NULL, *y = NULL;
@@ -274,6 +361,7 @@ static void libfclib_local(cb_kind kind, cb_storage storage)
     const char *path = tmp_path("local.hdf5");
     cb_error e = {{0}};
     size_t n = cb_problem_n(P);
+    int ext = kind != CB_KIND_COULOMB2D && kind != CB_KIND_COULOMB3D;
     write_ok(cb_write_fclib_solution(path, P, p, y, &e), &e);
     struct fclib_local *L = fclib_read_local(path);
     assert_non_null(L);
@@ -284,13 +372,20 @@ static void libfclib_local(cb_kind kind, cb_storage storage)
     same_bytes(L->mu, P->mu, (size_t)P->nc * sizeof(double), "libfclib mu");
     assert_non_null(L->info);
     assert_string_equal(L->info->title, P->name);
+    if (ext) {
+        assert_non_null(L->info->math_info);
+        assert_non_null(strstr(L->info->math_info, "conebench local rolling extension"));
+        check_extension(path, P);
+    }
     struct fclib_solution *S = fclib_read_solution(path);
     assert_non_null(S);
     same_bytes(S->r, p, n * sizeof(double), "libfclib solution r");
     same_bytes(S->u, y, n * sizeof(double), "libfclib solution u");
     print_message("  libfclib reads %s %s: spacedim %d, W %d x %d (nz %d), q, mu, solution r, u "
-                  "identical\n", cb_kind_name(kind), cb_storage_name(storage), L->spacedim,
-                  L->W->m, L->W->n, L->W->nz);
+                  "identical%s\n", cb_kind_name(kind), cb_storage_name(storage), L->spacedim,
+                  L->W->m, L->W->n, L->W->nz,
+                  !ext ? "" : kind == CB_KIND_ROLLSPIN3D ? "; extension kind, mu_r, mu_s identical"
+                                                         : "; extension kind, mu_r identical");
     free(S->r);
     free(S->u);
     free(S);
@@ -308,10 +403,54 @@ static void libfclib_local(cb_kind kind, cb_storage storage)
 static void test_libfclib_reads_local(void **state)
 {
     (void)state;
-    libfclib_local(CB_KIND_COULOMB3D, CB_STORAGE_BSR);
-    libfclib_local(CB_KIND_COULOMB3D, CB_STORAGE_DENSE);
-    libfclib_local(CB_KIND_COULOMB2D, CB_STORAGE_BSR);
-    libfclib_local(CB_KIND_COULOMB2D, CB_STORAGE_DENSE);
+    const cb_kind kinds[4] = {CB_KIND_COULOMB3D, CB_KIND_COULOMB2D, CB_KIND_ROLLING3D,
+                              CB_KIND_ROLLSPIN3D};
+    for (int k = 0; k < 4; k++) {
+        libfclib_local(kinds[k], CB_STORAGE_BSR);
+        libfclib_local(kinds[k], CB_STORAGE_DENSE);
+    }
+    assert_int_equal(tmp_entries(), 0);
+}
+
+/* expect: cb_read_problem(path) fails with CB_ERR_INPUT and the message "path: what". */
+static void read_fails(const char *path, const char *what)
+{
+    char want[1024];
+    cb_problem *p = NULL;
+    cb_error e = {{0}};
+    snprintf(want, sizeof want, "%s: %s", path, what);
+    assert_int_equal(cb_read_problem(path, NULL, &p, &e), CB_ERR_INPUT);
+    assert_null(p);
+    assert_string_equal(e.text, want);
+}
+
+/* A local group of spacedim 5 without the extension, or with a wrong one, is never read as a
+ * problem: the error names the dataset and the reason. */
+static void test_local_extension_errors(void **state)
+{
+    (void)state;
+    cb_problem *P = random_problem(CB_KIND_ROLLING3D, 3, CB_STORAGE_BSR, NULL, NULL);
+    const char *path = tmp_path("ext.hdf5"), *kind = "/fclib_local/conebench_kind";
+    cb_error e = {{0}};
+    write_ok(cb_write_fclib(path, P, &e), &e);
+    h5_replace_string(path, kind, NULL);
+    read_fails(path, "/fclib_local/spacedim: 5, must be 2 or 3 (an FCLIB Coulomb problem), or the "
+               "group must name its kind in /fclib_local/conebench_kind (conebench's local "
+               "rolling extension): neither");
+    write_ok(cb_write_fclib(path, P, &e), &e);
+    h5_replace_string(path, kind, "coulomb3d");
+    read_fails(path, "/fclib_local/conebench_kind: coulomb3d has d = 3 but /fclib_local/spacedim "
+               "is 5");
+    h5_replace_string(path, kind, "rolling9d");
+    read_fails(path, "/fclib_local/conebench_kind: 'rolling9d' is not coulomb2d, coulomb3d, "
+               "rolling2d, rolling3d or rollspin3d");
+    write_ok(cb_write_fclib(path, P, &e), &e);
+    h5_replace_string(path, "/fclib_local/vectors/mu_r", NULL);
+    read_fails(path, "/fclib_local/vectors/mu_r: missing");
+    print_message("  /fclib_local of spacedim 5: without conebench_kind, with a wrong one, without "
+                  "mu_r: input errors naming the dataset\n");
+    unlink(path);
+    cb_problem_free(P);
     assert_int_equal(tmp_entries(), 0);
 }
 
@@ -410,6 +549,84 @@ static void test_global_rolling(void **state)
     assert_int_equal(tmp_entries(), 0);
 }
 
+/* ------------------------------------------------------------------ Siconos's global rolling layout */
+
+/* A group's objects, one line each, in name order (no sizes: they depend on the problem). */
+typedef struct {
+    char text[16384];
+    size_t len;
+    int count;
+} layout;
+
+/* "name: dataset CLASS size S order O rank R" (strings: pad and character set, not size) or
+ * "name: group". */
+static herr_t layout_line(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    layout *l = data;
+    char line[512];
+    (void)info;
+    hid_t o = H5Oopen(g, name, H5P_DEFAULT);
+    assert_true(o >= 0);
+    if (H5Iget_type(o) == H5I_DATASET) {
+        hid_t ty = H5Dget_type(o), sp = H5Dget_space(o);
+        H5T_class_t cls = H5Tget_class(ty);
+        int str = cls == H5T_STRING;
+        snprintf(line, sizeof line, "%s: dataset class %d size %zu order %d pad %d cset %d rank %d\n",
+                 name, (int)cls, str ? 0 : H5Tget_size(ty), str ? -1 : (int)H5Tget_order(ty),
+                 str ? (int)H5Tget_strpad(ty) : -1, str ? (int)H5Tget_cset(ty) : -1,
+                 H5Sget_simple_extent_ndims(sp));
+        H5Sclose(sp);
+        H5Tclose(ty);
+    } else {
+        snprintf(line, sizeof line, "%s: group\n", name);
+    }
+    H5Oclose(o);
+    size_t len = strlen(line);
+    assert_true(l->len + len < sizeof l->text);
+    memcpy(l->text + l->len, line, len + 1);
+    l->len += len;
+    l->count++;
+    return 0;
+}
+
+/* The layout of group `group` of the file path (recursively). */
+static void group_layout(const char *path, const char *group, layout *l)
+{
+    memset(l, 0, sizeof *l);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t g = H5Gopen2(f, group, H5P_DEFAULT);
+    assert_true(g >= 0);
+    assert_true(H5Lvisit(g, H5_INDEX_NAME, H5_ITER_INC, layout_line, l) >= 0);
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
+/* The data folder's Siconos file read and written by conebench: our /fclib_global_rolling has
+ * its groups, datasets, types and ranks (Siconos also stores /solution, with the velocities v
+ * conebench does not compute). */
+static void test_siconos_rolling_layout(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_DATA();
+    static layout ours, theirs;
+    const char *sic = cbt_data_path("rolling/Chute-ndof-768-nc-4-3.hdf5");
+    const char *path = tmp_path("chute.hdf5");
+    cb_problem *P = read_ok(sic);
+    cb_error e = {{0}};
+    write_ok(cb_write_fclib(path, P, &e), &e);
+    group_layout(sic, "/fclib_global_rolling", &theirs);
+    group_layout(path, "/fclib_global_rolling", &ours);
+    assert_string_equal(ours.text, theirs.text);
+    assert_true(ours.count >= 25);
+    print_message("  /fclib_global_rolling written by conebench: the %d groups and datasets of "
+                  "Siconos's rolling/Chute-ndof-768-nc-4-3.hdf5 (names, type classes, sizes, byte "
+                  "order, ranks)\n", ours.count);
+    unlink(path);
+    cb_problem_free(P);
+    assert_int_equal(tmp_entries(), 0);
+}
+
 /* What FCLIB cannot hold: refused with the reason, nothing written, an old file kept. */
 static void test_refusals(void **state)
 {
@@ -417,7 +634,7 @@ static void test_refusals(void **state)
     double *p = NULL, *y = NULL;
     const char *path = tmp_path("refused.hdf5");
     cb_error e = {{0}};
-    cb_problem *R = random_problem(CB_KIND_ROLLING3D, 3, CB_STORAGE_BSR, &p, &y);
+    cb_problem *R = random_problem(CB_KIND_ROLLING2D, 3, CB_STORAGE_BSR, &p, &y);
     check_refused(R, path);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
@@ -468,6 +685,8 @@ int main(void)
         cmocka_unit_test(test_libfclib_reads_local),
         cmocka_unit_test(test_libfclib_reads_global),
         cmocka_unit_test(test_global_rolling),
+        cmocka_unit_test(test_local_extension_errors),
+        cmocka_unit_test(test_siconos_rolling_layout),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_data_round_trip),
     };

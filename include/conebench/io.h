@@ -46,20 +46,27 @@ int cb_write_problem_stream(FILE *f, const cb_problem *prob, cb_error *err);
  * libfclib's fclib_write_global) or /fclib_global_rolling (rolling2d/3d: spacedim 3/5 and mu_r,
  * written with HDF5 in Siconos's layout; libfclib 3.1 cannot read it); a local coulomb2d/3d
  * problem as /fclib_local (fclib_write_local; dense W as compressed columns of all n² entries,
- * BSR or factored W as the triplets of its stored blocks). Refused with CB_ERR_INPUT ("PATH:
- * what", nothing written): local rolling kinds (FCLIB has no local rolling problem), rollspin3d,
- * sizes beyond FCLIB's ints. Written in a child process to a temporary file renamed over path:
- * a failure leaves no file. cb_read_problem of the file gives the same bits (the assembled ones
- * for factored W); the name becomes the file's /info/title. prob stays the caller's. */
+ * BSR or factored W as the triplets of its stored blocks); a local rolling3d or rollspin3d
+ * problem as /fclib_local with spacedim d (5, 6) that libfclib's fclib_read_local reads (W, q,
+ * mu), plus conebench's extension: vectors/mu_r, vectors/mu_s (rollspin3d), the string
+ * /fclib_local/conebench_kind, and info/math_info describing them. Refused with CB_ERR_INPUT
+ * ("PATH: what", nothing written): local rolling2d (spacedim 3 would read as Coulomb 3D in
+ * readers that ignore the extension), global rollspin3d, sizes beyond FCLIB's ints. Written in
+ * a child process to a temporary file renamed over path: a failure leaves no file.
+ * cb_read_problem of the file gives the same bits (the assembled ones for factored W); the name
+ * becomes the file's /info/title. prob stays the caller's. */
 int cb_write_fclib(const char *path, const cb_problem *prob, cb_error *err);
 /* The problem as cb_write_fclib, then its solution with fclib_write_solution: /solution/r = p,
- * /solution/u = y (nc·d each, finite, borrowed). Local coulomb2d/3d problems only: FCLIB's
+ * /solution/u = y (nc·d each, finite, borrowed). Local problems only: FCLIB's
  * global solution holds the velocities v, which conebench does not compute (CB_ERR_INPUT). */
 int cb_write_fclib_solution(const char *path, const cb_problem *prob, const double *p,
                             const double *y, cb_error *err);
 /* What cb_write_fclib (with_solution = 0) or cb_write_fclib_solution (1) would refuse for prob,
  * checked without writing anything (to refuse before a long computation). */
 int cb_fclib_check(const char *path, const cb_problem *prob, int with_solution, cb_error *err);
+/* CB_OK when FCLIB can hold a local problem of this kind (all but rolling2d), else CB_ERR_INPUT
+ * "PATH: why" (the check cb_write_fclib makes, for callers that have no problem yet). */
+int cb_fclib_local_kind_check(const char *path, cb_kind kind, cb_error *err);
 
 /* Problem file formats for writing. */
 typedef enum { CB_FORMAT_AUTO = 0, CB_FORMAT_SICONOS = 1, CB_FORMAT_FCLIB = 2 } cb_format;

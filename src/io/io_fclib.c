@@ -18,6 +18,13 @@
  * Siconos' fclib_interface.c agree with this reading). Triplet x may hold nz ≤ entries ≤ nzmax values.
  * A local W is read as BSR, except a W in compressed columns holding all n² entries in order (as
  * cb_write_fclib writes a dense W, io_fclib_write.c), which is read as dense.
+ *
+ * conebench's local rolling extension (io_fclib_write.c): an /fclib_local group whose string
+ * dataset conebench_kind names the kind (its d must equal spacedim) and whose vectors group holds
+ * mu_r (kinds with a rolling block) and mu_s (rollspin3d) next to q and mu. W, q, mu are read
+ * by libfclib as for any local problem; the kind and mu_r, mu_s here. Without conebench_kind,
+ * spacedim must be 2 or 3 (a Coulomb problem), so a spacedim-5 group is never read as something
+ * it is not.
  */
 #include "io_internal.h"
 
@@ -52,7 +59,8 @@ typedef struct {
     double *f, *w, *mu, *mu_r;
 } fc_global;
 
-static const char *const fc_groups[3] = {"fclib_local", "fclib_global", "fclib_global_rolling"};
+static const char *const fc_groups[3] = {CB_FCLIB_GROUP_LOCAL, CB_FCLIB_GROUP_GLOBAL,
+                                         CB_FCLIB_GROUP_ROLLING};
 
 /* ---------------------------------------------------------------- errors */
 
@@ -411,19 +419,79 @@ static int check_local_shape(const fc_ctx *c, const fc_matrix *W, int d)
     return CB_OK;
 }
 
-/* Everything fclib_read_local will touch, before it touches it. */
-static int probe_local(const fc_ctx *c, hid_t file)
+/* What /fclib_local says beyond libfclib's fclib_local: the kind (conebench's extension
+ * dataset conebench_kind, else Coulomb of spacedim 2 or 3) and the extension's μ_r, μ_s. */
+typedef struct {
+    cb_kind kind;
+    double *mu_r, *mu_s; /* nc each, owned; NULL when the kind has no such block */
+} fc_local_ext;
+
+static void fc_local_ext_free(fc_local_ext *x)
 {
-    const char *where = "/fclib_local";
+    free(x->mu_r);
+    free(x->mu_s);
+    memset(x, 0, sizeof *x);
+}
+
+/* x->kind from conebench_kind (its d must be spacedim d) or, without it, from d ∈ {2, 3}. */
+static int local_kind(const fc_ctx *c, hid_t root, const char *where, int d, fc_local_ext *x)
+{
+    void *name = NULL;
+    int yes = 0;
+    int rc = has_link(c, root, where, CB_FCLIB_KIND_DATASET, &yes);
+    if (rc == CB_OK && !yes) {
+        x->kind = d == 2 ? CB_KIND_COULOMB2D : CB_KIND_COULOMB3D;
+        if (d != 2 && d != 3)
+            rc = fc_fail(c, "%s/spacedim: %d, must be 2 or 3 (an FCLIB Coulomb problem), or the "
+                         "group must name its kind in %s/%s (conebench's local rolling "
+                         "extension): neither", where, d, where, CB_FCLIB_KIND_DATASET);
+        return rc;
+    }
+    if (rc == CB_OK)
+        rc = read_dataset(c, root, where, CB_FCLIB_KIND_DATASET, FC_STRING, 1, 1, &name);
+    if (rc == CB_OK && cb_kind_parse(name, &x->kind) != CB_OK)
+        rc = fc_fail(c, "%s/%s: '%.40s' is not coulomb2d, coulomb3d, rolling2d, rolling3d or "
+                     "rollspin3d", where, CB_FCLIB_KIND_DATASET, (char *)name);
+    else if (rc == CB_OK && cb_kind_dim(x->kind) != d)
+        rc = fc_fail(c, "%s/%s: %s has d = %d but %s/spacedim is %d", where,
+                     CB_FCLIB_KIND_DATASET, cb_kind_name(x->kind), cb_kind_dim(x->kind), where, d);
+    free(name);
+    return rc;
+}
+
+static int check_coeffs(const fc_ctx *c, const char *field, const double *x, size_t n);
+
+/* The extension's vectors/mu_r (kinds with a rolling block) and mu_s (rollspin3d), nc each. */
+static int local_ext_vectors(const fc_ctx *c, hid_t vec, const char *vw, hsize_t nc,
+                             fc_local_ext *x)
+{
+    int rc = CB_OK;
+    if (cb_kind_nblocks(x->kind) >= 2)
+        rc = read_vector(c, vec, vw, "mu_r", nc, &x->mu_r);
+    if (rc == CB_OK && x->kind == CB_KIND_ROLLSPIN3D)
+        rc = read_vector(c, vec, vw, "mu_s", nc, &x->mu_s);
+    if (rc == CB_OK && x->mu_r)
+        rc = check_coeffs(c, "/fclib_local/vectors/mu_r", x->mu_r, (size_t)nc);
+    if (rc == CB_OK && x->mu_s)
+        rc = check_coeffs(c, "/fclib_local/vectors/mu_s", x->mu_s, (size_t)nc);
+    return rc;
+}
+
+/* Everything fclib_read_local will touch, before it touches it; x gets the kind and the
+ * extension's vectors (freed on failure). */
+static int probe_local(const fc_ctx *c, hid_t file, fc_local_ext *x)
+{
+    const char *where = "/fclib_local", *vw = "/fclib_local/vectors";
     hid_t root, vec;
     fc_matrix W;
     int d = 0, yes = 0;
+    memset(x, 0, sizeof *x);
     int rc = open_group(c, file, "", fc_groups[0], &root);
     if (rc != CB_OK)
         return rc;
     rc = read_int(c, root, where, "spacedim", &d);
-    if (rc == CB_OK && d != 2 && d != 3)
-        rc = fc_fail(c, "%s/spacedim: %d, must be 2 or 3", where, d);
+    if (rc == CB_OK)
+        rc = local_kind(c, root, where, d, x);
     if (rc == CB_OK)
         rc = has_link(c, root, where, "V", &yes);
     if (rc == CB_OK && yes)
@@ -433,15 +501,19 @@ static int probe_local(const fc_ctx *c, hid_t file)
     if (rc == CB_OK)
         rc = check_local_shape(c, &W, d);
     if (rc == CB_OK && (rc = open_group(c, root, where, "vectors", &vec)) == CB_OK) {
-        hsize_t m = (hsize_t)W.m;
-        rc = read_vector(c, vec, "/fclib_local/vectors", "q", m, NULL);
+        hsize_t m = (hsize_t)W.m, nc = m / (hsize_t)d;
+        rc = read_vector(c, vec, vw, "q", m, NULL);
         if (rc == CB_OK)
-            rc = read_vector(c, vec, "/fclib_local/vectors", "mu", m / (hsize_t)d, NULL);
+            rc = read_vector(c, vec, vw, "mu", nc, NULL);
+        if (rc == CB_OK)
+            rc = local_ext_vectors(c, vec, vw, nc, x);
         H5Gclose(vec);
     }
     if (rc == CB_OK)
         rc = probe_problem_info(c, root, where);
     H5Gclose(root);
+    if (rc != CB_OK)
+        fc_local_ext_free(x);
     return rc;
 }
 
@@ -779,17 +851,18 @@ static int local_matrix(const fc_ctx *c, const fc_matrix *W, cb_kind kind, int n
     return rc;
 }
 
-/* libfclib's fclib_local → problem (dense or BSR, local_matrix). */
-static int local_to_problem(const fc_ctx *c, const struct fclib_local *L, const cb_read_settings *s,
-                            cb_problem **out)
+/* libfclib's fclib_local and the extension x → problem (dense or BSR, local_matrix). */
+static int local_to_problem(const fc_ctx *c, const struct fclib_local *L, const fc_local_ext *x,
+                            const cb_read_settings *s, cb_problem **out)
 {
-    cb_kind kind = CB_KIND_COULOMB3D;
+    cb_kind kind = x->kind;
     int d = L->spacedim, rc;
-    if (d != 2 && d != 3)
-        return fc_fail(c, "/fclib_local/spacedim: %d, must be 2 or 3", d);
+    if (d != cb_kind_dim(x->kind))
+        return fc_fail(c, "/fclib_local/spacedim: libfclib read %d, the file's %s has d = %d", d,
+                       cb_kind_name(x->kind), cb_kind_dim(x->kind));
     if (!L->W || !L->q || !L->mu)
         return fc_fail(c, "/fclib_local: libfclib returned an incomplete problem");
-    rc = choose_kind(c, s, d == 2 ? CB_KIND_COULOMB2D : CB_KIND_COULOMB3D, &kind);
+    rc = choose_kind(c, s, x->kind, &kind);
     if (rc == CB_OK)
         rc = check_local_shape(c, L->W, d);
     int n = L->W->m, nc = n / d;
@@ -799,11 +872,15 @@ static int local_to_problem(const fc_ctx *c, const struct fclib_local *L, const 
         rc = check_coeffs(c, "/fclib_local/vectors/mu", L->mu, (size_t)nc);
     if (rc == CB_OK)
         rc = local_matrix(c, L->W, kind, nc, out);
-    if (rc == CB_OK) {
-        memcpy((*out)->q, L->q, (size_t)n * sizeof(double));
-        memcpy((*out)->mu, L->mu, (size_t)nc * sizeof(double));
-    }
-    return rc;
+    if (rc != CB_OK)
+        return rc;
+    memcpy((*out)->q, L->q, (size_t)n * sizeof(double));
+    memcpy((*out)->mu, L->mu, (size_t)nc * sizeof(double));
+    if (x->mu_r)
+        memcpy((*out)->mu_r, x->mu_r, (size_t)nc * sizeof(double));
+    if (x->mu_s)
+        memcpy((*out)->mu_s, x->mu_s, (size_t)nc * sizeof(double));
+    return CB_OK;
 }
 
 /* Check the vectors of a global problem (sizes were checked when they were read). */
@@ -872,17 +949,22 @@ static int global_to_problem(const fc_ctx *c, const char *where, const fc_global
 
 /* ---------------------------------------------------------------- the three groups */
 
+/* /fclib_local: probed here, read by libfclib, its extension (if any) read here. */
 static int read_local(const fc_ctx *c, hid_t file, const cb_read_settings *s, cb_problem **out)
 {
-    int rc = probe_local(c, file);
+    fc_local_ext x;
+    int rc = probe_local(c, file, &x);
     if (rc != CB_OK)
         return rc;
     struct fclib_local *L = fclib_read_local(c->path);
-    if (!L)
-        return fc_fail(c, "/fclib_local: libfclib could not read the problem");
-    rc = local_to_problem(c, L, s, out);
-    fclib_delete_local(L); /* frees the members, not the struct */
-    free(L);
+    if (!L) {
+        rc = fc_fail(c, "/fclib_local: libfclib could not read the problem");
+    } else {
+        rc = local_to_problem(c, L, &x, s, out);
+        fclib_delete_local(L); /* frees the members, not the struct */
+        free(L);
+    }
+    fc_local_ext_free(&x);
     return rc;
 }
 

@@ -1,17 +1,24 @@
-/* conebench — FCLIB HDF5 writers (conebench/io.h). fclib_local and fclib_global go through
- * Debian's libfclib 3.1 (fclib_write_local, fclib_write_global, fclib_write_solution);
- * fclib_global_rolling, which libfclib 3.1 can neither write nor read, is written with the HDF5 C
- * API in the layout io_fclib.c reads and Siconos writes: spacedim, matrix groups M and H (nzmax,
- * m, n, nz, p, i, x) and vectors/{f, w, mu, mu_r}.
+/* conebench — FCLIB HDF5 writers (conebench/io.h). fclib_local (Coulomb) and fclib_global go
+ * through Debian's libfclib 3.1 (fclib_write_local, fclib_write_global, fclib_write_solution);
+ * two groups are written with the HDF5 C API because libfclib's writers refuse them:
+ *  - fclib_global_rolling (libfclib 3.1 can neither write nor read it), in the layout Siconos
+ *    writes (rolling/Chute-ndof-768-nc-4-3.hdf5): spacedim, matrix groups M and H (nzmax, m, n,
+ *    nz, p, i, x), vectors/{f, w, mu, mu_r}, info/{title, description, math_info};
+ *  - conebench's local rolling extension (rolling3d, rollspin3d): an fclib_local group laid out
+ *    as fclib_write_local lays one out (spacedim = d = 5 or 6, W, vectors/{q, mu}, info), which
+ *    libfclib's fclib_read_local reads as it is, plus what FCLIB has no field for:
+ *    vectors/mu_r, vectors/mu_s (rollspin3d) and the string /fclib_local/conebench_kind; its
+ *    info/math_info says so. A local rolling2d problem is refused: its spacedim 3 would read as
+ *    a Coulomb 3D problem in any FCLIB reader that does not know the extension.
  *
  * Matrices are laid out so that io_fclib.c reads back the same bits:
  *  - the global form's M and H as their own triplets, in order (nz = nnz, i = rows, p = columns);
  *  - a dense W as compressed columns holding all n² entries (nz = −1), read back as dense;
  *  - a BSR W (factored W: its assembled BSR) as the triplets of every entry of its stored
  *    blocks, block row by block row, each block column-major.
- * What FCLIB cannot hold is refused (CB_ERR_INPUT, nothing written): local problems with rolling
- * friction (FCLIB has no local rolling problem), spinning friction (rollspin3d), solutions of
- * global problems (FCLIB stores the velocities v with them, conebench's solvers give p and y).
+ * What FCLIB cannot hold is refused (CB_ERR_INPUT, nothing written): local rolling2d (above),
+ * global problems with spinning friction (rollspin3d), solutions of global problems (FCLIB stores
+ * the velocities v with them, conebench's solvers give p and y).
  *
  * libfclib calls exit(1) on a failed HDF5 call, so the file is written in a child process
  * (conebench/child.h) to a temporary file next to the target, renamed over it only when the
@@ -31,7 +38,7 @@
 
 #include "child.h"
 
-typedef enum { FW_LOCAL = 0, FW_GLOBAL = 1, FW_ROLLING = 2 } fw_group;
+typedef enum { FW_LOCAL = 0, FW_GLOBAL = 1, FW_ROLLING = 2, FW_LOCAL_EXT = 3 } fw_group;
 
 /* What the child writes: one problem group (matrices A = W or M, B = H) and an optional solution.
  * Arrays are borrowed from the problem except those in own_* (allocated here). */
@@ -39,8 +46,10 @@ typedef struct {
     fw_group group;
     int spacedim;
     struct fclib_matrix A, B;
-    double *v1, *w, *mu, *mu_r; /* v1: q (local) or f (global) */
+    double *v1, *w, *mu, *mu_r, *mu_s; /* v1: q (local) or f (global) */
     char *title;
+    const char *kind;           /* conebench_kind of the local extension, else NULL */
+    const char *math_info;      /* info/math_info, or NULL */
     double *sol_r, *sol_u;      /* solution (r = p, u = y) or NULL */
     int *own_p, *own_i;
     double *own_x;
@@ -49,6 +58,24 @@ typedef struct {
 } fw_job;
 
 static const char fw_ok[2] = {'o', 'k'};
+
+static const char fw_description[] = "written by conebench " CB_VERSION;
+
+/* info/math_info of the groups written with HDF5 (one line each, ASCII). */
+static const char fw_math_rolling3d[] =
+    "conebench local rolling extension (FCLIB 3.1 has no local rolling problem): kind rolling3d "
+    "(/fclib_local/conebench_kind), spacedim 5; y = W r + q, per contact r = (r_N, r_T1, r_T2, "
+    "m_R1, m_R2) with |(r_T1, r_T2)| <= mu r_N (vectors/mu) and |(m_R1, m_R2)| <= mu_r r_N "
+    "(vectors/mu_r); y = (u_N, u_T1, u_T2, w_R1, w_R2)";
+static const char fw_math_rollspin3d[] =
+    "conebench local rolling extension (FCLIB 3.1 has no local rolling problem): kind rollspin3d "
+    "(/fclib_local/conebench_kind), spacedim 6; y = W r + q, per contact r = (r_N, r_T1, r_T2, "
+    "m_R1, m_R2, m_S) with |(r_T1, r_T2)| <= mu r_N (vectors/mu), |(m_R1, m_R2)| <= mu_r r_N "
+    "(vectors/mu_r) and |m_S| <= mu_s r_N (vectors/mu_s); y = (u_N, u_T1, u_T2, w_R1, w_R2, w_S)";
+static const char fw_math_global_rolling[] =
+    "global rolling friction problem (Siconos fclib_global_rolling): M v = H r + f, u = H^T v + w; "
+    "per contact r = (r_N, r_T, m_R) with |r_T| <= mu r_N and |m_R| <= mu_r r_N (spacedim 3: "
+    "one tangent, one rolling component; spacedim 5: two of each)";
 
 /* ".hdf5" / ".h5" (any case) → FCLIB, anything else → Siconos text. */
 cb_format cb_format_of_path(const char *path)
@@ -127,21 +154,37 @@ static int bsr_view(const char *path, const cb_problem *P, fw_job *j, cb_error *
     return CB_OK;
 }
 
-/* A local problem: W in the layout of its storage, q, μ. Rolling kinds are refused. */
+/* FCLIB can hold a local problem of this kind (rolling2d cannot: see the file comment). */
+int cb_fclib_local_kind_check(const char *path, cb_kind kind, cb_error *err)
+{
+    if (kind != CB_KIND_ROLLING2D)
+        return CB_OK;
+    return cb_fail(err, CB_ERR_INPUT, "%s: a local rolling2d problem cannot be written to FCLIB "
+                   "(its spacedim 3 would read as a Coulomb 3D problem in FCLIB readers that do "
+                   "not know conebench's extension): write Siconos text (.dat)", path);
+}
+
+/* A local problem: W in the layout of its storage, q, μ (+ the extension for rolling kinds). */
 static int local_job(const char *path, const cb_problem *P, fw_job *j, cb_error *err)
 {
-    if (P->kind != CB_KIND_COULOMB2D && P->kind != CB_KIND_COULOMB3D)
-        return cb_fail(err, CB_ERR_INPUT, "%s: a local %s problem cannot be written to FCLIB "
-                       "(fclib_local holds W, q and mu only; rolling friction only in global "
-                       "problems): write Siconos text (.dat)", path, cb_kind_name(P->kind));
-    j->group = FW_LOCAL;
+    int rc = cb_fclib_local_kind_check(path, P->kind, err);
+    if (rc != CB_OK)
+        return rc;
+    int coulomb = P->kind == CB_KIND_COULOMB2D || P->kind == CB_KIND_COULOMB3D;
+    j->group = coulomb ? FW_LOCAL : FW_LOCAL_EXT;
     j->spacedim = P->d;
     j->v1 = P->q;
     j->mu = P->mu;
+    if (!coulomb) {
+        j->kind = cb_kind_name(P->kind);
+        j->mu_r = P->mu_r;
+        j->mu_s = P->kind == CB_KIND_ROLLSPIN3D ? P->mu_s : NULL;
+        j->math_info = P->kind == CB_KIND_ROLLSPIN3D ? fw_math_rollspin3d : fw_math_rolling3d;
+    }
     if (P->storage == CB_STORAGE_DENSE)
         return dense_view(path, P, j, err);
     if (P->storage == CB_STORAGE_FACTORED) {
-        int rc = cb_problem_to_bsr(P, &j->own_bsr, err);
+        rc = cb_problem_to_bsr(P, &j->own_bsr, err);
         if (rc != CB_OK)
             return rc;
         P = j->own_bsr;
@@ -165,6 +208,7 @@ static int global_job(const char *path, const cb_problem *P, fw_job *j, cb_error
     j->w = P->global->w;
     j->mu = P->mu;
     j->mu_r = coulomb ? NULL : P->mu_r;
+    j->math_info = coulomb ? NULL : fw_math_global_rolling;
     return CB_OK;
 }
 
@@ -184,46 +228,108 @@ static int put(hid_t loc, const char *name, hid_t type, hsize_t n, const void *d
     return ok;
 }
 
-/* Matrix group loc/name of a triplet matrix, as libfclib's writer lays one out. */
+/* Scalar fixed-length NUL-terminated ASCII string loc/name, as H5LTmake_dataset_string makes. */
+static int put_string(hid_t loc, const char *name, const char *text)
+{
+    hid_t ty = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR), ds = H5I_INVALID_HID;
+    int ok = ty >= 0 && sp >= 0 && H5Tset_size(ty, strlen(text) + 1) >= 0 &&
+             H5Tset_strpad(ty, H5T_STR_NULLTERM) >= 0;
+    if (ok)
+        ds = H5Dcreate2(loc, name, ty, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    ok = ds >= 0 && H5Dwrite(ds, ty, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) >= 0;
+    if (ds >= 0)
+        ok = H5Dclose(ds) >= 0 && ok;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ty >= 0)
+        H5Tclose(ty);
+    return ok;
+}
+
+/* Matrix group loc/name (triplets or compressed columns), as libfclib's writer lays one out. */
 static int put_matrix(hid_t loc, const char *name, const struct fclib_matrix *A)
 {
+    hsize_t np = (hsize_t)(A->nz >= 0 ? A->nz : A->n + 1);
+    hsize_t ni = (hsize_t)(A->nz >= 0 ? A->nz : A->nzmax);
     hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0)
         return 0;
     int ok = put(g, "nzmax", H5T_NATIVE_INT, 1, &A->nzmax) && put(g, "m", H5T_NATIVE_INT, 1, &A->m) &&
              put(g, "n", H5T_NATIVE_INT, 1, &A->n) && put(g, "nz", H5T_NATIVE_INT, 1, &A->nz) &&
-             put(g, "p", H5T_NATIVE_INT, (hsize_t)A->nz, A->p) &&
-             put(g, "i", H5T_NATIVE_INT, (hsize_t)A->nz, A->i) &&
+             put(g, "p", H5T_NATIVE_INT, np, A->p) && put(g, "i", H5T_NATIVE_INT, ni, A->i) &&
              put(g, "x", H5T_NATIVE_DOUBLE, (hsize_t)A->nzmax, A->x);
     return H5Gclose(g) >= 0 && ok;
 }
 
-/* /fclib_global_rolling: spacedim, M, H, vectors f (ndof), w (nc·d), mu and mu_r (nc). */
-static int put_rolling(const fw_job *j)
+/* A vector of a "vectors" group; skipped when x is NULL. */
+typedef struct {
+    const char *name;
+    hsize_t n;
+    const double *x;
+} fw_vec;
+
+/* Group loc/vectors holding the nv vectors of v. */
+static int put_vectors(hid_t loc, const fw_vec *v, int nv)
+{
+    hid_t g = H5Gcreate2(loc, "vectors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return 0;
+    int ok = 1;
+    for (int k = 0; k < nv && ok; k++)
+        ok = !v[k].x || put(g, v[k].name, H5T_NATIVE_DOUBLE, v[k].n, v[k].x);
+    return H5Gclose(g) >= 0 && ok;
+}
+
+/* Group loc/info: title (when named), description, math_info, as libfclib writes fclib_info. */
+static int put_info(hid_t loc, const fw_job *j)
+{
+    hid_t g = H5Gcreate2(loc, "info", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return 0;
+    int ok = (!j->title || put_string(g, "title", j->title)) &&
+             put_string(g, "description", fw_description) &&
+             (!j->math_info || put_string(g, "math_info", j->math_info));
+    return H5Gclose(g) >= 0 && ok;
+}
+
+/* /fclib_global_rolling: spacedim, M, H, vectors f (ndof), w (nc·d), mu and mu_r (nc), info. */
+static int put_rolling(hid_t g, const fw_job *j)
+{
+    hsize_t m = (hsize_t)j->B.n, nc = m / (hsize_t)j->spacedim;
+    const fw_vec v[4] = {{"f", (hsize_t)j->A.m, j->v1}, {"w", m, j->w}, {"mu", nc, j->mu},
+                         {"mu_r", nc, j->mu_r}};
+    return put(g, "spacedim", H5T_NATIVE_INT, 1, &j->spacedim) && put_matrix(g, "M", &j->A) &&
+           put_matrix(g, "H", &j->B) && put_vectors(g, v, 4) && put_info(g, j);
+}
+
+/* /fclib_local with conebench's extension: spacedim = d, W, vectors q (n), mu, mu_r[, mu_s]
+ * (nc), conebench_kind, info. */
+static int put_local_ext(hid_t g, const fw_job *j)
+{
+    hsize_t n = (hsize_t)j->A.m, nc = n / (hsize_t)j->spacedim;
+    const fw_vec v[4] = {{"q", n, j->v1}, {"mu", nc, j->mu}, {"mu_r", nc, j->mu_r},
+                         {"mu_s", nc, j->mu_s}};
+    return put(g, "spacedim", H5T_NATIVE_INT, 1, &j->spacedim) && put_matrix(g, "W", &j->A) &&
+           put_vectors(g, v, 4) && put_string(g, CB_FCLIB_KIND_DATASET, j->kind) && put_info(g, j);
+}
+
+/* A new file holding the group `name`, filled by body. */
+static int put_group_file(const fw_job *j, const char *name, int (*body)(hid_t, const fw_job *))
 {
     hid_t file = H5Fcreate(j->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (file < 0)
         return 0;
-    hid_t g = H5Gcreate2(file, "fclib_global_rolling", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t v = g < 0 ? H5I_INVALID_HID
-                    : H5Gcreate2(g, "vectors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hsize_t m = (hsize_t)j->B.n, nc = m / (hsize_t)j->spacedim;
-    int ok = v >= 0 && put(g, "spacedim", H5T_NATIVE_INT, 1, &j->spacedim) &&
-             put_matrix(g, "M", &j->A) && put_matrix(g, "H", &j->B) &&
-             put(v, "f", H5T_NATIVE_DOUBLE, (hsize_t)j->A.m, j->v1) &&
-             put(v, "w", H5T_NATIVE_DOUBLE, m, j->w) && put(v, "mu", H5T_NATIVE_DOUBLE, nc, j->mu) &&
-             put(v, "mu_r", H5T_NATIVE_DOUBLE, nc, j->mu_r);
-    if (v >= 0)
-        ok = H5Gclose(v) >= 0 && ok;
+    hid_t g = H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int ok = g >= 0 && body(g, j);
     if (g >= 0)
         ok = H5Gclose(g) >= 0 && ok;
     return H5Fclose(file) >= 0 && ok;
 }
 
-/* The problem group through libfclib (the rolling one directly), then the solution. */
+/* The problem group through libfclib (or HDF5 where libfclib refuses it), then the solution. */
 static int write_job(fw_job *j)
 {
-    struct fclib_info info = {j->title, (char *)"written by conebench " CB_VERSION, NULL};
+    struct fclib_info info = {j->title, (char *)fw_description, NULL};
     int ok;
     if (j->group == FW_LOCAL) {
         struct fclib_local L = {&j->A, NULL, NULL, j->mu, j->v1, NULL, j->spacedim, &info};
@@ -231,8 +337,10 @@ static int write_job(fw_job *j)
     } else if (j->group == FW_GLOBAL) {
         struct fclib_global G = {&j->A, &j->B, NULL, j->mu, j->v1, NULL, j->w, j->spacedim, &info};
         ok = fclib_write_global(&G, j->tmp);
+    } else if (j->group == FW_ROLLING) {
+        ok = put_group_file(j, CB_FCLIB_GROUP_ROLLING, put_rolling);
     } else {
-        ok = put_rolling(j);
+        ok = put_group_file(j, CB_FCLIB_GROUP_LOCAL, put_local_ext);
     }
     if (ok && j->sol_r) {
         struct fclib_solution s = {NULL, j->sol_u, j->sol_r, NULL};
@@ -324,7 +432,7 @@ int cb_write_fclib(const char *path, const cb_problem *prob, cb_error *err)
 /* FCLIB stores solutions of local problems only here (see the header). */
 static int solution_allowed(const char *path, const fw_job *j, cb_error *err)
 {
-    if (j->group == FW_LOCAL)
+    if (j->group == FW_LOCAL || j->group == FW_LOCAL_EXT)
         return CB_OK;
     return cb_fail(err, CB_ERR_INPUT, "%s: an FCLIB solution of a global problem holds the "
                    "velocities v, which conebench does not compute: write a text solution", path);

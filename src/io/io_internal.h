@@ -4,6 +4,13 @@
 
 #include "conebench/io.h"
 
+/* FCLIB group names, and the dataset of conebench's local rolling extension that names the
+ * cone kind (a fixed-length string such as "rolling3d" in /fclib_local; io_fclib_write.c). */
+#define CB_FCLIB_GROUP_LOCAL "fclib_local"
+#define CB_FCLIB_GROUP_GLOBAL "fclib_global"
+#define CB_FCLIB_GROUP_ROLLING "fclib_global_rolling"
+#define CB_FCLIB_KIND_DATASET "conebench_kind"
+
 /* Siconos text (local d/nc/NumericsMatrix/q/μ[/μ_r[/μ_s]] or global GRFC3D), from a NUL-terminated
  * buffer holding the file `path` (used in messages). Global files are condensed. */
 int cb_read_siconos_text(const char *path, const char *text, size_t len,
