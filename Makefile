@@ -117,6 +117,12 @@ $(DEPS_STAMP):
 NO_DEPS_GOALS := install-deps clean help
 ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(DEPS_STAMP)
+# The git revision built (machine.txt: merge compares it between shards); machine.o is rebuilt
+# when it changes ($(BUILD)/revision.txt is rewritten only then).
+REVISION := $(or $(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)$(if $(shell git status --porcelain -uno 2>/dev/null),-dirty)
+$(shell mkdir -p $(BUILD) && [ "$$(cat $(BUILD)/revision.txt 2>/dev/null)" = "$(REVISION)" ] || echo "$(REVISION)" > $(BUILD)/revision.txt)
+$(BUILD)/src/bench/machine.o: $(BUILD)/revision.txt
+$(BUILD)/src/bench/machine.o: LAYER_INC += -DCB_REVISION='"$(REVISION)"'
 endif
 
 check-deps: $(DEPS_STAMP)

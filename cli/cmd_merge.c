@@ -9,8 +9,8 @@
 #include "conebench/shards.h"
 
 static const cb_cli_opt opts[] = {
-    {"force", 'f', NULL, "merge although campaigns, limits or conebench versions differ (default: "
-                         "refuse)"},
+    {"force", 'f', NULL, "merge although campaigns, limits or conebench versions or "
+                         "revisions differ (default: refuse)"},
     {"allow-missing", 'a', NULL, "write OUT although runs are missing (default: refuse, exit 1)"},
     {"campaign", CB_CLI_SHORT('c'), "CAMPAIGN", "take the runs from this campaign (name or file; "
                                                 "its text must be the shards' campaign.conf; "
@@ -61,8 +61,8 @@ const cb_cli_command cb_command_merge = {
     "merge", cb_cmd_merge, "merge the shard directories of one campaign (run --shard) into one",
     forms,
     "Checks that every SHARD_DIR ran the same campaign (campaign.conf, campaign_sha256) with the\n"
-    "same limits, shard count and conebench version, that no shard index and no run appears\n"
-    "twice, and lists the runs of the campaign that no shard has. Writes OUT (which must not\n"
+    "same limits, shard count, conebench version and git revision, that no shard index and no\n"
+    "run appears twice, and lists the runs of the campaign that no shard has. Writes OUT (which must not\n"
     "exist, or be empty) at once: runs.csv in the campaign's run order, traces/, errors.log\n"
     "(concatenated), machine.txt (every shard's, under '# shard i/N: DIR'), limits.txt and\n"
     "campaign.conf of the unsharded campaign; `conebench report OUT` works on it. Run it from\n"

@@ -68,6 +68,14 @@ run "$bin" merge mout shard-0 limits-1 shard-2 shard-3
 check "two limits refused" '[ "$rc" = 2 ] && grep -q "^conebench: limits differ: max_iter 40 in shard-0, 41 in limits-1$" "$tmp/err" && [ ! -e mout ]'
 run "$bin" merge mout shard-0 other-1 shard-2 shard-3
 check "two campaigns refused" '[ "$rc" = 2 ] && grep -q "^conebench: different campaigns: shard-0/campaign.conf and other-1/campaign.conf differ from line 6$" "$tmp/err" && grep -q "^conebench: the shards differ (above): not merged (--force merges them anyway)$" "$tmp/err" && [ ! -e mout ]'
+cp -r shard-1 rev-1
+sed -i 's/^revision: .*/revision: 0123456789ab/' rev-1/machine.txt
+rev=$(sed -n 's/^revision: //p' shard-0/machine.txt)
+run "$bin" merge mout shard-0 rev-1 shard-2 shard-3
+check "two revisions refused" '[ "$rc" = 2 ] && grep -q "^conebench: conebench differs: revision: $rev in shard-0, 0123456789ab in rev-1$" "$tmp/err" && [ ! -e mout ]'
+run "$bin" merge mout shard-0 rev-1 shard-2 shard-3 --force
+check "--force merges them, warning" '[ "$rc" = 0 ] && grep -q "^conebench: warning: conebench differs: revision:" "$tmp/err" && [ "$(ids_status mout | wc -l)" = 24 ]'
+rm -rf mout
 cp -r shard-2 dup-2
 tail -n 1 shard-2/runs.csv >>dup-2/runs.csv
 dupid=$(tail -n 1 shard-2/runs.csv | cut -d, -f1)

@@ -41,7 +41,7 @@ void cb_merge_settings_default(cb_merge_settings *s);
  * campaign: `report` and `run --resume` take it as such). out is built in out.tmp-XXXXXX beside
  * it and renamed into place: it appears whole or not at all.
  * CB_ERR_INPUT, nothing written: out exists and is not empty; a directory is not a shard of
- * `run` (no record); shards of different campaigns, limits, shard counts or conebench versions,
+ * `run` (no record); shards of different campaigns, limits, shard counts or conebench versions or revisions,
  * a record that does not match its campaign.conf, or a shard index given twice (each difference
  * on s->log; with s->force they are warnings); a run id twice (listed); a row whose id is not a
  * run of the campaign.
