@@ -57,7 +57,7 @@ HEADERS  := $(wildcard include/conebench/*.h src/*/*.h src/*/*/*.h cli/*.h tests
 # Debian packages conebench needs (install-deps) and a header that proves each is present.
 DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
             libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
-            libclang-rt-14-dev $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
+            libclang-rt-14-dev parallel $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
 DEP_HEADERS := /usr/include/fclib.h /usr/include/suitesparse/klu.h \
                /usr/include/suitesparse/cholmod.h \
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
@@ -69,7 +69,7 @@ DEPS_STAMP := $(BUILD)/config.mk
 export CONEBENCH_QUICK CONEBENCH_DATA
 
 .PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo \
-        bench-check bench-baseline reproduce xmax-figure pile-figure scaling install install-check
+        bench-check bench-baseline slurm-check reproduce xmax-figure pile-figure scaling install install-check
 
 all: $(BIN) $(LIB) $(SOLIB)
 
@@ -85,6 +85,7 @@ help:
 	@echo "make bench        benchmarks against Siconos (see BENCHMARKS.md)"
 	@echo "make bench-check  CI performance gate: deterministic figures vs results/baseline, time vs its REVISION"
 	@echo "make bench-baseline  record results/baseline (figures + REVISION = HEAD; commit first)"
+	@echo "make slurm-check  (root) the ci campaign on a one-node Slurm cluster: 4-task array, requeue, merge, report"
 	@echo "make demo         run the default campaign and write results/default/report.md"
 	@echo "make reproduce    every number and figure of the papers next to ours (results/reproduce/)"
 	@echo "make xmax-figure  Acary Fig. 2: stop distance over (mu, mu_r) vs closed form (results/xmax/)"
@@ -116,6 +117,12 @@ $(DEPS_STAMP):
 NO_DEPS_GOALS := install-deps clean help
 ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(DEPS_STAMP)
+# The git revision built (machine.txt: merge compares it between shards); machine.o is rebuilt
+# when it changes ($(BUILD)/revision.txt is rewritten only then).
+REVISION := $(or $(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)$(if $(shell git status --porcelain -uno 2>/dev/null),-dirty)
+$(shell mkdir -p $(BUILD) && [ "$$(cat $(BUILD)/revision.txt 2>/dev/null)" = "$(REVISION)" ] || echo "$(REVISION)" > $(BUILD)/revision.txt)
+$(BUILD)/src/bench/machine.o: $(BUILD)/revision.txt
+$(BUILD)/src/bench/machine.o: LAYER_INC += -DCB_REVISION='"$(REVISION)"'
 endif
 
 check-deps: $(DEPS_STAMP)
@@ -260,6 +267,13 @@ bench-check: $(BIN)
 	$(BIN) bench-check --baseline results/baseline
 bench-baseline: $(BIN)
 	$(BIN) bench-check --baseline results/baseline --write-baseline
+
+# conebench on a real Slurm cluster of one node (tests/slurm_check.sh): as root, installs
+# slurm-wlm and munge if missing, starts the daemons in a temporary directory, runs the ci
+# campaign as a 4-task job array with a requeued task, merges, reports, compares with an
+# unsharded run and stops every daemon it started. Skipped (with a message) when not root.
+slurm-check: $(BIN)
+	bash tests/slurm_check.sh $(BIN)
 
 # Every number and figure of the papers next to ours (results/reproduce/report.md).
 reproduce: $(BIN)

@@ -26,6 +26,8 @@ extern const cb_cli_command cb_command_convert;                               /*
 extern const cb_cli_command cb_command_solve;                                 /* cmd_solve.c */
 extern const cb_cli_command cb_command_simulate;                              /* cmd_simulate.c */
 extern const cb_cli_command cb_command_run;                                   /* cmd_run.c */
+extern const cb_cli_command cb_command_merge;                                 /* cmd_merge.c */
+extern const cb_cli_command cb_command_status;                                /* cmd_status.c */
 extern const cb_cli_command cb_command_conformance;                           /* cmd_conformance.c */
 extern const cb_cli_command cb_command_report;                                /* cmd_report.c */
 extern const cb_cli_command cb_command_bench_check, cb_command_compare;       /* cmd_gate.c */
@@ -53,6 +55,8 @@ int cb_cmd_generate_scenario(int argc, char **argv);
 int cb_cmd_simulate_compliant(int argc, char **argv);
 /* cli/cmd_run.c, cli/cmd_report.c: campaigns. */
 int cb_cmd_run(int argc, char **argv);
+int cb_cmd_merge(int argc, char **argv);  /* cli/cmd_merge.c */
+int cb_cmd_status(int argc, char **argv); /* cli/cmd_status.c */
 int cb_cmd_conformance(int argc, char **argv);
 int cb_cmd_report(int argc, char **argv);
 /* cli/cmd_gate.c: the performance gate. */

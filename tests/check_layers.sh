@@ -37,6 +37,7 @@ layer_of() {
         include/conebench/filippov_check.h) L=mech ;;
     include/conebench/scenarios.h) L=scenarios ;;
     include/conebench/campaign.h | include/conebench/runner.h | include/conebench/results.h | \
+        include/conebench/shards.h | \
         include/conebench/metrics.h | include/conebench/report.h | include/conebench/reference.h) L=bench ;;
     *) L="?" ;;
     esac

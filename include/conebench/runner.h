@@ -5,6 +5,8 @@
  * traces/<run_id>.csv (iteration,time_s,error), problems/ (generated problems), machine.txt,
  * errors.log (messages of runs that could not start, e.g. bad input, or that a solver does not
  * support: their rows have status unsupported, not counted as failures).
+ * session.txt (when this session started and how many rows runs.csv held then: the rate
+ * `conebench status` takes its ETA from).
  * Sharding: run i belongs to shard i mod N, so shards are disjoint, deterministic, and their
  * runs.csv files concatenate (minus repeated headers) into the unsharded result.
  */
@@ -62,6 +64,9 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
  * differs (a limit, or the first differing campaign line). */
 int cb_results_dir_check(const cb_campaign *c, const cb_runner_settings *s, int *fresh,
                          cb_error *err);
+/* The campaign_sha256 that cb_results_dir_record writes for c run as shard s (s->outdir unused). */
+int cb_results_dir_hash(const cb_campaign *c, const cb_runner_settings *s, char hex[65],
+                        cb_error *err);
 /* Write DIR/limits.txt and DIR/campaign.conf for c (atomically). */
 int cb_results_dir_record(const cb_campaign *c, const cb_runner_settings *s, cb_error *err);
 

@@ -11,6 +11,10 @@
 #include "conebench/io.h"
 #include "conebench/plugin.h"
 
+#ifndef CB_REVISION
+#define CB_REVISION "unknown" /* the git revision built; the Makefile defines it */
+#endif
+
 /* First "model name" of /proc/cpuinfo. */
 static void cpu_model(char *buf, size_t len)
 {
@@ -52,9 +56,9 @@ int cb_write_machine_info(const char *path, cb_error *err)
     int n = snprintf(buf, sizeof buf,
                      "machine_id: %s\ncpu: %s\ncores: %ld\ncompiler: %s\nopenblas: %s\n"
                      "hdf5: %u.%u.%u\nsiconos-numerics: Debian libsiconos-numerics 4.4\n"
-                     "conebench: %s\n",
+                     "conebench: %s\nrevision: %s\n",
                      cb_machine_id(), model, sysconf(_SC_NPROCESSORS_ONLN), __VERSION__,
-                     openblas_get_config(), maj, min, rel, CB_VERSION);
+                     openblas_get_config(), maj, min, rel, CB_VERSION, CB_REVISION);
     for (int i = 0; i < cb_plugin_count() && n < (int)sizeof buf; i++) /* what ran: the .so */
         n += snprintf(buf + n, sizeof buf - (size_t)n, "plugin: %s sha256 %s\n", cb_plugin_path(i),
                       cb_sha256_file(cb_plugin_path(i), hex, NULL) == CB_OK ? hex : "unreadable");

@@ -55,6 +55,14 @@ static int campaign_hash(const cb_campaign *c, const char *lines, char hex[65], 
     return CB_OK;
 }
 
+int cb_results_dir_hash(const cb_campaign *c, const cb_runner_settings *s, char hex[65],
+                        cb_error *err)
+{
+    char lines[LINES_LEN];
+    settings_lines(c, s, lines);
+    return campaign_hash(c, lines, hex, err);
+}
+
 /* The value of "key value" in text (up to the end of its line), or NULL. */
 static const char *value_of(const char *text, const char *key, size_t *len)
 {

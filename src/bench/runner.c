@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "conebench/io.h"
@@ -479,6 +480,17 @@ static int make_dirs(const char *outdir, cb_error *err)
     return rc;
 }
 
+/* DIR/session.txt: when this session of the campaign started (seconds since the epoch) and how
+ * many rows runs.csv held then; `conebench status` takes the ETA from this session's rate. */
+static int write_session(const char *outdir, long rows_before, cb_error *err)
+{
+    char path[4096], text[128];
+    snprintf(path, sizeof path, "%s/session.txt", outdir);
+    int n = snprintf(text, sizeof text, "started %lld\nrows_before %ld\n", (long long)time(NULL),
+                     rows_before);
+    return cb_write_file_atomic(path, text, (size_t)n, err);
+}
+
 /* Everything before the first run: the directory rules (nothing written when they refuse),
  * the runs still to do, generated problems (a fresh directory is left as it was, absent or
  * empty, when that fails),
@@ -513,6 +525,8 @@ static int start(run_ctx *x, char (**done)[17], long *ndone, long **pending, lon
     snprintf(path, sizeof path, "%s/errors.log", x->s->outdir);
     if (rc == CB_OK && !(x->errlog = fopen(path, "a")))
         rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+    if (rc == CB_OK)
+        rc = write_session(x->s->outdir, *ndone, err);
     return rc;
 }
 
