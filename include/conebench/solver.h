@@ -109,6 +109,11 @@ typedef struct cb_solver {
     void (*cleanup)(void *work);
 } cb_solver;
 
+/* A solver's name (also an external solver's name= label): 1 to CB_SOLVER_NAME_MAX of these
+ * characters, safe in file names, CSV cells and campaign lines. */
+#define CB_SOLVER_NAME_MAX 64
+#define CB_SOLVER_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
+
 /* Registry. */
 int cb_solver_count(void);
 const cb_solver *cb_solver_at(int i);

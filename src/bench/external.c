@@ -29,11 +29,9 @@
 #define EXT_TAIL_BYTES 480       /* of at most this many bytes */
 #define EXT_MAX_FILE_BYTES ((size_t)1 << 31)
 #define EXT_TOKEN_SHOWN 24       /* characters of a bad token shown in a message */
-#define EXT_NAME_MAX 64          /* characters of option name */
 #define EXT_FCLIB_FILE "problem.hdf5" /* the problem file with format=fclib */
-/* Characters of option name; a path with only these and "/,:@%=" goes unquoted to the shell. */
-#define EXT_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
-#define EXT_SHELL_SAFE EXT_NAME_CHARS "/,:@%="
+/* A path with only these characters goes unquoted to the shell. */
+#define EXT_SHELL_SAFE CB_SOLVER_NAME_CHARS "/,:@%="
 
 static const cb_option_spec ext_options[] = {
     {"cmd", "", "the command (/bin/sh -c); {problem} {solution} {settings} {trace} {work} {dir} "
@@ -92,9 +90,10 @@ static int ext_check_options(const cb_settings *s, long *keep, cb_error *err)
         rc = cb_fail(err, CB_ERR_INPUT, "option cmd: required: the command to run, e.g. "
                      "cmd=\"python3 my.py {problem} {solution}\"");
     if (rc == CB_OK &&
-        (!*name || strlen(name) > EXT_NAME_MAX || name[strspn(name, EXT_NAME_CHARS)] != '\0'))
+        (!*name || strlen(name) > CB_SOLVER_NAME_MAX ||
+         name[strspn(name, CB_SOLVER_NAME_CHARS)] != '\0'))
         rc = cb_fail(err, CB_ERR_INPUT, "option name: 1 to %d characters of [A-Za-z0-9._+-], "
-                     "got '%s'", EXT_NAME_MAX, name);
+                     "got '%s'", CB_SOLVER_NAME_MAX, name);
     if (rc == CB_OK && strcmp(format, "siconos") != 0 && strcmp(format, "fclib") != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "option format: siconos or fclib, got '%s'", format);
     if (rc == CB_OK)

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PLUGINS 64 /* shared objects loaded in one process */
+#define MAX_PLUGINS 64          /* shared objects loaded in one process */
+#define ORIGIN_PREFIX "plugin " /* a plugin's solvers come from "plugin REALPATH" */
 
 static char *loaded[MAX_PLUGINS]; /* real paths, also the solvers' origin strings */
 static int nloaded;
@@ -17,7 +18,7 @@ static int nloaded;
 static int find_loaded(const char *rp)
 {
     for (int i = 0; i < nloaded; i++)
-        if (!strcmp(loaded[i] + strlen("plugin "), rp))
+        if (!strcmp(loaded[i] + strlen(ORIGIN_PREFIX), rp))
             return i;
     return -1;
 }
@@ -63,13 +64,13 @@ int cb_plugin_load(const char *path, cb_error *err)
     void *h = dlopen(rp, RTLD_NOW | RTLD_LOCAL);
     if (!h)
         return cb_fail(err, CB_ERR_INPUT, "plugin %s: cannot load: %s", path, dlerror());
-    size_t len = strlen("plugin ") + strlen(rp) + 1;
+    size_t len = strlen(ORIGIN_PREFIX) + strlen(rp) + 1;
     char *origin = malloc(len);
     if (!origin) {
         dlclose(h);
         return cb_fail(err, CB_ERR_NOMEM, "plugin %s: out of memory", path);
     }
-    snprintf(origin, len, "plugin %s", rp);
+    snprintf(origin, len, ORIGIN_PREFIX "%s", rp);
     int before = cb_solver_count(), rc = register_tables(h, path, origin, err);
     if (rc != CB_OK && cb_solver_count() == before) { /* nothing of it is referenced */
         dlclose(h);
@@ -84,7 +85,7 @@ int cb_plugin_count(void) { return nloaded; }
 
 const char *cb_plugin_path(int i)
 {
-    return i >= 0 && i < nloaded ? loaded[i] + strlen("plugin ") : NULL;
+    return i >= 0 && i < nloaded ? loaded[i] + strlen(ORIGIN_PREFIX) : NULL;
 }
 
 /* Load one entry of CONEBENCH_PLUGIN_PATH: a shared object, or a folder of *.so files. */

@@ -72,20 +72,17 @@ const char *cb_solver_origin(const cb_solver *solver)
 /* A name that is safe in file names, CSV cells and campaign lines. */
 static int name_ok(const char *name)
 {
-    if (!name || !*name || strlen(name) > 64)
-        return 0;
-    for (const char *c = name; *c; c++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *c))
-            return 0;
-    return 1;
+    return name && *name && strlen(name) <= CB_SOLVER_NAME_MAX &&
+           name[strspn(name, CB_SOLVER_NAME_CHARS)] == '\0';
 }
 
 int cb_solver_register(const cb_solver *solver, const char *origin, cb_error *err)
 {
     const char *from = origin ? origin : "a registered solver";
     if (!solver || !name_ok(solver->name))
-        return cb_fail(err, CB_ERR_INPUT, "%s: solver name '%s': 1 to 64 characters of "
-                       "[A-Za-z0-9._+-]", from, solver && solver->name ? solver->name : "");
+        return cb_fail(err, CB_ERR_INPUT, "%s: solver name '%s': 1 to %d characters of "
+                       "[A-Za-z0-9._+-]", from, solver && solver->name ? solver->name : "",
+                       CB_SOLVER_NAME_MAX);
     if (!solver->setup || !solver->solve || !solver->cleanup || !solver->options)
         return cb_fail(err, CB_ERR_INPUT, "%s: solver %s: setup, solve, cleanup and options "
                        "must all be set", from, solver->name);

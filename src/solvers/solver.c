@@ -156,18 +156,52 @@ static void final_status(cb_info *info, const cb_judgement *j, const cb_settings
         info->status = CB_STATUS_NOT_SOLVED;
 }
 
-/* The trace starts at iteration 0 whatever the solver records: (0, 0 s, error of the warm
- * start) goes first when the solver's first point is later (or it recorded none). */
-static int trace_from_zero(cb_info *info, const cb_settings *s, double error0)
+/* The trace starts at iteration 0 whatever the solver records: (0, 0 s, judged error of the
+ * warm start p0) goes first when the solver's first point is later (or it recorded none); p0 is
+ * judged only then (most solvers record iteration 0 themselves). */
+static int trace_from_zero(cb_info *info, const cb_settings *s, const cb_problem *prob,
+                           const double *p0, cb_error *err)
 {
+    cb_judgement j0;
     if (!s->trace || (info->ntrace > 0 && info->trace[0].iteration <= 0))
         return CB_OK;
-    if (cb_info_trace(info, s, 0, cb_now(), error0) != CB_OK)
-        return CB_ERR_NOMEM;
-    cb_trace_point first = {0, 0.0, error0};
+    int rc = cb_judge(prob, p0, s->tol, NULL, &j0, err);
+    if (rc == CB_OK && cb_info_trace(info, s, 0, cb_now(), j0.error) != CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
+    if (rc != CB_OK)
+        return rc;
+    cb_trace_point first = {0, 0.0, j0.error};
     memmove(info->trace + 1, info->trace, (size_t)(info->ntrace - 1) * sizeof *info->trace);
     info->trace[0] = first;
     return CB_OK;
+}
+
+/* setup, solve, cleanup, then the judge and the status rule (final_status). */
+static int run_judged(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
+                      cb_solution *sol, cb_info *info, cb_error *err)
+{
+    void *work = NULL;
+    double t0 = cb_now();
+    int rc = solver->setup(prob, s, &work, err);
+    info->time_setup = cb_now() - t0;
+    if (rc != CB_OK)
+        return rc;
+    t0 = cb_now();
+    rc = solver->solve(work, s, sol, info, err);
+    info->time_solve = cb_now() - t0;
+    solver->cleanup(work);
+    if (rc != CB_OK)
+        return rc;
+    t0 = cb_now();
+    cb_judgement j;
+    rc = cb_judge(prob, sol->p, s->tol, sol->y, &j, err);
+    info->time_judge = cb_now() - t0;
+    if (rc == CB_OK)
+        final_status(info, &j, s);
+    if (rc == CB_OK && s->trace && info->ntrace == 0 && /* solvers that cannot trace: last point */
+        cb_info_trace(info, s, info->iterations, cb_now() - info->time_solve, info->error) != CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
+    return rc;
 }
 
 int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
@@ -191,30 +225,15 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
         info->status = CB_STATUS_UNSUPPORTED; /* not bad input: this solver does not take it */
         return rc;
     }
-    cb_judgement j0 = {0};
-    if (s->trace && (rc = cb_judge(prob, sol->p, s->tol, NULL, &j0, err)) != CB_OK)
-        return rc; /* the error at iteration 0 */
-    void *work = NULL;
-    double t0 = cb_now();
-    rc = solver->setup(prob, s, &work, err);
-    info->time_setup = cb_now() - t0;
-    if (rc != CB_OK)
-        return rc;
-    t0 = cb_now();
-    rc = solver->solve(work, s, sol, info, err);
-    info->time_solve = cb_now() - t0;
-    solver->cleanup(work);
-    if (rc != CB_OK)
-        return rc;
-    t0 = cb_now();
-    cb_judgement j;
-    rc = cb_judge(prob, sol->p, s->tol, sol->y, &j, err);
-    info->time_judge = cb_now() - t0;
+    double *p0 = s->trace ? cb_malloc_array(sol->n, sizeof *p0) : NULL; /* for iteration 0 */
+    if (s->trace && !p0)
+        return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory (n = %zu)", sol->n);
+    if (p0)
+        memcpy(p0, sol->p, sol->n * sizeof *p0);
+    rc = run_judged(solver, prob, s, sol, info, err);
     if (rc == CB_OK)
-        final_status(info, &j, s);
-    if (rc == CB_OK && s->trace && info->ntrace == 0) /* solvers that cannot trace: last point */
-        rc = cb_info_trace(info, s, info->iterations, cb_now() - info->time_solve, info->error);
-    if (rc == CB_OK)
-        rc = trace_from_zero(info, s, j0.error);
-    return rc == CB_ERR_NOMEM ? cb_fail(err, rc, "trace: out of memory") : rc;
+        rc = trace_from_zero(info, s, prob, p0, err);
+    free(p0);
+    return rc;
 }
+
