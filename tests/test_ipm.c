@@ -2,8 +2,9 @@
  * cones (Nesterov–Todd scaling W² z = s, the inverse Jordan product, the step to the boundary)
  * against their defining identities, judged solutions (≤ 1e-10) of known-solution problems of
  * every kind and storage, a singular W (two contacts with identical rows), every Siconos data
- * file (when the data folder is there; the global ones on their global form), its options, and
- * the global form (W never formed) against the condensed one. */
+ * file (when the data folder is there; the global ones on their global form), its options, the
+ * drift guard on a rank-deficient multibody problem, and the global form (W never formed)
+ * against the condensed one. */
 #include "test_support.h"
 
 #include <dirent.h>
@@ -356,6 +357,34 @@ static void test_prox_bounded(void **state)
     cb_problem_free(prob);
 }
 
+/* The same problem with the defaults (prox = 0): the interior point's iterate drifts along the
+ * null space (before the drift guard existed: ‖p‖ = 4.6e7 after 29 iterations, measured); the
+ * guard stops it once ‖p‖ passes 8 × its reference iterate's and the crossover (nsn) starts
+ * from that reference: judged solved to 1e-8 with ‖e‖/‖q‖ ≤ 1e-8 within 300 iterations.
+ * Skipped when quick. */
+static void test_drift_guard(void **state)
+{
+    (void)state;
+    if (cbt_quick())
+        skip();
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    g.kind = CB_KIND_ROLLING3D, g.nc = 500, g.seed = 3;
+    cb_problem *prob = NULL;
+    assert_int_equal(cb_generate_random(&g, &prob, NULL, NULL, NULL), CB_OK);
+    cb_settings s;
+    cb_settings_default(&s);
+    s.tol = 1e-8, s.time_limit = 0, s.max_iter = 300;
+    cbt_run_result r = cbt_run(&cb_solver_ipm, prob, &s, NULL);
+    print_message("  rolling3d nc=500 seed 3, defaults: %s, %d iterations, error %.2e, "
+                  "error_q %.2e\n", cb_status_name(r.info.status), r.info.iterations,
+                  r.info.error, r.info.error_q);
+    assert_int_equal(r.info.status, CB_STATUS_SOLVED);
+    assert_true(r.info.error_q <= 1e-8);
+    cbt_run_free(&r);
+    cb_problem_free(prob);
+}
+
 /* ipm with form=F (and shift=each, polish=none, at most max_iter iterations when max_iter > 0). */
 static cbt_run_result run_form(const cb_problem *prob, const char *form, int max_iter)
 {
@@ -467,7 +496,8 @@ int main(void)
         cmocka_unit_test(test_known_solutions), cmocka_unit_test(test_factored),
         cmocka_unit_test(test_singular_W),
         cmocka_unit_test(test_data_files),      cmocka_unit_test(test_options),
-        cmocka_unit_test(test_prox_bounded),    cmocka_unit_test(test_global_form),
+        cmocka_unit_test(test_prox_bounded),    cmocka_unit_test(test_drift_guard),
+        cmocka_unit_test(test_global_form),
         cmocka_unit_test(test_global_form_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,3 +111,42 @@ int cb_fo_supports(const cb_problem *prob, cb_error *err)
         return cb_fail(err, CB_ERR_INPUT, "kind: %d has no cone", (int)prob->kind);
     return CB_OK;
 }
+
+/* scale = ‖q‖ / mean_α ‖W_αα‖∞ (‖·‖∞ the largest absolute row sum). */
+void cb_fo_drift_init(cb_fo_drift *d, const cb_problem *prob, double norm_q)
+{
+    int dim = prob->d;
+    double blk[CB_MAX_DIM * CB_MAX_DIM], mean = 0.0;
+    for (int a = 0; a < prob->nc; a++) {
+        double nrm = 0.0;
+        cb_problem_diag_block(prob, a, blk);
+        for (int i = 0; i < dim; i++) {
+            double r = 0.0;
+            for (int j = 0; j < dim; j++)
+                r += fabs(blk[i + j * dim]);
+            nrm = fmax(nrm, r);
+        }
+        mean += nrm / prob->nc;
+    }
+    d->prob = prob, d->scale = mean > 0 ? norm_q / mean : INFINITY;
+    d->err_q = INFINITY, d->norm_p = 0.0, d->norm_wp = 0.0;
+}
+
+/* ‖y − q‖ = ‖W p‖. */
+static double norm_wp(const cb_problem *prob, const double *y)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < (size_t)prob->nc * prob->d; i++)
+        s += (y[i] - prob->q[i]) * (y[i] - prob->q[i]);
+    return sqrt(s);
+}
+
+int cb_fo_drift_update(cb_fo_drift *d, const cb_fo_residual *r, const double *y)
+{
+    double wp = norm_wp(d->prob, y);
+    if (r->err_q <= CB_FO_DRIFT_GAIN * d->err_q) {
+        d->err_q = r->err_q, d->norm_p = r->norm_p, d->norm_wp = wp;
+        return 1;
+    }
+    return r->norm_p > CB_FO_DRIFT * fmax(d->scale, d->norm_p) && wp <= 2.0 * d->norm_wp ? 2 : 0;
+}

@@ -43,6 +43,28 @@ int cb_fo_time_up(const cb_settings *s, double t0);
 int cb_fo_stop_status(const cb_fo_residual *r, double step, double norm_q, const cb_settings *s,
                       int k, double t0);
 
+/* Drift detection for the second-order solvers. On a singular W an iterate can run off along
+ * K ∩ null(W): ‖p‖ grows while W p = y − q and the absolute residual ‖e‖ = err_q ‖q‖ stay put.
+ * The detector's reference is the last iterate whose err_q improved on the previous reference's
+ * by the factor CB_FO_DRIFT_GAIN; drift is ‖p‖ > CB_FO_DRIFT · max(scale, ‖p_ref‖) with
+ * ‖y − q‖ ≤ 2 ‖y_ref − q‖, where scale = ‖q‖ / mean_α ‖W_αα‖∞ (the force that balances q with
+ * the diagonal blocks; +inf when every diagonal block is zero). An iterate that grows towards
+ * a large solution (an interior point's small start, a tall stack) moves W p with it or lowers
+ * err_q, and is not drift. */
+#define CB_FO_DRIFT 8.0
+#define CB_FO_DRIFT_GAIN 0.9
+typedef struct {
+    const cb_problem *prob;
+    double scale;   /* ‖q‖ / mean ‖W_αα‖∞ */
+    double err_q;   /* the reference's err_q, */
+    double norm_p;  /* ‖p‖ */
+    double norm_wp; /* and ‖y − q‖ */
+} cb_fo_drift;
+void cb_fo_drift_init(cb_fo_drift *d, const cb_problem *prob, double norm_q);
+/* Records the iterate of residual r and y = W p + q; 1 when it is the new reference (the caller
+ * may keep it), 2 when p drifts (see above), else 0. */
+int cb_fo_drift_update(cb_fo_drift *d, const cb_fo_residual *r, const double *y);
+
 /* Every kind with a cone, every storage (the solvers only use the problem.h kernels). */
 int cb_fo_supports(const cb_problem *prob, cb_error *err);
 

@@ -14,7 +14,21 @@
  * iterate (block Gauss–Seidel makes progress where Newton's model does not yet hold, and brings
  * the iterate into Newton's basin: measured on BoxesStack, 5 Newton steps from nsgs's 2e-4
  * stall reach 7e-15) and a larger λ next time. The stopping test is the judge's
- * (first_order.h), not ‖F‖. */
+ * (first_order.h), not ‖F‖.
+ *
+ * smoothing=auto (the default with formulation=ac) runs a smoothing Newton phase first: the
+ * steps solve the smoothed map F_ε (nsn_internal.h) with a monotone search on ½‖F_ε‖², on a
+ * path ε_0 = ‖F(p_0)‖/√nc, ε ← ε/10 once ‖F_ε‖/√nc ≤ NSN_SMOOTH_ETA ε, and ε ≤ 100 r²/r_0
+ * near the solution (smooth_path). On a singular W the nonsmooth ψ has stationary points that
+ * are not solutions, where the line search on ψ fails step after step; F_ε has no kinks, and on
+ * the random multibody problems its path kept ‖p‖ near the generator's solution's. Its
+ * safeguard is a longer nsgs run (up to NSN_SMOOTH_SWEEPS sweeps, stopped at a tenth of its
+ * starting error, a chunk undone when it takes ‖p‖ past NSN_SMOOTH_GROWTH × the largest accepted
+ * ‖p‖). The phase ends, and the plain method above restarts from the starting point, when p
+ * drifts (‖p‖ grows eightfold with W p and the absolute residual in place: first_order.h) or
+ * the error has not fallen tenfold in NSN_STALL_WINDOW steps. Measured (BENCHMARKS.md): the
+ * random multibody rolling3d problems nc = 500 seed 3 and nc = 1000 seed 1 are solved in the
+ * phase; the plain method alone solves neither. */
 #include "first_order.h"
 #include "nsn_internal.h"
 #include "solvers_internal.h"
@@ -32,6 +46,15 @@
 #define NSN_LAMBDA_GROW 10.0  /* λ multiplier after a failed step or a singular factorisation */
 #define NSN_MAX_FACTOR_TRIES 6
 #define NSN_GMRES_RESTART 30
+#define NSN_SMOOTH_ETA 0.3    /* ε path: ε is divided once ‖F_ε‖/√nc ≤ η ε */
+#define NSN_SMOOTH_DIV 10.0   /* … by this */
+#define NSN_SMOOTH_CUTS 60    /* at most this many divisions per step */
+#define NSN_SMOOTH_TAIL 100.0 /* and ε ≤ this · r²/r_0 (r = ‖F(p)‖/√nc): the superlinear tail */
+#define NSN_SMOOTH_SWEEPS 500 /* smoothing phase's safeguard: nsgs sweeps at most, */
+#define NSN_SMOOTH_CHUNK 20   /* run in chunks of this many, */
+#define NSN_SMOOTH_GAIN 0.1   /* stopped at this fraction of its starting error, */
+#define NSN_SMOOTH_GROWTH 1.5 /* a chunk undone when ‖p‖ passes this × the reference */
+#define NSN_STALL_WINDOW 30   /* smoothing phase ends: no tenfold decrease in this many steps */
 
 typedef struct {
     int ac;               /* formulation=ac: ρ_α = 1/‖W_αα‖ */
@@ -39,6 +62,7 @@ typedef struct {
     double reg;           /* λ scale */
     long gmres_max;       /* GMRES iterations per Newton step */
     long sweeps;          /* nsgs sweeps of the safeguard */
+    int smooth;           /* smoothing=auto (and formulation=ac): the smoothing phase first */
 } nsn_params;
 
 typedef struct {
@@ -53,6 +77,12 @@ typedef struct {
     double psi_hist[NSN_MEMORY];
     double lambda_boost;    /* ≥ 1: grows after failures, shrinks after good steps */
     void *gs;               /* nsgs work for the safeguard */
+    double *p0;             /* the starting point (the plain method restarts there) */
+    int smoothing;          /* 1 while in the smoothing phase */
+    double eps, r0;         /* its current ε; ‖F(p_0)‖/√nc */
+    double p_ref;           /* the largest ‖p‖ it accepted */
+    cb_fo_drift drift;      /* the drift detector (first_order.h) */
+    double err_hist[NSN_STALL_WINDOW]; /* judged errors of the last steps (ring) */
 } nsn_work;
 
 static const cb_option_spec nsn_options[] = {
@@ -64,6 +94,9 @@ static const cb_option_spec nsn_options[] = {
     {"reg", "1e-2", "Levenberg-Marquardt shift lambda = reg min(1, error) mean(rho ||W_aa||), >= 0"},
     {"gmres_max", "200", "GMRES iterations per Newton step (>= 1)"},
     {"fallback_sweeps", "20", "nsgs sweeps when the line search fails (>= 1)"},
+    {"smoothing", "auto", "auto: with formulation=ac, a smoothing Newton phase first (smoothed "
+                          "max and disk projections on a path eps -> 0; ends when p drifts along "
+                          "null(W) or stalls, then the plain method from the start) | off"},
     {NULL, NULL, NULL}};
 
 static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
@@ -71,10 +104,13 @@ static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
     int rc = cb_options_check(s, nsn_options, "nsn", err);
     const char *f = rc == CB_OK ? cb_option_get(s, nsn_options, "formulation") : "";
     const char *l = rc == CB_OK ? cb_option_get(s, nsn_options, "linear") : "";
+    const char *sm = rc == CB_OK ? cb_option_get(s, nsn_options, "smoothing") : "";
     if (rc == CB_OK && strcmp(f, "natural") && strcmp(f, "ac"))
         rc = cb_fail(err, CB_ERR_INPUT, "option formulation: '%s' is not natural or ac", f);
     if (rc == CB_OK && strcmp(l, "auto") && strcmp(l, "klu") && strcmp(l, "gmres"))
         rc = cb_fail(err, CB_ERR_INPUT, "option linear: '%s' is not auto, klu or gmres", l);
+    if (rc == CB_OK && strcmp(sm, "auto") && strcmp(sm, "off"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option smoothing: '%s' is not auto or off", sm);
     if (rc == CB_OK)
         rc = cb_option_double(s, nsn_options, "reg", 0, 1e10, &p->reg, err);
     if (rc == CB_OK)
@@ -83,6 +119,7 @@ static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
         rc = cb_option_int(s, nsn_options, "fallback_sweeps", 1, 1000000, &p->sweeps, err);
     p->ac = !strcmp(f, "ac");
     p->linear = !strcmp(l, "klu") ? 1 : !strcmp(l, "gmres") ? 2 : 0;
+    p->smooth = p->ac && !strcmp(sm, "auto");
     return rc;
 }
 
@@ -96,7 +133,7 @@ static void nsn_cleanup(void *work)
         cb_solver_nsgs.cleanup(w->gs);
     free(w->rho), free(w->sys.F), free(w->sys.IJ), free(w->sys.A);
     free(w->sys.z), free(w->y), free(w->dp), free(w->pt), free(w->yt), free(w->Ft);
-    free(w->scratch);
+    free(w->scratch), free(w->p0);
     free(w);
 }
 
@@ -128,13 +165,14 @@ static int alloc_work(const cb_problem *prob, nsn_work *w)
     w->rho = cb_calloc(nc, sizeof(double));
     w->sys = (nsn_system){prob, prob->nc, prob->d, n, NULL, cb_calloc(n, sizeof(double)),
                           cb_calloc(nc * dd, sizeof(double)), cb_calloc(nc * dd, sizeof(double)),
-                          cb_calloc(n, sizeof(double)), w->par.ac};
+                          cb_calloc(n, sizeof(double)), w->par.ac, 0.0};
     w->sys.rho = w->rho;
     w->y = cb_calloc(n, sizeof(double)), w->dp = cb_calloc(n, sizeof(double));
     w->pt = cb_calloc(n, sizeof(double)), w->yt = cb_calloc(n, sizeof(double));
     w->Ft = cb_calloc(n, sizeof(double)), w->scratch = cb_calloc(n, sizeof(double));
+    w->p0 = cb_calloc(n, sizeof(double));
     return w->rho && w->sys.F && w->sys.IJ && w->sys.A && w->sys.z && w->y &&
-           w->dp && w->pt && w->yt && w->Ft && w->scratch ? CB_OK : CB_ERR_NOMEM;
+           w->dp && w->pt && w->yt && w->Ft && w->scratch && w->p0 ? CB_OK : CB_ERR_NOMEM;
 }
 
 static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
@@ -218,11 +256,12 @@ static double trial_merit(nsn_work *w, cb_work *cnt)
     return merit(w, w->Ft);
 }
 
-/* Non-monotone Armijo backtracking along dp from p; 1 when a step was accepted (p, y updated). */
-static int line_search(nsn_work *w, double *p, int k, cb_work *cnt)
+/* Armijo backtracking along dp from p, non-monotone (the last NSN_MEMORY ψ) unless mono; 1 when
+ * a step was accepted (p, y updated). */
+static int line_search(nsn_work *w, double *p, int k, int mono, cb_work *cnt)
 {
     double psi = merit(w, w->sys.F), ref = psi;
-    for (int i = 0; i < NSN_MEMORY && i < k; i++)
+    for (int i = 0; !mono && i < NSN_MEMORY && i < k; i++)
         ref = fmax(ref, w->psi_hist[i]);
     double t = 1.0;
     for (int h = 0; h <= NSN_MAX_HALVINGS; h++, t *= 0.5) {
@@ -237,13 +276,12 @@ static int line_search(nsn_work *w, double *p, int k, cb_work *cnt)
     return 0;
 }
 
-/* The safeguard: fallback_sweeps sweeps of nsgs from p (its work counted), then y = W p + q
- * with the judge's kernel. */
-static int fallback_step(nsn_work *w, const cb_settings *s, double *p, cb_work *cnt,
-                         cb_error *err)
+/* `sweeps` sweeps of nsgs from p to tolerance tol (its work counted); the nsgs status. */
+static int nsgs_run(nsn_work *w, const cb_settings *s, double *p, int sweeps, double tol,
+                    int *status, cb_work *cnt, cb_error *err)
 {
     cb_settings gs = *s;
-    gs.options = NULL, gs.noptions = 0, gs.trace = 0, gs.max_iter = (int)w->par.sweeps;
+    gs.options = NULL, gs.noptions = 0, gs.trace = 0, gs.max_iter = sweeps, gs.tol = tol;
     cb_solution sol = {w->n, p, w->y};
     cb_info info;
     memset(&info, 0, sizeof info);
@@ -252,16 +290,99 @@ static int fallback_step(nsn_work *w, const cb_settings *s, double *p, cb_work *
     cnt->projections += info.work.projections;
     cnt->local_iters += info.work.local_iters;
     cnt->error_evals += info.work.error_evals;
+    *status = (int)info.status;
     cb_info_free(&info);
+    return rc;
+}
+
+/* The smoothing phase's safeguard: nsgs in chunks of NSN_SMOOTH_CHUNK sweeps, up to
+ * NSN_SMOOTH_SWEEPS, until the error is NSN_SMOOTH_GAIN × its value at the start; a chunk that
+ * takes ‖p‖ past NSN_SMOOTH_GROWTH × max(‖p_start‖, p_ref) is undone and ends the run. */
+static int smooth_safeguard(nsn_work *w, const cb_settings *s, double *p, cb_work *cnt,
+                            cb_error *err)
+{
+    cb_fo_residual r0;
+    cb_fo_residual_eval(w->prob, p, w->y, w->norm_q, &r0, cnt);
+    double tol = fmax(s->tol, NSN_SMOOTH_GAIN * r0.err);
+    double bound = NSN_SMOOTH_GROWTH * fmax(cb_nrm2(p, w->n), w->p_ref);
+    int rc = CB_OK, st = CB_STATUS_MAX_ITER;
+    for (int done = 0; done < NSN_SMOOTH_SWEEPS && rc == CB_OK; done += NSN_SMOOTH_CHUNK) {
+        memcpy(w->pt, p, w->n * sizeof *p);
+        rc = nsgs_run(w, s, p, NSN_SMOOTH_CHUNK, tol, &st, cnt, err);
+        if (rc != CB_OK || st == CB_STATUS_SOLVED || st == CB_STATUS_DIVERGED)
+            break;
+        if (cb_nrm2(p, w->n) > bound) { /* drifting along K ∩ null(W): undo the chunk */
+            memcpy(p, w->pt, w->n * sizeof *p);
+            break;
+        }
+    }
+    return rc;
+}
+
+/* The safeguard: fallback_sweeps sweeps of nsgs from p (the smoothing phase's own in that
+ * phase), then y = W p + q with the judge's kernel. */
+static int fallback_step(nsn_work *w, const cb_settings *s, double *p, cb_work *cnt,
+                         cb_error *err)
+{
+    int st, rc = w->smoothing ? smooth_safeguard(w, s, p, cnt, err)
+                              : nsgs_run(w, s, p, (int)w->par.sweeps, s->tol, &st, cnt, err);
     cb_problem_y(w->prob, p, w->y);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     return rc;
+}
+
+/* The ε path: r = ‖F(p)‖/√nc, ε_0 = r_0 at the phase's first step; ε ≤ NSN_SMOOTH_TAIL r²/r_0
+ * (near the solution ε falls faster than r, so the steps become semismooth Newton steps on F:
+ * a superlinear tail), and ε ← ε / NSN_SMOOTH_DIV while ‖F_ε‖/√nc ≤ NSN_SMOOTH_ETA ε. Leaves
+ * F_ε and its blocks at p in w->sys; 0 when not finite. */
+static int smooth_path(nsn_work *w, const double *p, int first, cb_work *cnt)
+{
+    double rn = sqrt((double)w->prob->nc);
+    w->sys.eps = 0.0;
+    if (!nsn_system_eval(&w->sys, p, w->y, cnt))
+        return 0;
+    double r = cb_nrm2(w->sys.F, w->n) / rn;
+    if (first)
+        w->eps = w->r0 = r;
+    w->eps = fmin(w->eps, NSN_SMOOTH_TAIL * r * r / fmax(w->r0, DBL_MIN));
+    for (int t = 0; t < NSN_SMOOTH_CUTS; t++, w->eps /= NSN_SMOOTH_DIV) {
+        w->sys.eps = w->eps;
+        if (!nsn_system_eval(&w->sys, p, w->y, cnt))
+            return 0;
+        if (cb_nrm2(w->sys.F, w->n) / rn > NSN_SMOOTH_ETA * w->eps)
+            break;
+    }
+    return 1;
+}
+
+/* One smoothing Newton step: (H_ε + λ I) Δ = −F_ε, monotone search on ½‖F_ε‖², else the
+ * phase's safeguard (on the nonsmooth problem) and a larger λ. */
+static int smooth_iterate(nsn_work *w, const cb_settings *s, double *p, int first, double err,
+                          cb_work *cnt, cb_error *e)
+{
+    if (!smooth_path(w, p, first, cnt))
+        return CB_ERR_INPUT;
+    double lambda = w->par.reg * fmin(1.0, err) * w->w_scale * w->lambda_boost;
+    int rc = newton_direction(w, lambda, cnt);
+    int ok = rc == CB_OK && line_search(w, p, 0, 1, cnt);
+    w->sys.eps = 0.0;
+    if (rc != CB_OK)
+        return rc;
+    if (!ok) {
+        w->lambda_boost *= NSN_LAMBDA_GROW;
+        return fallback_step(w, s, p, cnt, e);
+    }
+    w->lambda_boost = fmax(1.0, w->lambda_boost / NSN_LAMBDA_GROW);
+    w->p_ref = fmax(w->p_ref, cb_nrm2(p, w->n));
+    return CB_OK;
 }
 
 /* One Newton iteration from p: system, direction, line search (or the safeguard). */
 static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double err,
                    cb_work *cnt, cb_error *e)
 {
+    if (w->smoothing)
+        return smooth_iterate(w, s, p, k == 1, err, cnt, e);
     if (!nsn_system_eval(&w->sys, p, w->y, cnt))
         return CB_ERR_INPUT; /* not finite: the caller reports diverged */
     double lambda = w->par.reg * fmin(1.0, err) * w->w_scale * w->lambda_boost;
@@ -270,13 +391,32 @@ static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double e
         return rc;
     memmove(w->psi_hist + 1, w->psi_hist, (NSN_MEMORY - 1) * sizeof *w->psi_hist);
     w->psi_hist[0] = merit(w, w->sys.F);
-    if (line_search(w, p, k, cnt)) {
+    if (line_search(w, p, k, 0, cnt)) {
         w->lambda_boost = fmax(1.0, w->lambda_boost / NSN_LAMBDA_GROW);
     } else {
         w->lambda_boost *= NSN_LAMBDA_GROW;
         return fallback_step(w, s, p, cnt, e);
     }
     return CB_OK;
+}
+
+/* After step k of the smoothing phase: end it when p drifts (first_order.h) or the error has
+ * not fallen tenfold in NSN_STALL_WINDOW steps; the plain method then starts afresh from p_0
+ * (res, y updated). */
+static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
+{
+    double *old = &w->err_hist[k % NSN_STALL_WINDOW];
+    int stalled = k > NSN_STALL_WINDOW && res->err > 0.1 * *old;
+    *old = res->err;
+    if (!w->smoothing || !(cb_fo_drift_update(&w->drift, res, w->y) == 2 || stalled))
+        return;
+    w->smoothing = 0;
+    w->lambda_boost = 1.0;
+    memset(w->psi_hist, 0, sizeof w->psi_hist);
+    memcpy(p, w->p0, w->n * sizeof *p);
+    cb_problem_y(w->prob, p, w->y);
+    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
+    cb_fo_residual_eval(w->prob, p, w->y, w->norm_q, res, cnt);
 }
 
 static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
@@ -286,9 +426,13 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     double t0 = cb_now(), step = INFINITY;
     cb_fo_residual res;
     int status = -1;
+    w->smoothing = w->par.smooth, w->lambda_boost = 1.0, w->p_ref = 0.0;
+    cb_fo_drift_init(&w->drift, w->prob, w->norm_q);
+    memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     cb_problem_y(w->prob, sol->p, w->y);
     info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
     cb_fo_residual_eval(w->prob, sol->p, w->y, w->norm_q, &res, &info->work);
+    w->err_hist[0] = res.err;
     if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK)
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
     for (int k = 1; k <= s->max_iter && status < 0; k++) {
@@ -308,6 +452,8 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         if (cb_info_trace(info, s, k, t0, res.err) != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
         status = cb_fo_stop_status(&res, step, w->norm_q, s, k, t0);
+        if (status < 0)
+            phase_check(w, sol->p, k, &res, &info->work);
     }
     memcpy(sol->y, w->y, w->n * sizeof *sol->y);
     info->solver_error = res.err;
@@ -317,8 +463,8 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
 
 const cb_solver cb_solver_nsn = {
     .name = "nsn",
-    .summary = "semismooth Newton on the natural map (or Alart-Curnier scaling), sparse LU (KLU) "
-               "or GMRES, Levenberg-Marquardt shift, non-monotone line search",
+    .summary = "semismooth Newton on Alart-Curnier's map (or the natural map), a smoothing "
+               "Newton phase first, sparse LU (KLU) or GMRES, Levenberg-Marquardt shift",
     .options = nsn_options,
     .supports = cb_fo_supports,
     .setup = nsn_setup,

@@ -9,7 +9,9 @@
  * formulation=ac (Alart–Curnier): x_α = p_α − ρ_α y_α, ρ_α = 1/‖W_αα‖∞, ν = max(0, x_n),
  * F_n = p_n − ν, F_i = p_i − P_{B(μ_i ν)}(x_i) for each disk block i; with D_α = ∂P/∂x (the
  * disk's projection Jacobian and, outside the disk, μ_i x_i/‖x_i‖ in column n when x_n > 0)
- * the blocks are I − D_α and A_α = ρ_α D_α. Same form, same linear solvers.
+ * the blocks are I − D_α and A_α = ρ_α D_α. Same form, same linear solvers. The smoothed map
+ * F_ε (sys.eps > 0) replaces max(0, t) by ½(t + √(t² + 4ε²)) and the disk projection's
+ * max(R, ‖x‖) likewise (Chen–Harker–Kanzow–Smale): F_ε is smooth and F_ε → F as ε → 0.
  * The Newton step solves (H + λ I) Δ = −F with λ ≥ 0 a Levenberg–Marquardt/proximal shift. */
 #ifndef CONEBENCH_NSN_INTERNAL_H
 #define CONEBENCH_NSN_INTERNAL_H
@@ -29,6 +31,7 @@ typedef struct {
     double *A;           /* nc · d² : A_α */
     double *z;           /* n scratch */
     int ac;              /* 1: Alart–Curnier's map instead of the natural map */
+    double eps;          /* ac only: > 0 evaluates the smoothed map F_ε (nsn_system.c) */
 } nsn_system;
 
 /* F and the blocks at p, given y = W p + q. Returns 0 when some input was not finite. Counts nc

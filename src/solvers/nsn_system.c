@@ -65,11 +65,27 @@ static void disk_jacobian(const double *z, int size, double R, double *P, double
     }
 }
 
+/* Smoothed disk projection (Chen–Harker–Kanzow–Smale): P = R z/m with m = ½(R + s + √((R − s)²
+ * + 4ε²)) ≈ max(R, s), s = ‖z‖; Pz = ∂P/∂z, dR = ∂P/∂R. C^∞ for ε > 0; → disk_jacobian as ε → 0. */
+static void disk_smooth(const double *z, int size, double R, double eps, double *P,
+                        double Pz[2][2], double dR[2])
+{
+    double s = size == 1 ? fabs(z[0]) : hypot(z[0], z[1]);
+    double root = sqrt((R - s) * (R - s) + 4.0 * eps * eps), m = 0.5 * (R + s + root);
+    double dm_R = 0.5 * (1.0 + (R - s) / root), dm_s = 0.5 * (1.0 - (R - s) / root);
+    for (int i = 0; i < size; i++) {
+        P[i] = R * z[i] / m;
+        dR[i] = z[i] / m - R * z[i] / (m * m) * dm_R;
+        for (int j = 0; j < size; j++)
+            Pz[i][j] = R * (i == j) / m - (s > 0 ? R * z[i] / (m * m) * dm_s * z[j] / s : 0.0);
+    }
+}
+
 /* One contact, Alart–Curnier: x = p − ρ y, ν = max(0, x₀), F₀ = p₀ − ν, F_i = p_i −
- * P_{B(μ_i ν)}(x_i) per disk block; D = ∂P/∂x, IJ = I − D, A = ρ D. Returns 0 when x is not
- * finite. */
-static int contact_eval_ac(const cb_problem *prob, int a, double rho, const double *p,
-                           const double *y, double *F, double *IJ, double *A)
+ * P_{B(μ_i ν)}(x_i) per disk block; D = ∂P/∂x, IJ = I − D, A = ρ D. With eps > 0 the smoothed
+ * map F_ε: ν = ½(x₀ + √(x₀² + 4ε²)) and disk_smooth. Returns 0 when x is not finite. */
+static int contact_eval_ac(const cb_problem *prob, int a, double rho, double eps,
+                           const double *p, const double *y, double *F, double *IJ, double *A)
 {
     int d = prob->d;
     cb_friction f;
@@ -82,10 +98,17 @@ static int contact_eval_ac(const cb_problem *prob, int a, double rho, const doub
     if (!cb_all_finite(x, (size_t)d))
         return 0;
     double nu = fmax(0.0, x[0]), dnu = x[0] > 0 ? 1.0 : 0.0;
+    if (eps > 0) {
+        double root = sqrt(x[0] * x[0] + 4.0 * eps * eps);
+        nu = 0.5 * (x[0] + root), dnu = 0.5 * (1.0 + x[0] / root);
+    }
     F[0] = p[0] - nu;
     AT(D, d, 0, 0) = dnu;
     for (int i = 0, off = 1; i < c.nblocks; off += c.size[i], i++) {
-        disk_jacobian(x + off, c.size[i], c.mu[i] * nu, P, Pz, dR);
+        if (eps > 0)
+            disk_smooth(x + off, c.size[i], c.mu[i] * nu, eps, P, Pz, dR);
+        else
+            disk_jacobian(x + off, c.size[i], c.mu[i] * nu, P, Pz, dR);
         for (int r = 0; r < c.size[i]; r++) {
             F[off + r] = p[off + r] - P[r];
             AT(D, d, off + r, 0) = c.mu[i] * dnu * dR[r];
@@ -107,9 +130,12 @@ int nsn_system_eval(nsn_system *sys, const double *p, const double *y, cb_work *
     size_t dd = (size_t)d * d;
     for (int a = 0; a < sys->nc; a++) {
         size_t off = (size_t)a * d;
-        ok &= (sys->ac ? contact_eval_ac : contact_eval)(sys->prob, a, sys->rho[a], p + off,
-                                                          y + off, sys->F + off,
-                                                          sys->IJ + a * dd, sys->A + a * dd);
+        if (sys->ac)
+            ok &= contact_eval_ac(sys->prob, a, sys->rho[a], sys->eps, p + off, y + off,
+                                  sys->F + off, sys->IJ + a * dd, sys->A + a * dd);
+        else
+            ok &= contact_eval(sys->prob, a, sys->rho[a], p + off, y + off, sys->F + off,
+                               sys->IJ + a * dd, sys->A + a * dd);
     }
     cnt->projections += sys->nc;
     return ok;
