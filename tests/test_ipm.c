@@ -329,13 +329,12 @@ static void test_options(void **state)
     cb_problem_free(prob);
 }
 
-/* A rank-deficient multibody problem (rolling3d, nc = 500, seed 3: two contacts can push
- * against each other without changing any velocity, so the solutions form an unbounded set):
- * with prox=1e-2 the iterate stays bounded and the problem is solved to 1e-8 with
- * ‖e‖/‖q‖ ≤ 1e-8 as well (without it p drifts off along that direction). Skipped when quick. */
-static void test_prox_bounded(void **state)
+/* ipm on the rank-deficient multibody problem rolling3d nc = 500 seed 3 (two contacts can push
+ * against each other without changing any velocity, so the solutions form an unbounded set)
+ * with the options opt (what: their name in the message), at most 300 iterations: judged solved
+ * to 1e-8 with ‖e‖/‖q‖ ≤ 1e-8 as well. Skipped when quick. */
+static void assert_multibody_solved(const cb_option *opt, int nopt, const char *what)
 {
-    (void)state;
     if (cbt_quick())
         skip();
     cb_random_settings g;
@@ -345,44 +344,33 @@ static void test_prox_bounded(void **state)
     assert_int_equal(cb_generate_random(&g, &prob, NULL, NULL, NULL), CB_OK);
     cb_settings s;
     cb_settings_default(&s);
-    cb_option opt = {"prox", "1e-2"};
-    s.tol = 1e-8, s.options = &opt, s.noptions = 1, s.time_limit = 0, s.max_iter = 200;
+    s.tol = 1e-8, s.options = opt, s.noptions = nopt, s.time_limit = 0, s.max_iter = 300;
     cbt_run_result r = cbt_run(&cb_solver_ipm, prob, &s, NULL);
-    print_message("  rolling3d nc=500 seed 3, prox=1e-2: %s, %d iterations, error %.2e, "
-                  "error_q %.2e\n", cb_status_name(r.info.status), r.info.iterations,
-                  r.info.error, r.info.error_q);
+    print_message("  rolling3d nc=500 seed 3, %s: %s, %d iterations, error %.2e, error_q %.2e\n",
+                  what, cb_status_name(r.info.status), r.info.iterations, r.info.error,
+                  r.info.error_q);
     assert_int_equal(r.info.status, CB_STATUS_SOLVED);
     assert_true(r.info.error_q <= 1e-8);
     cbt_run_free(&r);
     cb_problem_free(prob);
 }
 
-/* The same problem with the defaults (prox = 0): the interior point's iterate drifts along the
- * null space (before the drift guard existed: ‖p‖ = 4.6e7 after 29 iterations, measured); the
- * guard stops it once ‖p‖ passes 8 × its reference iterate's and the crossover (nsn) starts
- * from that reference: judged solved to 1e-8 with ‖e‖/‖q‖ ≤ 1e-8 within 300 iterations.
- * Skipped when quick. */
+/* With prox=1e-2 the iterate stays bounded (without it, and without the drift guard, p drifts
+ * off along the null space). */
+static void test_prox_bounded(void **state)
+{
+    (void)state;
+    cb_option opt = {"prox", "1e-2"};
+    assert_multibody_solved(&opt, 1, "prox=1e-2");
+}
+
+/* With the defaults (prox = 0) the interior point's iterate drifts along the null space (before
+ * the drift guard existed: ‖p‖ = 4.6e7 after 29 iterations, measured); the guard stops it once
+ * ‖p‖ passes 8 × its reference iterate's and the crossover (nsn) starts from that reference. */
 static void test_drift_guard(void **state)
 {
     (void)state;
-    if (cbt_quick())
-        skip();
-    cb_random_settings g;
-    cb_random_settings_default(&g);
-    g.kind = CB_KIND_ROLLING3D, g.nc = 500, g.seed = 3;
-    cb_problem *prob = NULL;
-    assert_int_equal(cb_generate_random(&g, &prob, NULL, NULL, NULL), CB_OK);
-    cb_settings s;
-    cb_settings_default(&s);
-    s.tol = 1e-8, s.time_limit = 0, s.max_iter = 300;
-    cbt_run_result r = cbt_run(&cb_solver_ipm, prob, &s, NULL);
-    print_message("  rolling3d nc=500 seed 3, defaults: %s, %d iterations, error %.2e, "
-                  "error_q %.2e\n", cb_status_name(r.info.status), r.info.iterations,
-                  r.info.error, r.info.error_q);
-    assert_int_equal(r.info.status, CB_STATUS_SOLVED);
-    assert_true(r.info.error_q <= 1e-8);
-    cbt_run_free(&r);
-    cb_problem_free(prob);
+    assert_multibody_solved(NULL, 0, "defaults");
 }
 
 /* ipm with form=F (and shift=each, polish=none, at most max_iter iterations when max_iter > 0). */

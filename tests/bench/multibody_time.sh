@@ -20,7 +20,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin" generate random --kind rolling3d --nc 500 --seed 3 -o "$tmp/r500.dat" >/dev/null 2>&1
 "$bin" generate random --kind rolling3d --nc 1000 --seed 1 -o "$tmp/r1000.dat" >/dev/null 2>&1
 solvers=("nsn" "ipm" "nsn smoothing=off")
-"$bin" list solvers 2>/dev/null | grep -q '^siconos-nsgs' && solvers+=("siconos-nsgs")
+listed=$("$bin" list solvers 2>/dev/null)
+grep -q '^siconos-nsgs ' <<<"$listed" && solvers+=("siconos-nsgs")
 : >"$tmp/rows"
 for ((r = 0; r < rounds; r++)); do
     order=("${solvers[@]}")
