@@ -141,6 +141,7 @@ static double norm_wp(const cb_problem *prob, const double *y)
     return sqrt(s);
 }
 
+/* Reference update and drift test (first_order.h). */
 int cb_fo_drift_update(cb_fo_drift *d, const cb_fo_residual *r, const double *y)
 {
     double wp = norm_wp(d->prob, y);
@@ -148,5 +149,7 @@ int cb_fo_drift_update(cb_fo_drift *d, const cb_fo_residual *r, const double *y)
         d->err_q = r->err_q, d->norm_p = r->norm_p, d->norm_wp = wp;
         return 1;
     }
-    return r->norm_p > CB_FO_DRIFT * fmax(d->scale, d->norm_p) && wp <= 2.0 * d->norm_wp ? 2 : 0;
+    return r->norm_p > CB_FO_DRIFT * fmax(d->scale, d->norm_p) && wp <= CB_FO_DRIFT_WP * d->norm_wp
+               ? 2
+               : 0;
 }

@@ -47,12 +47,13 @@ int cb_fo_stop_status(const cb_fo_residual *r, double step, double norm_q, const
  * K ∩ null(W): ‖p‖ grows while W p = y − q and the absolute residual ‖e‖ = err_q ‖q‖ stay put.
  * The detector's reference is the last iterate whose err_q improved on the previous reference's
  * by the factor CB_FO_DRIFT_GAIN; drift is ‖p‖ > CB_FO_DRIFT · max(scale, ‖p_ref‖) with
- * ‖y − q‖ ≤ 2 ‖y_ref − q‖, where scale = ‖q‖ / mean_α ‖W_αα‖∞ (the force that balances q with
+ * ‖y − q‖ ≤ CB_FO_DRIFT_WP ‖y_ref − q‖, where scale = ‖q‖ / mean_α ‖W_αα‖∞ (the force that balances q with
  * the diagonal blocks; +inf when every diagonal block is zero). An iterate that grows towards
  * a large solution (an interior point's small start, a tall stack) moves W p with it or lowers
  * err_q, and is not drift. */
-#define CB_FO_DRIFT 8.0
-#define CB_FO_DRIFT_GAIN 0.9
+#define CB_FO_DRIFT 8.0      /* ‖p‖ growth over the reference's (or the scale) */
+#define CB_FO_DRIFT_GAIN 0.9 /* err_q improvement that makes a new reference */
+#define CB_FO_DRIFT_WP 2.0   /* ‖y − q‖ at most this × the reference's */
 typedef struct {
     const cb_problem *prob;
     double scale;   /* ‖q‖ / mean ‖W_αα‖∞ */

@@ -54,7 +54,8 @@
 #define NSN_SMOOTH_CHUNK 20   /* run in chunks of this many, */
 #define NSN_SMOOTH_GAIN 0.1   /* stopped at this fraction of its starting error, */
 #define NSN_SMOOTH_GROWTH 1.5 /* a chunk undone when ‖p‖ passes this × the reference */
-#define NSN_STALL_WINDOW 30   /* smoothing phase ends: no tenfold decrease in this many steps */
+#define NSN_STALL_WINDOW 30   /* smoothing phase ends: no decrease to NSN_STALL_GAIN × the */
+#define NSN_STALL_GAIN 0.1    /* error of NSN_STALL_WINDOW steps before */
 
 typedef struct {
     int ac;               /* formulation=ac: ρ_α = 1/‖W_αα‖ */
@@ -406,7 +407,7 @@ static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double e
 static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
 {
     double *old = &w->err_hist[k % NSN_STALL_WINDOW];
-    int stalled = k > NSN_STALL_WINDOW && res->err > 0.1 * *old;
+    int stalled = k > NSN_STALL_WINDOW && res->err > NSN_STALL_GAIN * *old;
     *old = res->err;
     if (!w->smoothing || !(cb_fo_drift_update(&w->drift, res, w->y) == 2 || stalled))
         return;
