@@ -112,23 +112,34 @@ int cb_fo_supports(const cb_problem *prob, cb_error *err)
     return CB_OK;
 }
 
-/* scale = ‖q‖ / mean_α ‖W_αα‖∞ (‖·‖∞ the largest absolute row sum). */
-void cb_fo_drift_init(cb_fo_drift *d, const cb_problem *prob, double norm_q)
+/* max_i Σ_j |(W_αα)_ij| */
+double cb_fo_diag_norm(const cb_problem *prob, int alpha)
 {
-    int dim = prob->d;
-    double blk[CB_MAX_DIM * CB_MAX_DIM], mean = 0.0;
-    for (int a = 0; a < prob->nc; a++) {
-        double nrm = 0.0;
-        cb_problem_diag_block(prob, a, blk);
-        for (int i = 0; i < dim; i++) {
-            double r = 0.0;
-            for (int j = 0; j < dim; j++)
-                r += fabs(blk[i + j * dim]);
-            nrm = fmax(nrm, r);
-        }
-        mean += nrm / prob->nc;
+    int d = prob->d;
+    double blk[CB_MAX_DIM * CB_MAX_DIM], nrm = 0.0;
+    cb_problem_diag_block(prob, alpha, blk);
+    for (int i = 0; i < d; i++) {
+        double r = 0.0;
+        for (int j = 0; j < d; j++)
+            r += fabs(blk[i + j * d]);
+        nrm = fmax(nrm, r);
     }
-    d->prob = prob, d->scale = mean > 0 ? norm_q / mean : INFINITY;
+    return nrm;
+}
+
+/* (1/nc) Σ_α ‖W_αα‖∞ */
+double cb_fo_mean_diag_norm(const cb_problem *prob)
+{
+    double mean = 0.0;
+    for (int a = 0; a < prob->nc; a++)
+        mean += cb_fo_diag_norm(prob, a) / prob->nc;
+    return mean;
+}
+
+/* scale = ‖q‖ / mean_α ‖W_αα‖∞. */
+void cb_fo_drift_init(cb_fo_drift *d, const cb_problem *prob, double norm_q, double mean_diag)
+{
+    d->prob = prob, d->scale = mean_diag > 0 ? norm_q / mean_diag : INFINITY;
     d->err_q = INFINITY, d->norm_p = 0.0, d->norm_wp = 0.0;
 }
 

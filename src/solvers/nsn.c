@@ -70,7 +70,7 @@ typedef struct {
     const cb_problem *prob;
     size_t n;
     nsn_params par;
-    double norm_q, w_scale;
+    double norm_q, w_scale, w_mean;
     double *rho;            /* ρ_α of F */
     nsn_system sys;
     nsn_direct *direct;     /* NULL: GMRES */
@@ -139,23 +139,17 @@ static void nsn_cleanup(void *work)
 }
 
 /* ρ_α = 1/‖W_αα‖∞ for formulation=ac (1 when the block is zero), 1 for natural; s_W = mean
- * ρ_α ‖W_αα‖∞. */
+ * ρ_α ‖W_αα‖∞; w_mean = mean ‖W_αα‖∞ (the drift detector's scale). */
 static void scales(nsn_work *w)
 {
     const cb_problem *prob = w->prob;
-    int d = prob->d;
-    double blk[NSN_D2], sum = 0.0;
+    double sum = 0.0;
+    w->w_mean = 0.0;
     for (int a = 0; a < prob->nc; a++) {
-        double nrm = 0.0;
-        cb_problem_diag_block(prob, a, blk);
-        for (int i = 0; i < d; i++) { /* ‖·‖∞: largest absolute row sum */
-            double r = 0.0;
-            for (int j = 0; j < d; j++)
-                r += fabs(blk[i + j * d]);
-            nrm = fmax(nrm, r);
-        }
+        double nrm = cb_fo_diag_norm(prob, a);
         w->rho[a] = w->par.ac && nrm > 0 ? 1.0 / nrm : 1.0;
         sum += w->rho[a] * nrm;
+        w->w_mean += nrm / prob->nc;
     }
     w->w_scale = sum > 0 ? sum / prob->nc : 1.0;
 }
@@ -428,7 +422,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     cb_fo_residual res;
     int status = -1;
     w->smoothing = w->par.smooth, w->lambda_boost = 1.0, w->p_ref = 0.0;
-    cb_fo_drift_init(&w->drift, w->prob, w->norm_q);
+    cb_fo_drift_init(&w->drift, w->prob, w->norm_q, w->w_mean);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     cb_problem_y(w->prob, sol->p, w->y);
     info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
