@@ -140,6 +140,7 @@ static int judge_files(const char *file, const char *sol, const cb_read_settings
         cb_json_begin(&o, stdout);
         cb_json_num(&o, "error", j.error);
         cb_json_num(&o, "error_q", j.error_q);
+        cb_json_num(&o, "error_data", j.error_data);
         cb_json_num(&o, "abs_error", j.abs_error);
         cb_json_num(&o, "tol", tol);
         cb_json_bool(&o, "solved", j.solved);
@@ -288,7 +289,8 @@ const cb_cli_command cb_command_error = {
     "error", cb_cmd_error, "judge a solution file against a problem file (one JSON object)",
     error_forms,
     "Recomputes y = W p + q from the p of SOL and prints the natural-map residuals: error\n"
-    "(Siconos 4.4 normalisation), error_q (FCLIB normalisation), abs_error (unnormalised) and\n"
-    "solved (finite, error <= tol and error_q <= 1).",
+    "(Siconos 4.4 normalisation), error_q (FCLIB normalisation), error_data (the verdict's),\n"
+    "abs_error (unnormalised) and solved (finite, resolvable and error_data <= tol; the rule is\n"
+    "in man conebench, VERDICT). solve, run, report and compare give the same verdict.",
     "conebench error problem.dat --solution problem.sol --tol 1e-6",
     "0 judged (solved or not), 1 failure, 2 bad input"};

@@ -28,7 +28,7 @@ static void json_solver(cb_json *j, const cb_report_solver *st)
     cb_json_bool(j, "work_counters_filled", st->work_filled);
     cb_json_object(j, "failures");
     for (int s = 0; s < CB_STATUS_COUNT; s++)
-        if (s != CB_STATUS_SOLVED && s != CB_STATUS_UNSUPPORTED)
+        if (s != CB_STATUS_UNSUPPORTED)
             cb_json_int(j, cb_status_name((cb_status)s), st->status_count[s]);
     cb_json_close(j);
     cb_json_close(j);

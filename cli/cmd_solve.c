@@ -137,9 +137,11 @@ static void print_json(const solve_args *a, const cb_problem *p, const cb_info *
     json_options(&j, a);
     cb_json_num(&j, "tol", a->s.tol);
     cb_json_str(&j, "status", cb_status_name(info->status));
+    cb_json_bool(&j, "solved", info->solved);
     cb_json_int(&j, "iterations", info->iterations);
     cb_json_num(&j, "error", info->error);
     cb_json_num(&j, "error_q", info->error_q);
+    cb_json_num(&j, "error_data", info->error_data);
     cb_json_num_digits(&j, "time_s", t, 9);
     cb_json_num_digits(&j, "time_setup_s", info->time_setup, 9);
     cb_json_num_digits(&j, "time_solve_s", info->time_solve, 9);
@@ -161,9 +163,11 @@ static void print_result(const solve_args *a, const cb_problem *p, const cb_info
         print_json(a, p, info, cpu);
         return;
     }
-    printf("%s  %s  nc=%d  %s  status=%s  iterations=%d  error=%.3e  error_q=%.3e  time=%.6fs\n",
+    printf("%s  %s  nc=%d  %s  %s  status=%s  iterations=%d  error=%.3e  error_q=%.3e  "
+           "error_data=%.3e  time=%.6fs\n",
            p->name ? p->name : a->file, cb_kind_name(p->kind), p->nc, a->solver,
-           cb_status_name(info->status), info->iterations, info->error, info->error_q,
+           info->solved ? "solved" : "not-solved", cb_status_name(info->status),
+           info->iterations, info->error, info->error_q, info->error_data,
            info->time_setup + info->time_solve);
 }
 
@@ -225,7 +229,7 @@ static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
                  : cb_write_solution(a->solution, p->nc, p->d, sol.p, sol.y, err);
     if (rc == CB_OK)
         note_time_limit(a, &info, killed);
-    if (rc == CB_OK && err->text[0] && info.status != CB_STATUS_SOLVED) /* why (external.h) */
+    if (rc == CB_OK && err->text[0] && !info.solved) /* why (external.h) */
         fprintf(stderr, "conebench: %s: %s: %s\n", a->file, a->solver, err->text);
     if (rc == CB_OK)
         print_result(a, p, &info, cpu);
@@ -264,8 +268,11 @@ const cb_cli_command cb_command_solve = {
     "solve", cb_cmd_solve, "run one solver on one problem file; the result is judged anew",
     forms,
     "Reads FILE (any format info reads), runs the solver from p = 0 (or --warm-start) and judges\n"
-    "the result with the natural-map residual: error (Siconos 4.4 normalisation) and error_q\n"
-    "(FCLIB normalisation). solved = finite, error <= tol and error_q <= 1, whatever the solver\n"
-    "says. Prints one line (or --json); a stop at the time limit is said on stderr.",
+    "the result with the natural-map residual: error (Siconos 4.4 normalisation), error_q (FCLIB\n"
+    "normalisation) and error_data (the verdict's: Siconos' with the iterate's size capped by the\n"
+    "data, see man conebench, VERDICT). status is why the run stopped (converged, max_iter, ...);\n"
+    "solved is the judge's verdict on the final iterate, whatever the solver says; `conebench\n"
+    "error` on the --solution file gives the same. Prints one line (or --json); a stop at the\n"
+    "time limit is said on stderr.",
     "conebench solve problem.dat --solver nsgs --tol 1e-8 --option omega=1.2 --json",
     "0 the solve ran (its status, e.g. max_iter, is in the output), 1 failure, 2 bad input"};

@@ -30,16 +30,16 @@ static void duration(double s, char *buf, size_t len)
         snprintf(buf, len, "%ld s", t);
 }
 
-/* "failed F (status n, ...)": every status but solved and unsupported. */
+/* "failed F (status n, ...)": the runs not solved, by stop reason (unsupported apart). */
 static void failures(const long *by, FILE *f)
 {
     long n = 0;
     for (int k = 0; k < CB_STATUS_COUNT; k++)
-        n += k != CB_STATUS_SOLVED && k != CB_STATUS_UNSUPPORTED ? by[k] : 0;
+        n += k != CB_STATUS_UNSUPPORTED ? by[k] : 0;
     fprintf(f, "failed %ld", n);
     const char *sep = " (";
     for (int k = 0; k < CB_STATUS_COUNT; k++)
-        if (k != CB_STATUS_SOLVED && k != CB_STATUS_UNSUPPORTED && by[k]) {
+        if (k != CB_STATUS_UNSUPPORTED && by[k]) {
             fprintf(f, "%s%s %ld", sep, cb_status_name((cb_status)k), by[k]);
             sep = ", ";
         }

@@ -368,7 +368,7 @@ static void test_siconos_answer_from_child(void **state)
     assert_int_equal(cb_solve(sv, prob, &s, &a, &ia, NULL), CB_OK);
     assert_int_equal(cb_solve_limited(sv, prob, &s, &b, &ib, NULL, &killed, NULL), CB_OK);
     assert_int_equal(killed, 0);
-    assert_int_equal(ia.status, CB_STATUS_SOLVED);
+    assert_true(ia.solved);
     assert_int_equal(ib.status, ia.status);
     assert_int_equal(ib.iterations, ia.iterations);
     assert_true(ib.error == ia.error && ib.solver_error == ia.solver_error);

@@ -42,12 +42,13 @@ int main(int argc, char **argv)
     if (rc == CB_OK)
         rc = cb_solve(nsgs, prob, &s, &sol, &info, &err);
     if (rc == CB_OK)
-        printf("%s: nc = %d, %s after %d sweeps, judged error %.3e\n", cb_kind_name(prob->kind),
-               prob->nc, cb_status_name(info.status), info.iterations, info.error);
+        printf("%s: nc = %d, %s after %d sweeps (%s), judged error %.3e\n",
+               cb_kind_name(prob->kind), prob->nc, info.solved ? "solved" : "not solved",
+               info.iterations, cb_status_name(info.status), info.error_data);
     else
         fprintf(stderr, "solve: %s\n", err.text);
     cb_info_free(&info);
     cb_solution_free(&sol);
     cb_problem_free(prob);
-    return rc == CB_OK && info.status == CB_STATUS_SOLVED ? 0 : 1;
+    return rc == CB_OK && info.solved ? 0 : 1;
 }

@@ -115,10 +115,10 @@ static int pjacobi_solve(void *work, const cb_settings *s, cb_solution *sol, cb_
         info->iterations = it;
         info->solver_error = j.error;
         if (rc == CB_OK)
-            rc = cb_info_trace(info, s, it, t0, j.error);
+            rc = cb_info_trace(info, s, it, t0, j.error_data);
         if (rc != CB_OK || !j.finite || j.solved) {
             info->status = rc != CB_OK ? info->status
-                           : !j.finite ? CB_STATUS_DIVERGED : CB_STATUS_SOLVED;
+                           : !j.finite ? CB_STATUS_DIVERGED : CB_STATUS_CONVERGED;
             break;
         }
         if (it >= s->max_iter)

@@ -3,7 +3,9 @@
  * Columns: run_id, problem, sha256, kind, nc, solver, label, options, tol, rep, status,
  * iterations, error, error_q, time_s, time_setup_s, time_solve_s, block_products, projections,
  * local_iters, error_evals, machine, dist_ref (empty when the problem has no reference or its
- * p* is not unique; rows of older files without the column read as NaN). Fields are RFC 4180 CSV (quoted when needed). Rows are
+ * p* is not unique), solved (yes/no: the judge's verdict), error_data (the verdict's error).
+ * status is the stop reason, solved the verdict (solver.h). Rows of other layouts are refused.
+ * Fields are RFC 4180 CSV (quoted when needed). Rows are
  * appended with one write() each, so a killed campaign leaves at most one torn last line, which
  * readers ignore (cb_results_read reports how many bytes of valid rows the file has).
  */
@@ -24,9 +26,10 @@ typedef struct {
     char options[512];
     double tol;
     int rep;
-    cb_status status;
+    cb_status status;    /* the stop reason */
+    int solved;          /* the judge's verdict */
     int iterations;
-    double error, error_q;
+    double error, error_q, error_data;
     double time_s, time_setup_s, time_solve_s;
     cb_work work;
     char machine[17];

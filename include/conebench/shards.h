@@ -55,7 +55,7 @@ typedef struct {
     int index, count;     /* shard i/N */
     long total;           /* runs of this shard */
     long done;            /* rows in runs.csv */
-    long by_status[CB_STATUS_COUNT];
+    long by_status[CB_STATUS_COUNT]; /* runs not solved, by stop reason */
     long campaign_runs;   /* runs of the whole campaign */
     double eta;           /* seconds left at this session's rate; 0 when done; NaN: unknown */
 } cb_shard_status;

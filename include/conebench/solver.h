@@ -2,13 +2,16 @@
  *
  * Every solver is a cb_solver function table: setup (validate + allocate opaque work), solve,
  * cleanup. Callers normally use cb_solve(), which times the phases, runs the solver, and then
- * re-scores the result with the judge (cb_judge): info->error, info->error_q and the final
- * status come from the judge, never from the solver's own word. The status rule is the same
- * for every solver: time_limit when setup + solve took longer than settings->time_limit
- * (whatever was returned); else diverged when the final iterate is not finite; else solved
- * when the judge accepts it — and, if the solver itself did not claim success (its own stop
- * test never fired), error_q ≤ tol as well; a solver that claimed success on a rejected
- * iterate is not_solved; otherwise its own stop reason stays (solver.c: final_status).
+ * re-scores the result with the judge (cb_judge). Two things are reported, never mixed:
+ *   info->status  the stop reason: why the run ended (converged: the solver's own stop test
+ *                 fired; max_iter; time_limit: the budget was exceeded; diverged: a non-finite
+ *                 iterate; stalled: the solver gave up before its cap; crashed, unsupported,
+ *                 bad_input);
+ *   info->solved  the verdict: the judge's, on the final iterate alone (judge.h: finite,
+ *                 resolvable and error_data ≤ tol), whatever the stop reason. `conebench error`
+ *                 on the written solution gives the same verdict.
+ * The stop reason is the solver's, except time_limit (setup + solve over the budget, whatever
+ * was returned) and diverged (the final iterate is not finite) (solver.c: final_status).
  *
  * Ownership: cb_solution arrays are owned by the caller (cb_solution_alloc / cb_solution_free).
  * info->trace is allocated by cb_solve when settings->trace is set; free it with cb_info_free.
@@ -21,13 +24,12 @@
 #include "conebench/kv.h"
 
 typedef enum {
-    CB_STATUS_SOLVED = 0,
+    CB_STATUS_CONVERGED = 0,  /* the solver's own stop test fired (the verdict is the judge's) */
     CB_STATUS_MAX_ITER = 1,
     CB_STATUS_TIME_LIMIT = 2,
     CB_STATUS_DIVERGED = 3,   /* a non-finite iterate */
     CB_STATUS_BAD_INPUT = 4,
-    CB_STATUS_NOT_SOLVED = 5, /* solver stopped before its cap without an accepted solution:
-                                 it claimed success and the judge disagrees, or it broke down */
+    CB_STATUS_STALLED = 5,    /* the solver gave up before its cap (breakdown, stagnation) */
     CB_STATUS_CRASHED = 6,    /* harness only: the child process died */
     CB_STATUS_UNSUPPORTED = 7 /* the solver does not take this problem's cone kind (or storage):
                                  its supports() said so; not a failure, the input is fine */
@@ -35,7 +37,7 @@ typedef enum {
 
 #define CB_STATUS_COUNT (CB_STATUS_UNSUPPORTED + 1) /* number of cb_status values */
 
-const char *cb_status_name(cb_status s); /* "solved", "max_iter", ... */
+const char *cb_status_name(cb_status s); /* "converged", "max_iter", ... */
 int cb_status_parse(const char *name, cb_status *out);
 
 /* One per-solver option, as given by the user ("key=value"): a cb_kv (kv.h) under the name
@@ -68,14 +70,16 @@ typedef struct {
 typedef struct {
     int iteration;
     double time_s;
-    double error;
+    double error; /* conebench's solvers: the judge's error_data; Siconos adapters: their own */
 } cb_trace_point;
 
 typedef struct {
-    cb_status status;
+    cb_status status;    /* the stop reason */
+    int solved;          /* the judge's verdict on the final iterate (1 solved, 0 not) */
     int iterations;
-    double error;        /* as judged */
+    double error;        /* as judged (Siconos normalisation) */
     double error_q;      /* as judged */
+    double error_data;   /* as judged: the verdict's error (judge.h) */
     double solver_error; /* the solver's own last estimate */
     double time_setup, time_solve, time_judge; /* seconds */
     cb_work work;

@@ -94,7 +94,8 @@ typedef struct {
     long long nnzb;        /* stored blocks of W: BSR d×d blocks; factored: d×6 G blocks of the
                             * (contact, slot) pairs with a dynamic body */
     size_t w_bytes;        /* memory of W (cb_problem_W_bytes) */
-    cb_status status;      /* of the solve (CB_STATUS_SOLVED when nc = 0) */
+    cb_status status;      /* the solve's stop reason (converged when nc = 0) */
+    int solved;            /* the judge's verdict on the step's solve (1 when nc = 0) */
     int iterations;
     double error, error_q; /* as judged */
     double energy_before, energy_after; /* over the bodies alive at the start of the step */

@@ -198,7 +198,7 @@ static int check_warm_start(const conf_ctx *x, char *d, size_t n)
     cb_settings st = settings(x, KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
     conf_run r;
     base_run(x, &st, x->pstar[x->base], &r);
-    int ok = r.rc == CB_OK && r.info.status == CB_STATUS_SOLVED && r.info.iterations <= 1;
+    int ok = r.rc == CB_OK && r.info.solved && r.info.iterations <= 1;
     snprintf(d, n, "from the known solution: status %s after %d iterations",
              cb_status_name(r.info.status), r.info.iterations);
     conf_run_free(&r);
@@ -275,7 +275,7 @@ static int check_known(const conf_ctx *x, char *d, size_t n)
         int rc = harness(x, x->probs[kind], &st, NULL, &sol, &info, NULL);
         if (info.status != CB_STATUS_UNSUPPORTED) {
             nsup++;
-            ok = ok && rc == CB_OK && info.status == CB_STATUS_SOLVED;
+            ok = ok && rc == CB_OK && info.solved;
             if (k < n)
                 k += (size_t)snprintf(d + k, n - k, "%s%s %s", k ? ", " : "",
                                       cb_kind_name((cb_kind)kind), cb_status_name(info.status));

@@ -515,7 +515,7 @@ static int read_outputs(const ext_work *w, const cb_settings *s, cb_solution *so
         cb_fail(err, CB_ERR_INPUT, "%s", why.text);
     } else {
         memcpy(sol->p, p, sol->n * sizeof *p);
-        info->status = info->iterations >= s->max_iter ? CB_STATUS_MAX_ITER : CB_STATUS_SOLVED;
+        info->status = info->iterations >= s->max_iter ? CB_STATUS_MAX_ITER : CB_STATUS_CONVERGED;
     }
     for (size_t i = 0; rc == CB_OK && i < sol->n; i++)
         if (!isfinite(p[i])) {
@@ -554,7 +554,7 @@ static int ext_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     int wstatus = 0, timed_out = 0;
     cb_error_clear(err);
     w->dir[0] = '\0';
-    info->status = CB_STATUS_NOT_SOLVED;
+    info->status = CB_STATUS_STALLED;
     info->solver_error = NAN;
     if (!cb_all_finite(sol->p, sol->n)) { /* the contract: diverged at once */
         info->status = CB_STATUS_DIVERGED;

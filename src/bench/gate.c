@@ -12,7 +12,7 @@
 #include "conebench/metrics.h"
 #include "conebench/results.h"
 
-#define BENCH_COLUMNS 10
+#define BENCH_COLUMNS 11
 #define LINE_MAX_LEN 2048
 
 void cb_gate_tolerances_default(cb_gate_tolerances *t)
@@ -59,13 +59,14 @@ int cb_bench_write(const char *path, const cb_bench *b, cb_error *err)
     FILE *f = o.f;
     fprintf(f, "# conebench bench file (format: include/conebench/gate.h)\n"
                "# tolerances: iterations=%g work=%g error_factor=%g\n# data_missing: %d\n"
-               "problem,solver,tol,exact,status,iterations,block_products,projections,"
+               "problem,solver,tol,exact,status,solved,iterations,block_products,projections,"
                "local_iters,error\n",
             b->tols.iterations, b->tols.work, b->tols.error_factor, b->data_missing);
     for (int i = 0; i < b->nrows; i++) {
         const cb_bench_row *r = &b->rows[i];
-        fprintf(f, "%s,%s,%.17g,%d,%s,%d,%lld,%lld,%lld,%.17g\n", r->problem, r->solver, r->tol,
-                r->exact, cb_status_name(r->status), r->iterations, r->work.block_products,
+        fprintf(f, "%s,%s,%.17g,%d,%s,%s,%d,%lld,%lld,%lld,%.17g\n", r->problem, r->solver,
+                r->tol, r->exact, cb_status_name(r->status), r->solved ? "yes" : "no",
+                r->iterations, r->work.block_products,
                 r->work.projections, r->work.local_iters, r->error);
     }
     return cb_outbuf_commit(&o, path, err);
@@ -110,20 +111,22 @@ static int bench_row_parse(char *line, cb_bench_row *r)
     memset(r, 0, sizeof *r);
     if (split_fields(line, f, BENCH_COLUMNS + 1) != BENCH_COLUMNS ||
         strlen(f[0]) >= sizeof r->problem || strlen(f[1]) >= sizeof r->solver ||
-        cb_status_parse(f[4], &r->status) != CB_OK)
+        cb_status_parse(f[4], &r->status) != CB_OK ||
+        (strcmp(f[5], "yes") != 0 && strcmp(f[5], "no") != 0))
         return CB_ERR_INPUT;
     for (int k = 2; k < BENCH_COLUMNS; k++)
-        if (k != 4 && number(f[k], &v[k]) != CB_OK)
+        if (k != 4 && k != 5 && number(f[k], &v[k]) != CB_OK)
             return CB_ERR_INPUT;
+    r->solved = f[5][0] == 'y';
     strcpy(r->problem, f[0]);
     strcpy(r->solver, f[1]);
     r->tol = v[2];
     r->exact = v[3] != 0;
-    r->iterations = (int)v[5];
-    r->work.block_products = (long long)v[6];
-    r->work.projections = (long long)v[7];
-    r->work.local_iters = (long long)v[8];
-    r->error = v[9];
+    r->iterations = (int)v[6];
+    r->work.block_products = (long long)v[7];
+    r->work.projections = (long long)v[8];
+    r->work.local_iters = (long long)v[9];
+    r->error = v[10];
     return CB_OK;
 }
 
@@ -193,6 +196,7 @@ static int add_result(cb_bench *b, const cb_result *x)
     }
     if (x->rep == 0) {
         r->status = x->status;
+        r->solved = x->solved;
         r->iterations = x->iterations;
         r->work = x->work;
         r->error = x->error;
@@ -307,15 +311,15 @@ static void compare_count(FILE *f, cb_gate_summary *sum, const cb_bench_row *r, 
         verdict(f, sum, 0, r, what, base, now);
 }
 
-/* Deterministic figures of one baseline row against the current one (status only when either
- * row is not exact). */
+/* Deterministic figures of one baseline row against the current one (the verdict only when
+ * either row is not exact). */
 static void compare_row(FILE *f, cb_gate_summary *sum, const cb_gate_tolerances *t,
                         const cb_bench_row *b, const cb_bench_row *c)
 {
-    int bs = b->status == CB_STATUS_SOLVED, cs = c->status == CB_STATUS_SOLVED;
+    int bs = b->solved, cs = c->solved;
     sum->compared++;
     if (bs != cs) {
-        verdict(f, sum, bs, b, cs ? "status solved" : "status lost", bs, cs);
+        verdict(f, sum, bs, b, cs ? "now solved" : "no longer solved", bs, cs);
         return;
     }
     if (!b->exact || !c->exact)
@@ -358,7 +362,8 @@ static int row_pairs(const cb_bench *base, const cb_bench_row *c, int interleave
     const cb_bench_row *b = interleaved ? c : find_row(base, c->problem, c->solver, c->tol);
     const cb_bench_row *fig = find_row(base, c->problem, c->solver, c->tol);
     double bt[CB_BENCH_MAX_REPS];
-    if (!b || !fig || fig->status != c->status || fig->iterations != c->iterations)
+    if (!b || !fig || fig->status != c->status || fig->solved != c->solved ||
+        fig->iterations != c->iterations)
         return 0;
     int n = c->ntimes < b->ntimes ? c->ntimes : b->ntimes;
     for (int k = 0; k < n; k++) {

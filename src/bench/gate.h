@@ -96,7 +96,8 @@ typedef struct {
     char solver[256];    /* the campaign label */
     double tol;
     int exact;           /* 1: counters compared exactly; 0: status only (Siconos adapters) */
-    cb_status status;
+    cb_status status;    /* the stop reason */
+    int solved;          /* the judge's verdict */
     int iterations;
     cb_work work;
     double error;

@@ -146,6 +146,7 @@ static int json_value(const char *json, const char *key, char *out, size_t len)
 /* Figures and CPU seconds of one `solve --json` answer. */
 typedef struct {
     cb_status status;
+    int solved;
     int iterations;
     cb_work work;
     double error, seconds;
@@ -158,6 +159,9 @@ static int parse_answer(const char *out, solve_answer *a)
     const char *json = strstr(out, "{\"problem\"");
     if (!json || json_value(json, "status", v, sizeof v) || cb_status_parse(v, &a->status))
         return CB_ERR_INPUT;
+    if (json_value(json, "solved", v, sizeof v) || (strcmp(v, "true") && strcmp(v, "false")))
+        return CB_ERR_INPUT;
+    a->solved = v[0] == 't';
     const char *num_keys[] = {"iterations", "block_products", "projections", "local_iters",
                               "error"};
     double x[5];
@@ -203,6 +207,7 @@ static int run_one(char **argv, double deadline, solve_answer *a, cb_error *err)
 static void set_figures(cb_bench_row *r, const solve_answer *a)
 {
     r->status = a->status;
+    r->solved = a->solved;
     r->iterations = a->iterations;
     r->work = a->work;
     r->error = a->error;

@@ -25,7 +25,7 @@ static void failure_list(const cb_report_solver *st, char *why, size_t len)
     size_t k = 0;
     snprintf(why, len, "—");
     for (int s = 0; s < CB_STATUS_COUNT; s++)
-        if (s != CB_STATUS_SOLVED && s != CB_STATUS_UNSUPPORTED && st->status_count[s] && k < len)
+        if (s != CB_STATUS_UNSUPPORTED && st->status_count[s] && k < len)
             k += (size_t)snprintf(why + k, len - k, "%s%s %d", k ? ", " : "",
                                   cb_status_name((cb_status)s), st->status_count[s]);
 }

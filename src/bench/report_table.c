@@ -139,7 +139,7 @@ static void add_to_cell(cb_report_cell *c, const cb_result *r)
         c->solved = 1;
     }
     c->nreps++;
-    c->solved &= r->status == CB_STATUS_SOLVED;
+    c->solved &= r->solved;
     c->work_filled |= r->work.block_products != 0 || r->work.projections != 0 ||
                       r->work.local_iters != 0 || r->work.error_evals != 0;
 }
@@ -231,7 +231,7 @@ void cb_report_stats(const cb_report_limits *lim, const cb_report_table *t, int 
         }
         st->runs++;
         st->solved += c->solved;
-        st->status_count[c->status]++;
+        st->status_count[c->status] += !c->solved; /* failures by stop reason */
         st->work_filled |= c->work_filled;
         tm[k] = c->solved ? c->time : lim->time_limit;
         it[k++] = c->solved ? c->iterations : lim->max_iter;

@@ -8,14 +8,13 @@
 
 #include "conebench/io.h"
 
-#define NCOLS 23
-#define NCOLS_V1 22 /* rows written before the column dist_ref */
+#define NCOLS 25
 
 const char *cb_results_header(void)
 {
     return "run_id,problem,sha256,kind,nc,solver,label,options,tol,rep,status,iterations,error,"
            "error_q,time_s,time_setup_s,time_solve_s,block_products,projections,local_iters,"
-           "error_evals,machine,dist_ref\n";
+           "error_evals,machine,dist_ref,solved,error_data\n";
 }
 
 /* Append a CSV string field (quoted when it has a comma, quote or line break). */
@@ -47,11 +46,11 @@ static void put_fmt(char *buf, size_t len, size_t *k, const char *fmt, double v)
     put_str(buf, len, k, tmp, 0);
 }
 
-/* The last field: a finite number, %.17g. */
+/* The last field: a number, %.17g (nan, inf as put_fmt). */
 static void put_fmt_last(char *buf, size_t len, size_t *k, double v)
 {
     char tmp[64];
-    snprintf(tmp, sizeof tmp, "%.17g", v);
+    snprintf(tmp, sizeof tmp, isnan(v) ? "nan" : "%.17g", v);
     put_str(buf, len, k, tmp, 1);
 }
 
@@ -81,9 +80,11 @@ int cb_result_format(const cb_result *r, char *buf, size_t len)
     put_fmt(buf, len, &k, "%.0f", (double)r->work.error_evals);
     put_str(buf, len, &k, r->machine, 0);
     if (isnan(r->dist_ref))
-        put_str(buf, len, &k, "", 1);
+        put_str(buf, len, &k, "", 0);
     else
-        put_fmt_last(buf, len, &k, r->dist_ref);
+        put_fmt(buf, len, &k, "%.17g", r->dist_ref);
+    put_str(buf, len, &k, r->solved ? "yes" : "no", 0);
+    put_fmt_last(buf, len, &k, r->error_data);
     if (k >= len)
         return -1;
     buf[k] = '\0';
@@ -145,12 +146,15 @@ int cb_result_parse(const char *line, cb_result *r)
     double v[NCOLS] = {0};
     memset(r, 0, sizeof *r);
     int ncols = split_csv(line, f);
-    if (ncols != NCOLS && ncols != NCOLS_V1)
+    if (ncols != NCOLS)
         return CB_ERR_INPUT;
     r->dist_ref = NAN;
-    if (ncols == NCOLS && f[22][0] && num(f[22], &r->dist_ref) != 0)
+    if (f[22][0] && num(f[22], &r->dist_ref) != 0)
         return CB_ERR_INPUT;
-    static const int numeric[] = {4, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
+    if (strcmp(f[23], "yes") != 0 && strcmp(f[23], "no") != 0)
+        return CB_ERR_INPUT;
+    r->solved = f[23][0] == 'y';
+    static const int numeric[] = {4, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 24};
     for (size_t i = 0; i < sizeof numeric / sizeof *numeric; i++)
         if (num(f[numeric[i]], &v[numeric[i]]) != 0)
             return CB_ERR_INPUT;
@@ -166,6 +170,7 @@ int cb_result_parse(const char *line, cb_result *r)
     r->iterations = (int)v[11];
     r->error = v[12];
     r->error_q = v[13];
+    r->error_data = v[24];
     r->time_s = v[14];
     r->time_setup_s = v[15];
     r->time_solve_s = v[16];

@@ -88,7 +88,7 @@ static void row_init(const cb_campaign *c, const cb_run_ref *r, cb_result *row)
     snprintf(row->machine, sizeof row->machine, "%s", cb_machine_id());
     row->tol = c->tols[r->tol];
     row->rep = r->rep;
-    row->error = row->error_q = row->dist_ref = NAN;
+    row->error = row->error_q = row->error_data = row->dist_ref = NAN;
 }
 
 static void write_all(int fd, const char *buf, size_t len)
@@ -119,6 +119,8 @@ static void send_row(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
     if (info->status != CB_STATUS_UNSUPPORTED) { /* never judged: error stays NaN */
         row.error = info->error;
         row.error_q = info->error_q;
+        row.error_data = info->error_data;
+        row.solved = info->solved;
         row.dist_ref = dist_ref;
     }
     row.time_setup_s = info->time_setup;
@@ -199,7 +201,7 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
         write_all(fd, msg, (size_t)n);
     }
     double dist_ref = rc == CB_OK ? run_dist_ref(x, r, p, sol.p, fd) : NAN;
-    if (rc == CB_OK && err.text[0] && info.status != CB_STATUS_SOLVED) /* why (external.h); */
+    if (rc == CB_OK && err.text[0] && !info.solved) /* why (external.h); */
         write_all(fd, msg, (size_t)snprintf(msg, sizeof msg, "E %s\n", err.text)); /* last: kept */
     if (rc == CB_OK || unsupported)
         send_row(x, r, p, &info, dist_ref, fd);
@@ -310,10 +312,10 @@ static int finish(run_ctx *x, child *ch, cb_error *err)
         return cb_fail(err, CB_ERR_INTERNAL, "result row too long for %s", row.run_id);
     write_all(x->out_fd, line, (size_t)n); /* one write: no torn rows between runs */
     x->sum->done++;
-    x->sum->solved += row.status == CB_STATUS_SOLVED;
+    x->sum->solved += row.solved;
     x->sum->crashed += row.status == CB_STATUS_CRASHED;
     x->sum->unsupported += row.status == CB_STATUS_UNSUPPORTED;
-    x->sum->failed += row.status != CB_STATUS_SOLVED && row.status != CB_STATUS_CRASHED &&
+    x->sum->failed += !row.solved && row.status != CB_STATUS_CRASHED &&
                       row.status != CB_STATUS_UNSUPPORTED;
     progress(x, 0);
     return CB_OK;

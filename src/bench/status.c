@@ -68,7 +68,7 @@ int cb_shard_status_read(const char *dir, const char *campaign, double now, cb_s
         st->total = cb_shard_runs(st->campaign_runs, sh.index, sh.count);
         st->done = sh.res.nrows;
         for (int i = 0; i < sh.res.nrows; i++)
-            st->by_status[sh.res.rows[i].status]++;
+            st->by_status[sh.res.rows[i].status] += !sh.res.rows[i].solved; /* failures */
         int have = read_session(dir, &started, &rows_before);
         st->eta = st->done >= st->total ? 0
                   : have ? eta_of(st->total - st->done, st->done, started, rows_before, now)

@@ -22,13 +22,45 @@ double cb_contact_residual2(cb_kind kind, const cb_friction *f, const double *p,
     return s;
 }
 
-/* error = ‖e‖ / max(‖q‖, ‖p‖, ‖y‖) (if > DBL_EPSILON), error_q = ‖e‖ / max(‖q‖, DBL_MIN). */
-static void normalise(cb_judgement *j, double abs_error)
+/* w̄ = mean_α ‖W_αα‖∞ (largest absolute row sum of each diagonal block); force = ‖q‖ / w̄. */
+void cb_judge_scale_of(const cb_problem *prob, cb_judge_scale *out)
+{
+    int d = prob->d;
+    double blk[CB_MAX_DIM * CB_MAX_DIM], mean = 0.0;
+    for (int a = 0; a < prob->nc; a++) {
+        double nrm = 0.0;
+        cb_problem_diag_block(prob, a, blk);
+        for (int i = 0; i < d; i++) {
+            double r = 0.0;
+            for (int k = 0; k < d; k++)
+                r += fabs(blk[i + k * d]);
+            nrm = fmax(nrm, r);
+        }
+        mean += nrm / prob->nc;
+    }
+    out->norm_q = cb_nrm2(prob->q, cb_problem_n(prob));
+    out->force = mean > 0 && isfinite(mean) ? out->norm_q / mean : 0.0;
+}
+
+/* max(error, ‖e‖ / max(‖q‖, min(max(‖p‖, ‖y‖), κ max(‖q‖, force)))) (‖e‖ when that ≤ ε). */
+double cb_judge_error_data(const cb_judge_scale *sc, double error, double abs_error,
+                           double norm_p, double norm_y)
+{
+    double cap = CB_JUDGE_KAPPA * fmax(sc->norm_q, sc->force);
+    double norm = fmax(sc->norm_q, fmin(fmax(norm_p, norm_y), cap));
+    double e = norm > DBL_EPSILON ? abs_error / norm : abs_error;
+    return isnan(error) ? error : fmax(error, e);
+}
+
+/* error = ‖e‖ / max(‖q‖, ‖p‖, ‖y‖) (if > DBL_EPSILON), error_q = ‖e‖ / max(‖q‖, DBL_MIN),
+ * error_data as cb_judge_error_data. */
+static void normalise(cb_judgement *j, const cb_judge_scale *sc, double abs_error)
 {
     double norm = fmax(j->norm_q, fmax(j->norm_p, j->norm_y));
     j->abs_error = abs_error;
     j->error = fabs(norm) > DBL_EPSILON ? abs_error / norm : abs_error;
     j->error_q = abs_error / fmax(j->norm_q, DBL_MIN);
+    j->error_data = cb_judge_error_data(sc, j->error, abs_error, j->norm_p, j->norm_y);
 }
 
 /* ‖e‖ with (p, y) scaled by 2^-k, k the exponent of their largest entry: e is positively
@@ -83,12 +115,14 @@ int cb_judge(const cb_problem *prob, const double *p, double tol, double *y_out,
         j.norm_y = cb_nrm2(y, n);
         j.finite = isfinite(j.norm_p) && isfinite(j.norm_y);
     }
-    j.norm_q = cb_nrm2(prob->q, n);
+    cb_judge_scale sc;
+    cb_judge_scale_of(prob, &sc);
+    j.norm_q = sc.norm_q;
     double abs_e = !j.finite ? INFINITY : isfinite(e2) ? sqrt(e2) : scaled_residual(prob, p, y);
-    normalise(&j, abs_e); /* scaled_residual: a square overflowed (entries ≳ 1e154) */
+    normalise(&j, &sc, abs_e); /* scaled_residual: a square overflowed (entries ≳ 1e154) */
     j.finite = j.finite && isfinite(j.abs_error);
     j.resolvable = j.finite && DBL_EPSILON * fmax(j.norm_p, j.norm_y) <= j.norm_q;
-    j.solved = j.finite && j.resolvable && j.error <= tol && j.error_q <= 1.0;
+    j.solved = j.finite && j.resolvable && j.error_data <= tol;
     *out = j;
     if (!y_out)
         free(y);

@@ -106,7 +106,7 @@ static int ccp_step(const cb_fil_body *b, const cb_fil_maps *m, const cb_fc_sett
     rc = cb_solution_alloc(p, &sol, err);
     if (rc == CB_OK)
         rc = cb_solve(cb_solver_find(s->solver), p, &st, &sol, &info, err);
-    if (rc == CB_OK && info.status != CB_STATUS_SOLVED)
+    if (rc == CB_OK && !info.solved)
         rc = cb_fail(err, CB_ERR_INTERNAL, "filippov check: CCP step not solved (%s, error %g)",
                      cb_status_name(info.status), info.error);
     if (rc == CB_OK) {

@@ -17,7 +17,7 @@ static void account(cb_run_result *res, const cb_step_record *rec)
     res->steps++;
     res->t = rec->t;
     if (rec->nc > 0) {
-        res->unsolved += rec->status != CB_STATUS_SOLVED;
+        res->unsolved += !rec->solved;
         res->time_limited += rec->status == CB_STATUS_TIME_LIMIT;
         if (isfinite(rec->error))
             res->max_error = fmax(res->max_error, rec->error);

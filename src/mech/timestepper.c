@@ -256,6 +256,7 @@ static int solve_ccp(cb_system *sys, const cb_mj_settings *s, cb_mj_work *w, siz
     if (rc != CB_OK)
         return rc;
     rec->status = info.status;
+    rec->solved = info.solved;
     rec->iterations = info.iterations;
     rec->error = info.error;
     rec->error_q = info.error_q;
@@ -304,7 +305,8 @@ int cb_mj_step(cb_system *sys, const cb_mj_settings *s, cb_mj_work *w, cb_step_r
     long step = rec->step;
     memset(rec, 0, sizeof *rec);
     rec->step = step;
-    rec->status = CB_STATUS_SOLVED;
+    rec->status = CB_STATUS_CONVERGED;
+    rec->solved = 1;
     int rc = check_settings(s, err);
     if (rc != CB_OK)
         return rc;

@@ -35,7 +35,7 @@ typedef struct {
     const cb_problem *prob;
     size_t n;
     ad_params par;
-    double norm_q;
+    cb_judge_scale scale; /* the judge's data scales */
     double *p, *z, *z0, *u, *s, *y, *F, *b;      /* iterates, shift, velocity, rhs */
     double *r, *rh, *v, *pv, *sv, *t;           /* BiCGSTAB */
     double *buf;
@@ -113,7 +113,7 @@ static int ad_setup(const cb_problem *prob, const cb_settings *s, void **work, c
         *v[k] = w->buf + k * n;
     if (w->par.rho0 <= 0.0)
         w->par.rho0 = auto_rho(w);
-    w->norm_q = cb_nrm2(prob->q, n);
+    cb_judge_scale_of(prob, &w->scale);
     *work = w;
     return CB_OK;
 }
@@ -197,7 +197,7 @@ static int evaluate(ad_run *r)
     ad_work *w = r->w;
     cb_problem_y(w->prob, w->z, w->y);
     r->info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
-    cb_fo_residual_eval(w->prob, w->z, w->y, w->norm_q, &r->res, &r->info->work);
+    cb_fo_residual_eval(w->prob, w->z, w->y, &w->scale, &r->res, &r->info->work);
     return cb_all_finite(w->y, w->n);
 }
 
@@ -251,7 +251,7 @@ static int ad_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     if (cb_info_trace(info, s, 0, r.t0, r.res.err) != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
     while (rc == CB_OK && ok &&
-           (status = cb_fo_stop_status(&r.res, r.step, w->norm_q, s, k, r.t0)) < 0) {
+           (status = cb_fo_stop_status(&r.res, r.step, w->scale.norm_q, s, k, r.t0)) < 0) {
         if (k == 0) /* the shift of the first linear step, at the warm start */
             ok = shift_at(w, w->p, &info->work);
         ok = ok && admm_step(&r);

@@ -51,7 +51,7 @@ typedef struct {
     const cb_problem *prob;
     size_t n;
     ap_params par;
-    double norm_q;
+    cb_judge_scale scale; /* the judge's data scales */
     double *p, *yp;   /* p_k and y(p_k) = W p_k + q */
     double *pn, *yn;  /* candidate p_{k+1} and y(p_{k+1}) */
     double *x, *yx;   /* extrapolated x_k and y(x_k) */
@@ -156,7 +156,7 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
         *v[k] = w->buf + k * n;
     if (w->par.L0 <= 0.0)
         w->par.L0 = auto_L0(prob, w->x, w->yx);
-    w->norm_q = cb_nrm2(prob->q, n);
+    cb_judge_scale_of(prob, &w->scale);
     *work = w;
     return CB_OK;
 }
@@ -190,7 +190,7 @@ static int candidate(const ap_work *w, double t, cb_work *cnt)
 /* The judge's residual at the candidate pn (from yn). */
 static void residual(ap_run *r)
 {
-    cb_fo_residual_eval(r->w->prob, r->w->pn, r->w->yn, r->w->norm_q, &r->res, &r->info->work);
+    cb_fo_residual_eval(r->w->prob, r->w->pn, r->w->yn, &r->w->scale, &r->res, &r->info->work);
 }
 
 /* ---------------------------------------------------------------- iterations */
@@ -250,7 +250,7 @@ static void extrapolate(ap_run *r)
 static int iterate(ap_run *r, int *k, int *status, cb_error *err)
 {
     ap_work *w = r->w;
-    for (*k = 0; (*status = cb_fo_stop_status(&r->res, r->step, w->norm_q, r->s, *k, r->t0)) < 0;) {
+    for (*k = 0; (*status = cb_fo_stop_status(&r->res, r->step, w->scale.norm_q, r->s, *k, r->t0)) < 0;) {
         if (w->par.shift_every == 0 && r->every == 1 && *k - r->k_best > AP_STALL_STEPS)
             r->every = AP_STALL_EVERY; /* auto: stalled, freeze the shift between refreshes */
         if (!gradient(w, *k, r->every) || !backtrack(r)) { /* the best finite iterate is returned */
@@ -293,11 +293,11 @@ static int ap_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
         rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
     if (rc == CB_OK && cb_all_finite(w->yp, w->n))
         rc = iterate(&r, &k, &status, err);
-    memcpy(sol->p, status == CB_STATUS_SOLVED ? w->p : w->best, w->n * sizeof(double));
+    memcpy(sol->p, status == CB_STATUS_CONVERGED ? w->p : w->best, w->n * sizeof(double));
     cb_problem_y(w->prob, sol->p, sol->y);
     info->status = (cb_status)status;
     info->iterations = k;
-    info->solver_error = status == CB_STATUS_SOLVED ? r.res.err : r.best_err;
+    info->solver_error = status == CB_STATUS_CONVERGED ? r.res.err : r.best_err;
     return rc;
 }
 

@@ -11,9 +11,9 @@
 
 #define FO_MAX_STEP 0.25 /* "solved" needs ‖p_k − p_{k−1}‖ ≤ FO_MAX_STEP ‖p_k‖ */
 
-/* e² = Σ_α ‖p_α − P_K(p_α − ŷ_α)‖², normalised as the judge does. */
-void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y, double norm_q,
-                         cb_fo_residual *out, cb_work *cnt)
+/* e² = Σ_α ‖p_α − P_K(p_α − ŷ_α)‖², normalised as the judge does (err: its error_data). */
+void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y,
+                         const cb_judge_scale *sc, cb_fo_residual *out, cb_work *cnt)
 {
     size_t n = cb_problem_n(prob);
     double e2 = 0.0;
@@ -25,9 +25,10 @@ void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *
     }
     out->norm_p = cb_nrm2(p, n);
     out->norm_y = cb_nrm2(y, n);
-    double norm = fmax(norm_q, fmax(out->norm_p, out->norm_y)), e = sqrt(e2);
-    out->err = fabs(norm) > DBL_EPSILON ? e / norm : e;
-    out->err_q = e / fmax(norm_q, DBL_MIN);
+    double norm = fmax(sc->norm_q, fmax(out->norm_p, out->norm_y)), e = sqrt(e2);
+    double err = fabs(norm) > DBL_EPSILON ? e / norm : e;
+    out->err = cb_judge_error_data(sc, err, e, out->norm_p, out->norm_y);
+    out->err_q = e / fmax(sc->norm_q, DBL_MIN);
     if (!isfinite(norm)) /* ‖p‖ or ‖y‖ overflows: diverged, though every entry is finite */
         out->err = out->err_q = INFINITY;
     cnt->projections += prob->nc;
@@ -97,7 +98,7 @@ int cb_fo_stop_status(const cb_fo_residual *r, double step, double norm_q, const
         return CB_STATUS_DIVERGED;
     if (r->err <= s->tol && r->err_q <= fmin(1.0, sqrt(s->tol)) &&
         step <= FO_MAX_STEP * r->norm_p && DBL_EPSILON * fmax(r->norm_p, r->norm_y) <= norm_q)
-        return CB_STATUS_SOLVED;
+        return CB_STATUS_CONVERGED;
     if (k >= s->max_iter)
         return CB_STATUS_MAX_ITER;
     if (cb_fo_time_up(s, t0))

@@ -8,13 +8,15 @@
 /* The judge's residual of one iterate: err = ‖p − P_K(p − ŷ)‖ / max(‖q‖, ‖p‖, ‖y‖), err_q =
  * ‖·‖ / ‖q‖, with the norms of p and y (err = err_q = inf when a norm overflows). */
 typedef struct {
-    double err, err_q, norm_p, norm_y;
+    double err;   /* the judge's error_data (judge.h): what the verdict compares with tol */
+    double err_q, norm_p, norm_y;
 } cb_fo_residual;
 
-/* Residual of p given y = W p + q (from cb_problem_y: the judge's own bits); counts nc
- * projections and one error evaluation in cnt. */
-void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y, double norm_q,
-                         cb_fo_residual *out, cb_work *cnt);
+/* Residual of p given y = W p + q (from cb_problem_y: the judge's own bits) on the data's
+ * scales sc (cb_judge_scale_of, taken once at setup); counts nc projections and one error
+ * evaluation in cnt. */
+void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y,
+                         const cb_judge_scale *sc, cb_fo_residual *out, cb_work *cnt);
 
 /* F = ŷ(y) = y + g(y) contact by contact; 1 when F is finite. */
 int cb_fo_modified_velocity(const cb_problem *prob, const double *y, double *F);

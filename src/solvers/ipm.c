@@ -94,7 +94,8 @@ typedef struct {
     ipm_params par;
     ipm_cones cones;
     ipm_normal *nm;
-    double norm_q, tau_p, tau_z, delta;
+    cb_judge_scale scale; /* the judge's data scales */
+    double tau_p, tau_z, delta;
     double rho;                           /* proximal weight ρ = prox · mean S_ii */
     double err, eps_stick;                /* judged error and absolute residual at p */
     int precond_failed;                   /* a Cholesky solve inside GMRES failed */
@@ -239,7 +240,7 @@ static int ipm_setup(const cb_problem *prob, const cb_settings *s, void **work, 
         ipm_cleanup(w);
         return rc;
     }
-    w->norm_q = cb_nrm2(prob->q, w->n);
+    cb_judge_scale_of(prob, &w->scale);
     w->diag_mean = cb_fo_mean_diag_norm(w->prob);
     w->rho = par.prox * ipm_normal_scale(w->nm);
     start_scales(w);
@@ -565,7 +566,7 @@ static double program_error(const ipm_work *w, const cb_fo_residual *res, const 
 {
     ipm_cones_apply(&w->cones, p, w->s);
     double g = gap_at(w, 0.0, w->s, w->z), np = fmax(res->norm_p, DBL_MIN);
-    double norm = fmax(w->norm_q, fmax(res->norm_p, res->norm_y));
+    double norm = fmax(w->scale.norm_q, fmax(res->norm_p, res->norm_y));
     return (cb_nrm2(w->rd, w->n) + fabs(g) / np) / fmax(norm, DBL_MIN);
 }
 
@@ -577,9 +578,9 @@ static void after_step(ipm_work *w, const double *p, cb_fo_residual *res, long *
     if (ipm_normal_y(w->nm, p, w->y, cnt) != CB_OK) /* M factored at setup: cannot fail */
         for (size_t i = 0; i < w->n; i++)
             w->y[i] = NAN;
-    cb_fo_residual_eval(w->prob, p, w->y, w->norm_q, res, cnt);
+    cb_fo_residual_eval(w->prob, p, w->y, &w->scale, res, cnt);
     w->err = res->err;
-    w->eps_stick = IPM_STICK * res->err * fmax(w->norm_q, fmax(res->norm_p, res->norm_y));
+    w->eps_stick = IPM_STICK * res->err * fmax(w->scale.norm_q, fmax(res->norm_p, res->norm_y));
     ipm_normal_Sp(w->nm, p, w->Sp, cnt);
     dual_residual(w, p);
     if (w->par.newton)
@@ -609,7 +610,7 @@ static int polish(ipm_work *w, const cb_settings *s, cb_solution *sol, double t0
     void *nw = NULL;
     cb_info ni;
     memset(&ni, 0, sizeof ni);
-    ni.status = CB_STATUS_NOT_SOLVED;
+    ni.status = CB_STATUS_STALLED;
     int rc = cb_solver_nsn.setup(w->prob, &ns, &nw, err);
     if (rc == CB_OK)
         rc = cb_solver_nsn.solve(nw, &ns, sol, &ni, err);
@@ -620,7 +621,7 @@ static int polish(ipm_work *w, const cb_settings *s, cb_solution *sol, double t0
     info->iterations += ni.iterations;
     cb_info_free(&ni);
     memcpy(w->y, sol->y, w->n * sizeof *w->y);
-    cb_fo_residual_eval(w->prob, sol->p, w->y, w->norm_q, res, &info->work);
+    cb_fo_residual_eval(w->prob, sol->p, w->y, &w->scale, res, &info->work);
     if (rc == CB_OK && cb_info_trace(info, s, info->iterations, t0, res->err) != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory for the trace");
     return rc != CB_OK ? -rc : (int)ni.status;
@@ -662,8 +663,8 @@ static int warm_start_status(ipm_work *w, const cb_settings *s, cb_solution *sol
     if (i == w->n)
         return -1;
     after_step(w, sol->p, &res, &(long){0}, 1, &info->work);
-    int status = cb_fo_stop_status(&res, 0.0, w->norm_q, s, 0, t0);
-    if (status != CB_STATUS_SOLVED && status != CB_STATUS_DIVERGED)
+    int status = cb_fo_stop_status(&res, 0.0, w->scale.norm_q, s, 0, t0);
+    if (status != CB_STATUS_CONVERGED && status != CB_STATUS_DIVERGED)
         return -1;
     memcpy(sol->y, w->y, w->n * sizeof *sol->y);
     info->solver_error = res.err;
@@ -683,13 +684,13 @@ static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         return cb_info_trace(info, s, 0, t0, info->solver_error);
     start_point(w, sol->p);
     after_step(w, sol->p, &res, &inner, 1, &info->work);
-    cb_fo_drift_init(&w->drift, w->prob, w->norm_q, w->diag_mean);
+    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->diag_mean);
     while (status < 0) {
         if (drifted(w, sol->p, &res, &inner, &info->work))
             broke = 1;
         if (cb_info_trace(info, s, k, t0, res.err) != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory for the trace");
-        status = cb_fo_stop_status(&res, step, w->norm_q, s, k, t0);
+        status = cb_fo_stop_status(&res, step, w->scale.norm_q, s, k, t0);
         if (status >= 0 || broke || stalled(res.err, k, &best, &k_best))
             break;
         int rc = mehrotra_step(w, sol->p, &step, &info->work);
@@ -707,7 +708,7 @@ static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     if (status < 0 && status != -1)
         return -status;
     info->solver_error = res.err;
-    info->status = status < 0 ? CB_STATUS_NOT_SOLVED : (cb_status)status;
+    info->status = status < 0 ? CB_STATUS_STALLED : (cb_status)status;
     return CB_OK;
 }
 

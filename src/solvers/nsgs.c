@@ -77,7 +77,7 @@ typedef struct {
     int *cptr, *crow;    /* BSR only: block columns (pointers, block-row index) */
     double *cval;        /* BSR only: the blocks again, column by column (streamed updates) */
     double *vel;         /* factored only: body velocities M⁻¹ Gᵀ p, 6 per body */
-    double norm_q;
+    cb_judge_scale scale; /* the judge's data scales */
     double local_tol;    /* of the current solve: min(option, max(tol/10, 1e-15)) */
     cb_rng rng;
     double omega;        /* this solve's relaxation: opt.omega, lowered on a stall (nsgs) */
@@ -282,7 +282,7 @@ static void precompute_contacts(gs_work *w)
         w->rho_nm[a] = nw > 0 && isfinite(nw) ? 1.0 / nw : 1.0;
         w->qnorm[a] = cb_nrm2(w->prob->q + (size_t)a * d, (size_t)d);
     }
-    w->norm_q = cb_nrm2(w->prob->q, w->n);
+    cb_judge_scale_of(w->prob, &w->scale);
     if (w->prob->storage == CB_STORAGE_BSR)
         build_columns(w);
 }
@@ -615,7 +615,7 @@ static void next_order(gs_work *w, int first)
 
 /* ---------------------------------------------------------------- residual and solve */
 
-/* The judge's residual of (p, y): error = ‖e‖/max(‖q‖,‖p‖,‖y‖) (or ‖e‖), *err_q = ‖e‖/‖q‖. */
+/* The judge's residual of (p, y): its error_data (≥ ‖e‖/max(‖q‖,‖p‖,‖y‖)), *err_q = ‖e‖/‖q‖. */
 static double full_error(const gs_work *w, const double *p, const double *y, cb_work *wk,
                          double *err_q)
 {
@@ -630,9 +630,9 @@ static double full_error(const gs_work *w, const double *p, const double *y, cb_
     wk->projections += w->nc;
     wk->error_evals++;
     double np = cb_nrm2(p, w->n), ny = cb_nrm2(y, w->n);
-    double norm = fmax(w->norm_q, fmax(np, ny)), e = sqrt(e2);
-    *err_q = e / fmax(w->norm_q, DBL_MIN);
-    return fabs(norm) > DBL_EPSILON ? e / norm : e;
+    double norm = fmax(w->scale.norm_q, fmax(np, ny)), e = sqrt(e2);
+    *err_q = e / fmax(w->scale.norm_q, DBL_MIN);
+    return cb_judge_error_data(&w->scale, fabs(norm) > DBL_EPSILON ? e / norm : e, e, np, ny);
 }
 
 /* y = W p + q from scratch (counted as one full product); factored: v = M⁻¹ Gᵀ p, then
@@ -657,11 +657,11 @@ static int evaluate(gs_work *w, const cb_settings *s, cb_solution *sol, cb_info 
     if (w->vel) /* factored: the sweep left y current only where it visited */
         fac_sync_y(w, sol->y, &info->work);
     double eq, e = full_error(w, sol->p, sol->y, &info->work, &eq);
-    if (e <= s->tol && eq <= 1.0) {
+    if (e <= s->tol) {
         refresh_y(w, sol->p, sol->y, &info->work);
         e = full_error(w, sol->p, sol->y, &info->work, &eq);
-        if (e <= s->tol && eq <= 1.0)
-            *status = CB_STATUS_SOLVED;
+        if (e <= s->tol)
+            *status = CB_STATUS_CONVERGED;
     }
     if (!isfinite(e))
         *status = CB_STATUS_DIVERGED;
@@ -735,7 +735,7 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
             break;
         }
     }
-    if (status != CB_STATUS_SOLVED && status != CB_STATUS_DIVERGED)
+    if (status != CB_STATUS_CONVERGED && status != CB_STATUS_DIVERGED)
         refresh_y(w, sol->p, sol->y, &info->work);
     info->status = status;
     return CB_OK;

@@ -70,7 +70,8 @@ typedef struct {
     const cb_problem *prob;
     size_t n;
     nsn_params par;
-    double norm_q, w_scale, w_mean;
+    cb_judge_scale scale; /* the judge's data scales */
+    double w_scale, w_mean;
     double *rho;            /* ρ_α of F */
     nsn_system sys;
     nsn_direct *direct;     /* NULL: GMRES */
@@ -189,7 +190,7 @@ static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, 
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory (nc = %d)", prob->nc);
     }
     scales(w);
-    w->norm_q = cb_nrm2(prob->q, w->n);
+    cb_judge_scale_of(prob, &w->scale);
     cb_settings gs_settings = *s; /* nsgs with its own defaults: no nsn option */
     gs_settings.options = NULL, gs_settings.noptions = 0;
     if ((rc = cb_solver_nsgs.setup(prob, &gs_settings, &w->gs, err)) != CB_OK) {
@@ -230,7 +231,7 @@ static int newton_direction(nsn_work *w, double lambda, cb_work *cnt)
     }
     for (size_t i = 0; i < w->n; i++)
         w->scratch[i] = -w->sys.F[i];
-    double rtol = fmin(0.1, sqrt(cb_nrm2(w->sys.F, w->n) / fmax(w->norm_q, DBL_MIN)));
+    double rtol = fmin(0.1, sqrt(cb_nrm2(w->sys.F, w->n) / fmax(w->scale.norm_q, DBL_MIN)));
     long it = nsn_gmres(&w->sys, lambda, w->scratch, w->dp, rtol, NSN_GMRES_RESTART,
                         w->par.gmres_max, cnt);
     if (it < 0)
@@ -297,14 +298,14 @@ static int smooth_safeguard(nsn_work *w, const cb_settings *s, double *p, cb_wor
                             cb_error *err)
 {
     cb_fo_residual r0;
-    cb_fo_residual_eval(w->prob, p, w->y, w->norm_q, &r0, cnt);
+    cb_fo_residual_eval(w->prob, p, w->y, &w->scale, &r0, cnt);
     double tol = fmax(s->tol, NSN_SMOOTH_GAIN * r0.err);
     double bound = NSN_SMOOTH_GROWTH * fmax(cb_nrm2(p, w->n), w->p_ref);
     int rc = CB_OK, st = CB_STATUS_MAX_ITER;
     for (int done = 0; done < NSN_SMOOTH_SWEEPS && rc == CB_OK; done += NSN_SMOOTH_CHUNK) {
         memcpy(w->pt, p, w->n * sizeof *p);
         rc = nsgs_run(w, s, p, NSN_SMOOTH_CHUNK, tol, &st, cnt, err);
-        if (rc != CB_OK || st == CB_STATUS_SOLVED || st == CB_STATUS_DIVERGED)
+        if (rc != CB_OK || st == CB_STATUS_CONVERGED || st == CB_STATUS_DIVERGED)
             break;
         if (cb_nrm2(p, w->n) > bound) { /* drifting along K ∩ null(W): undo the chunk */
             memcpy(p, w->pt, w->n * sizeof *p);
@@ -411,7 +412,7 @@ static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_w
     memcpy(p, w->p0, w->n * sizeof *p);
     cb_problem_y(w->prob, p, w->y);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
-    cb_fo_residual_eval(w->prob, p, w->y, w->norm_q, res, cnt);
+    cb_fo_residual_eval(w->prob, p, w->y, &w->scale, res, cnt);
 }
 
 static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
@@ -422,11 +423,11 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     cb_fo_residual res;
     int status = -1;
     w->smoothing = w->par.smooth, w->lambda_boost = 1.0, w->p_ref = 0.0;
-    cb_fo_drift_init(&w->drift, w->prob, w->norm_q, w->w_mean);
+    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->w_mean);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     cb_problem_y(w->prob, sol->p, w->y);
     info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
-    cb_fo_residual_eval(w->prob, sol->p, w->y, w->norm_q, &res, &info->work);
+    cb_fo_residual_eval(w->prob, sol->p, w->y, &w->scale, &res, &info->work);
     w->err_hist[0] = res.err;
     if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK)
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
@@ -443,10 +444,10 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         for (size_t i = 0; i < w->n; i++)
             w->pt[i] -= sol->p[i];
         step = cb_nrm2(w->pt, w->n);
-        cb_fo_residual_eval(w->prob, sol->p, w->y, w->norm_q, &res, &info->work);
+        cb_fo_residual_eval(w->prob, sol->p, w->y, &w->scale, &res, &info->work);
         if (cb_info_trace(info, s, k, t0, res.err) != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
-        status = cb_fo_stop_status(&res, step, w->norm_q, s, k, t0);
+        status = cb_fo_stop_status(&res, step, w->scale.norm_q, s, k, t0);
         if (status < 0)
             phase_check(w, sol->p, k, &res, &info->work);
     }

@@ -45,7 +45,7 @@ typedef struct {
     size_t n;
     int extragradient;
     pe_params par;
-    double norm_q;
+    cb_judge_scale scale; /* the judge's data scales */
     pe_point cur, trial, next; /* next: eg corrector only */
     double *buf;               /* storage behind the points */
 } pe_work;
@@ -149,7 +149,7 @@ static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int ext
     w->par = par;
     if (w->par.rho <= 0.0)
         w->par.rho = auto_rho(prob);
-    w->norm_q = cb_nrm2(prob->q, n);
+    cb_judge_scale_of(prob, &w->scale);
     pe_point *pts[3] = {&w->cur, &w->trial, &w->next};
     for (size_t k = 0; k < npoints; k++) {
         pts[k]->p = w->buf + (3 * k) * n;
@@ -203,7 +203,7 @@ static double step_ratio(size_t n, const pe_point *a, const pe_point *b, double 
 /* The judge's residual of the current iterate. */
 static void residual(pe_run *r)
 {
-    cb_fo_residual_eval(r->w->prob, r->w->cur.p, r->w->cur.y, r->w->norm_q, &r->res,
+    cb_fo_residual_eval(r->w->prob, r->w->cur.p, r->w->cur.y, &r->w->scale, &r->res,
                         &r->info->work);
 }
 
@@ -293,7 +293,7 @@ static pe_step eg_iteration(pe_run *r)
 static int iterate(pe_run *r, int *k, int *status, cb_error *err)
 {
     for (*k = 0;;) {
-        if ((*status = cb_fo_stop_status(&r->res, r->step, r->w->norm_q, r->s, *k, r->t0)) !=
+        if ((*status = cb_fo_stop_status(&r->res, r->step, r->w->scale.norm_q, r->s, *k, r->t0)) !=
             PE_RUNNING)
             return CB_OK;
         pe_step st = r->w->extragradient ? eg_iteration(r) : pfp_iteration(r);

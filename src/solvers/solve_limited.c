@@ -254,6 +254,8 @@ static int stopped_at_limit(const cb_problem *prob, const cb_settings *s, cb_sol
     info->time_judge = cb_now() - t0;
     info->error = j.error;
     info->error_q = j.error_q;
+    info->error_data = j.error_data;
+    info->solved = j.solved;
     info->solver_error = NAN;
     return rc;
 }
@@ -314,7 +316,7 @@ int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_s
         memset(info, 0, sizeof *info); /* the child died: Siconos crashed */
         info->status = CB_STATUS_CRASHED;
         info->time_solve = r.elapsed;
-        info->error = info->error_q = info->solver_error = NAN;
+        info->error = info->error_q = info->error_data = info->solver_error = NAN;
         rc = CB_OK;
     }
     cb_child_result_free(&r);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const status_names[CB_STATUS_COUNT] = {
-    "solved", "max_iter", "time_limit", "diverged", "bad_input", "not_solved", "crashed",
+    "converged", "max_iter", "time_limit", "diverged", "bad_input", "stalled", "crashed",
     "unsupported"};
 
 const char *cb_status_name(cb_status s)
@@ -131,29 +131,21 @@ static int check_settings(const cb_settings *s, cb_error *err)
     return CB_OK;
 }
 
-/* The status rule, one for every solver (ours, Siconos', a user's), applied after the run:
- *  1. a run that took longer than the time limit is time_limit, whatever it returned (Siconos
- *     cannot be interrupted; a late answer does not count, for any solver);
- *  2. a non-finite final iterate is diverged;
- *  3. a final iterate the judge accepts is solved when the solver claimed success; when it did
- *     not (max_iter, time_limit: Siconos' own test may never fire on a converged iterate) the
- *     judge overrules it only if the FCLIB normalisation passes too (error_q ≤ tol): Siconos'
- *     normalisation divides by ‖p‖, so an iterate running off to infinity on an infeasible
- *     problem can look converged in it;
- *  4. a solver that claimed success on an iterate the judge rejects is not_solved;
- *  5. otherwise the solver's own stop reason stays (max_iter, time_limit, not_solved). */
+/* The status rule, one for every solver (ours, Siconos', a user's), applied after the run.
+ * The verdict (info->solved) is the judge's alone. The stop reason stays the solver's except:
+ *  1. a run that took longer than its budget is time_limit, whatever it returned (Siconos
+ *     cannot be interrupted; a late answer is late for any solver);
+ *  2. a non-finite final iterate is diverged. */
 static void final_status(cb_info *info, const cb_judgement *j, const cb_settings *s)
 {
     info->error = j->error;
     info->error_q = j->error_q;
+    info->error_data = j->error_data;
+    info->solved = j->solved;
     if (s->time_limit > 0 && info->time_setup + info->time_solve > s->time_limit)
         info->status = CB_STATUS_TIME_LIMIT;
     else if (!j->finite)
         info->status = CB_STATUS_DIVERGED;
-    else if (j->solved && (info->status == CB_STATUS_SOLVED || j->error_q <= s->tol))
-        info->status = CB_STATUS_SOLVED;
-    else if (info->status == CB_STATUS_SOLVED)
-        info->status = CB_STATUS_NOT_SOLVED;
 }
 
 /* The trace starts at iteration 0 whatever the solver records: (0, 0 s, judged error of the
@@ -166,11 +158,11 @@ static int trace_from_zero(cb_info *info, const cb_settings *s, const cb_problem
     if (!s->trace || (info->ntrace > 0 && info->trace[0].iteration <= 0))
         return CB_OK;
     int rc = cb_judge(prob, p0, s->tol, NULL, &j0, err);
-    if (rc == CB_OK && cb_info_trace(info, s, 0, cb_now(), j0.error) != CB_OK)
+    if (rc == CB_OK && cb_info_trace(info, s, 0, cb_now(), j0.error_data) != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
     if (rc != CB_OK)
         return rc;
-    cb_trace_point first = {0, 0.0, j0.error};
+    cb_trace_point first = {0, 0.0, j0.error_data};
     memmove(info->trace + 1, info->trace, (size_t)(info->ntrace - 1) * sizeof *info->trace);
     info->trace[0] = first;
     return CB_OK;
@@ -199,7 +191,7 @@ static int run_judged(const cb_solver *solver, const cb_problem *prob, const cb_
     if (rc == CB_OK)
         final_status(info, &j, s);
     if (rc == CB_OK && s->trace && info->ntrace == 0 && /* solvers that cannot trace: last point */
-        cb_info_trace(info, s, info->iterations, cb_now() - info->time_solve, info->error) != CB_OK)
+        cb_info_trace(info, s, info->iterations, cb_now() - info->time_solve, info->error_data) != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
     return rc;
 }

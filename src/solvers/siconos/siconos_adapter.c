@@ -399,8 +399,8 @@ static cb_status outcome(int driver_info, int iterations, const cb_solution *sol
     if (s->time_limit > 0 && elapsed > s->time_limit)
         return CB_STATUS_TIME_LIMIT;
     if (driver_info == 0)
-        return CB_STATUS_SOLVED;
-    return iterations < s->max_iter ? CB_STATUS_NOT_SOLVED : CB_STATUS_MAX_ITER;
+        return CB_STATUS_CONVERGED;
+    return iterations < s->max_iter ? CB_STATUS_STALLED : CB_STATUS_MAX_ITER;
 }
 
 int cb_sic_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
