@@ -23,6 +23,8 @@ static const cb_cli_opt opts[] = {
                           "limits)"},
     {"force", 'f', NULL, "with --resume: continue even when the campaign or limits differ"},
     {"quiet", 'q', NULL, "no progress line"},
+    {"solutions", 'S', NULL, "also write DIR/solutions/RUN_ID.sol, the final iterate of every run "
+                             "(conebench error re-judges it)"},
     {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},
     {NULL, 0, NULL, NULL}};
 
@@ -69,6 +71,8 @@ static int parse_run(int argc, char **argv, cb_runner_settings *rs, char *outbuf
             *(c == 'r' ? &rs->resume : &rs->force) = 1;
         else if (c == 'q')
             rs->progress = 0;
+        else if (c == 'S')
+            rs->solutions = 1;
         else if (c == 'P')
             rc = cb_cli_plugin(optarg);
         else if (c == '?')

@@ -101,13 +101,13 @@ check "no temporary directory left" '[ -z "$(ls -d mout.tmp-* merged.tmp-* 2>/de
 # status: counts and failures from runs.csv; the ETA at the session's rate (2 rows in 100 s, 4
 # left: 200 s), with the time given (--now).
 run "$bin" status shard-0 shard-1 shard-2 shard-3
-nfail=$(tail -n +2 full/runs.csv | cut -d, -f11 | grep -vc '^solved$\|^unsupported$')
+nfail=$(tail -n +2 full/runs.csv | cut -d, -f11,24 | grep -vc ',yes$\|^unsupported,')
 nmax=$(tail -n +2 full/runs.csv | cut -d, -f11 | grep -c '^max_iter$')
 check "status of finished shards" '[ "$rc" = 0 ] && grep -q "^shard-1: shard 1/4: 6/6 runs done, failed .*, finished$" "$tmp/out" && grep -q "^overall: 24/24 runs done (100.0%) in 4 of 4 shards, failed $nfail (max_iter $nmax), finished$" "$tmp/out"'
 cp -r shard-1 running-1
 head -n 3 shard-1/runs.csv >running-1/runs.csv
 printf 'started 1000\nrows_before 0\n' >running-1/session.txt
-f1=$(head -n 3 shard-1/runs.csv | tail -n 2 | cut -d, -f11 | grep -vc '^solved$')
+f1=$(head -n 3 shard-1/runs.csv | tail -n 2 | cut -d, -f24 | grep -vc '^yes$')
 run "$bin" status running-1 --now 1100
 check "status of a running shard: ETA from its rate" '[ "$rc" = 0 ] && grep -q "^running-1: shard 1/4: 2/6 runs done, failed $f1.*, 3 min 20 s$" "$tmp/out" && grep -q "^overall: 2/24 runs done (8.3%) in 1 of 4 shards, failed $f1.*, unknown$" "$tmp/out"'
 printf 'started 1000\nrows_before 2\n' >running-1/session.txt

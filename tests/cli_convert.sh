@@ -58,7 +58,7 @@ check "local rolling2d: refused, nothing written" '[ "$rc" = 2 ] && [ ! -e r.hdf
   grep -qx "conebench: r.hdf5: a local rolling2d problem cannot be written to FCLIB (its spacedim 3 would read as a Coulomb 3D problem in FCLIB readers that do not know conebench'"'"'s extension): write Siconos text (.dat)" err'
 
 run "$bin" solve b.hdf5 --solver nsgs --solution s.hdf5
-check "solve --solution OUT.hdf5: problem and solution" '[ "$rc" = 0 ] && grep -q "status=solved" out &&
+check "solve --solution OUT.hdf5: problem and solution" '[ "$rc" = 0 ] && grep -q "  solved  status=converged" out &&
   [ "$(problem_of s.hdf5)" = "$(problem_of a.dat)" ]'
 run "$bin" solve r3.hdf5 --solver nsgs --solution s4.hdf5
 check "solve --solution OUT.hdf5 of a local rolling3d problem" '[ "$rc" = 0 ] &&

@@ -3,7 +3,7 @@
 # The numpy example (examples/python/apgd.py) solves FC3D_Example1 (Siconos data) and a random
 # rolling3d problem as judged (solve and a campaign whose name= is the label); its cone
 # projection equals `conebench project` to rounding. Commands that break the contract: garbage,
-# NaN, a nonzero exit — not_solved / diverged with the reason in errors.log (and on solve's
+# NaN, a nonzero exit — stalled / diverged with the reason in errors.log (and on solve's
 # stderr); a command that hangs is killed at the time limit (time_limit, nothing left running);
 # a campaign without cmd is refused at its line, exit 2. The temporary directory is removed
 # (kept with keep=1), paths with blanks are quoted, settings.json and warm_start.txt hold what
@@ -26,19 +26,19 @@ awk 'NR > 1 { print $1 }' "$tmp/r3.sol" >"$tmp/r3.p" # p of the known solution
 
 # --- the contract, with shell commands (no python needed) ----------------------------------
 run "$bin" solve "$tmp/r3.dat" --solver external --option "cmd=cp $tmp/r3.p {solution}; printf 'iteration,time_s,error\n0,0,1\n7,0.5,1e-12\n' >{trace}" --json
-check "p only + trace" 'grep -q "\"status\":\"solved\",\"iterations\":7," "$tmp/out" && [ "$rc" = 0 ]'
+check "p only + trace" 'grep -q "\"status\":\"converged\",\"solved\":true,\"iterations\":7," "$tmp/out" && [ "$rc" = 0 ]'
 check "directory removed" '[ -z "$(ls "$TMPDIR")" ]'
 run "$bin" solve "$tmp/r3.dat" --solver external --warm-start "$tmp/r3.sol" --tol 1e-6 \
   --option "cmd=cp {settings} '$tmp/settings.json'; cp {dir}/warm_start.txt {solution}"
-check "warm start file" 'grep -q " status=solved " "$tmp/out"'
+check "warm start file" 'grep -q "  solved  status=converged " "$tmp/out"'
 check "settings.json" '[ "$(grep -c "\"tol\": 9.9999999999999995e-07,\|\"max_iter\": 10000,\|\"time_limit\": 60,\|\"kind\": \"rolling3d\",\|\"nc\": 10,\|\"d\": 5,\|\"warm_start\": \"warm_start.txt\"," "$tmp/settings.json")" = 7 ]'
 TMPDIR="$tmp/a b" run "$bin" solve "$tmp/r3.dat" --solver external --option "cmd=cp $tmp/r3.p {solution}"
-check "blank in the path" 'grep -q " status=solved " "$tmp/out" && [ -z "$(ls "$tmp/a b")" ]'
+check "blank in the path" 'grep -q "  solved  status=converged " "$tmp/out" && [ -z "$(ls "$tmp/a b")" ]'
 run "$bin" solve "$tmp/c3.dat" --solver external --option keep=1 --option "cmd=echo kept"
 check "keep=1" 'd=$(sed -n "s/^conebench: external: kept //p" "$tmp/err") && [ "$(cat "$d/stdout.txt")" = kept ] && [ -s "$d/problem.dat" ]'
 rm -rf "${TMPDIR:?}"/*
 run "$bin" solve "$tmp/c3.dat" --solver external --option "cmd=echo one >&2; echo 'it broke' >&2; exit 3"
-check "nonzero exit" '[ "$rc" = 0 ] && grep -q " status=not_solved " "$tmp/out" && [ "$(cat "$tmp/err")" = "conebench: $tmp/c3.dat: external: the command exited with status 3; stderr: one | it broke" ]'
+check "nonzero exit" '[ "$rc" = 0 ] && grep -q " status=stalled " "$tmp/out" && [ "$(cat "$tmp/err")" = "conebench: $tmp/c3.dat: external: the command exited with status 3; stderr: one | it broke" ]'
 run "$bin" solve "$tmp/c3.dat" --solver external --option "cmd=seq 11 >{solution}"
 check "wrong size" '[ "$(cat "$tmp/err")" = "conebench: $tmp/c3.dat: external: solution.txt:12: 11 numbers, the problem needs nc·d = 12" ]'
 run "$bin" solve "$tmp/c3.dat" --solver external --option "cmd=true"
@@ -52,7 +52,7 @@ check "work.txt" 'grep -q "\"work\":{\"block_products\":12,\"projections\":5,\"l
 # format=fclib: the command gets problem.hdf5 (FCLIB), which converts back to the same text file.
 run "$bin" solve "$tmp/c3.dat" --solver external --option format=fclib --option "cmd=cp {problem} $tmp/ext.hdf5; cp {settings} $tmp/ext.json; cp $tmp/c3.p {solution}"
 "$bin" convert "$tmp/ext.hdf5" "$tmp/ext.dat" 2>/dev/null
-check "format=fclib" '[ "$rc" = 0 ] && grep -q " status=solved " "$tmp/out" && grep -q "\"format\": \"fclib\"" "$tmp/ext.json" && cmp -s "$tmp/ext.dat" "$tmp/c3.dat"'
+check "format=fclib" '[ "$rc" = 0 ] && grep -q "  solved  status=converged " "$tmp/out" && grep -q "\"format\": \"fclib\"" "$tmp/ext.json" && cmp -s "$tmp/ext.dat" "$tmp/c3.dat"'
 
 # A campaign of broken commands: garbage, NaN, nonzero exit, a hang (time limit 1 s).
 cat >"$tmp/bad.conf" <<EOF
@@ -68,10 +68,11 @@ t0=$(date +%s.%N)
 run "$bin" run "$tmp/bad.conf" -o "$tmp/bad" --quiet
 elapsed=$(echo "$(date +%s.%N) - $t0" | bc)
 status() { awk -F, -v l="$2" '$7 == l { print $11 }' "$tmp/$1/runs.csv"; }
+verdict() { awk -F, -v l="$2" '$7 == l { print $24 }' "$tmp/$1/runs.csv"; }
 check "bad campaign ran" '[ "$rc" = 0 ]'
-check "garbage" '[ "$(status bad garbage)" = not_solved ] && grep -q "^[0-9a-f]* c3 garbage: solution.txt:1: entry 1: not a number (.hello.)$" "$tmp/bad/errors.log"'
+check "garbage" '[ "$(status bad garbage)" = stalled ] && grep -q "^[0-9a-f]* c3 garbage: solution.txt:1: entry 1: not a number (.hello.)$" "$tmp/bad/errors.log"'
 check "nan" '[ "$(status bad nan)" = diverged ] && grep -q "^[0-9a-f]* c3 nan: solution.txt: entry 1 is not finite (nan)$" "$tmp/bad/errors.log"'
-check "fails" '[ "$(status bad fails)" = not_solved ] && grep -q "^[0-9a-f]* c3 fails: the command exited with status 4; stderr: boom$" "$tmp/bad/errors.log"'
+check "fails" '[ "$(status bad fails)" = stalled ] && grep -q "^[0-9a-f]* c3 fails: the command exited with status 4; stderr: boom$" "$tmp/bad/errors.log"'
 check "hangs" '[ "$(status bad hangs)" = time_limit ] && ! grep -q " hangs: " "$tmp/bad/errors.log"'
 # killed at the limit by the solver (TERM to its group), not by the runner's kill at 3.5 s
 # (a zombie is dead: some containers' init never reaps orphans)
@@ -117,7 +118,7 @@ EOF
   check "numpy projection" '[ "$(grep -c " ok$" "$tmp/proj.txt")" = 5 ]' || cat "$tmp/proj.txt"
   cmd="$py $here/examples/python/apgd.py {problem} {solution} --settings {settings} --trace {trace} --work {work}"
   run "$bin" solve "$tmp/r3.dat" --solver external --option "cmd=$cmd" --json --trace "$tmp/tr.csv"
-  check "numpy rolling3d" 'grep -q "\"status\":\"solved\"" "$tmp/out" && [ "$(tail -1 "$tmp/tr.csv" | cut -d, -f1)" -gt 0 ]'
+  check "numpy rolling3d" 'grep -q "\"solved\":true" "$tmp/out" && [ "$(tail -1 "$tmp/tr.csv" | cut -d, -f1)" -gt 0 ]'
   # its counters: one residual evaluation per trace point (the judge of every iterate)
   check "numpy work.txt" 'grep -q "\"error_evals\":$(($(wc -l < "$tmp/tr.csv") - 1))}" "$tmp/out"'
   small=()
@@ -133,9 +134,9 @@ EOF
   printf '%s\ngenerate random kind=rolling3d nc=10 seeds=1\nsolver external name=pyapgd cmd="%s"\ntime-limit 120\n' \
     "$problem_line" "$cmd" >"$tmp/py.conf"
   run "$bin" run "$tmp/py.conf" -o "$tmp/py" --quiet
-  check "numpy campaign" '[ "$rc" = 0 ] && [ "$(status py pyapgd | sort -u)" = solved ]'
+  check "numpy campaign" '[ "$rc" = 0 ] && [ "$(verdict py pyapgd | sort -u)" = yes ]'
   check "numpy campaign runs" '[ "$(status py pyapgd | wc -l)" = "$([ -n "$problem_line" ] && echo 2 || echo 1)" ]'
-  [ -n "$problem_line" ] && check "FC3D_Example1" 'grep -q "^[0-9a-f]*,FC3D_Example1,.*,external,pyapgd,.*,solved," "$tmp/py/runs.csv"'
+  [ -n "$problem_line" ] && check "FC3D_Example1" 'grep -q "^[0-9a-f]*,FC3D_Example1,.*,external,pyapgd,.*,converged,.*,yes,[^,]*$" "$tmp/py/runs.csv"'
 fi
 echo "cli external: $pass passed, $fail failed"
 [ "$fail" = 0 ]

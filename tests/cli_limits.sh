@@ -32,7 +32,7 @@ for s in $sic_solvers; do
 done
 if [ -n "$sic_solvers" ]; then
   run "$bin" solve "$tmp/big.dat" --solver siconos-nsgs "${never[@]}"
-  check "text output" 'grep -q "siconos-nsgs  status=time_limit  iterations=0 " "$tmp/out" && [ "$rc" = 0 ]'
+  check "text output" 'grep -q "siconos-nsgs  not-solved  status=time_limit  iterations=0 " "$tmp/out" && [ "$rc" = 0 ]'
 fi
 # conebench's own solvers stop themselves: same status and message, and their last iterate is
 # a result (solution written).

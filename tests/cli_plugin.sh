@@ -35,7 +35,7 @@ CONEBENCH_PLUGIN_PATH="$tmp/dir" run "$bin" list solvers
 check "env folder" '[ "$rc" = 0 ] && grep -q "^pjacobi .*\[plugin $tmp/dir/pjacobi.so\]" "$tmp/out"'
 "$bin" generate random --kind rolling3d --nc 6 --seed 4 -o "$tmp/r.dat" 2>/dev/null
 run "$bin" solve "$tmp/r.dat" --solver pjacobi --plugin "$tmp/pjacobi.so" --tol 1e-6 --json
-check "solve" '[ "$rc" = 0 ] && grep -q "\"solver\":\"pjacobi\",.*\"status\":\"solved\"" "$tmp/out"'
+check "solve" '[ "$rc" = 0 ] && grep -q "\"solver\":\"pjacobi\",.*\"status\":\"converged\",\"solved\":true" "$tmp/out"'
 run "$bin" solve "$tmp/r.dat" --solver pjacobi --plugin "$tmp/pjacobi.so" --option omega=3
 check "plugin option range" '[ "$rc" = 2 ] && grep -q "omega" "$tmp/err"'
 
@@ -57,7 +57,7 @@ check "env abi" '[ "$rc" = 2 ] && grep -q "^conebench: CONEBENCH_PLUGIN_PATH: pl
 cp "$tmp/pjacobi.so" "$tmp/abi.so" "$tmp/dir/" 2>/dev/null
 printf 'plugin pjacobi.so\ngenerate random kind=coulomb3d nc=6 seeds=2\nsolver pjacobi label="pjacobi # half" omega=0.5\ntol 1e-6\nmax-iter 100000\n' > "$tmp/dir/c.conf"
 run "$bin" run "$tmp/dir/c.conf" -o "$tmp/res" --quiet
-check "campaign" '[ "$rc" = 0 ] && grep -q ",pjacobi,pjacobi # half,omega=0.5," "$tmp/res/runs.csv" && grep -q ",solved," "$tmp/res/runs.csv"'
+check "campaign" '[ "$rc" = 0 ] && grep -q ",pjacobi,pjacobi # half,omega=0.5," "$tmp/res/runs.csv" && grep -q ",converged,.*,yes,[^,]*$" "$tmp/res/runs.csv"'
 check "machine.txt" 'grep -q "^plugin: $tmp/dir/pjacobi.so sha256 $(sha256sum "$tmp/dir/pjacobi.so" | cut -c1-64)$" "$tmp/res/machine.txt"'
 printf 'name x\nplugin abi.so\nsolver nsgs\ngenerate random kind=coulomb3d nc=6 seeds=2\n' > "$tmp/dir/bad.conf"
 run "$bin" run "$tmp/dir/bad.conf" -o "$tmp/res2" --quiet
@@ -70,10 +70,10 @@ check "unterminated quote" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench:
 # same as a solve's.
 printf 'generate random kind=coulomb3d nc=6 seeds=2\nsolver pjacobi\ntol 1e-6\nmax-iter 100000\n' > "$tmp/dir/g.conf"
 run "$bin" bench-check --counters-only --campaign "$tmp/dir/g.conf" -o "$tmp/bc" --plugin "$tmp/pjacobi.so"
-it=$(grep ',pjacobi,' "$tmp/bc/bench.csv" | cut -d, -f5,6)
+it=$(grep ',pjacobi,' "$tmp/bc/bench.csv" | cut -d, -f5,6,7)
 "$bin" generate random --kind coulomb3d --nc 6 --seed 2 -o "$tmp/g.dat" 2>/dev/null
 "$bin" solve "$tmp/g.dat" --solver pjacobi --plugin "$tmp/pjacobi.so" --tol 1e-6 --max-iter 100000 --json > "$tmp/g.json" 2>/dev/null
-check "bench-check" '[ "$rc" = 0 ] && [ "$it" = "solved,$(sed "s/.*\"iterations\":\([0-9]*\).*/\1/" "$tmp/g.json")" ]'
+check "bench-check" '[ "$rc" = 0 ] && [ "$it" = "converged,yes,$(sed "s/.*\"iterations\":\([0-9]*\).*/\1/" "$tmp/g.json")" ]'
 
 # Conformance: every conebench solver and the plugin pass; bad arguments are exit 2.
 solvers="nsgs psor pfp eg apgd admm nsn ipm"

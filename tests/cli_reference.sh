@@ -57,12 +57,12 @@ cp refs/spd.ref mb.dat.ref
 printf 'name refs\nproblem spd.dat mb.dat\nreferences refs\nsolver nsn\nsolver nsgs\ntol 1e-8\ntime-limit 10\n' >c.conf
 run "$bin" run c.conf -o res --quiet
 check "campaign: exit 0" '[ "$rc" = 0 ]'
-check "campaign: header ends in dist_ref" 'head -1 res/runs.csv | grep -q ",machine,dist_ref$"'
-# problem,solver,status,dist_ref
-cut -d, -f2,6,11,23 res/runs.csv | tail -n +2 | sort >rows.txt
-check "campaign: 4 solved rows" '[ "$(grep -c ",solved," rows.txt)" = 4 ]'
+check "campaign: header ends in dist_ref,solved,error_data" 'head -1 res/runs.csv | grep -q ",machine,dist_ref,solved,error_data$"'
+# problem,solver,solved,dist_ref
+cut -d, -f2,6,24,23 res/runs.csv | tail -n +2 | awk -F, -v OFS=, '{ print $1, $2, $4, $3 }' | sort >rows.txt
+check "campaign: 4 solved rows" '[ "$(grep -c ",yes," rows.txt)" = 4 ]'
 check "campaign: dist_ref empty for the singular problem" \
-  '[ "$(grep -c "^mb,.*,solved,$" rows.txt)" = 2 ]'
+  '[ "$(grep -c "^mb,.*,yes,$" rows.txt)" = 2 ]'
 d_nsn=$(grep "^spd,nsn," rows.txt | cut -d, -f4)
 d_nsgs=$(grep "^spd,nsgs," rows.txt | cut -d, -f4)
 check "campaign: dist_ref of nsn at 1e-8 is small ($d_nsn)" \

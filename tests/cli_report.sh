@@ -93,7 +93,7 @@ for r in rows:
         for c in ("block_products", "projections", "local_iters", "error_evals"):
             r[c] = "0"
     if r["label"] == "apgd" and r["tol"] == "1e-08" and r["problem"].endswith("nc5-mb-s2"):
-        r["status"] = "solved"
+        r["solved"] = "yes"
 w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0]), lineterminator="\n")
 w.writeheader()
 w.writerows(rows)

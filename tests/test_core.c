@@ -150,7 +150,7 @@ static void test_judge_vs_siconos(void **state)
     print_message("judge == Siconos on %d random problems (rolling3d, coulomb3d)\n", count);
 }
 
-/* error_q = ‖e‖/‖q‖; `solved` needs error ≤ tol and error_q ≤ 1; NaN ⇒ not finite. */
+/* error_q = ‖e‖/‖q‖; `solved` needs error_data ≤ tol (≥ error); NaN ⇒ not finite. */
 static void test_judge_rules(void **state)
 {
     (void)state;
@@ -164,12 +164,12 @@ static void test_judge_rules(void **state)
                 1e-15 * j.error);
     assert_false(j.solved);
     assert_int_equal(cb_judge(p, x, 1e10, NULL, &j, NULL), CB_OK);
-    assert_int_equal(j.solved, j.error_q <= 1.0);
-    /* a huge p: error small by the max() normalisation, but error_q exposes it */
+    assert_true(j.solved && j.error_data >= j.error);
+    /* a huge p: error small by the max() normalisation, but error_q and error_data expose it */
     for (size_t i = 0; i < n; i++)
         x[i] *= 1e150;
     assert_int_equal(cb_judge(p, x, 1.0, NULL, &j, NULL), CB_OK);
-    assert_true(j.error <= 1.0 + 1e-12 && j.error_q > 1.0);
+    assert_true(j.error <= 1.0 + 1e-12 && j.error_q > 1.0 && j.error_data > 1.0);
     assert_false(j.solved);
     /* an iterate running off to infinity on an infeasible problem (W = 0, q_N < 0): p − ŷ rounds
      * to p, so the computed natural map is exactly 0, yet it must not count as solved */
@@ -202,6 +202,39 @@ static void test_judge_rules(void **state)
     assert_int_equal(cb_judge(p, x, 1e-15, NULL, &j, NULL), CB_OK);
     assert_true(j.solved && j.abs_error == 0.0);
     free(x);
+    cb_problem_free(p);
+}
+
+/* Drift along K ∩ null(W), in closed form: one coulomb3d contact, W = diag(0, 1, 1) (e_N spans
+ * null(W) and lies in K), q = (1, 0, 0): p* = 0. At p = t e_N, y = q and ŷ = q, so
+ * e = t e_N − P_K((t − 1) e_N) = e_N: ‖e‖ = 1 whatever t. Siconos' error 1/max(‖q‖, ‖p‖, ‖y‖)
+ * = 1/t falls below any tol as t grows (and error_q = 1 passed the former error_q ≤ 1 guard);
+ * error_data = 1/(κ max(‖q‖, ‖q‖/w̄)) = 1/κ (w̄ = ‖W_11‖∞ = 1) stays, and the point is not
+ * solved. Below the cap (t ≤ κ) error_data equals error. */
+static void test_judge_drift(void **state)
+{
+    (void)state;
+    cb_problem *p = NULL;
+    assert_int_equal(cb_problem_alloc(CB_KIND_COULOMB3D, 1, CB_STORAGE_DENSE, 0, &p, NULL), CB_OK);
+    memset(p->W, 0, 9 * sizeof(double));
+    p->W[4] = p->W[8] = 1.0;
+    p->q[0] = 1.0, p->q[1] = p->q[2] = 0.0;
+    p->mu[0] = 0.5;
+    const double ts[] = {1e8, 1e3, 10.0, 2.0};
+    for (int k = 0; k < 4; k++) {
+        double x[3] = {ts[k], 0.0, 0.0};
+        cb_judgement j;
+        assert_int_equal(cb_judge(p, x, 1e-6, NULL, &j, NULL), CB_OK);
+        assert_true(j.finite && j.resolvable && j.abs_error == 1.0 && j.error_q == 1.0);
+        assert_true(j.error == 1.0 / ts[k]);
+        double expect = ts[k] > CB_JUDGE_KAPPA ? 1.0 / CB_JUDGE_KAPPA : 1.0 / ts[k];
+        assert_true(j.error_data == expect);
+        assert_false(j.solved);
+    }
+    double zero[3] = {0.0, 0.0, 0.0};
+    cb_judgement j;
+    assert_int_equal(cb_judge(p, zero, 1e-15, NULL, &j, NULL), CB_OK);
+    assert_true(j.solved && j.error_data == 0.0);
     cb_problem_free(p);
 }
 
@@ -531,7 +564,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matvec_dense_bsr), cmocka_unit_test(test_problem_check),
-        cmocka_unit_test(test_judge_vs_siconos), cmocka_unit_test(test_judge_rules),
+        cmocka_unit_test(test_judge_vs_siconos), cmocka_unit_test(test_judge_drift),
+        cmocka_unit_test(test_judge_rules),
         cmocka_unit_test(test_judge_homogeneous),
         cmocka_unit_test(test_modes),            cmocka_unit_test(test_solve_framework),
         cmocka_unit_test(test_cli_error_vs_siconos), cmocka_unit_test(test_sorted_union),

@@ -196,6 +196,11 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
         snprintf(path, sizeof path, "%s/traces/%s.csv", x->s->outdir, r->id);
         rc = cb_trace_write(path, &info, &err);
     }
+    if (rc == CB_OK && x->s->solutions && info.status != CB_STATUS_UNSUPPORTED) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/solutions/%s.sol", x->s->outdir, r->id);
+        rc = cb_write_solution(path, p->nc, p->d, sol.p, sol.y, &err);
+    }
     if (rc != CB_OK) {
         int n = snprintf(msg, sizeof msg, "E %s\n", err.text);
         write_all(fd, msg, (size_t)n);
@@ -469,13 +474,13 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return ftw->level == 0 ? 0 : remove(path);
 }
 
-/* Create DIR, DIR/traces, DIR/problems. */
-static int make_dirs(const char *outdir, cb_error *err)
+/* Create DIR, DIR/traces, DIR/problems (and DIR/solutions when asked). */
+static int make_dirs(const char *outdir, int solutions, cb_error *err)
 {
     char path[4096];
-    const char *subdirs[] = {"", "/traces", "/problems"};
+    const char *subdirs[] = {"", "/traces", "/problems", "/solutions"};
     int rc = CB_OK;
-    for (int i = 0; i < 3 && rc == CB_OK; i++) {
+    for (int i = 0; i < 3 + (solutions != 0) && rc == CB_OK; i++) {
         snprintf(path, sizeof path, "%s%s", outdir, subdirs[i]);
         rc = make_dir(path, err);
     }
@@ -507,7 +512,7 @@ static int start(run_ctx *x, char (**done)[17], long *ndone, long **pending, lon
     if (rc == CB_OK)
         rc = cb_results_dir_check(x->c, x->s, &fresh, err);
     if (rc == CB_OK)
-        rc = make_dirs(x->s->outdir, err);
+        rc = make_dirs(x->s->outdir, x->s->solutions, err);
     if (rc == CB_OK)
         rc = read_done(x, done, ndone, &valid, err);
     if (rc == CB_OK && (*npending = pending_runs(x, *done, *ndone, pending)) < 0)

@@ -21,7 +21,7 @@ import statistics
 import sys
 
 TIME_SHIFT, ITER_SHIFT = 0.010, 10.0
-FAIL_STATUSES = ["max_iter", "time_limit", "diverged", "bad_input", "not_solved", "crashed"]
+FAIL_STATUSES = ["converged", "max_iter", "time_limit", "diverged", "bad_input", "stalled", "crashed"]
 COUNTERS = ["block_products", "projections", "local_iters", "error_evals"]
 
 
@@ -57,7 +57,7 @@ def tables(d):
 def cell(reps):
     return {
         "status": reps[0]["status"],
-        "solved": all(r["status"] == "solved" for r in reps),
+        "solved": all(r["solved"] == "yes" for r in reps),
         "time": statistics.median(float(r["time_s"]) for r in reps),
         "iterations": float(reps[0]["iterations"]),
         "error": float(reps[0]["error"]) if reps[0]["error"] not in ("", "nan") else math.nan,
@@ -83,7 +83,7 @@ def solver_stats(tab, s, tl, mi):
             continue
         st["runs"] += 1
         st["solved"] += c["solved"]
-        if c["status"] in st["failures"]:
+        if not c["solved"] and c["status"] in st["failures"]:
             st["failures"][c["status"]] += 1
         filled |= c["filled"]
         tm.append(c["time"] if c["solved"] else tl)
