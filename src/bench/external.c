@@ -493,7 +493,7 @@ static int read_work(const char *path, cb_work *work, cb_error *err)
 }
 
 /* The command's answer into sol->p and info (status, iterations, trace); a broken contract
- * leaves p as it was, status not_solved and the reason in err (returning CB_OK). */
+ * leaves p as it was, status stalled and the reason in err (returning CB_OK). */
 static int read_outputs(const ext_work *w, const cb_settings *s, cb_solution *sol, cb_info *info,
                         cb_error *err)
 {

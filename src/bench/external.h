@@ -13,9 +13,9 @@
  * time_limit. Exit 0: solution.txt must hold the nc·d numbers of p (white space between them;
  * nan/inf read as such and judged diverged); trace.csv (optional: "iteration,time_s,error"
  * lines, a header line allowed) gives the trace and the iteration count. A nonzero exit, a
- * missing or malformed solution or trace: status not_solved, p stays the warm start.
+ * missing or malformed solution or trace: status stalled, p stays the warm start.
  *
- * A run that fails this way returns CB_OK with info->status not_solved (or diverged) and the
+ * A run that fails this way returns CB_OK with info->status stalled (or diverged) and the
  * reason in err (one line): callers that print run failures (the campaign runner's
  * errors.log, `conebench solve`) print it. */
 #ifndef CONEBENCH_EXTERNAL_H

@@ -159,9 +159,11 @@ static void method_section(const cb_report_ctx *x, FILE *md)
 {
     int nu = count_unsupported(&x->res);
     fprintf(md, "\n# conebench report: %s\n\n%d runs (and %d unsupported pairs) in `%s`. Every "
-                "result was re-scored by the judge (man conebench, DESCRIPTION): solved means "
-                "finite, error ≤ tol "
-                "and error_q ≤ 1. Time limit %g s per run, at most %d iterations; shifted "
+                "result was re-scored by the judge (man conebench, VERDICT): solved means p and "
+                "y finite and error_data ≤ tol, error_data being Siconos' error with the point's "
+                "size capped at 20 times a scale of the data (equal to error on every known "
+                "solution); success rates and means count solved runs, failures are the others "
+                "by stop reason. Time limit %g s per run, at most %d iterations; shifted "
                 "geometric means use a shift of %g ms (time) and %g (iterations), with failures "
                 "charged the limit. A (problem, solver) pair the solver does not take (status "
                 "unsupported) is not a run: it is left out of runs, success and means, shown "

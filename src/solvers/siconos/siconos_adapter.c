@@ -48,7 +48,7 @@
  *
  * Outcome: driver info 0 → solved (cb_solve re-judges: Siconos normalises by max(‖q‖, ‖p‖, ‖y‖),
  * which a blown-up p defeats — the judge's error_q does not); otherwise max_iter when the sweeps
- * reached max_iter, not_solved when Siconos gave up earlier (a local solver breakdown, e.g.
+ * reached max_iter, stalled when Siconos gave up earlier (a local solver breakdown, e.g.
  * fc2d_nsgs_dense's zero pivot, info 1 or 2); a non-finite p → diverged. iterations =
  * iparam[SICONOS_IPARAM_ITER_DONE]; solver_error = dparam[SICONOS_DPARAM_RESIDU]. Work counters:
  * block_products = iterations × cb_problem_blocks_per_matvec is an ESTIMATE (Siconos does not

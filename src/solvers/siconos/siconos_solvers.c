@@ -13,7 +13,7 @@
  * GAMS solvers (Debian builds without GAMS: "gams was not enabled at compile time!" and exit);
  * NCPGlockerFBFixedPoint (fc3d_driver does not dispatch it: "Unknown solver", exit); HP (stalls
  * at 7e-2 on an SPD problem of condition 2); SOCLCP (solves the associated law, without the De
- * Saxce term: not_solved on that same problem); NSGS with the local solvers NCPGlockerFBNewton
+ * Saxce term: not solved on that same problem); NSGS with the local solvers NCPGlockerFBNewton
  * ("stack smashing detected", abort), ProjectionOnConeWithDiagonalization (stalls near 1e-4) and
  * QUARTIC / QUARTIC_NU (fc3d_unitary_enumerative prints every failed local solve on stdout,
  * megabytes per solve, which corrupts `solve --json`); rolling2d NSGS with the ProjectionOnCone
