@@ -265,6 +265,18 @@ static int comparable(const char *pa, const cb_bench *a, const char *pb, const c
     return CB_OK;
 }
 
+/* A run directory's rows against its campaign: refused when a run id is twice or foreign;
+ * "DIR: incomplete: N of M runs" when runs are missing. */
+static int check_runs(const char *dir, cb_error *err)
+{
+    cb_results_tally t;
+    int code = cb_results_dir_count(dir, NULL, &t, err);
+    if (code == CB_OK && t.rows < t.expected)
+        printf("%s: incomplete: %ld of %ld runs (the runs it lacks are listed as missing below)\n", dir,
+               t.rows, t.expected);
+    return code;
+}
+
 int cb_cmd_compare(int argc, char **argv)
 {
     if (argc != 3)
@@ -272,7 +284,11 @@ int cb_cmd_compare(int argc, char **argv)
     cb_bench a = {0}, b = {0};
     cb_error err = {{0}};
     cb_gate_summary dsum = {0}, tsum = {0};
-    int code = cb_bench_from_dir(argv[1], &a, &err);
+    int code = check_runs(argv[1], &err);
+    if (code == CB_OK)
+        code = check_runs(argv[2], &err);
+    if (code == CB_OK)
+        code = cb_bench_from_dir(argv[1], &a, &err);
     if (code == CB_OK)
         code = cb_bench_from_dir(argv[2], &b, &err);
     if (code == CB_OK)

@@ -37,6 +37,7 @@ typedef struct {
     cb_result *rows;
     int nrows;
     long valid_bytes; /* length of the file prefix made of complete, valid rows */
+    int header;       /* 1 when the file starts with the header line: row i is on line i+1+header */
 } cb_results;
 
 /* The header line (with '\n'). */

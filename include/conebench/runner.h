@@ -16,6 +16,7 @@
 #include <signal.h>
 
 #include "conebench/campaign.h"
+#include "conebench/results.h"
 
 typedef struct {
     const char *outdir;
@@ -69,6 +70,33 @@ int cb_results_dir_hash(const cb_campaign *c, const cb_runner_settings *s, char 
                         cb_error *err);
 /* Write DIR/limits.txt and DIR/campaign.conf for c (atomically). */
 int cb_results_dir_record(const cb_campaign *c, const cb_runner_settings *s, cb_error *err);
+
+/* One process at a time in a results directory: `run` (and --resume), `report` and `merge` (its
+ * output) hold an exclusive flock(2) on DIR itself for as long as they work; children forked by
+ * the runner share it, so it is free only when every process of a killed run is gone (one held
+ * for a process that no longer exists is awaited a few seconds: its children are exiting).
+ * CB_ERR_IO "DIR is in use by another conebench process (pid N)" when it is held; CB_ERR_INPUT
+ * when DIR does not exist or is not a directory. *fd: the lock, released by
+ * cb_results_dir_unlock (accepts -1). */
+int cb_results_dir_lock(const char *dir, int *fd, cb_error *err);
+void cb_results_dir_unlock(int fd);
+/* Remove the temporary files of cb_write_file_atomic (cb_is_temp_name) anywhere under DIR: with
+ * the lock held they can only be left by killed processes. *removed: how many. */
+int cb_results_dir_clean(const char *dir, long *removed, cb_error *err);
+
+/* The rows of a results directory against the campaign it records (limits.txt, campaign.conf,
+ * parsed as cb_merge does). */
+typedef struct {
+    long rows;           /* rows of runs.csv */
+    long expected;       /* runs of its campaign (its shard); -1: not known (why says why) */
+    char why[CB_ERROR_LEN];
+} cb_results_tally;
+/* res: DIR/runs.csv as read (NULL: read here). CB_ERR_INPUT "DIR/runs.csv:LINE: ..." when a run
+ * id is on two rows or a row is not a run of the recorded campaign's shard; rows < expected is
+ * an incomplete campaign ("incomplete: N of M runs" in report, status and compare). Without a
+ * record, or when its campaign does not parse here, only duplicates are refused. */
+int cb_results_dir_count(const char *dir, const cb_results *res, cb_results_tally *t,
+                         cb_error *err);
 
 /* 16 hex digits identifying this machine (CPU model, cores, host name). */
 const char *cb_machine_id(void);

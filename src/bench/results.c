@@ -210,6 +210,7 @@ int cb_results_read(const char *path, cb_results *out, cb_error *err)
         if (lineno == 1 && !strncmp(line, "run_id,", 7)) {
             pos += n;
             out->valid_bytes = pos;
+            out->header = 1;
             continue;
         }
         if (complete && cb_result_parse(line, &r) == CB_OK) {

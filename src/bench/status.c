@@ -58,6 +58,10 @@ int cb_shard_status_read(const char *dir, const char *campaign, double now, cb_s
     rc = cb_shard_read(dir, &sh, err);
     if (rc == CB_OK)
         rc = cb_shard_campaign(&sh, campaign, &c, &consistent, err);
+    long expected = 0;
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    if (rc == CB_OK) /* a run id twice, or one of no run of this shard: refused */
+        rc = cb_results_count(path, &sh.res, c, sh.index, sh.count, &expected, err);
     if (rc == CB_OK) {
         double started = 0;
         long rows_before = 0;

@@ -1,0 +1,118 @@
+/* conebench — the rows of a results directory against its campaign (runner.h): each run id at
+ * most once, each one a run of the recorded campaign (its shard), and how many runs are missing. */
+#include "shards_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/runner.h"
+
+typedef struct {
+    const char *id;
+    int row;
+} id_row;
+
+static int cmp_id_row(const void *a, const void *b)
+{
+    const id_row *p = a, *q = b;
+    int d = strcmp(p->id, q->id);
+    return d ? d : (p->row > q->row) - (p->row < q->row);
+}
+
+static int cmp_id(const void *a, const void *b) { return strcmp(a, b); }
+
+/* "run ID (problem, label, tol T, rep R)" of row r. */
+static void describe(const cb_result *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "run %s (%s, %s, tol %g, rep %d)", r->run_id, r->problem, r->label, r->tol,
+             r->rep);
+}
+
+/* A run id on two rows: the pair whose second row comes first, as "PATH:LINE: ...". */
+static int no_duplicates(const char *path, const cb_results *res, cb_error *err)
+{
+    id_row *v = malloc(((size_t)res->nrows + 1) * sizeof *v);
+    char what[700];
+    int rc = v ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    for (int i = 0; v && i < res->nrows; i++)
+        v[i] = (id_row){res->rows[i].run_id, i};
+    if (v)
+        qsort(v, (size_t)res->nrows, sizeof *v, cmp_id_row);
+    int a = -1, b = -1;
+    for (int i = 1; v && i < res->nrows; i++)
+        if (!strcmp(v[i].id, v[i - 1].id) && (b < 0 || v[i].row < b))
+            a = v[i - 1].row, b = v[i].row;
+    if (rc == CB_OK && b >= 0) {
+        describe(&res->rows[b], what, sizeof what);
+        rc = cb_fail_at(err, CB_ERR_INPUT, path, b + 1 + res->header, "%s is already on line %d: "
+                        "one row a run (two processes wrote this directory?)", what,
+                        a + 1 + res->header);
+    }
+    free(v);
+    return rc;
+}
+
+int cb_results_count(const char *path, const cb_results *res, const cb_campaign *c, int index,
+                     int count, long *expected, cb_error *err)
+{
+    long n = cb_campaign_nruns(c), k = 0;
+    char (*ids)[17] = NULL, what[700];
+    *expected = -1;
+    int rc = no_duplicates(path, res, err);
+    if (rc == CB_OK && c->data_missing)
+        return CB_OK; /* its `data` lines were skipped here: the run list is not the one run */
+    if (rc == CB_OK && !(ids = malloc(((size_t)n + 1) * sizeof *ids)))
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    for (long i = 0; rc == CB_OK && i < n; i++) {
+        cb_run_ref r;
+        if (i % count != index)
+            continue;
+        cb_campaign_run(c, i, &r);
+        memcpy(ids[k++], r.id, sizeof r.id);
+    }
+    if (ids)
+        qsort(ids, (size_t)k, sizeof *ids, cmp_id);
+    for (int i = 0; rc == CB_OK && i < res->nrows; i++) {
+        if (bsearch(res->rows[i].run_id, ids, (size_t)k, sizeof *ids, cmp_id))
+            continue;
+        describe(&res->rows[i], what, sizeof what);
+        rc = cb_fail_at(err, CB_ERR_INPUT, path, i + 1 + res->header, "%s is not a run of the "
+                        "campaign %s records (shard %d/%d)", what, c->path, index, count);
+    }
+    if (rc == CB_OK)
+        *expected = k;
+    free(ids);
+    return rc;
+}
+
+int cb_results_dir_count(const char *dir, const cb_results *res, cb_results_tally *t,
+                         cb_error *err)
+{
+    char path[4200];
+    cb_shard sh = {0};
+    cb_results own = {0};
+    cb_campaign *c = NULL;
+    cb_error e = {{0}};
+    int consistent = 0, rc = CB_OK;
+    memset(t, 0, sizeof *t);
+    t->expected = -1;
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    if (!res && (rc = cb_results_read(path, &own, err)) == CB_OK)
+        res = &own;
+    int known = rc == CB_OK && cb_shard_read(dir, &sh, &e) == CB_OK &&
+                cb_shard_campaign(&sh, NULL, &c, &consistent, &e) == CB_OK;
+    if (rc == CB_OK && known)
+        rc = cb_results_count(path, res, c, sh.index, sh.count, &t->expected, err);
+    else if (rc == CB_OK) /* no record, or its campaign does not parse here */
+        rc = no_duplicates(path, res, err);
+    if (rc == CB_OK) {
+        t->rows = res->nrows;
+        snprintf(t->why, sizeof t->why, "%s", !known ? e.text : t->expected < 0 ? "its campaign "
+                 "has `data` lines and the Siconos data folder is absent here" : "");
+    }
+    cb_campaign_free(c);
+    cb_shard_free(&sh);
+    cb_results_free(&own);
+    return rc;
+}
