@@ -269,7 +269,12 @@ static int comparable(const char *pa, const cb_bench *a, const char *pb, const c
  * "DIR: incomplete: N of M runs" when runs are missing. */
 static int check_runs(const char *dir, cb_error *err)
 {
+    char path[4200];
+    struct stat st;
     cb_results_tally t;
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    if (stat(path, &st) != 0)
+        return CB_OK; /* a bench-check directory */
     int code = cb_results_dir_count(dir, NULL, &t, err);
     if (code == CB_OK && t.rows < t.expected)
         printf("%s: incomplete: %ld of %ld runs (the runs it lacks are listed as missing below)\n", dir,
@@ -284,15 +289,15 @@ int cb_cmd_compare(int argc, char **argv)
     cb_bench a = {0}, b = {0};
     cb_error err = {{0}};
     cb_gate_summary dsum = {0}, tsum = {0};
-    int code = check_runs(argv[1], &err);
-    if (code == CB_OK)
-        code = check_runs(argv[2], &err);
-    if (code == CB_OK)
-        code = cb_bench_from_dir(argv[1], &a, &err);
+    int code = cb_bench_from_dir(argv[1], &a, &err);
     if (code == CB_OK)
         code = cb_bench_from_dir(argv[2], &b, &err);
     if (code == CB_OK)
         code = comparable(argv[1], &a, argv[2], &b, &err);
+    if (code == CB_OK)
+        code = check_runs(argv[1], &err);
+    if (code == CB_OK)
+        code = check_runs(argv[2], &err);
     if (code == CB_OK) {
         cb_ab_stats st;
         cb_ab_stats_default(&st);
