@@ -440,6 +440,10 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: NAME [k=v]... steps=LIST");
     size_t kt = (size_t)snprintf(tag, sizeof tag, "%s", x->tok[1]);
     for (int t = 2; t < x->ntok; t++) {
+        if ((!strncmp(x->tok[t], "steps=", 6) && steps) ||
+            (!strncmp(x->tok[t], "read_kind=", 10) && rs.force_kind))
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: %.*s given twice",
+                              (int)strcspn(x->tok[t], "="), x->tok[t]);
         if (!strncmp(x->tok[t], "steps=", 6)) {
             steps = x->tok[t] + 6;
             continue;
@@ -500,7 +504,9 @@ static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
     for (int t = 2; t < x->ntok; t++) {
         cb_error e = {{0}};
         if (!strncmp(x->tok[t], "label=", 6)) {
-            free(s->label);
+            if (s->label)
+                return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "solver: label= given "
+                                  "twice");
             s->label = cb_strdup(x->tok[t] + 6);
             continue;
         }
