@@ -194,6 +194,17 @@ for cmd in "report foreign --no-figures" "status foreign" "compare busy foreign"
   check "$cmd: a foreign run id refused at runs.csv:3" \
     '[ "$rc" = 2 ] && grep -q "^conebench: foreign/runs.csv:3: run ffffffffffffffff (.*) is not a run of the campaign foreign/campaign.conf records (shard 0/1)$" "$tmp/err"'
 done
+# A forced resume under another solver line keeps the earlier rows (their run ids are of the
+# earlier campaign): counted apart, not refused.
+printf '%s\n' "name forced" "problem $tmp/probs/p1.dat $tmp/probs/p2.dat" "solver nsgs" "tol 1e-4" >f.conf
+"$bin" run f.conf -o forced --quiet 2>/dev/null
+sed -i 's/^solver nsgs$/solver nsgs omega=1.2/' f.conf
+"$bin" run f.conf -o forced --quiet --resume --force 2>/dev/null
+run "$bin" status forced
+check "forced resume: status counts the runs of the campaign now (2 of 4 rows)" \
+  '[ "$rc" = 0 ] && [ "$(rows forced)" = 4 ] && grep -q "^forced: shard 0/1: 2/2 runs done, " "$tmp/out"'
+run "$bin" report forced --no-figures
+check "forced resume: report accepts the earlier rows" '[ "$rc" = 0 ] && grep -q "^- Most solved" forced/report.md'
 check "no report written from refused rows" '[ ! -e dup/report.md ] && [ ! -e foreign/report.md ]'
 
 echo "cli faults: $pass passed, $fail failed"

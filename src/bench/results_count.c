@@ -53,21 +53,22 @@ static int no_duplicates(const char *path, const cb_results *res, cb_error *err)
     return rc;
 }
 
-int cb_results_count(const char *path, const cb_results *res, const cb_campaign *c, int index,
-                     int count, long *expected, cb_error *err)
+int cb_results_count(const char *path, const cb_results *res, const cb_shard *sh,
+                     const cb_campaign *c, cb_results_tally *t, cb_error *err)
 {
     long n = cb_campaign_nruns(c), k = 0;
+    size_t len = 0;
     char (*ids)[17] = NULL, what[700];
-    *expected = -1;
+    int mixed = cb_shard_value(sh->limits, "earlier_limits", &len) != NULL;
+    t->rows = res->nrows;
+    t->expected = -1;
     int rc = no_duplicates(path, res, err);
     if (rc == CB_OK && c->data_missing)
         return CB_OK; /* its `data` lines were skipped here: the run list is not the one run */
     if (rc == CB_OK && !(ids = malloc(((size_t)n + 1) * sizeof *ids)))
         rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
-    for (long i = 0; rc == CB_OK && i < n; i++) {
+    for (long i = sh->index; rc == CB_OK && i < n; i += sh->count) {
         cb_run_ref r;
-        if (i % count != index)
-            continue;
         cb_campaign_run(c, i, &r);
         memcpy(ids[k++], r.id, sizeof r.id);
     }
@@ -76,12 +77,15 @@ int cb_results_count(const char *path, const cb_results *res, const cb_campaign 
     for (int i = 0; rc == CB_OK && i < res->nrows; i++) {
         if (bsearch(res->rows[i].run_id, ids, (size_t)k, sizeof *ids, cmp_id))
             continue;
+        t->rows--; /* a forced resume keeps rows of the earlier settings: not counted */
         describe(&res->rows[i], what, sizeof what);
-        rc = cb_fail_at(err, CB_ERR_INPUT, path, i + 1 + res->header, "%s is not a run of the "
-                        "campaign %s records (shard %d/%d)", what, c->path, index, count);
+        if (!mixed)
+            rc = cb_fail_at(err, CB_ERR_INPUT, path, i + 1 + res->header, "%s is not a run of "
+                            "the campaign %s records (shard %d/%d)", what, c->path, sh->index,
+                            sh->count);
     }
     if (rc == CB_OK)
-        *expected = k;
+        t->expected = k;
     free(ids);
     return rc;
 }
@@ -103,11 +107,11 @@ int cb_results_dir_count(const char *dir, const cb_results *res, cb_results_tall
     int known = rc == CB_OK && cb_shard_read(dir, &sh, &e) == CB_OK &&
                 cb_shard_campaign(&sh, NULL, &c, &consistent, &e) == CB_OK;
     if (rc == CB_OK && known)
-        rc = cb_results_count(path, res, c, sh.index, sh.count, &t->expected, err);
+        rc = cb_results_count(path, res, &sh, c, t, err);
     else if (rc == CB_OK) /* no record, or its campaign does not parse here */
         rc = no_duplicates(path, res, err);
     if (rc == CB_OK) {
-        t->rows = res->nrows;
+        t->rows = known ? t->rows : res->nrows;
         snprintf(t->why, sizeof t->why, "%s", !known ? e.text : t->expected < 0 ? "its campaign "
                  "has `data` lines and the Siconos data folder is absent here" : "");
     }
