@@ -184,7 +184,8 @@ tail -n 1 busy/runs.csv >>dup/runs.csv
 dupid=$(tail -n 1 busy/runs.csv | cut -d, -f1)
 cp -r busy foreign
 sed -i '3s/^[0-9a-f]\{16\},/ffffffffffffffff,/' foreign/runs.csv
-for cmd in "report dup --no-figures" "report dup --json" "status dup" "compare busy dup"; do
+for cmd in "report dup --no-figures" "report dup --json" "status dup" "compare busy dup" \
+  "run slow.conf -o dup --resume --quiet"; do
   run "$bin" $cmd
   check "$cmd: the run id twice refused at runs.csv:10" \
     '[ "$rc" = 2 ] && grep -q "^conebench: dup/runs.csv:10: run $dupid (.*) is already on line 9: " "$tmp/err"'

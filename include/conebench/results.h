@@ -50,6 +50,11 @@ int cb_result_parse(const char *line, cb_result *r);
  * skipped; a malformed line elsewhere is an error naming FILE:LINE. */
 int cb_results_read(const char *path, cb_results *out, cb_error *err);
 void cb_results_free(cb_results *r);
+/* "run ID (problem, label, tol T, rep R)" of row r into buf. */
+void cb_result_describe(const cb_result *r, char *buf, size_t len);
+/* Each run id of res (read from path) on one row only; else CB_ERR_INPUT "PATH:LINE: run ID
+ * (...) is already on line K" for the pair whose second row comes first. */
+int cb_results_check_unique(const char *path, const cb_results *res, cb_error *err);
 
 /* Write a solver trace as CSV "iteration,time_s,error" to path, atomically. */
 int cb_trace_write(const char *path, const cb_info *info, cb_error *err);

@@ -8,50 +8,7 @@
 
 #include "conebench/runner.h"
 
-typedef struct {
-    const char *id;
-    int row;
-} id_row;
-
-static int cmp_id_row(const void *a, const void *b)
-{
-    const id_row *p = a, *q = b;
-    int d = strcmp(p->id, q->id);
-    return d ? d : (p->row > q->row) - (p->row < q->row);
-}
-
 static int cmp_id(const void *a, const void *b) { return strcmp(a, b); }
-
-/* "run ID (problem, label, tol T, rep R)" of row r. */
-static void describe(const cb_result *r, char *buf, size_t len)
-{
-    snprintf(buf, len, "run %s (%s, %s, tol %g, rep %d)", r->run_id, r->problem, r->label, r->tol,
-             r->rep);
-}
-
-/* A run id on two rows: the pair whose second row comes first, as "PATH:LINE: ...". */
-static int no_duplicates(const char *path, const cb_results *res, cb_error *err)
-{
-    id_row *v = malloc(((size_t)res->nrows + 1) * sizeof *v);
-    char what[700];
-    int rc = v ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
-    for (int i = 0; v && i < res->nrows; i++)
-        v[i] = (id_row){res->rows[i].run_id, i};
-    if (v)
-        qsort(v, (size_t)res->nrows, sizeof *v, cmp_id_row);
-    int a = -1, b = -1;
-    for (int i = 1; v && i < res->nrows; i++)
-        if (!strcmp(v[i].id, v[i - 1].id) && (b < 0 || v[i].row < b))
-            a = v[i - 1].row, b = v[i].row;
-    if (rc == CB_OK && b >= 0) {
-        describe(&res->rows[b], what, sizeof what);
-        rc = cb_fail_at(err, CB_ERR_INPUT, path, b + 1 + res->header, "%s is already on line %d: "
-                        "one row a run (two processes wrote this directory?)", what,
-                        a + 1 + res->header);
-    }
-    free(v);
-    return rc;
-}
 
 int cb_results_count(const char *path, const cb_results *res, const cb_shard *sh,
                      const cb_campaign *c, cb_results_tally *t, cb_error *err)
@@ -62,7 +19,7 @@ int cb_results_count(const char *path, const cb_results *res, const cb_shard *sh
     int mixed = cb_shard_value(sh->limits, "earlier_limits", &len) != NULL;
     t->rows = res->nrows;
     t->expected = -1;
-    int rc = no_duplicates(path, res, err);
+    int rc = cb_results_check_unique(path, res, err);
     if (rc == CB_OK && c->data_missing)
         return CB_OK; /* its `data` lines were skipped here: the run list is not the one run */
     if (rc == CB_OK && !(ids = malloc(((size_t)n + 1) * sizeof *ids)))
@@ -78,7 +35,7 @@ int cb_results_count(const char *path, const cb_results *res, const cb_shard *sh
         if (bsearch(res->rows[i].run_id, ids, (size_t)k, sizeof *ids, cmp_id))
             continue;
         t->rows--; /* a forced resume keeps rows of the earlier settings: not counted */
-        describe(&res->rows[i], what, sizeof what);
+        cb_result_describe(&res->rows[i], what, sizeof what);
         if (!mixed)
             rc = cb_fail_at(err, CB_ERR_INPUT, path, i + 1 + res->header, "%s is not a run of "
                             "the campaign %s records (shard %d/%d)", what, c->path, sh->index,
@@ -109,7 +66,7 @@ int cb_results_dir_count(const char *dir, const cb_results *res, cb_results_tall
     if (rc == CB_OK && known)
         rc = cb_results_count(path, res, &sh, c, t, err);
     else if (rc == CB_OK) /* no record, or its campaign does not parse here */
-        rc = no_duplicates(path, res, err);
+        rc = cb_results_check_unique(path, res, err);
     if (rc == CB_OK) {
         t->rows = known ? t->rows : res->nrows;
         snprintf(t->why, sizeof t->why, "%s", !known ? e.text : t->expected < 0 ? "its campaign "

@@ -409,7 +409,8 @@ static int pump(run_ctx *x, child *kids, int *nkids, cb_error *err)
 
 static int cmp_id(const void *a, const void *b) { return strcmp(a, b); }
 
-/* The ids of the complete rows of runs.csv (sorted) and the length of that valid prefix. */
+/* The ids of the complete rows of runs.csv (sorted; each once) and the length of that valid
+ * prefix. */
 static int read_done(run_ctx *x, char (**done)[17], long *ndone, long *valid, cb_error *err)
 {
     char path[4096];
@@ -418,6 +419,8 @@ static int read_done(run_ctx *x, char (**done)[17], long *ndone, long *valid, cb
     *done = NULL;
     *ndone = 0;
     int rc = cb_results_read(path, &old, err);
+    if (rc == CB_OK) /* a run id twice: refused before anything runs */
+        rc = cb_results_check_unique(path, &old, err);
     *valid = old.valid_bytes;
     *done = rc == CB_OK && old.nrows ? malloc((size_t)old.nrows * sizeof **done) : NULL;
     if (rc == CB_OK && old.nrows && !*done)
