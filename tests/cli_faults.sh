@@ -155,7 +155,7 @@ pid=$!
 i=0
 while [ "$(rows killed)" -lt 2 ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
 kill -9 $pid
-wait $pid 2>/dev/null
+{ wait $pid; } 2>/dev/null
 n=$(rows killed)
 # what a process killed amid an atomic write leaves (its own name pattern, a pid that is gone)
 : >"killed/traces/$(ids killed | head -n 1).csv.tmp.4194999.0"
