@@ -66,6 +66,13 @@ static int try_lock(int fd, const struct stat *st, long *holder)
     }
 }
 
+/* 1 for the errors of a file system that has no flock on directories (NFS emulates flock with
+ * POSIX locks, which need a file open for writing). */
+static int unlockable(int e)
+{
+    return e == EBADF || e == ENOLCK || e == EOPNOTSUPP || e == EINVAL;
+}
+
 int cb_results_dir_lock(const char *dir, int *fd, cb_error *err)
 {
     struct stat st;
@@ -75,15 +82,21 @@ int cb_results_dir_lock(const char *dir, int *fd, cb_error *err)
         return cb_fail(err, errno == ENOENT || errno == ENOTDIR ? CB_ERR_INPUT : CB_ERR_IO,
                        "%s: %s", dir, errno == ENOENT ? "no such directory"
                                       : errno == ENOTDIR ? "not a directory" : strerror(errno));
-    int got = fstat(*fd, &st) == 0 ? try_lock(*fd, &st, &holder) : -1;
+    int got = fstat(*fd, &st) == 0 ? try_lock(*fd, &st, &holder) : -1, e = errno;
     char pid[32] = "";
     if (holder > 0)
         snprintf(pid, sizeof pid, " (pid %ld)", holder);
+    if (got < 0 && unlockable(e)) { /* e.g. NFS: work on unlocked, saying so */
+        fprintf(stderr, "conebench: warning: %s: this file system does not lock directories "
+                        "(%s): nothing keeps a second conebench process out of it\n", dir,
+                strerror(e));
+        got = 0;
+    }
     if (got == 1)
         cb_fail(err, CB_ERR_IO, "%s is in use by another conebench process%s: wait until it "
                 "ends, or choose another directory", dir, pid);
     else if (got < 0)
-        cb_fail(err, CB_ERR_IO, "%s: cannot lock: %s", dir, strerror(errno));
+        cb_fail(err, CB_ERR_IO, "%s: cannot lock: %s", dir, strerror(e));
     if (got != 0) {
         close(*fd);
         *fd = -1;
