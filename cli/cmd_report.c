@@ -139,6 +139,8 @@ const cb_cli_command cb_command_report = {
     "writes DIR/report.md: success rates, shifted geometric means of time and iterations,\n"
     "Dolan-More performance profiles and convergence curves (gnuplot PNG + SVG in DIR/figures/).\n"
     "The summary table also goes to stdout. With --json, the same numbers (and each problem's\n"
-    "winner) go to stdout as one JSON object instead, and nothing is written.",
+    "winner) go to stdout as one JSON object instead, and nothing is written. A campaign with\n"
+    "runs missing gets \"incomplete: N of M runs\" instead of a verdict.",
     "conebench report results/default",
-    "0 written, 1 failure, 2 bad input (e.g. no DIR/runs.csv)"};
+    "0 written, 1 failure (DIR in use by another process), 2 bad input (e.g. no DIR/runs.csv, a "
+    "run id twice)"};

@@ -4,8 +4,8 @@
  * iterations, error, error_q, time_s, time_setup_s, time_solve_s, block_products, projections,
  * local_iters, error_evals, machine, dist_ref (empty when the problem has no reference or its
  * p* is not unique; rows of older files without the column read as NaN). Fields are RFC 4180 CSV (quoted when needed). Rows are
- * appended with one write() each, so a killed campaign leaves at most one torn last line, which
- * readers ignore (cb_results_read reports how many bytes of valid rows the file has).
+ * appended with one write() each (a failed one is cut back), so a killed campaign leaves at most
+ * one torn last line, which readers ignore (cb_results_read reports how many bytes of valid rows the file has).
  */
 #ifndef CONEBENCH_RESULTS_H
 #define CONEBENCH_RESULTS_H

@@ -48,8 +48,12 @@ typedef struct {
 void cb_runner_settings_default(cb_runner_settings *s);
 /* Run the campaign's runs of this shard into s->outdir. Refused (CB_ERR_INPUT, nothing written)
  * when outdir is not empty without s->resume, or when s->resume finds results of another
- * campaign or other limits without s->force (cb_results_dir_check). Generated problems are
- * written before the first run; when that fails in a fresh directory, it is left empty. */
+ * campaign or other limits without s->force (cb_results_dir_check), or a run id twice in its
+ * runs.csv. Generated problems are written before the first run; when that fails in a fresh
+ * directory, it is left empty. outdir is locked throughout (cb_results_dir_lock: CB_ERR_IO when
+ * another process holds it); a resume first removes the temporary files of killed processes.
+ * A write that fails (a row, a trace, errors.log) stops the campaign with CB_ERR_IO naming the
+ * file: that run gets no row (runs.csv is cut back to its last whole row), --resume redoes it. */
 int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner_summary *sum,
                     cb_error *err);
 
