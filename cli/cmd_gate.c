@@ -265,6 +265,23 @@ static int comparable(const char *pa, const cb_bench *a, const char *pb, const c
     return CB_OK;
 }
 
+/* A run directory's rows against its campaign: refused when a run id is twice or foreign;
+ * "DIR: incomplete: N of M runs" when runs are missing. */
+static int check_runs(const char *dir, cb_error *err)
+{
+    char path[4200];
+    struct stat st;
+    cb_results_tally t;
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    if (stat(path, &st) != 0)
+        return CB_OK; /* a bench-check directory */
+    int code = cb_results_dir_count(dir, NULL, &t, err);
+    if (code == CB_OK && t.rows < t.expected)
+        printf("%s: incomplete: %ld of %ld runs (the runs it lacks are listed as missing below)\n", dir,
+               t.rows, t.expected);
+    return code;
+}
+
 int cb_cmd_compare(int argc, char **argv)
 {
     if (argc != 3)
@@ -277,6 +294,10 @@ int cb_cmd_compare(int argc, char **argv)
         code = cb_bench_from_dir(argv[2], &b, &err);
     if (code == CB_OK)
         code = comparable(argv[1], &a, argv[2], &b, &err);
+    if (code == CB_OK)
+        code = check_runs(argv[1], &err);
+    if (code == CB_OK)
+        code = check_runs(argv[2], &err);
     if (code == CB_OK) {
         cb_ab_stats st;
         cb_ab_stats_default(&st);

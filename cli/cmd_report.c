@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "conebench/report.h"
+#include "conebench/runner.h"
 
 static const cb_cli_opt opts[] = {
     {"no-figures", 'n', NULL, "tables only, no gnuplot figures (default: figures)"},
@@ -67,10 +68,16 @@ static void json_tol(cb_json *j, const cb_report_tol *t)
 static int report_json(const char *dir)
 {
     cb_report_summary r;
+    cb_results_tally t;
     cb_error err = {{0}};
-    int code = cb_report_summary_read(dir, &r, &err);
+    int code = cb_results_dir_count(dir, NULL, &t, &err);
+    if (code == CB_OK)
+        code = cb_report_summary_read(dir, &r, &err);
     if (code != CB_OK)
         return cb_cli_report(code, &err);
+    if (t.rows < t.expected)
+        fprintf(stderr, "conebench: warning: %s: incomplete: %ld of %ld runs (no verdict from a "
+                        "partial campaign)\n", dir, t.rows, t.expected);
     cb_json j;
     cb_json_begin(&j, stdout);
     cb_json_str(&j, "dir", dir);
@@ -132,6 +139,8 @@ const cb_cli_command cb_command_report = {
     "writes DIR/report.md: success rates, shifted geometric means of time and iterations,\n"
     "Dolan-More performance profiles and convergence curves (gnuplot PNG + SVG in DIR/figures/).\n"
     "The summary table also goes to stdout. With --json, the same numbers (and each problem's\n"
-    "winner) go to stdout as one JSON object instead, and nothing is written.",
+    "winner) go to stdout as one JSON object instead, and nothing is written. A campaign with\n"
+    "runs missing gets \"incomplete: N of M runs\" instead of a verdict.",
     "conebench report results/default",
-    "0 written, 1 failure, 2 bad input (e.g. no DIR/runs.csv)"};
+    "0 written, 1 failure (DIR in use by another process), 2 bad input (e.g. no DIR/runs.csv, a "
+    "run id twice)"};

@@ -202,4 +202,5 @@ const cb_cli_command cb_command_run = {
     "is refused unless --resume. Ctrl-C or SIGTERM keeps the finished rows and prints the\n"
     "command that continues.",
     "conebench run default -o results/default --jobs 2 --resume",
-    "0 the campaign ran (failed runs are results), 1 failure, 2 bad input, 130/143 interrupted"};
+    "0 the campaign ran (failed runs are results), 1 failure (a write that failed, DIR in use by "
+    "another process), 2 bad input, 130/143 interrupted"};

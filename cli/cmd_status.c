@@ -46,6 +46,15 @@ static void failures(const long *by, FILE *f)
     fprintf(f, "%s", n ? ")" : "");
 }
 
+/* "N/M runs done" when every run is in, else "incomplete: N of M runs"; then tail. */
+static void runs_done(long done, long total, const char *tail)
+{
+    if (done >= total)
+        printf("%ld/%ld runs done%s", done, total, tail);
+    else
+        printf("incomplete: %ld of %ld runs%s", done, total, tail);
+}
+
 /* One shard's line; adds it to the overall figures in all. */
 static void shard_line(const char *dir, const cb_shard_status *st, cb_shard_status *all)
 {
@@ -56,7 +65,8 @@ static void shard_line(const char *dir, const cb_shard_status *st, cb_shard_stat
         return;
     }
     duration(st->eta, eta, sizeof eta);
-    printf("%s: shard %d/%d: %ld/%ld runs done, ", dir, st->index, st->count, st->done, st->total);
+    printf("%s: shard %d/%d: ", dir, st->index, st->count);
+    runs_done(st->done, st->total, ", ");
     failures(st->by_status, stdout);
     printf(", %s\n", st->done >= st->total ? "finished" : eta);
     all->done += st->done;
@@ -78,8 +88,11 @@ static void overall(const cb_shard_status *all)
     }
     long total = all->index == all->count ? all->total : all->campaign_runs;
     duration(all->index == all->count ? all->eta : NAN, eta, sizeof eta);
-    printf("overall: %ld/%ld runs done (%.1f%%) in %d of %d shards, ", all->done, total,
-           total ? 100.0 * (double)all->done / (double)total : 100.0, all->index, all->count);
+    char tail[128];
+    snprintf(tail, sizeof tail, " (%.1f%%) in %d of %d shards, ",
+             total ? 100.0 * (double)all->done / (double)total : 100.0, all->index, all->count);
+    printf("overall: ");
+    runs_done(all->done, total, tail);
     failures(all->by_status, stdout);
     printf(", %s\n", all->done >= total ? "finished" : eta);
 }

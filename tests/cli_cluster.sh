@@ -109,13 +109,13 @@ head -n 3 shard-1/runs.csv >running-1/runs.csv
 printf 'started 1000\nrows_before 0\n' >running-1/session.txt
 f1=$(head -n 3 shard-1/runs.csv | tail -n 2 | cut -d, -f24 | grep -vc '^yes$')
 run "$bin" status running-1 --now 1100
-check "status of a running shard: ETA from its rate" '[ "$rc" = 0 ] && grep -q "^running-1: shard 1/4: 2/6 runs done, failed $f1.*, 3 min 20 s$" "$tmp/out" && grep -q "^overall: 2/24 runs done (8.3%) in 1 of 4 shards, failed $f1.*, unknown$" "$tmp/out"'
+check "status of a running shard: ETA from its rate" '[ "$rc" = 0 ] && grep -q "^running-1: shard 1/4: incomplete: 2 of 6 runs, failed $f1.*, 3 min 20 s$" "$tmp/out" && grep -q "^overall: incomplete: 2 of 24 runs (8.3%) in 1 of 4 shards, failed $f1.*, unknown$" "$tmp/out"'
 printf 'started 1000\nrows_before 2\n' >running-1/session.txt
 run "$bin" status running-1 --now 1100
-check "status: no row yet in this session" 'grep -q "^running-1: shard 1/4: 2/6 runs done, .*, unknown$" "$tmp/out"'
+check "status: no row yet in this session" 'grep -q "^running-1: shard 1/4: incomplete: 2 of 6 runs, .*, unknown$" "$tmp/out"'
 mkdir starting
 run "$bin" status starting shard-0
-check "status of a shard not started" '[ "$rc" = 0 ] && grep -q "^starting: starting (no record yet)$" "$tmp/out" && grep -q "^overall: 6/24 runs done .* in 1 of 4 shards, .*unknown$" "$tmp/out"'
+check "status of a shard not started" '[ "$rc" = 0 ] && grep -q "^starting: starting (no record yet)$" "$tmp/out" && grep -q "^overall: incomplete: 6 of 24 runs .* in 1 of 4 shards, .*unknown$" "$tmp/out"'
 run "$bin" status nope
 check "status of no directory" '[ "$rc" = 2 ] && grep -q "^conebench: nope: no such results directory$" "$tmp/err"'
 check "run writes session.txt" 'grep -q "^rows_before 0$" full/session.txt && grep -q "^started [0-9]\{10\}$" full/session.txt'

@@ -23,7 +23,11 @@
  *   plugin SO                     load a solver plugin (conebench/plugin.h), relative to the
  *                                 campaign file unless absolute, before the solvers naming it
  * A word may be "double-quoted" to hold spaces or '#' (the quotes are dropped).
- * Errors are "FILE:LINE: what".
+ * Errors are "FILE:LINE: what". Refused: a NUL byte; a second name, description, tol, max-iter,
+ * time-limit, repetitions, trace or references line; a tolerance given twice; a key given twice
+ * on a generate line; two problems with one name or two solver lines with one label (their runs
+ * would share run ids); more than CB_CAMPAIGN_MAX_PROBLEMS problems or CB_CAMPAIGN_MAX_RUNS runs
+ * (checked before the problems are allocated).
  *
  * Ownership: cb_campaign owns all its strings and arrays; cb_campaign_free releases them.
  */
@@ -37,6 +41,8 @@
 
 #define CB_CAMPAIGN_MAX_OPTIONS 16
 #define CB_CAMPAIGN_MAX_TOLS 8
+#define CB_CAMPAIGN_MAX_PROBLEMS 100000L /* problems of a campaign (seeds and steps included) */
+#define CB_CAMPAIGN_MAX_RUNS 1000000L    /* problems × solvers × tolerances × repetitions */
 
 /* One problem of a campaign: a file, or a generator recipe written to a file before running. */
 typedef struct {

@@ -18,6 +18,9 @@ int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, c
 
 /* Write `len` bytes to `path` atomically (temp file in the same directory + rename). */
 int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_error *err);
+/* 1 when a file name (without its folder) is one of the temporary files cb_write_file_atomic
+ * creates ("<name>.tmp.<pid>.<k>"): left behind only by a killed process. */
+int cb_is_temp_name(const char *name);
 
 /* Output written to memory first, then to its file at once (nothing on disk before commit):
  *   cb_outbuf o; if (cb_outbuf_open(&o, err) != CB_OK) return ...;

@@ -5,8 +5,8 @@
  * local_iters, error_evals, machine, dist_ref (empty when the problem has no reference or its
  * p* is not unique), solved (yes/no: the judge's verdict), error_data (the verdict's error).
  * status is the stop reason, solved the verdict (solver.h). Rows of other layouts are refused.
- * Fields are RFC 4180 CSV (quoted when needed). Rows are
- * appended with one write() each, so a killed campaign leaves at most one torn last line, which
+ * Fields are RFC 4180 CSV (quoted when needed). Rows are appended with one write() each (a
+ * failed one is cut back), so a killed campaign leaves at most one torn last line, which
  * readers ignore (cb_results_read reports how many bytes of valid rows the file has).
  */
 #ifndef CONEBENCH_RESULTS_H
@@ -40,6 +40,7 @@ typedef struct {
     cb_result *rows;
     int nrows;
     long valid_bytes; /* length of the file prefix made of complete, valid rows */
+    int header;       /* 1 when the file starts with the header line: row i is on line i+1+header */
 } cb_results;
 
 /* The header line (with '\n'). */
@@ -52,6 +53,11 @@ int cb_result_parse(const char *line, cb_result *r);
  * skipped; a malformed line elsewhere is an error naming FILE:LINE. */
 int cb_results_read(const char *path, cb_results *out, cb_error *err);
 void cb_results_free(cb_results *r);
+/* "run ID (problem, label, tol T, rep R)" of row r into buf. */
+void cb_result_describe(const cb_result *r, char *buf, size_t len);
+/* Each run id of res (read from path) on one row only; else CB_ERR_INPUT "PATH:LINE: run ID
+ * (...) is already on line K" for the pair whose second row comes first. */
+int cb_results_check_unique(const char *path, const cb_results *res, cb_error *err);
 
 /* Write a solver trace as CSV "iteration,time_s,error" to path, atomically. */
 int cb_trace_write(const char *path, const cb_info *info, cb_error *err);

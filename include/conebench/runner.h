@@ -18,6 +18,7 @@
 #include <signal.h>
 
 #include "conebench/campaign.h"
+#include "conebench/results.h"
 
 typedef struct {
     const char *outdir;
@@ -50,8 +51,12 @@ typedef struct {
 void cb_runner_settings_default(cb_runner_settings *s);
 /* Run the campaign's runs of this shard into s->outdir. Refused (CB_ERR_INPUT, nothing written)
  * when outdir is not empty without s->resume, or when s->resume finds results of another
- * campaign or other limits without s->force (cb_results_dir_check). Generated problems are
- * written before the first run; when that fails in a fresh directory, it is left empty. */
+ * campaign or other limits without s->force (cb_results_dir_check), or a run id twice in its
+ * runs.csv. Generated problems are written before the first run; when that fails in a fresh
+ * directory, it is left empty. outdir is locked throughout (cb_results_dir_lock: CB_ERR_IO when
+ * another process holds it); a resume first removes the temporary files of killed processes.
+ * A write that fails (a row, a trace, errors.log) stops the campaign with CB_ERR_IO naming the
+ * file: that run gets no row (runs.csv is cut back to its last whole row), --resume redoes it. */
 int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner_summary *sum,
                     cb_error *err);
 
@@ -72,6 +77,33 @@ int cb_results_dir_hash(const cb_campaign *c, const cb_runner_settings *s, char 
                         cb_error *err);
 /* Write DIR/limits.txt and DIR/campaign.conf for c (atomically). */
 int cb_results_dir_record(const cb_campaign *c, const cb_runner_settings *s, cb_error *err);
+
+/* One process at a time in a results directory: `run` (and --resume), `report` and `merge` (its
+ * output) hold an exclusive flock(2) on DIR itself for as long as they work; children forked by
+ * the runner share it, so it is free only when every process of a killed run is gone (one held
+ * for a process that no longer exists is awaited a few seconds: its children are exiting).
+ * CB_ERR_IO "DIR is in use by another conebench process (pid N)" when it is held; CB_ERR_INPUT
+ * when DIR does not exist or is not a directory. *fd: the lock, released by
+ * cb_results_dir_unlock (accepts -1). */
+int cb_results_dir_lock(const char *dir, int *fd, cb_error *err);
+void cb_results_dir_unlock(int fd);
+/* Remove the temporary files of cb_write_file_atomic (cb_is_temp_name) anywhere under DIR: with
+ * the lock held they can only be left by killed processes. *removed: how many. */
+int cb_results_dir_clean(const char *dir, long *removed, cb_error *err);
+
+/* The rows of a results directory against the campaign it records (limits.txt, campaign.conf,
+ * parsed as cb_merge does). */
+typedef struct {
+    long rows;           /* rows of runs.csv */
+    long expected;       /* runs of its campaign (its shard); -1: not known (why says why) */
+    char why[CB_ERROR_LEN];
+} cb_results_tally;
+/* res: DIR/runs.csv as read (NULL: read here). CB_ERR_INPUT "DIR/runs.csv:LINE: ..." when a run
+ * id is on two rows or a row is not a run of the recorded campaign's shard; rows < expected is
+ * an incomplete campaign ("incomplete: N of M runs" in report, status and compare). Without a
+ * record, or when its campaign does not parse here, only duplicates are refused. */
+int cb_results_dir_count(const char *dir, const cb_results *res, cb_results_tally *t,
+                         cb_error *err);
 
 /* 16 hex digits identifying this machine (CPU model, cores, host name). */
 const char *cb_machine_id(void);

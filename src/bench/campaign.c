@@ -15,9 +15,15 @@
 #include "conebench/plugin.h"
 
 #define MAX_TOKENS 64
+#define SEED_MAX 1000000000000L /* largest seed of a generate line */
 #ifndef CB_SHAREDIR
 #define CB_SHAREDIR "/usr/local/share/conebench" /* make install sets it to PREFIX/... */
 #endif
+
+/* Directives that may appear once per campaign file. */
+static const char *const single_lines[] = {"name", "description", "tol", "max-iter", "time-limit",
+                                           "repetitions", "trace", "references"};
+#define NSINGLE (sizeof single_lines / sizeof *single_lines)
 
 typedef struct {
     const char *file;
@@ -25,6 +31,7 @@ typedef struct {
     char *tok[MAX_TOKENS];
     int ntok;
     const char *gen_dir;
+    long seen[NSINGLE]; /* the line of each single directive, 0: not yet */
 } parse_ctx;
 
 static int is_dir(const char *p)
@@ -124,6 +131,16 @@ static int grow(void **arr, int count, size_t elem)
     return CB_OK;
 }
 
+/* Room for n more problems within CB_CAMPAIGN_MAX_PROBLEMS (asked before allocating). */
+static int room_for(const cb_campaign *c, const parse_ctx *x, long n, cb_error *err)
+{
+    if (n <= CB_CAMPAIGN_MAX_PROBLEMS - c->nproblems)
+        return CB_OK;
+    return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: %ld more problems would make %ld; "
+                      "a campaign holds at most %ld problems", x->tok[0], n,
+                      (long)c->nproblems + n, CB_CAMPAIGN_MAX_PROBLEMS);
+}
+
 static int add_problem(cb_campaign *c, const char *path, const char *name,
                        const cb_random_settings *gen)
 {
@@ -179,6 +196,10 @@ static int add_globs(cb_campaign *c, parse_ctx *x, const char *prefix, cb_error 
             globfree(&g);
             return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "no file matches '%s'",
                               pattern);
+        }
+        if (room_for(c, x, (long)g.gl_pathc, err) != CB_OK) {
+            globfree(&g);
+            return CB_ERR_INPUT;
         }
         for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
             base_name(g.gl_pathv[i], name, sizeof name);
@@ -245,6 +266,45 @@ static int gen_key(parse_ctx *x, const char *k, const char *v, cb_random_setting
     return rc;
 }
 
+/* seeds=A or A..B: 0 <= A <= B <= SEED_MAX. */
+static int parse_seeds(parse_ctx *x, const char *v, long *s0, long *s1, cb_error *err)
+{
+    char *end = NULL;
+    errno = 0;
+    *s0 = strtol(v, &end, 10);
+    *s1 = *s0;
+    if (end != v && !strncmp(end, "..", 2)) {
+        const char *b = end + 2;
+        *s1 = strtol(b, &end, 10);
+        if (end == b)
+            end = (char *)v; /* "A.." */
+    }
+    if (end == v || *end || errno || *s0 < 0 || *s1 < *s0 || *s1 > SEED_MAX)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "seeds: '%s': want A or A..B with "
+                          "0 <= A <= B <= %ld", v, SEED_MAX);
+    return CB_OK;
+}
+
+/* The k=v words of a generate line: each key once; seeds apart, the rest into g. */
+static int generate_keys(parse_ctx *x, cb_random_settings *g, long *s0, long *s1, cb_error *err)
+{
+    int rc = CB_OK;
+    for (int t = 2; t < x->ntok && rc == CB_OK; t++) {
+        char *eq = strchr(x->tok[t], '=');
+        if (!eq)
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "'%s' is not key=value",
+                              x->tok[t]);
+        *eq = '\0';
+        for (int u = 2; u < t; u++)
+            if (!strcmp(x->tok[u], x->tok[t]))
+                return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "generate: key '%s' given "
+                                  "twice", x->tok[t]);
+        rc = !strcmp(x->tok[t], "seeds") ? parse_seeds(x, eq + 1, s0, s1, err)
+                                         : gen_key(x, x->tok[t], eq + 1, g, err);
+    }
+    return rc;
+}
+
 /* generate random k=v... seeds=A..B */
 static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
@@ -253,24 +313,9 @@ static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
     cb_random_settings g;
     cb_random_settings_default(&g);
     long s0 = 1, s1 = 1;
-    int rc = CB_OK;
-    for (int t = 2; t < x->ntok && rc == CB_OK; t++) {
-        char *eq = strchr(x->tok[t], '=');
-        if (!eq)
-            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "'%s' is not key=value",
-                              x->tok[t]);
-        *eq = '\0';
-        if (!strcmp(x->tok[t], "seeds")) {
-            int got = sscanf(eq + 1, "%ld..%ld", &s0, &s1);
-            s1 = got == 1 ? s0 : s1; /* seeds=A is A..A */
-            if (got < 1 || s0 < 0 || s1 < s0)
-                rc = cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "seeds: want A or A..B");
-            if (!strstr(eq + 1, ".."))
-                s1 = s0;
-        } else {
-            rc = gen_key(x, x->tok[t], eq + 1, &g, err);
-        }
-    }
+    int rc = generate_keys(x, &g, &s0, &s1, err);
+    if (rc == CB_OK)
+        rc = room_for(c, x, s1 - s0 + 1, err);
     for (long s = s0; s <= s1 && rc == CB_OK; s++) {
         char name[256], path[4096];
         g.seed = (uint64_t)s;
@@ -395,6 +440,10 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: NAME [k=v]... steps=LIST");
     size_t kt = (size_t)snprintf(tag, sizeof tag, "%s", x->tok[1]);
     for (int t = 2; t < x->ntok; t++) {
+        if ((!strncmp(x->tok[t], "steps=", 6) && steps) ||
+            (!strncmp(x->tok[t], "read_kind=", 10) && rs.force_kind))
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: %.*s given twice",
+                              (int)strcspn(x->tok[t], "="), x->tok[t]);
         if (!strncmp(x->tok[t], "steps=", 6)) {
             steps = x->tok[t] + 6;
             continue;
@@ -422,6 +471,10 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
     cb_error serr = {0};
     if (cb_steps_parse(steps, &list, &nsteps, &serr) != CB_OK)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s", serr.text);
+    if (room_for(c, x, nsteps, err) != CB_OK) {
+        free(list);
+        return CB_ERR_INPUT;
+    }
     int rc = add_scenario(c, x, dir, list, nsteps);
     for (int k = 0; rc == CB_OK && k < nsteps; k++) {
         snprintf(path, sizeof path, "%s/%s-step%ld.dat", dir, x->tok[1], list[k]);
@@ -451,7 +504,9 @@ static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
     for (int t = 2; t < x->ntok; t++) {
         cb_error e = {{0}};
         if (!strncmp(x->tok[t], "label=", 6)) {
-            free(s->label);
+            if (s->label)
+                return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "solver: label= given "
+                                  "twice");
             s->label = cb_strdup(x->tok[t] + 6);
             continue;
         }
@@ -487,6 +542,10 @@ static int parse_scalar(cb_campaign *c, parse_ctx *x, cb_error *err)
                 return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "tol: at most %d",
                                   CB_CAMPAIGN_MAX_TOLS);
             rc = parse_num(x, "tol", x->tok[t], 1e-300, 1, &c->tols[c->ntols++], err);
+            for (int u = 0; rc == CB_OK && u < c->ntols - 1; u++)
+                if (c->tols[u] == c->tols[c->ntols - 1])
+                    rc = cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "tol: %s is given twice "
+                                    "(as %s and %s)", x->tok[t], x->tok[u + 1], x->tok[t]);
         }
     } else if (!strcmp(d, "max-iter")) {
         if ((rc = parse_num(x, "max-iter", x->tok[1], 1, 2e9, &v, err)) == CB_OK)
@@ -559,9 +618,25 @@ static char *join_rest(parse_ctx *x)
     return s;
 }
 
+/* A directive that may appear once: refused the second time, naming the first line. */
+static int once(parse_ctx *x, cb_error *err)
+{
+    for (size_t i = 0; i < NSINGLE; i++) {
+        if (strcmp(x->tok[0], single_lines[i]) != 0)
+            continue;
+        if (x->seen[i])
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: already given at line %ld "
+                              "(one %s line per campaign)", x->tok[0], x->seen[i], x->tok[0]);
+        x->seen[i] = x->line;
+    }
+    return CB_OK;
+}
+
 static int parse_line(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
     const char *d = x->tok[0];
+    if (once(x, err) != CB_OK)
+        return CB_ERR_INPUT;
     if (!strcmp(d, "name") || !strcmp(d, "description")) {
         char **dst = d[0] == 'n' ? &c->name : &c->description;
         free(*dst);
@@ -643,6 +718,71 @@ static int check_campaign(cb_campaign *c, const char *path, cb_error *err)
     return c->name ? CB_OK : CB_ERR_NOMEM;
 }
 
+/* At most CB_CAMPAIGN_MAX_RUNS runs so far (an absent tol line counts as its one default). */
+static int runs_bound(const cb_campaign *c, const parse_ctx *x, cb_error *err)
+{
+    long runs = (long)c->nproblems * c->nsolvers * (c->ntols ? c->ntols : 1) * c->repetitions;
+    if (runs <= CB_CAMPAIGN_MAX_RUNS)
+        return CB_OK;
+    return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: the campaign now has %ld runs "
+                      "(%d problems x %d solvers x %d tolerances x %d repetitions); at most %ld",
+                      x->tok[0], runs, c->nproblems, c->nsolvers, c->ntols ? c->ntols : 1,
+                      c->repetitions, CB_CAMPAIGN_MAX_RUNS);
+}
+
+typedef struct {
+    const char *name;
+    long line;
+    int index;
+} named_line;
+
+static int cmp_named(const void *a, const void *b)
+{
+    const named_line *p = a, *q = b;
+    int d = strcmp(p->name, q->name);
+    return d ? d : (p->index > q->index) - (p->index < q->index);
+}
+
+/* The name given twice whose second use comes first: its entries in *first and *second (1), or
+ * 0 when every name of v[0..n) is unique. Sorts v. */
+static int find_twice(named_line *v, int n, named_line *first, named_line *second)
+{
+    int found = 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_named);
+    for (int i = 1; i < n; i++)
+        if (!strcmp(v[i].name, v[i - 1].name) && (!found || v[i].index < second->index)) {
+            *first = v[i - 1], *second = v[i];
+            found = 1;
+        }
+    return found;
+}
+
+/* Two problems with one name, or two solver lines with one label: their runs would have one run
+ * id (sha256 of problem name|label|tol|rep). */
+static int check_unique(const cb_campaign *c, cb_error *err)
+{
+    int n = c->nproblems > c->nsolvers ? c->nproblems : c->nsolvers;
+    named_line *v = malloc(((size_t)n + 1) * sizeof *v), a, b;
+    if (!v)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    int rc = CB_OK;
+    for (int i = 0; i < c->nproblems; i++)
+        v[i] = (named_line){c->problems[i].name, c->problems[i].line, i};
+    if (find_twice(v, c->nproblems, &a, &b))
+        rc = a.line == b.line
+                 ? cb_fail_at(err, CB_ERR_INPUT, c->path, b.line, "problem '%s' is listed twice "
+                              "on this line (one problem, one name)", b.name)
+                 : cb_fail_at(err, CB_ERR_INPUT, c->path, b.line, "problem '%s' is already listed "
+                              "at line %ld (one problem, one name)", b.name, a.line);
+    for (int i = 0; rc == CB_OK && i < c->nsolvers; i++)
+        v[i] = (named_line){c->solvers[i].label, c->solvers[i].line, i};
+    if (rc == CB_OK && find_twice(v, c->nsolvers, &a, &b))
+        rc = cb_fail_at(err, CB_ERR_INPUT, c->path, b.line, "solver label '%s' is already used at "
+                        "line %ld (give each solver line its own label=)", b.name, a.line);
+    free(v);
+    return rc;
+}
+
 /* Parse every line of text; new problems and solvers remember their line. */
 static int parse_lines(cb_campaign *c, parse_ctx *x, char *text, cb_error *err)
 {
@@ -660,8 +800,22 @@ static int parse_lines(cb_campaign *c, parse_ctx *x, char *text, cb_error *err)
             c->problems[i].line = x->line;
         for (int i = ns; i < c->nsolvers; i++)
             c->solvers[i].line = x->line;
+        if (rc == CB_OK && x->ntok > 0)
+            rc = runs_bound(c, x, err);
     }
-    return rc;
+    return rc == CB_OK ? check_unique(c, err) : rc;
+}
+
+/* A campaign file is text: a NUL byte is refused at its line (it would end the text early). */
+static int no_nul(const char *path, const char *text, size_t len, cb_error *err)
+{
+    const char *nul = memchr(text, '\0', len);
+    long line = 1;
+    for (const char *q = text; nul && q < nul; q++)
+        line += *q == '\n';
+    return nul ? cb_fail_at(err, CB_ERR_INPUT, path, line, "a NUL byte (byte %ld of the file): a "
+                            "campaign file is text", (long)(nul - text) + 1)
+               : CB_OK;
 }
 
 int cb_campaign_read(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err)
@@ -670,10 +824,14 @@ int cb_campaign_read(const char *path, const char *gen_dir, cb_campaign **out, c
     size_t len = 0;
     *out = NULL;
     int rc = cb_read_file(path, 1 << 20, &text, &len, err);
-    if (rc != CB_OK)
+    if (rc == CB_OK)
+        rc = no_nul(path, text, len, err);
+    if (rc != CB_OK) {
+        free(text);
         return rc;
+    }
     cb_campaign *c = calloc(1, sizeof *c);
-    parse_ctx x = {path, 0, {0}, 0, gen_dir};
+    parse_ctx x = {path, 0, {0}, 0, gen_dir, {0}};
     if (!c || !(c->path = cb_strdup(path)) || !(c->text = cb_strdup(text))) {
         rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
         goto cleanup;

@@ -342,7 +342,9 @@ static int write_out(const merge_ctx *x, const char *out, cb_error *err)
         return cb_fail_at(err, CB_ERR_IO, tmp, 0, "cannot create: %s", strerror(errno));
     cb_runner_settings_default(&rs);
     rs.outdir = tmp; /* the record of the unsharded campaign: shard 0/1 */
-    int rc = cb_results_dir_record(x->c, &rs, err);
+    int lock = -1, rc = cb_results_dir_lock(tmp, &lock, err); /* kept on OUT until written */
+    if (rc == CB_OK)
+        rc = cb_results_dir_record(x->c, &rs, err);
     if (rc == CB_OK)
         rc = write_rows(x, tmp, err);
     if (rc == CB_OK)
@@ -352,6 +354,7 @@ static int write_out(const merge_ctx *x, const char *out, cb_error *err)
                         strerror(errno));
     if (rc != CB_OK)
         nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    cb_results_dir_unlock(lock);
     return rc;
 }
 

@@ -1,6 +1,7 @@
 /* conebench — report: the verdict, summary tables and report.md (figures: report_figures.c). */
 #include "conebench/campaign.h"
 #include "conebench/report.h"
+#include "conebench/runner.h"
 
 #include <errno.h>
 #include <math.h>
@@ -193,12 +194,36 @@ static int verdict_section(const cb_report_ctx *x, const double *tols, int nt, F
     return rc;
 }
 
-/* The verdict, the method, then per tolerance the tables and figures, then the machine. */
-static int report_body(cb_report_ctx *x, FILE *md, cb_error *err)
+/* In place of the verdict when runs are missing: a partial campaign's figures are not its
+ * result (also on the summary); a note when the runs could not be counted. */
+static void incomplete_section(const cb_report_ctx *x, const cb_results_tally *t, FILE *md)
+{
+    if (t->expected < 0) {
+        fprintf(md, "\n*Completeness not checked: %s.*\n", t->why);
+        return;
+    }
+    fprintf(md, "**incomplete: %ld of %ld runs.** No verdict: the campaign has not finished, and "
+                "its missing runs would change every figure below. Continue it with `conebench "
+                "run CAMPAIGN -o %s --resume`, then report again.\n", t->rows, t->expected,
+            x->s->dir);
+    if (x->s->summary)
+        fprintf(x->s->summary, "incomplete: %ld of %ld runs: no verdict (see %s/report.md)\n",
+                t->rows, t->expected, x->s->dir);
+}
+
+/* The verdict (or why there is none), the method, then per tolerance the tables and figures,
+ * then the machine. */
+static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md, cb_error *err)
 {
     double tols[CB_REPORT_MAX_TOLS];
     int nt = cb_report_tols(&x->res, tols, CB_REPORT_MAX_TOLS);
-    int rc = verdict_section(x, tols, nt, md);
+    int rc = CB_OK;
+    if (tally->rows < tally->expected)
+        incomplete_section(x, tally, md);
+    else
+        rc = verdict_section(x, tols, nt, md);
+    if (rc == CB_OK && tally->expected < 0)
+        incomplete_section(x, tally, md);
     if (rc == CB_OK)
         method_section(x, md);
     for (int ti = 0; ti < nt && rc == CB_OK; ti++) {
@@ -229,7 +254,12 @@ int cb_report(const cb_report_settings *s, cb_error *err)
         snprintf(x.plots, sizeof x.plots, "%s/plots", cb_home_dir());
     char path[4096];
     cb_outbuf md = {0};
-    int rc = cb_report_load(s->dir, &x.res, &x.lim, err);
+    cb_results_tally tally;
+    int lock = -1, rc = cb_results_dir_lock(s->dir, &lock, err); /* no run writes meanwhile */
+    if (rc == CB_OK)
+        rc = cb_report_load(s->dir, &x.res, &x.lim, err);
+    if (rc == CB_OK) /* duplicated or foreign run ids refused; missing runs: no verdict */
+        rc = cb_results_dir_count(s->dir, &x.res, &tally, err);
     snprintf(path, sizeof path, "%s/figures", s->dir);
     if (rc == CB_OK && mkdir(path, 0777) != 0 && errno != EEXIST)
         rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot create: %s", strerror(errno));
@@ -239,11 +269,12 @@ int cb_report(const cb_report_settings *s, cb_error *err)
     if (rc == CB_OK)
         rc = cb_outbuf_open(&md, err);
     if (rc == CB_OK)
-        rc = report_body(&x, md.f, err);
+        rc = report_body(&x, &tally, md.f, err);
     snprintf(path, sizeof path, "%s/report.md", s->dir);
     if (rc == CB_OK)
         rc = cb_outbuf_commit(&md, path, err);
     cb_outbuf_discard(&md);
     cb_results_free(&x.res);
+    cb_results_dir_unlock(lock);
     return rc;
 }

@@ -215,6 +215,7 @@ int cb_results_read(const char *path, cb_results *out, cb_error *err)
         if (lineno == 1 && !strncmp(line, "run_id,", 7)) {
             pos += n;
             out->valid_bytes = pos;
+            out->header = 1;
             continue;
         }
         if (complete && cb_result_parse(line, &r) == CB_OK) {
@@ -229,6 +230,47 @@ int cb_results_read(const char *path, cb_results *out, cb_error *err)
     fclose(f);
     if (rc != CB_OK)
         cb_results_free(out);
+    return rc;
+}
+
+typedef struct {
+    const char *id;
+    int row;
+} id_row;
+
+static int cmp_id_row(const void *a, const void *b)
+{
+    const id_row *p = a, *q = b;
+    int d = strcmp(p->id, q->id);
+    return d ? d : (p->row > q->row) - (p->row < q->row);
+}
+
+void cb_result_describe(const cb_result *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "run %s (%s, %s, tol %g, rep %d)", r->run_id, r->problem, r->label, r->tol,
+             r->rep);
+}
+
+int cb_results_check_unique(const char *path, const cb_results *res, cb_error *err)
+{
+    id_row *v = malloc(((size_t)res->nrows + 1) * sizeof *v);
+    char what[700];
+    int rc = v ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    for (int i = 0; v && i < res->nrows; i++)
+        v[i] = (id_row){res->rows[i].run_id, i};
+    if (v)
+        qsort(v, (size_t)res->nrows, sizeof *v, cmp_id_row);
+    int a = -1, b = -1;
+    for (int i = 1; v && i < res->nrows; i++)
+        if (!strcmp(v[i].id, v[i - 1].id) && (b < 0 || v[i].row < b))
+            a = v[i - 1].row, b = v[i].row;
+    if (rc == CB_OK && b >= 0) {
+        cb_result_describe(&res->rows[b], what, sizeof what);
+        rc = cb_fail_at(err, CB_ERR_INPUT, path, b + 1 + res->header, "%s is already on line %d: "
+                        "one row a run (two processes wrote this directory?)", what,
+                        a + 1 + res->header);
+    }
+    free(v);
     return rc;
 }
 

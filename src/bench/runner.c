@@ -1,5 +1,6 @@
 /* conebench — campaign runner: one child process per run, time limits, atomic row appends,
- * resume, shards, progress, interruption. */
+ * resume, shards, progress, interruption. A write that fails (the row, a trace, errors.log) ends
+ * the campaign with CB_ERR_IO naming the file: the run is not recorded, --resume runs it again. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "conebench/runner.h"
 
@@ -40,6 +41,8 @@ typedef struct {
     const cb_campaign *c;
     const cb_runner_settings *s;
     int out_fd;           /* runs.csv, O_APPEND */
+    long out_len;         /* its length: whole rows only (a failed append is cut back to it) */
+    int lock_fd;          /* the results directory's lock (cb_results_dir_lock) */
     FILE *errlog;
     cb_runner_summary *sum;
     double t0, last_note;
@@ -91,17 +94,21 @@ static void row_init(const cb_campaign *c, const cb_run_ref *r, cb_result *row)
     row->error = row->error_q = row->error_data = row->dist_ref = NAN;
 }
 
-static void write_all(int fd, const char *buf, size_t len)
+/* 0, or -1 with errno when a write fails. */
+static int write_all(int fd, const char *buf, size_t len)
 {
     while (len > 0) {
         ssize_t w = write(fd, buf, len);
-        if (w <= 0 && errno != EINTR)
-            return;
-        if (w > 0) {
-            buf += w;
-            len -= (size_t)w;
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            errno = w < 0 ? errno : ENOSPC;
+            return -1;
         }
+        buf += w;
+        len -= (size_t)w;
     }
+    return 0;
 }
 
 /* Send the judged row of a run that happened (or was refused as unsupported) as "R row". */
@@ -191,18 +198,21 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
         rc = cb_solve(solver, p, &s, &sol, &info, &err);
         unsupported = rc != CB_OK && info.status == CB_STATUS_UNSUPPORTED;
     }
+    int io_fault = 0; /* the trace could not be written: not the solver's doing, no row */
     if (rc == CB_OK && s.trace) {
         char path[4096];
         snprintf(path, sizeof path, "%s/traces/%s.csv", x->s->outdir, r->id);
         rc = cb_trace_write(path, &info, &err);
+        io_fault = rc != CB_OK;
     }
     if (rc == CB_OK && x->s->solutions && info.status != CB_STATUS_UNSUPPORTED) {
         char path[4096];
         snprintf(path, sizeof path, "%s/solutions/%s.sol", x->s->outdir, r->id);
         rc = cb_write_solution(path, p->nc, p->d, sol.p, sol.y, &err);
+        io_fault = rc != CB_OK;
     }
     if (rc != CB_OK) {
-        int n = snprintf(msg, sizeof msg, "E %s\n", err.text);
+        int n = snprintf(msg, sizeof msg, "%c %s\n", io_fault ? 'F' : 'E', err.text);
         write_all(fd, msg, (size_t)n);
     }
     double dist_ref = rc == CB_OK ? run_dist_ref(x, r, p, sol.p, fd) : NAN;
@@ -269,7 +279,7 @@ static void child_row(const run_ctx *x, child *ch, int wstatus, cb_result *row)
     row_init(x->c, &ch->ref, row);
     if (pline)
         sscanf(pline, "P %64s %15s %d", row->sha256, row->kind, &row->nc);
-    row->time_s = cb_now() - ch->start;
+    row->time_s = cb_now() - ch->start; /* (a trace write fault "F" never gets here: finish) */
     row->status = ch->killed ? CB_STATUS_TIME_LIMIT
                   : (eline && WIFEXITED(wstatus)) ? CB_STATUS_BAD_INPUT
                                                    : CB_STATUS_CRASHED;
@@ -302,7 +312,45 @@ static void progress(run_ctx *x, int final)
 /* 1 once the caller's stop flag is set (SIGINT, SIGTERM). */
 static int stopped(const run_ctx *x) { return x->s->stop && *x->s->stop; }
 
-/* Reap a child whose pipe closed: append its row. */
+/* Append one row to runs.csv with one write (no torn rows between runs); when it fails, cut the
+ * file back to its last whole row. */
+static int append_row(run_ctx *x, const char *line, size_t n, const char *id, cb_error *err)
+{
+    char path[4200];
+    if (write_all(x->out_fd, line, n) == 0) {
+        x->out_len += (long)n;
+        return CB_OK;
+    }
+    int e = errno;
+    snprintf(path, sizeof path, "%s/runs.csv", x->s->outdir);
+    int cut = ftruncate(x->out_fd, x->out_len) == 0;
+    return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot append the row of run %s: %s (%s; the run "
+                      "is not recorded: --resume runs it again)", id, strerror(e),
+                      cut ? "the file keeps its whole rows" : "its torn last line is dropped by "
+                                                              "readers and by --resume");
+}
+
+/* The text of the first line of msg starting with tag ("F "), or NULL. */
+static const char *tagged(const char *msg, const char *tag)
+{
+    for (const char *l = msg; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (!strncmp(l, tag, strlen(tag)))
+            return l + strlen(tag);
+    return NULL;
+}
+
+/* errors.log took every line so far; else the failure naming it. */
+static int log_written(const run_ctx *x, cb_error *err)
+{
+    char path[4200];
+    if (!x->errlog || (fflush(x->errlog) == 0 && !ferror(x->errlog)))
+        return CB_OK;
+    snprintf(path, sizeof path, "%s/errors.log", x->s->outdir);
+    return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
+}
+
+/* Reap a child whose pipe closed: append its row. A trace the child could not write ("F") ends
+ * the campaign: the run is not recorded. */
 static int finish(run_ctx *x, child *ch, cb_error *err)
 {
     int wstatus = 0;
@@ -311,11 +359,18 @@ static int finish(run_ctx *x, child *ch, cb_error *err)
         ;
     cb_result row;
     char line[4096];
+    const char *fault = tagged(ch->msg, "F ");
+    if (fault)
+        return cb_fail(err, CB_ERR_IO, "%.*s (run %s not recorded: --resume runs it again)",
+                       (int)strcspn(fault, "\n"), fault, ch->ref.id);
     child_row(x, ch, wstatus, &row);
     int n = cb_result_format(&row, line, sizeof line);
-    if (n < 0)
-        return cb_fail(err, CB_ERR_INTERNAL, "result row too long for %s", row.run_id);
-    write_all(x->out_fd, line, (size_t)n); /* one write: no torn rows between runs */
+    int rc = n < 0 ? cb_fail(err, CB_ERR_INTERNAL, "result row too long for %s", row.run_id)
+                   : log_written(x, err);
+    if (rc == CB_OK)
+        rc = append_row(x, line, (size_t)n, row.run_id, err);
+    if (rc != CB_OK)
+        return rc;
     x->sum->done++;
     x->sum->solved += row.solved;
     x->sum->crashed += row.status == CB_STATUS_CRASHED;
@@ -362,7 +417,8 @@ static int pump(run_ctx *x, child *kids, int *nkids, cb_error *err)
 
 static int cmp_id(const void *a, const void *b) { return strcmp(a, b); }
 
-/* The ids of the complete rows of runs.csv (sorted) and the length of that valid prefix. */
+/* The ids of the complete rows of runs.csv (sorted; each once) and the length of that valid
+ * prefix. */
 static int read_done(run_ctx *x, char (**done)[17], long *ndone, long *valid, cb_error *err)
 {
     char path[4096];
@@ -371,6 +427,8 @@ static int read_done(run_ctx *x, char (**done)[17], long *ndone, long *valid, cb
     *done = NULL;
     *ndone = 0;
     int rc = cb_results_read(path, &old, err);
+    if (rc == CB_OK) /* a run id twice: refused before anything runs */
+        rc = cb_results_check_unique(path, &old, err);
     *valid = old.valid_bytes;
     *done = rc == CB_OK && old.nrows ? malloc((size_t)old.nrows * sizeof **done) : NULL;
     if (rc == CB_OK && old.nrows && !*done)
@@ -389,11 +447,17 @@ static int open_out(run_ctx *x, long valid, cb_error *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/runs.csv", x->s->outdir);
-    x->out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0666);
+    x->out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
     if (x->out_fd < 0 || ftruncate(x->out_fd, valid) != 0)
         return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
-    if (lseek(x->out_fd, 0, SEEK_END) == 0)
-        write_all(x->out_fd, cb_results_header(), strlen(cb_results_header()));
+    const char *head = cb_results_header();
+    x->out_len = valid ? valid : (long)strlen(head);
+    if (valid == 0 && write_all(x->out_fd, head, strlen(head)) != 0) {
+        int e = errno;
+        if (ftruncate(x->out_fd, 0) != 0)
+            e = errno;
+        return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write the header: %s", strerror(e));
+    }
     return CB_OK;
 }
 
@@ -506,21 +570,30 @@ static int start(run_ctx *x, char (**done)[17], long *ndone, long **pending, lon
                  cb_error *err)
 {
     char path[4096];
-    long valid = 0;
+    long valid = 0, stale = 0;
     struct stat st;
     int fresh = 0, existed = stat(x->s->outdir, &st) == 0, rc = check_runner(x->s, err);
+    if (rc == CB_OK && existed) /* locked before anything of it is read */
+        rc = cb_results_dir_lock(x->s->outdir, &x->lock_fd, err);
     if (rc == CB_OK)
         rc = cb_results_dir_check(x->c, x->s, &fresh, err);
     if (rc == CB_OK)
         rc = make_dirs(x->s->outdir, x->s->solutions, err);
+    if (rc == CB_OK && x->lock_fd < 0)
+        rc = cb_results_dir_lock(x->s->outdir, &x->lock_fd, err);
+    if (rc == CB_OK && !fresh) /* what killed processes left: safe with the lock held */
+        rc = cb_results_dir_clean(x->s->outdir, &stale, err);
+    if (rc == CB_OK && stale && x->s->progress)
+        fprintf(stderr, "conebench: removed %ld temporary file%s left by a killed run\n", stale,
+                stale > 1 ? "s" : "");
     if (rc == CB_OK)
         rc = read_done(x, done, ndone, &valid, err);
     if (rc == CB_OK && (*npending = pending_runs(x, *done, *ndone, pending)) < 0)
         rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
     if (rc == CB_OK)
         rc = generate_needed(x, *pending, *npending, err);
-    if (rc != CB_OK && fresh && nftw(x->s->outdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 &&
-        !existed)
+    if (rc != CB_OK && fresh && x->lock_fd >= 0 &&
+        nftw(x->s->outdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 && !existed)
         rmdir(x->s->outdir);
     if (rc == CB_OK)
         rc = cb_results_dir_record(x->c, x->s, err);
@@ -530,7 +603,7 @@ static int start(run_ctx *x, char (**done)[17], long *ndone, long **pending, lon
     if (rc == CB_OK)
         rc = open_out(x, valid, err);
     snprintf(path, sizeof path, "%s/errors.log", x->s->outdir);
-    if (rc == CB_OK && !(x->errlog = fopen(path, "a")))
+    if (rc == CB_OK && !(x->errlog = fopen(path, "ae")))
         rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
     if (rc == CB_OK)
         rc = write_session(x->s->outdir, *ndone, err);
@@ -542,7 +615,7 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
 {
     char (*done)[17] = NULL;
     long ndone = 0, *pending = NULL, npending = 0;
-    run_ctx x = {c, s, -1, NULL, sum, cb_now(), 0, isatty(2),
+    run_ctx x = {c, s, -1, 0, -1, NULL, sum, cb_now(), 0, isatty(2),
                  s->find_solver ? s->find_solver : cb_solver_find};
     memset(sum, 0, sizeof *sum);
     int rc = start(&x, &done, &ndone, &pending, &npending, err);
@@ -554,10 +627,13 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
     }
     sum->interrupted = rc == CB_OK && stopped(&x) ? (int)*s->stop : 0;
     sum->elapsed = cb_now() - x.t0;
+    if (rc == CB_OK)
+        rc = log_written(&x, err);
     if (x.errlog)
         fclose(x.errlog);
     if (x.out_fd >= 0)
         close(x.out_fd);
+    cb_results_dir_unlock(x.lock_fd);
     free(done);
     free(pending);
     return rc;

@@ -5,6 +5,7 @@
 
 #include "conebench/campaign.h"
 #include "conebench/results.h"
+#include "conebench/runner.h"
 #include "conebench/shards.h"
 
 typedef struct {
@@ -32,6 +33,13 @@ const char *cb_shard_value(const char *text, const char *key, size_t *len);
  * campaign gives for shard i/N (*consistent = 0 when not). */
 int cb_shard_campaign(const cb_shard *sh, const char *file, cb_campaign **c, int *consistent,
                       cb_error *err);
+
+/* The rows res of path (a runs.csv) against campaign c run as shard sh: CB_ERR_INPUT
+ * "PATH:LINE: ..." for a run id on two rows or a row that is not a run of the shard (kept, not
+ * counted, when sh's record names earlier limits: a forced resume); t->rows: the rows of runs of
+ * the shard, t->expected: its runs (-1 when c skipped `data` lines: its run list is unknown). */
+int cb_results_count(const char *path, const cb_results *res, const cb_shard *sh,
+                     const cb_campaign *c, cb_results_tally *t, cb_error *err);
 
 /* Runs of the campaign's run list that belong to shard i of n (run k goes to shard k mod n). */
 long cb_shard_runs(long nruns, int i, int n);

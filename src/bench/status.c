@@ -58,6 +58,10 @@ int cb_shard_status_read(const char *dir, const char *campaign, double now, cb_s
     rc = cb_shard_read(dir, &sh, err);
     if (rc == CB_OK)
         rc = cb_shard_campaign(&sh, campaign, &c, &consistent, err);
+    cb_results_tally tally;
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    if (rc == CB_OK) /* a run id twice, or one of no run of this shard: refused */
+        rc = cb_results_count(path, &sh.res, &sh, c, &tally, err);
     if (rc == CB_OK) {
         double started = 0;
         long rows_before = 0;
@@ -66,7 +70,7 @@ int cb_shard_status_read(const char *dir, const char *campaign, double now, cb_s
         st->count = sh.count;
         st->campaign_runs = cb_campaign_nruns(c);
         st->total = cb_shard_runs(st->campaign_runs, sh.index, sh.count);
-        st->done = sh.res.nrows;
+        st->done = tally.expected >= 0 ? tally.rows : sh.res.nrows; /* runs of this shard */
         for (int i = 0; i < sh.res.nrows; i++)
             st->by_status[sh.res.rows[i].status] += !sh.res.rows[i].solved; /* failures */
         int have = read_session(dir, &started, &rows_before);

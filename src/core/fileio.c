@@ -97,6 +97,18 @@ int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, c
     return rc;
 }
 
+int cb_is_temp_name(const char *name)
+{
+    const char *t = name ? strstr(name, ".tmp.") : NULL;
+    for (; t; t = strstr(t + 1, ".tmp.")) { /* the last ".tmp.<pid>.<k>" of the name */
+        size_t a = strspn(t + 5, "0123456789");
+        if (a > 0 && t[5 + a] == '.' && strspn(t + 6 + a, "0123456789") > 0 &&
+            t[6 + a + strspn(t + 6 + a, "0123456789")] == '\0')
+            return 1;
+    }
+    return 0;
+}
+
 /* Create "<path>.tmp.<pid>.<k>" exclusively (same directory, honours the umask). */
 static int create_temp(const char *path, char **tmp, int *fd, cb_error *err)
 {
