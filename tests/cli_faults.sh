@@ -27,7 +27,7 @@ whole() {
   [ "$(tail -c1 "$1/runs.csv" | od -An -c | tr -d ' ')" = '\n' ] &&
     [ "$(head -n 1 "$1/runs.csv" | cut -d, -f1)" = run_id ] &&
     [ -z "$(tail -n +2 "$1/runs.csv" | grep -vE '^[0-9a-f]{16},' )" ] &&
-    [ -z "$(tail -n +2 "$1/runs.csv" | awk -F, 'NF != 23')" ]
+    [ -z "$(tail -n +2 "$1/runs.csv" | awk -F, 'NF != 25')" ]
 }
 # temps DIR: the temporary files of atomic writes left under DIR.
 temps() { find "$1" -name '*.tmp.[0-9]*.[0-9]*' | head -n 5; }
