@@ -170,6 +170,7 @@ static void write_curve(FILE *f, const cb_conv_curve *c, cb_conv_range *r)
             fprintf(f, "\n");
         fprintf(f, "%d %.9g %.17g\n", p->iteration, p->time_s, p->error);
         r->least = p->error > 0 ? fmin(r->least, p->error) : r->least;
+        r->least_time = p->time_s > 0 ? fmin(r->least_time, p->time_s) : r->least_time;
         r->zeros |= p->error == 0;
         r->rows++;
     }
@@ -221,17 +222,48 @@ static int conv_data(FILE *f, const cb_conv_curve *c, int n, cb_conv_range *r, c
     return m;
 }
 
+/* The drawn curves' block numbers, most points first (markers of sparse curves end on top of
+ * dense ones), into order; *gaps = 1 when some curve has an untraced stretch. */
+static void draw_order(const cb_conv_curve *c, int n, char *order, size_t len, int *gaps)
+{
+    int idx[CB_CONV_MAX_CURVES], m = 0;
+    size_t k = 0;
+    for (int i = 0; i < n && m < CB_CONV_MAX_CURVES; i++) {
+        if (c[i].n == 0)
+            continue;
+        for (int j = 1; j < c[i].n; j++)
+            *gaps |= c[i].pts[j].iteration > c[i].pts[j - 1].iteration + 1;
+        idx[m++] = i;
+    }
+    for (int a = 1; a < m; a++) /* stable insertion sort by decreasing point count */
+        for (int b = a; b > 0 && c[idx[b]].n > c[idx[b - 1]].n; b--) {
+            int t = idx[b];
+            idx[b] = idx[b - 1], idx[b - 1] = t;
+        }
+    for (int a = 0; a < m; a++) { /* block number = rank among the drawn curves */
+        int blk = 0;
+        for (int i = 0; i < idx[a]; i++)
+            blk += c[i].n > 0;
+        k += (size_t)snprintf(order + k, k < len ? len - k : 0, "%s%d", a ? " " : "", blk);
+    }
+}
+
 int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *drawn,
                  cb_error *err)
 {
     char vars[20000], a[4200], b[4200], ttl[700], colours[2048] = "", points[1024] = "",
-                                                   titles[8192] = "";
-    cb_conv_range r = {sp->tol, 0, 0};
+                                                   titles[8192] = "", order[1024] = "";
+    int gaps = 0;
+    cb_conv_range r = {sp->tol, INFINITY, 0, 0};
     *drawn = 0;
+    if (n > CB_CONV_MAX_CURVES)
+        return cb_fail(err, CB_ERR_INPUT, "a figure draws at most %d solvers, not %d",
+                       CB_CONV_MAX_CURVES, n);
     FILE *f = fopen(sp->data, "w");
     if (!f)
         return cb_fail_at(err, CB_ERR_IO, sp->data, 0, "cannot write: %s", strerror(errno));
     int m = conv_data(f, c, n, &r, colours, points, titles, sizeof points);
+    draw_order(c, n, order, sizeof order, &gaps);
     if (fclose(f) != 0)
         return cb_fail_at(err, CB_ERR_IO, sp->data, 0, "cannot write: %s", strerror(errno));
     if (m == 0 || r.rows == 0)
@@ -242,9 +274,12 @@ int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *dra
     cb_gp_str(ttl, sizeof ttl, sp->title);
     snprintf(vars, sizeof vars,
              "data=%s; out=%s; ttl=%s; tol=%.17g; nblk=%d; titles=\"%s\"; colours=\"%s\"; "
-             "points=\"%s\"; zfloor=%.17g; zeros=%d; terms='%s'",
-             a, b, ttl, sp->tol, m, titles, colours, points,
-             pow(10.0, floor(log10(r.least)) - 1), r.zeros, sp->terms);
+             "points=\"%s\"; order=\"%s\"; gaps=%d; zfloor=%.17g; zeros=%d; tfloor=%.17g; "
+             "terms='%s'",
+             a, b, ttl, sp->tol, m, titles, colours, points, order, gaps,
+             pow(10.0, floor(log10(r.least)) - 1), r.zeros,
+             isfinite(r.least_time) ? pow(10.0, floor(log10(r.least_time)) - 1) : 1e-6,
+             sp->terms);
     return cb_gnuplot(sp->plots, sp->log, vars, "convergence.gp", err);
 }
 

@@ -77,6 +77,8 @@ typedef struct {
     int point;
 } cb_figure_style;
 
+#define CB_CONV_MAX_CURVES 64 /* solvers one convergence figure draws */
+
 /* One solver's curve of a convergence figure; n = 0: no trace (named in the caption). */
 typedef struct {
     const char *label;
@@ -85,9 +87,9 @@ typedef struct {
     int n;
 } cb_conv_curve;
 
-/* Least positive error of a figure's traces, whether some error is exactly 0, rows in all. */
+/* Least positive error and time of a figure's traces, whether some error is exactly 0, rows. */
 typedef struct {
-    double least;
+    double least, least_time;
     int zeros;
     int rows;
 } cb_conv_range;
