@@ -26,13 +26,13 @@ static const cb_figure_style known[] = {
     {"admm", "#9467bd", 4},          {"nsn", "#d62728", 15},
     {"ipm", "#2ca02c", 8},           {"siconos-nsgs", "#000000", 6},
     {"siconos-nsgs-light", "#7f7f7f", 12}, {"siconos-admm", "#6a3d9a", 10},
-    {"siconos-prox", "#b15928", 14}, {"siconos-nsn-ac", "#a6761d", 2},
+    {"siconos-prox", "#00a08a", 14}, {"siconos-nsn-ac", "#a6761d", 2},
 };
 
-/* Colours and markers for other labels, picked by a hash of the label. */
-static const char *const hash_colours[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a",
-                                           "#66a61e", "#e6ab02", "#a6761d", "#666666",
-                                           "#e31a1c", "#1f78b4", "#33a02c", "#fb9a99"};
+/* Colours and markers for other labels, picked by a hash of the label: colours at least 60
+ * apart (RGB, 0..255 a channel) from each other and from the known solvers' (test_figures). */
+static const char *const hash_colours[] = {"#0b3d91", "#ffd92f", "#f4a582", "#ff00ff", "#7a0019",
+                                           "#c51b7d", "#1a1aff", "#ff6f61", "#556b2f", "#b2df8a"};
 static const int hash_points[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 /* FNV-1a 64-bit hash of s: h ← (h ⊕ byte)·prime. */

@@ -16,9 +16,9 @@
 /* What a profile measures: the caption's name, the file name part, what is counted (axis). */
 static const struct {
     const char *what, *file, *counted;
-} measures[3] = {{"time", "time", "time (s, median over repetitions)"},
-                 {"iterations", "iterations", "outer iterations (sweeps for nsgs and psor)"},
-                 {"work", "work", "work (d×d block × vector products with W)"}};
+} measures[3] = {{"time", "time", "time: seconds, median over repetitions"},
+                 {"iterations", "iterations", "iterations: outer ones, sweeps for nsgs and psor"},
+                 {"work", "work", "work: d×d block × vector products with W"}};
 enum { MEASURE_WORK = 2 };
 
 /* Run gnuplot on a script of plots/ with the report's log (DIR/figures/gnuplot.log). */
@@ -208,8 +208,9 @@ static void convergence_caption(const cb_report_table *t, int p, const cb_conv_c
     fprintf(md, "*\n\n");
 }
 
-/* The file name (no extension) of problem p's figure at tolerance t->tol: conv-tol<tol>-<slug>,
- * the slug made unique by the problem's number when an earlier problem has the same. */
+/* The file name (no extension) of problem p's figure at tolerance t->tol (%g: distinct
+ * tolerances, distinct names): conv-tol<tol>-<slug>, with "~p<number>" after the slug when
+ * another problem has the same slug ('~' is never in a slug: the names stay unique). */
 static void convergence_name(const cb_report_table *t, int p, char *name, size_t len)
 {
     char slug[128], other[128];
@@ -220,9 +221,9 @@ static void convergence_name(const cb_report_table *t, int p, char *name, size_t
         clash = q != p && !strcmp(slug, other);
     }
     if (clash)
-        snprintf(name, len, "conv-tol%.0e-%s-p%d", t->tol, slug, p);
+        snprintf(name, len, "conv-tol%g-%s~p%d", t->tol, slug, p);
     else
-        snprintf(name, len, "conv-tol%.0e-%s", t->tol, slug);
+        snprintf(name, len, "conv-tol%g-%s", t->tol, slug);
 }
 
 /* Problem p's curves (one per run, unsupported pairs left out): traces loaded into c (each
