@@ -24,7 +24,7 @@ zleft = zeros ? zstyle.'notitle' : ""
 zright = zeros ? zstyle.sprintf('title "error = 0 (drawn at %.0e)"', zfloor) : ""
 if (zeros) { set yrange [zfloor / 10:*] } else { set yrange [zfloor:*] }  # the floor line above the bottom edge; the tolerance line inside
 tm(t) = t > 0 ? t : tfloor
-set label 1 sprintf("tolerance %.0e", tol) at graph 0.02, first tol * 1.8 left textcolor rgb "gray30" front
+set label 1 sprintf("tolerance %g", tol) at graph 0.02, first tol * 1.8 left textcolor rgb "gray30" front
 col(i) = word(colours, i + 1)
 pt(i) = word(points, i + 1) + 0
 ord(k) = word(order, k + 1) + 0

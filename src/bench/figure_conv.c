@@ -13,6 +13,7 @@
 
 #define SHELL_EXIT_NOT_FOUND 127
 #define SLUG_MAX 80           /* characters of a problem's name kept in a file name */
+#define CAPTION_GAPS 3        /* untraced stretches named per solver in a caption */
 #define FNV_OFFSET 1469598103934665603ull
 #define FNV_PRIME 1099511628211ull
 
@@ -135,29 +136,35 @@ void cb_gp_str(char *buf, size_t len, const char *s)
     buf[k] = '\0';
 }
 
-int cb_trace_load(const char *path, cb_trace_point **pts, int *n)
+int cb_trace_load(const char *path, cb_trace_point **pts, int *n, cb_error *err)
 {
     char line[256];
-    int cap = 0;
+    int cap = 0, rc = CB_OK;
     *pts = NULL;
     *n = 0;
     FILE *in = fopen(path, "r");
-    while (in && fgets(line, sizeof line, in)) {
+    while (rc == CB_OK && in && fgets(line, sizeof line, in)) {
         cb_trace_point p;
         if (sscanf(line, "%d,%lf,%lf", &p.iteration, &p.time_s, &p.error) != 3 || !(p.error >= 0))
             continue; /* the header, a malformed or negative row */
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            cb_trace_point *g = realloc(*pts, (size_t)cap * sizeof *g);
-            if (!g)
-                break;
-            *pts = g;
-        }
-        (*pts)[(*n)++] = p;
+        cb_trace_point *g = *n < cap ? *pts : realloc(*pts, (size_t)(cap = cap ? 2 * cap : 64) *
+                                                                sizeof *g);
+        if (g)
+            *pts = g, (*pts)[(*n)++] = p;
+        else
+            rc = cb_fail_at(err, CB_ERR_NOMEM, path, 0, "out of memory reading the trace");
     }
     if (in)
         fclose(in);
-    return *n;
+    if (rc != CB_OK)
+        free(*pts), *pts = NULL, *n = 0;
+    return rc;
+}
+
+/* 1 when point k of c comes after iterations without a point (k ≥ 1). */
+static int gap_before(const cb_conv_curve *c, int k)
+{
+    return c->pts[k].iteration > c->pts[k - 1].iteration + 1;
 }
 
 /* A curve's rows as "iteration time error", a blank line (a break in the line) before every
@@ -166,7 +173,7 @@ static void write_curve(FILE *f, const cb_conv_curve *c, cb_conv_range *r)
 {
     for (int k = 0; k < c->n; k++) {
         const cb_trace_point *p = &c->pts[k];
-        if (k > 0 && p->iteration > c->pts[k - 1].iteration + 1)
+        if (k > 0 && gap_before(c, k))
             fprintf(f, "\n");
         fprintf(f, "%d %.9g %.17g\n", p->iteration, p->time_s, p->error);
         r->least = p->error > 0 ? fmin(r->least, p->error) : r->least;
@@ -183,7 +190,7 @@ static int write_gaps(FILE *f, const cb_conv_curve *c)
     int gaps = 0;
     for (int k = 1; k < c->n; k++) {
         const cb_trace_point *a = &c->pts[k - 1], *b = &c->pts[k];
-        if (b->iteration > a->iteration + 1)
+        if (gap_before(c, k))
             fprintf(f, "%s%d %.9g %.17g\n%d %.9g %.17g\n", gaps++ ? "\n" : "", a->iteration,
                     a->time_s, a->error, b->iteration, b->time_s, b->error);
     }
@@ -232,7 +239,7 @@ static void draw_order(const cb_conv_curve *c, int n, char *order, size_t len, i
         if (c[i].n == 0)
             continue;
         for (int j = 1; j < c[i].n; j++)
-            *gaps |= c[i].pts[j].iteration > c[i].pts[j - 1].iteration + 1;
+            *gaps |= gap_before(&c[i], j);
         idx[m++] = i;
     }
     for (int a = 1; a < m; a++) /* stable insertion sort by decreasing point count */
@@ -283,17 +290,15 @@ int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *dra
     return cb_gnuplot(sp->plots, sp->log, vars, "convergence.gp", err);
 }
 
-#define CAPTION_GAPS 3 /* untraced stretches named per solver in a caption */
-
 /* The untraced stretches of curve c in the caption (the first CAPTION_GAPS); *k counts the
  * solvers named so far. */
 static void caption_gaps(const cb_conv_curve *c, FILE *md, int *k)
 {
     int g = 0;
     for (int j = 1; j < c->n; j++) {
-        const cb_trace_point *a = &c->pts[j - 1], *b = &c->pts[j];
-        if (b->iteration <= a->iteration + 1)
+        if (!gap_before(c, j))
             continue;
+        const cb_trace_point *a = &c->pts[j - 1], *b = &c->pts[j];
         if (g == 0)
             fprintf(md, "%s %s", (*k)++ ? ";" : " Dotted: iterations not traced (no point "
                                                 "measured in between):", c->label);

@@ -106,7 +106,7 @@ static int plot_draw(const cb_plot_settings *ps, const cb_problem *prob, const c
     snprintf(plots, sizeof plots, "%s", ps->plots_dir ? ps->plots_dir : "");
     if (!ps->plots_dir)
         snprintf(plots, sizeof plots, "%s/plots", cb_home_dir());
-    snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %.0e",
+    snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %g",
              prob->name ? prob->name : ps->file, cb_kind_name(prob->kind), prob->nc, ps->s.tol);
     cb_conv_spec sp = {plots, log, data, base, "pngcairo", ttl, ps->s.tol};
     int drawn = 0, rc = cb_conv_draw(&sp, c, n, &drawn, err);
@@ -141,7 +141,7 @@ int cb_plot(const cb_plot_settings *ps, cb_error *err)
     if (rc == CB_OK)
         rc = cb_read_problem(ps->file, &rs, &prob, err);
     if (rc == CB_OK)
-        fprintf(ps->caption, "%s (%s, nc = %d), tol %.0e, at most %d iterations and %g s:\n",
+        fprintf(ps->caption, "%s (%s, nc = %d), tol %g, at most %d iterations and %g s:\n",
                 ps->file, cb_kind_name(prob->kind), prob->nc, ps->s.tol, ps->s.max_iter,
                 ps->s.time_limit);
     for (; rc == CB_OK && done < n; done++)

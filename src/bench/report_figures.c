@@ -227,23 +227,24 @@ static void convergence_name(const cb_report_table *t, int p, char *name, size_t
 }
 
 /* Problem p's curves (one per run, unsupported pairs left out): traces loaded into c (each
- * pts owned). Returns the curves. */
+ * pts owned), their number into *n. */
 static int convergence_curves(const cb_report_ctx *x, const cb_report_table *t, int p,
-                              cb_conv_curve *c)
+                              cb_conv_curve *c, int *n, cb_error *err)
 {
     char path[4200];
-    int n = 0;
-    for (int s = 0; s < t->ns; s++) {
+    int rc = CB_OK;
+    *n = 0;
+    for (int s = 0; s < t->ns && rc == CB_OK; s++) {
         const cb_report_cell *cell = &t->cells[p * t->ns + s];
         if (!cell->present || cb_report_unsupported(cell)) /* no run, no trace */
             continue;
         cb_trace_point *pts = NULL;
         int np = 0;
         snprintf(path, sizeof path, "%s/traces/%s.csv", x->s->dir, cell->run_id);
-        cb_trace_load(path, &pts, &np);
-        c[n++] = (cb_conv_curve){t->solvs[s], cell->status, pts, np};
+        rc = cb_trace_load(path, &pts, &np, err);
+        c[(*n)++] = (cb_conv_curve){t->solvs[s], cell->status, pts, np};
     }
-    return n;
+    return rc;
 }
 
 /* One figure per problem: every solver's trace at this tolerance, linked and captioned in md. */
@@ -254,15 +255,16 @@ static int convergence_figure(const cb_report_ctx *x, const cb_report_table *t, 
     cb_conv_curve *c = cb_calloc((size_t)t->ns + 1, sizeof *c);
     if (!c)
         return cb_fail(err, CB_ERR_NOMEM, "out of memory");
-    int n = convergence_curves(x, t, p, c), drawn = 0;
+    int n = 0, drawn = 0, rc = convergence_curves(x, t, p, c, &n, err);
     convergence_name(t, p, name, sizeof name);
     snprintf(data, sizeof data, "%s/figures/%s.dat", x->s->dir, name);
     snprintf(out, sizeof out, "%s/figures/%s", x->s->dir, name);
     snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
-    snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %.0e", t->probs[p],
+    snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %g", t->probs[p],
              t->kinds[p], t->ncs[p], t->tol);
     cb_conv_spec sp = {x->plots, log, data, out, "pngcairo svg", ttl, t->tol};
-    int rc = cb_conv_draw(&sp, c, n, &drawn, err);
+    if (rc == CB_OK)
+        rc = cb_conv_draw(&sp, c, n, &drawn, err);
     if (drawn)
         fprintf(md, "![%s](figures/%s.png)\n", t->probs[p], name);
     else

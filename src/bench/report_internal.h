@@ -115,8 +115,8 @@ void cb_gp_str(char *buf, size_t len, const char *s);
 int cb_gnuplot(const char *plots, const char *log, const char *vars, const char *script,
                cb_error *err);
 /* A trace CSV (iteration,time_s,error; rows with a negative error skipped) into *pts (owned,
- * free()); returns the points (0 when the file is absent or empty). */
-int cb_trace_load(const char *path, cb_trace_point **pts, int *n);
+ * free()) and *n (0 when the file is absent or empty: no trace). CB_ERR_NOMEM. */
+int cb_trace_load(const char *path, cb_trace_point **pts, int *n, cb_error *err);
 /* The convergence figure of n curves (error against iteration and time): *drawn = 0 when no
  * curve has a point. */
 int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *drawn,
