@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # conebench CLI contract for `plot`: several solvers on one problem drawn into one PNG (PNG
 # magic, non-empty), a line per run and the caption on stdout; bad input (an unknown or repeated
-# solver, an output not ending in .png, a missing problem) is refused with exit 2 and a message
+# solver, one that does not take the problem, an output not ending in .png, a missing problem) is refused with exit 2 and a message
 # before any work, leaving what was at the output path as it was; a failing gnuplot gives exit 1,
 # no output file and no temporary folder left behind. Usage: cli_plot.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
@@ -25,6 +25,11 @@ printf 'keep\n' >"$tmp/k.png"
 run "$bin" plot "$tmp/p.dat" --solver nsgs,nosuch -o "$tmp/k.png"
 check "unknown solver: exit 2, named" '[ "$rc" = 2 ] && grep -q "^conebench: --solver: unknown solver .nosuch." "$tmp/err"'
 check "unknown solver: the output path untouched" '[ "$(cat "$tmp/k.png")" = keep ] && [ ! -s "$tmp/out" ]'
+if have_siconos "cli plot: a solver that does not take the problem (siconos-fc2d-lemke)"; then
+  run "$bin" plot "$tmp/p.dat" --solver nsgs,siconos-fc2d-lemke -o "$tmp/n.png"
+  check "a solver that does not take the problem: exit 2 before any run" \
+    '[ "$rc" = 2 ] && grep -q "siconos-fc2d-lemke does not take this problem" "$tmp/err" && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/n.png" ]'
+fi
 run "$bin" plot "$tmp/p.dat" --solver nsgs,nsgs -o "$tmp/n.png"
 check "repeated solver: exit 2" '[ "$rc" = 2 ] && grep -q "nsgs. given twice" "$tmp/err" && [ ! -e "$tmp/n.png" ]'
 run "$bin" plot "$tmp/p.dat" --solver nsgs -o "$tmp/n.svg"

@@ -61,6 +61,18 @@ static int plot_check(const cb_plot_settings *ps, char *buf, size_t len, const c
     return parse_solvers(ps->solvers, buf, len, names, solvers, n, err);
 }
 
+/* Every solver takes prob (its supports()), else CB_ERR_INPUT naming the solver. */
+static int plot_supported(const cb_problem *prob, const char **names, const cb_solver **solvers,
+                          int n, cb_error *err)
+{
+    cb_error why = {{0}};
+    for (int i = 0; i < n; i++)
+        if (solvers[i]->supports && solvers[i]->supports(prob, &why) != CB_OK)
+            return cb_fail(err, CB_ERR_INPUT, "--solver: %s does not take this problem: %s",
+                           names[i], why.text);
+    return CB_OK;
+}
+
 /* Run solver i on prob with a trace; the curve gets the trace (owned) and the status, the
  * caption one line on the run. */
 static int plot_one(const cb_plot_settings *ps, const cb_problem *prob, const char *name,
@@ -140,6 +152,8 @@ int cb_plot(const cb_plot_settings *ps, cb_error *err)
     int rc = plot_check(ps, buf, sizeof buf, names, solvers, &n, err);
     if (rc == CB_OK)
         rc = cb_read_problem(ps->file, &rs, &prob, err);
+    if (rc == CB_OK)
+        rc = plot_supported(prob, names, solvers, n, err);
     if (rc == CB_OK)
         fprintf(ps->caption, "%s (%s, nc = %d), tol %g, at most %d iterations and %g s:\n",
                 ps->file, cb_kind_name(prob->kind), prob->nc, ps->s.tol, ps->s.max_iter,
