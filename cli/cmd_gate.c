@@ -151,6 +151,15 @@ static int write_baseline(const gate_args *a, const cb_campaign *c, cb_bench_set
     return rc;
 }
 
+/* Warn on stderr when some solver's time was not judged for want of repetitions. */
+static void warn_insufficient(const cb_gate_summary *t)
+{
+    if (t->insufficient)
+        fprintf(stderr, "conebench: warning: time not judged for %d solver%s: not enough "
+                        "repetitions (%d < %d needed for a 95%% interval); raise repetitions\n",
+                t->insufficient, t->insufficient == 1 ? "" : "s", t->fewest, t->needed);
+}
+
 /* Warn when the baseline binary does not reproduce the stored figures. */
 static void cross_check(const cb_bench *stored, const cb_bench *basebin, const char *rev)
 {
@@ -195,6 +204,7 @@ static int check(const gate_args *a, const cb_campaign *c, cb_bench_settings *bs
                rev, sha, bs->repeat > 0 ? bs->repeat : CB_BENCH_REPEAT,
                cur.rows ? cur.rows[0].ntimes : 0, 1 + a->threshold);
         rc = cb_gate_times(&basebin, &cur, 1, &st, stdout, &tsum, err);
+        warn_insufficient(&tsum);
     } else if (rc == CB_OK) {
         printf("\ntime: not compared (no baseline revision: give --against REV or write "
                "%s/REVISION with make bench-baseline)\n", a->baseline);
@@ -308,6 +318,7 @@ int cb_cmd_compare(int argc, char **argv)
                argv[2], argv[1], strcmp(a.time_unit, "cpu_s") ? "wall seconds" : "CPU seconds",
                1 + st.threshold);
         code = cb_gate_times(&a, &b, 0, &st, stdout, &tsum, &err);
+        warn_insufficient(&tsum);
     }
     cb_bench_free(&a);
     cb_bench_free(&b);
@@ -336,7 +347,9 @@ const cb_cli_command cb_command_bench_check = {
     "    of every run, one `solve --repeat N` process of each binary a round, whose least CPU\n"
     "    time over its N solves is the round's sample): per solver the CPU-time ratio\n"
     "    current/baseline with a 95 % bootstrap interval; a regression only when the whole\n"
-    "    interval lies above 1 + X (default X = 0.05).\n"
+    "    interval lies above 1 + X (default X = 0.05); below 7 rounds no time verdict\n"
+    "    (\"not enough repetitions\", a warning, exit 0). Counters of runs stopped from\n"
+    "    outside (time limit, crash) are not compared, only their status.\n"
     "Output files (bench.csv, samples.csv, gate.txt): man conebench, RESULTS FILES.",
     "make bench-check   (= conebench bench-check, against results/baseline/REVISION)",
     "0 passed, 1 a regression (or a failure), 2 bad input"};
@@ -350,7 +363,8 @@ const cb_cli_command cb_command_compare = {
     "(runs.csv: wall seconds of every repetition) or two `bench-check` directories (CPU\n"
     "seconds of the current binary). Deterministic figures as bench-check does; time per\n"
     "solver as B/A with a 95 % bootstrap interval over runs and repetitions (regression when\n"
-    "the whole interval lies above 1.05). A and B were measured at different times: the\n"
+    "the whole interval lies above 1.05); with fewer than 7 repetitions a run, \"not enough\n"
+    "repetitions\" instead of a verdict, a warning on stderr, exit 0. A and B were measured at different times: the\n"
     "interval includes the machine's drift between them (bench-check --against interleaves).\n"
     "Refused (exit 2) when the two hold different units or different campaigns.",
     "conebench compare results/before results/after",

@@ -30,6 +30,7 @@ extern const cb_cli_command cb_command_merge;                                 /*
 extern const cb_cli_command cb_command_status;                                /* cmd_status.c */
 extern const cb_cli_command cb_command_conformance;                           /* cmd_conformance.c */
 extern const cb_cli_command cb_command_report;                                /* cmd_report.c */
+extern const cb_cli_command cb_command_plot;                                  /* cmd_plot.c */
 extern const cb_cli_command cb_command_bench_check, cb_command_compare;       /* cmd_gate.c */
 extern const cb_cli_command cb_command_reproduce;                             /* cmd_reproduce.c */
 extern const cb_cli_command cb_command_reference;                             /* cmd_reference.c */
@@ -58,6 +59,7 @@ int cb_cmd_run(int argc, char **argv);
 int cb_cmd_merge(int argc, char **argv);  /* cli/cmd_merge.c */
 int cb_cmd_status(int argc, char **argv); /* cli/cmd_status.c */
 int cb_cmd_conformance(int argc, char **argv);
+int cb_cmd_plot(int argc, char **argv); /* cli/cmd_plot.c */
 int cb_cmd_report(int argc, char **argv);
 /* cli/cmd_gate.c: the performance gate. */
 int cb_cmd_bench_check(int argc, char **argv);

@@ -15,7 +15,7 @@ static const cb_cli_command *const commands[] = {
     &cb_command_list,     &cb_command_info,     &cb_command_project,   &cb_command_error,
     &cb_command_generate, &cb_command_solve,    &cb_command_reference, &cb_command_simulate,
     &cb_command_convert,  &cb_command_run,      &cb_command_merge,    &cb_command_status,
-    &cb_command_report,   &cb_command_bench_check, &cb_command_compare, &cb_command_reproduce,
+    &cb_command_report,   &cb_command_plot,     &cb_command_bench_check, &cb_command_compare, &cb_command_reproduce,
     &cb_command_filippov, &cb_command_conformance,
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)

@@ -4,7 +4,8 @@
 #   ttl   title;  what  the measure ("time", "iterations", "work")
 #   ncol  number of columns in data
 #   xmax  right end of the τ axis (a margin past the last step of any curve)
-load ARG0[1:strstrt(ARG0, "profile.gp") - 1]."palette.gp"
+#   counted  what the measure counts (axis label);  colours  each solver's fixed colour (space
+#         separated, in column order)
 set datafile separator ","
 set key outside right top title "solver" box Left reverse width 1
 set logscale x 10
@@ -12,13 +13,13 @@ set xrange [1:xmax]
 if (xmax < 20) { set xtics add ("1.25" 1.25, "1.5" 1.5, "2" 2, "3" 3, "5" 5) }  # a short axis
 set yrange [0:1.02]
 set grid xtics ytics mxtics
-set xlabel sprintf("performance ratio τ  (%s / best %s on the problem)", what, what)
+set xlabel sprintf("performance ratio τ  (%s / best %s on the problem; %s)", what, what, counted)
 set ylabel "fraction of problems solved within τ, ρ_s(τ)"
 set title ttl noenhanced
 do for [t in "pngcairo svg"] {
     if (t eq "pngcairo") { set terminal pngcairo size 1100,650 enhanced font "DejaVu Sans,11"; set output out.".png" }
     else { set terminal svg size 1100,650 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
-    plot for [i=2:ncol] data using 1:i with steps linetype (i - 1) dashtype 1 + (i > 13) \
+    plot for [i=2:ncol] data using 1:i with steps linewidth 2 linecolor rgb word(colours, i - 1) \
          title columnheader(i) noenhanced
     set output
 }

@@ -3,7 +3,8 @@
 # `compare A B` refuses two directories of different units (a `run` directory holds wall
 # seconds, a `bench-check` one CPU seconds) or of different campaigns (exit 2, saying why),
 # never calls raw seconds "normalised", and compares two runs of the same campaign; bench-check
-# refuses an unknown revision and a bad threshold, and answers --help. No duration is asserted.
+# refuses an unknown revision and a bad threshold, and answers --help. Two runs of one
+# repetition: no time verdict, exit 0, saying why. No duration is asserted.
 # Usage: cli_gate.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 
@@ -38,6 +39,16 @@ run "$bin" compare "$tmp/A"
 check "compare usage" '[ "$rc" = 2 ] && grep -q "usage: conebench compare A B" "$tmp/err"'
 run "$bin" compare --help
 check "compare --help" '[ "$rc" = 0 ] && grep -q "different units or different campaigns" "$tmp/out"'
+# One repetition, run twice: no time verdict (one sample has no interval), exit 0, a warning
+# saying why; every solver's row says so and none says REGRESSION.
+sed 's/repetitions 2/repetitions 1/' "$tmp/tiny.conf" >"$tmp/one.conf"
+"$bin" run "$tmp/one.conf" -o "$tmp/O1" --quiet >/dev/null 2>&1
+"$bin" run "$tmp/one.conf" -o "$tmp/O2" --quiet >/dev/null 2>&1
+run "$bin" compare "$tmp/O1" "$tmp/O2"
+check "1 repetition: exit 0" '[ "$rc" = 0 ]'
+check "1 repetition: rows say why" 'grep -qE "^nsgs +2 .*not enough repetitions \(1 < 7 needed\) to judge time" "$tmp/out" && grep -qE "^apgd +2 .*not enough repetitions \(1 < 7 needed\)" "$tmp/out"'
+check "1 repetition: no REGRESSION" '! grep -q REGRESSION "$tmp/out"'
+check "1 repetition: warning" 'grep -q "^conebench: warning: time not judged for 2 solvers: not enough repetitions (1 < 7 needed" "$tmp/err"'
 run "$bin" bench-check --help
 check "bench-check --help" '[ "$rc" = 0 ] && grep -q "95 % bootstrap interval" "$tmp/out"'
 run "$bin" bench-check --campaign "$tmp/tiny.conf" --against no-such-revision-xyz -o "$tmp/E" --quiet

@@ -4,7 +4,9 @@
 # success, shifted geometric means, failures by status, every problem's winner or null); the
 # three verdict lines that open report.md; gnuplot's warnings kept out of the terminal (in
 # figures/gnuplot.log) and shown when gnuplot fails; the profile's x-range ends 1.25 × past the
-# last step; convergence figures keep iteration 0 and errors of 0; a solver whose work counters
+# last step; convergence figures are named by problem, keep iteration 0 and errors of 0, break
+# the line over untraced iterations and name them and runs without a trace in the caption; a
+# solver whose work counters
 # are all 0 gets no work profile and is flagged. Usage: cli_report.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,24 +57,53 @@ for m in time iterations work; do
       "awk -v a='$got' -v b='$want' 'BEGIN { exit !(a - b <= 1e-12 * b && b - a <= 1e-12 * b) }'"
   done
 done
-rows=$(grep -cv '^#\|^$' "$d/figures/conv-tol1-p0.dat")
+# Figures are named by problem; the traced curves come before the untraced stretches' blocks.
+p0=$(sed -n 2p "$d/runs.csv" | cut -d, -f2)
+conv=$d/figures/conv-tol1e-08-$p0.dat
+rows=$(awk '/untraced stretches/ { exit } !/^#/ && NF { n++ } END { print n + 0 }' "$conv" 2>/dev/null)
+check "convergence figure named by problem: conv-tol1e-08-$p0.png" \
+  '[ -s "$d/figures/conv-tol1e-08-$p0.png" ] && grep -q "(figures/conv-tol1e-08-$p0.png)" "$d/report.md"'
 check "convergence data keeps iteration 0 and errors of 0 (every trace row: $rows)" \
-  '[ "$rows" = "$(python3 "$expect_py" trace-rows "$d" 1 0)" ] &&
-   grep -q "^0 " "$d/figures/conv-tol1-p0.dat"'
+  '[ "$rows" = "$(python3 "$expect_py" trace-rows "$d" 1 0)" ] && grep -q "^0 " "$conv"'
 check "captions say what to look at" \
   '[ "$(grep -c "^\*Look at the height at τ = 1" "$d/report.md")" = 6 ] &&
    [ "$(grep -c "^\*Look at where each curve crosses the dashed tolerance line" "$d/report.md")" = 8 ]'
 
-# gnuplot warns on a one-point trace (an empty x range): into figures/gnuplot.log, not stderr.
+# A trace every 5 sweeps (nsgs error_every=5): no solid line across the untraced iterations (a
+# blank line between the points), their ends in the dotted block, the caption names them; a run
+# whose trace is gone is named in the caption with its status and has no curve (no legend entry).
+g=$tmp/gaps
+printf '%s\n' "name gaps" "generate random kind=rolling3d nc=20 seeds=1" \
+  "solver nsgs error_every=5 label=nsgs5" "solver pfp" "tol 1e-8" "max-iter 100" "time-limit 5" \
+  "trace on" >"$tmp/gaps.conf"
+run "$bin" run "$tmp/gaps.conf" -o "$g" --quiet
+run "$bin" report "$g"
+gd=$g/figures/conv-tol1e-08-random-rolling3d-nc20-mb-s1.dat
+check "gaps: every nsgs5 point its own segment" \
+  'awk '"'"'/^# nsgs5$/ { on = 1; next } /^#/ { on = 0 } on && NF { pts++ } on && !NF { br++ } END { exit !(pts > 3 && br >= pts - 2) }'"'"' "$gd"'
+check "gaps: dotted ends 0-5 listed" \
+  'awk '"'"'/nsgs5: untraced/ { on = 1; next } /^#/ { on = 0 } on && NF { print $1 }'"'"' "$gd" | head -n 2 | tr "\n" " " | grep -q "^0 5 $"'
+check "gaps: caption names the untraced iterations" \
+  'grep -q "Dotted: iterations not traced (no point measured in between): nsgs5 1–4, 6–9, 11–14 and [0-9]* more\." "$g/report.md"'
+pfp_id=$(awk -F, '$7 == "pfp" { print $1 }' "$g/runs.csv")
+rm -f "$g/traces/$pfp_id.csv"
+run "$bin" report "$g"
+check "no trace: named in the caption with its status, no curve" \
+  'grep -q "No trace, not drawn: pfp (max_iter)\." "$g/report.md" && ! grep -q "^# pfp" "$gd" && grep -q "^# nsgs5$" "$gd"'
+
+# What gnuplot says on stderr (here a `print` added to convergence.gp under CONEBENCH_HOME) goes
+# to figures/gnuplot.log, not to the terminal ...
 printf '%s\n' "generate random kind=rolling3d nc=1 seeds=1..1" "solver nsgs" "tol 1e-4" \
   "max-iter 100" "trace on" >"$tmp/one.conf"
 run "$bin" run "$tmp/one.conf" -o "$tmp/one" --quiet
-run "$bin" report "$tmp/one"
+mkdir -p "$tmp/home/plots"
+cp "$here"/../plots/*.gp "$tmp/home/plots/"
+echo 'print "gnuplot says: a warning"' >>"$tmp/home/plots/convergence.gp"
+CONEBENCH_HOME=$tmp/home run "$bin" report "$tmp/one"
 check "gnuplot's warnings go to figures/gnuplot.log, not to the terminal" \
   '[ "$rc" = 0 ] && [ "$(cat "$tmp/err")" = "conebench: wrote $tmp/one/report.md" ] &&
-   grep -q "^Warning: empty x range" "$tmp/one/figures/gnuplot.log"'
+   grep -q "^gnuplot says: a warning" "$tmp/one/figures/gnuplot.log"'
 # ... and shown when gnuplot fails (a broken profile.gp under CONEBENCH_HOME).
-mkdir -p "$tmp/home/plots"
 cp "$here"/../plots/*.gp "$tmp/home/plots/"
 echo 'plot "nonexistent-file.csv"' >>"$tmp/home/plots/profile.gp"
 CONEBENCH_HOME=$tmp/home run "$bin" report "$tmp/one"

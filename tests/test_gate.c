@@ -209,11 +209,11 @@ static void test_times_equal_work(void **state)
     cb_bench_row b = row("p1", "nsgs", 1, CB_STATUS_CONVERGED, 100, 5000), c = b;
     cb_bench_row b2 = row("p2", "nsgs", 1, CB_STATUS_CONVERGED, 100, 5000), c2 = b2;
     c2.iterations = 90; /* different work: left out of the time ratio */
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 8; k++) {
         c.base_times[k] = 1.0, c.times[k] = 2.0;    /* twice slower, equal work */
         c2.base_times[k] = 1.0, c2.times[k] = 0.1;  /* much faster, but not equal work */
     }
-    c.ntimes = c2.ntimes = 5;
+    c.ntimes = c2.ntimes = 8;
     cb_bench_row_push(&base, &b), cb_bench_row_push(&base, &b2);
     cb_bench_row_push(&cur, &c), cb_bench_row_push(&cur, &c2);
     cb_ab_stats st;
@@ -222,6 +222,77 @@ static void test_times_equal_work(void **state)
     assert_int_equal(cb_gate_times(&base, &cur, 1, &st, NULL, &sum, NULL), CB_OK);
     assert_int_equal(sum.regressions, 1);
     assert_int_equal(sum.improvements, 0);
+    cb_bench_free(&base);
+    cb_bench_free(&cur);
+}
+
+/* The repetitions the percentile interval needs, by hand: P(Binomial(n, 1/n) ≥ ⌈n/2⌉) is
+ * 1 (n = 1), 3/4 (n = 2), 7/27 (n = 3), 2906/6^6 (n = 6: k = 3..6, 20·125 + 15·25 + 6·5 + 1)
+ * and 8359/7^7 (n = 7: k = 4..7, 35·216 + 21·36 + 7·6 + 1); the first at most 2.5 % is n = 7. */
+static void test_min_repetitions(void **state)
+{
+    (void)state;
+    assert_float_equal(cb_ab_extreme_median_prob(1), 1.0, 1e-15);
+    assert_float_equal(cb_ab_extreme_median_prob(2), 0.75, 1e-15);
+    assert_float_equal(cb_ab_extreme_median_prob(3), 7.0 / 27.0, 1e-15);
+    assert_float_equal(cb_ab_extreme_median_prob(6), 2906.0 / 46656.0, 1e-15);
+    assert_float_equal(cb_ab_extreme_median_prob(7), 8359.0 / 823543.0, 1e-15);
+    assert_int_equal(cb_ab_min_repetitions(), 7);
+}
+
+/* One or two repetitions a run (a run of 7 beside them changes nothing): no interval, verdict
+ * INSUFFICIENT, whatever the ratio (a tenfold one included); the point estimate is still the
+ * median ratio. Seven distinct ratios 1.1^k: an interval strictly inside [1, 1.1^6]. */
+static void test_insufficient(void **state)
+{
+    (void)state;
+    cb_ab_pair one[1] = {{1.0, 10.0}}, two[2] = {{1.0, 10.0}, {1.0, 12.0}}, seven[7];
+    for (int k = 0; k < 7; k++)
+        seven[k] = (cb_ab_pair){1.0, pow(1.1, k)};
+    cb_ab_run r1[1] = {{1, one}}, r2[2] = {{7, seven}, {2, two}}, r7[1] = {{7, seven}};
+    cb_ab_estimate e = estimate(r1, 1);
+    assert_int_equal(e.verdict, CB_AB_INSUFFICIENT);
+    assert_true(isnan(e.lo) && isnan(e.hi));
+    assert_float_equal(e.ratio, 10.0, 1e-12);
+    assert_int_equal(e.min_reps, 1);
+    assert_int_equal(e.needed, 7);
+    e = estimate(r2, 2);
+    assert_int_equal(e.verdict, CB_AB_INSUFFICIENT);
+    assert_int_equal(e.min_reps, 2);
+    e = estimate(r7, 1);
+    assert_int_not_equal(e.verdict, CB_AB_INSUFFICIENT);
+    assert_float_equal(e.ratio, pow(1.1, 3), 1e-12);
+    assert_true(e.lo > 1.0 && e.hi < pow(1.1, 6) * (1 - 1e-12) && e.lo <= e.ratio &&
+                e.ratio <= e.hi);
+    assert_string_equal(cb_ab_verdict_name(CB_AB_INSUFFICIENT), "not enough repetitions");
+}
+
+/* Counters of runs stopped from outside are not compared: a time-limited run's iterations
+ * 1138 -> 1030 is no improvement, a crashed one's no regression; a time-limited run that now
+ * converges is a status verdict (improvement). */
+static void test_forced_stops(void **state)
+{
+    (void)state;
+    cb_bench base = {0}, cur = {0};
+    cb_gate_tolerances_default(&base.tols);
+    cb_bench_row b[] = {row("p1", "nsgs", 1, CB_STATUS_TIME_LIMIT, 1138, 9000),
+                        row("p2", "nsgs", 1, CB_STATUS_MAX_ITER, 500, 100),
+                        row("p3", "nsgs", 1, CB_STATUS_TIME_LIMIT, 700, 100),
+                        row("p4", "nsgs", 1, CB_STATUS_MAX_ITER, 500, 100)};
+    cb_bench_row c[] = {row("p1", "nsgs", 1, CB_STATUS_TIME_LIMIT, 1030, 8000),
+                        row("p2", "nsgs", 1, CB_STATUS_CRASHED, 900, 300),
+                        row("p3", "nsgs", 1, CB_STATUS_CONVERGED, 300, 50),
+                        row("p4", "nsgs", 1, CB_STATUS_MAX_ITER, 500, 90)};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(cb_bench_row_push(&base, &b[i]), CB_OK);
+        assert_int_equal(cb_bench_row_push(&cur, &c[i]), CB_OK);
+    }
+    cb_gate_summary sum;
+    cb_gate_compare(&base, &cur, NULL, &sum);
+    assert_int_equal(sum.compared, 4);
+    assert_int_equal(sum.not_own_stop, 2);  /* p1, p2 */
+    assert_int_equal(sum.regressions, 0);
+    assert_int_equal(sum.improvements, 2);  /* p3 now solved, p4 block products */
     cb_bench_free(&base);
     cb_bench_free(&cur);
 }
@@ -295,7 +366,8 @@ int main(void)
         cmocka_unit_test(test_identical),         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_coverage),          cmocka_unit_test(test_determinism_and_input),
         cmocka_unit_test(test_compare_and_files), cmocka_unit_test(test_times_equal_work),
-        cmocka_unit_test(test_bench_run_two_binaries),
+        cmocka_unit_test(test_bench_run_two_binaries), cmocka_unit_test(test_min_repetitions),
+        cmocka_unit_test(test_insufficient),      cmocka_unit_test(test_forced_stops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,4 +73,23 @@ int cb_report_summary_read(const char *dir, cb_report_summary *out, cb_error *er
 /* Free what cb_report_summary_read allocated (NULL and zeroed summaries accepted). */
 void cb_report_summary_free(cb_report_summary *s);
 
+/* `conebench plot`: the solvers of a comma-separated list run one after the other on one
+ * problem file (trace on), their convergence drawn as in a report (error against iteration and
+ * time) into out (a .png, written at once: nothing there on failure), a line per run and the
+ * figure's caption to caption. CB_ERR_INPUT (before any work) for an unknown or repeated
+ * solver, an output not ending in .png, tol <= 0. */
+#define CB_PLOT_MAX_SOLVERS 16
+
+typedef struct {
+    const char *file;        /* the problem */
+    const char *solvers;     /* "a,b,c" */
+    const char *out;         /* F.png */
+    const char *plots_dir;   /* gnuplot scripts (NULL: cb_home_dir()/plots) */
+    cb_settings s;           /* tol, max_iter, time_limit (trace is turned on) */
+    FILE *caption;           /* default stdout */
+} cb_plot_settings;
+
+void cb_plot_settings_default(cb_plot_settings *ps);
+int cb_plot(const cb_plot_settings *ps, cb_error *err);
+
 #endif

@@ -311,8 +311,17 @@ static void compare_count(FILE *f, cb_gate_summary *sum, const cb_bench_row *r, 
         verdict(f, sum, 0, r, what, base, now);
 }
 
+/* 1 when a run stopped on its own (converged, hit its iteration cap, diverged, gave up): its
+ * counters are the solver's. A time limit, a crash or a kill stops it from outside, at a point
+ * that depends on the machine's speed and load. */
+static int stopped_on_own(cb_status s)
+{
+    return s != CB_STATUS_TIME_LIMIT && s != CB_STATUS_CRASHED && s != CB_STATUS_UNSUPPORTED &&
+           s != CB_STATUS_COUNT;
+}
+
 /* Deterministic figures of one baseline row against the current one (the verdict only when
- * either row is not exact). */
+ * either row is not exact or did not stop on its own). */
 static void compare_row(FILE *f, cb_gate_summary *sum, const cb_gate_tolerances *t,
                         const cb_bench_row *b, const cb_bench_row *c)
 {
@@ -324,6 +333,10 @@ static void compare_row(FILE *f, cb_gate_summary *sum, const cb_gate_tolerances 
     }
     if (!b->exact || !c->exact)
         return;
+    if (!stopped_on_own(b->status) || !stopped_on_own(c->status)) {
+        sum->not_own_stop++;
+        return;
+    }
     compare_count(f, sum, b, "iterations", b->iterations, c->iterations, t->iterations);
     compare_count(f, sum, b, "block_products", (double)b->work.block_products,
                   (double)c->work.block_products, t->work);
@@ -350,6 +363,9 @@ int cb_gate_compare(const cb_bench *base, const cb_bench *cur, FILE *f, cb_gate_
         fprintf(f, "%d runs compared, %d regressions, %d improvements%s\n", sum->compared,
                 sum->regressions, sum->improvements,
                 sum->missing_ok ? " (runs on absent Siconos data skipped)" : "");
+    if (f && sum->not_own_stop)
+        fprintf(f, "%d runs stopped from outside (time limit, crash, kill): status compared, "
+                   "not their counters\n", sum->not_own_stop);
     return CB_OK;
 }
 
@@ -418,7 +434,16 @@ int cb_gate_times(const cb_bench *base, const cb_bench *cur, int interleaved,
             break;
         sum->regressions += e.verdict == CB_AB_REGRESSION;
         sum->improvements += e.verdict == CB_AB_IMPROVEMENT;
-        if (f && n > 0)
+        if (e.verdict == CB_AB_INSUFFICIENT) {
+            sum->fewest = sum->insufficient++ ? (e.min_reps < sum->fewest ? e.min_reps
+                                                                          : sum->fewest)
+                                              : e.min_reps;
+            sum->needed = e.needed;
+        }
+        if (f && e.verdict == CB_AB_INSUFFICIENT)
+            fprintf(f, "%-24s %5d %8.3f %20s  not enough repetitions (%d < %d needed) to judge "
+                       "time\n", sv, n, e.ratio, "-", e.min_reps, e.needed);
+        else if (f && n > 0)
             fprintf(f, "%-24s %5d %8.3f    [%6.3f, %6.3f]  %-11s %d under %g ms\n", sv, n,
                     e.ratio, e.lo, e.hi, cb_ab_verdict_name(e.verdict), nshort,
                     1e3 * st->min_time);

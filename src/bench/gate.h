@@ -59,7 +59,15 @@ typedef struct {
     const cb_ab_pair *pairs; /* not owned */
 } cb_ab_run;
 
-typedef enum { CB_AB_NONE = 0, CB_AB_SAME, CB_AB_REGRESSION, CB_AB_IMPROVEMENT } cb_ab_verdict;
+/* INSUFFICIENT: some run has fewer repetitions than the interval needs
+ * (cb_ab_min_repetitions): no interval, no verdict on time. */
+typedef enum {
+    CB_AB_NONE = 0,
+    CB_AB_SAME,
+    CB_AB_REGRESSION,
+    CB_AB_IMPROVEMENT,
+    CB_AB_INSUFFICIENT
+} cb_ab_verdict;
 
 typedef struct {
     double threshold;    /* relative (default CB_AB_THRESHOLD) */
@@ -74,10 +82,20 @@ typedef struct {
                             to a disturbed process */
     double lo, hi;       /* 95 % bootstrap interval (the pairs of every run resampled) */
     int runs;
+    int min_reps;        /* the fewest repetitions of any run */
+    int needed;          /* repetitions per run the interval needs (cb_ab_min_repetitions) */
     cb_ab_verdict verdict; /* NONE when there were no runs */
 } cb_ab_estimate;
 
 void cb_ab_stats_default(cb_ab_stats *s);
+/* The fewest repetitions n of one run for which the 95 % percentile bootstrap interval of the
+ * (lower) median can lie inside the sample's range: P(Binomial(n, 1/n) ≥ ⌈n/2⌉) ≤ 2.5 %, the
+ * chance that a resample's median is the sample's least value. Below it the percentile
+ * interval sits on the sample's extremes (one repetition: zero width). */
+int cb_ab_min_repetitions(void);
+/* P(Binomial(n, 1/n) ≥ ⌈n/2⌉): the share of bootstrap resamples of n distinct values whose
+ * lower median is the least value (n ≥ 1). */
+double cb_ab_extreme_median_prob(int n);
 /* Estimate the ratio current/baseline over nruns runs (every time finite and > 0). */
 int cb_ab_ratio(const cb_ab_run *runs, int nruns, const cb_ab_stats *s, cb_ab_estimate *out,
                 cb_error *err);
@@ -129,6 +147,9 @@ typedef struct {
 
 typedef struct {
     int compared, regressions, improvements, missing_ok;
+    int insufficient;   /* solvers whose time was not judged: too few repetitions */
+    int needed, fewest; /* ... the repetitions their interval needs, the fewest they had */
+    int not_own_stop;   /* runs whose counters were not compared: a stop forced from outside */
 } cb_gate_summary;
 
 void cb_gate_tolerances_default(cb_gate_tolerances *t);

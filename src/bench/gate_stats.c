@@ -18,6 +18,29 @@ void cb_ab_stats_default(cb_ab_stats *s)
     s->min_time = CB_AB_MIN_TIME;
 }
 
+#define AB_TAIL 0.025 /* each tail of the 95 % interval */
+
+/* P(Binomial(n, 1/n) ≥ ⌈n/2⌉) = Σ_{k ≥ ⌈n/2⌉} C(n,k) (1/n)^k (1 − 1/n)^(n−k). */
+double cb_ab_extreme_median_prob(int n)
+{
+    double p = 1.0 / n, sum = 0.0, c = 1.0; /* c = C(n, k) */
+    for (int k = 0; k <= n; k++) {
+        if (k >= (n + 1) / 2)
+            sum += c * pow(p, k) * pow(1.0 - p, n - k);
+        c = c * (n - k) / (k + 1);
+    }
+    return sum;
+}
+
+/* The least n whose extreme-median probability is at most the tail (at most CB_BENCH_MAX_REPS). */
+int cb_ab_min_repetitions(void)
+{
+    int n = 1;
+    while (n < CB_BENCH_MAX_REPS && cb_ab_extreme_median_prob(n) > AB_TAIL)
+        n++;
+    return n;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -90,9 +113,19 @@ static int check_runs(const cb_ab_run *runs, int nruns, int *npoints, cb_error *
     return CB_OK;
 }
 
+/* The fewest repetitions of any run. */
+static int fewest_pairs(const cb_ab_run *runs, int nruns)
+{
+    int m = runs[0].npairs;
+    for (int i = 1; i < nruns; i++)
+        m = runs[i].npairs < m ? runs[i].npairs : m;
+    return m;
+}
+
 /* Point estimate, then nboot bootstrap replicates: the pairs of every run resampled with
  * replacement (a stratified bootstrap: the campaign's runs are a fixed set, not a sample); the
- * interval is the 2.5 and 97.5 percentiles of the replicates. */
+ * interval is the 2.5 and 97.5 percentiles of the replicates. A run with fewer pairs than
+ * cb_ab_min_repetitions(): point estimate only, verdict INSUFFICIENT. */
 int cb_ab_ratio(const cb_ab_run *runs, int nruns, const cb_ab_stats *s, cb_ab_estimate *out,
                 cb_error *err)
 {
@@ -109,10 +142,15 @@ int cb_ab_ratio(const cb_ab_run *runs, int nruns, const cb_ab_stats *s, cb_ab_es
     if (rc == CB_OK && (!boot || !x.pt))
         rc = cb_fail(err, CB_ERR_NOMEM, "stats: out of memory");
     if (rc == CB_OK) {
+        out->runs = nruns;
+        out->min_reps = fewest_pairs(runs, nruns);
+        out->needed = cb_ab_min_repetitions();
+        out->ratio = pooled_ratio(&x, NULL);
+        out->verdict = CB_AB_INSUFFICIENT;
+    }
+    if (rc == CB_OK && out->min_reps >= out->needed) {
         cb_rng rng;
         cb_rng_seed(&rng, s->seed);
-        out->runs = nruns;
-        out->ratio = pooled_ratio(&x, NULL);
         for (int b = 0; b < s->nboot; b++)
             boot[b] = pooled_ratio(&x, &rng);
         qsort(boot, (size_t)s->nboot, sizeof *boot, cmp_double);
@@ -133,6 +171,7 @@ const char *cb_ab_verdict_name(cb_ab_verdict v)
     case CB_AB_REGRESSION: return "REGRESSION";
     case CB_AB_IMPROVEMENT: return "improvement";
     case CB_AB_SAME: return "same";
+    case CB_AB_INSUFFICIENT: return "not enough repetitions";
     default: return "no data";
     }
 }

@@ -6,84 +6,27 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "conebench/metrics.h"
 
 #define PROFILE_MARGIN 1.25   /* the x-range ends at this factor past the last step of ρ */
 #define PROFILE_MIN_XMAX 2.0  /* ... and not before τ = 2 (all ties: every step at τ = 1) */
 #define MIN_TIME_S 1e-9       /* times are floored here before ratios (a 0 s cell) */
-#define SHELL_EXIT_NOT_FOUND 127
 
-/* What a profile measures: the caption's name and the file name part. */
+/* What a profile measures: the caption's name, the file name part, what is counted (axis). */
 static const struct {
-    const char *what, *file;
-} measures[3] = {{"time", "time"}, {"iterations", "iterations"}, {"work", "work"}};
+    const char *what, *file, *counted;
+} measures[3] = {{"time", "time", "time: seconds, median over repetitions"},
+                 {"iterations", "iterations", "iterations: outer ones, sweeps for nsgs and psor"},
+                 {"work", "work", "work: d×d block × vector products with W"}};
 enum { MEASURE_WORK = 2 };
 
-/* s quoted for /bin/sh: '…' with each ' written '\''. */
-static void sh_quote(char *buf, size_t len, const char *s)
-{
-    size_t k = 0;
-    buf[k++] = '\'';
-    for (; *s && k + 6 < len; s++) {
-        if (*s == '\'') {
-            memcpy(buf + k, "'\\''", 4);
-            k += 4;
-        } else
-            buf[k++] = *s;
-    }
-    buf[k++] = '\'';
-    buf[k] = '\0';
-}
-
-/* The last non-empty line of the gnuplot log (what gnuplot said last), "" when none. */
-static void log_tail(const char *path, char *line, size_t len)
-{
-    char buf[512];
-    FILE *f = fopen(path, "r");
-    line[0] = '\0';
-    while (f && fgets(buf, sizeof buf, f)) {
-        buf[strcspn(buf, "\n")] = '\0';
-        const char *b = buf + strspn(buf, " \t");
-        if (b[0])
-            snprintf(line, len, "%s", b);
-    }
-    if (f)
-        fclose(f);
-}
-
-/* Run gnuplot with variable definitions then `load` of a script from plots/. gnuplot's stderr
- * (warnings) goes to DIR/figures/gnuplot.log, shown only when gnuplot fails. */
+/* Run gnuplot on a script of plots/ with the report's log (DIR/figures/gnuplot.log). */
 static int gnuplot(const cb_report_ctx *x, const char *vars, const char *script, cb_error *err)
 {
-    char log[4096], cmd[8300], last[512];
+    char log[4096];
     snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
-    memcpy(cmd, "gnuplot 2>>", 11);
-    sh_quote(cmd + 11, sizeof cmd - 11, log);
-    FILE *g = popen(cmd, "w");
-    if (!g)
-        return cb_fail(err, CB_ERR_IO, "cannot run gnuplot: %s", strerror(errno));
-    fprintf(g, "%s\nload '%s/%s'\n", vars, x->plots, script);
-    int st = pclose(g);
-    if (st == 0)
-        return CB_OK;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == SHELL_EXIT_NOT_FOUND)
-        return cb_fail(err, CB_ERR_IO, "cannot run gnuplot (install gnuplot-nox)");
-    log_tail(log, last, sizeof last);
-    return cb_fail(err, CB_ERR_IO, "gnuplot failed on %s/%s (status %d): %s (all of it in %s)",
-                   x->plots, script, st, last, log);
-}
-
-/* A gnuplot string literal (single-quoted; quotes replaced). */
-static void gp_str(char *buf, size_t len, const char *s)
-{
-    size_t k = 0;
-    buf[k++] = '\'';
-    for (; *s && k + 2 < len; s++)
-        buf[k++] = *s == '\'' ? '"' : *s;
-    buf[k++] = '\'';
-    buf[k] = '\0';
+    return cb_gnuplot(x->plots, log, vars, script, err);
 }
 
 /* Cost of a cell for measure m (+inf when not solved). */
@@ -178,10 +121,10 @@ static void profile_caption(const cb_report_table *t, const int *cols, int nc, c
 }
 
 /* The profile's data and figure (gnuplot). */
-static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, int ti, int m, int nc,
-                        double xmax, cb_error *err)
+static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const int *cols,
+                        int ti, int m, int nc, double xmax, cb_error *err)
 {
-    char data[4096], out[4096], vars[8192], a[4200], b[4200], ttl[512];
+    char data[4096], out[4096], vars[12288], a[4200], b[4200], ttl[512], colours[2048] = "";
     snprintf(data, sizeof data, "%s/figures/profile-%s-tol%d.csv", x->s->dir, measures[m].file, ti);
     snprintf(out, sizeof out, "%s/figures/profile-%s-tol%d", x->s->dir, measures[m].file, ti);
     int k = snprintf(ttl, sizeof ttl, "Performance profile (%s), tol %.0e, %d problem%s",
@@ -189,10 +132,19 @@ static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, int ti
     if (t->ncommon < t->np)
         snprintf(ttl + k, sizeof ttl - (size_t)k, " (%d excluded: unsupported by a solver)",
                  t->np - t->ncommon);
-    gp_str(a, sizeof a, data);
-    gp_str(b, sizeof b, out);
-    snprintf(vars, sizeof vars, "data=%s; out=%s; ttl='%s'; what='%s'; ncol=%d; xmax=%.17g", a, b,
-             ttl, measures[m].what, nc + 1, xmax);
+    size_t kc = 0;
+    for (int j = 0; j < nc; j++) {
+        cb_figure_style st;
+        cb_figure_style_of(t->solvs[cols[j]], &st);
+        kc += (size_t)snprintf(colours + kc, kc < sizeof colours ? sizeof colours - kc : 0,
+                               "%s%s", j ? " " : "", st.colour);
+    }
+    cb_gp_str(a, sizeof a, data);
+    cb_gp_str(b, sizeof b, out);
+    snprintf(vars, sizeof vars,
+             "data=%s; out=%s; ttl='%s'; what='%s'; counted='%s'; ncol=%d; xmax=%.17g; "
+             "colours=\"%s\"",
+             a, b, ttl, measures[m].what, measures[m].counted, nc + 1, xmax, colours);
     return gnuplot(x, vars, "profile.gp", err);
 }
 
@@ -220,7 +172,7 @@ static int profile_figure(const cb_report_ctx *x, const cb_report_table *t, int 
         size_t nt = breakpoints(ratio, (size_t)t->ncommon * nc, taus);
         write_profile(f, t, cols, nc, ratio, taus, nt);
         fclose(f);
-        rc = profile_plot(x, t, ti, m, nc, taus[nt - 1], err);
+        rc = profile_plot(x, t, cols, ti, m, nc, taus[nt - 1], err);
         fprintf(md, "![profile %s](figures/profile-%s-tol%d.png)\n", measures[m].what,
                 measures[m].file, ti);
         profile_caption(t, cols, nc, ratio, m, md);
@@ -232,60 +184,10 @@ static int profile_figure(const cb_report_ctx *x, const cb_report_table *t, int 
     return rc;
 }
 
-/* Least positive error of a figure's traces, and whether some error is exactly 0. */
-typedef struct {
-    double least;
-    int zeros;
-    int rows;        /* trace rows in all */
-} error_range;
-
-/* Append a trace file's rows (skipping its header) to f as "iteration time error"; the errors'
- * range into *r. Returns the rows written. */
-static int copy_trace(const cb_report_ctx *x, const char *run_id, FILE *f, error_range *r)
-{
-    char path[4096], line[256];
-    snprintf(path, sizeof path, "%s/traces/%s.csv", x->s->dir, run_id);
-    FILE *in = fopen(path, "r");
-    int rows = 0;
-    while (in && fgets(line, sizeof line, in)) {
-        int it;
-        double tm, e;
-        if (sscanf(line, "%d,%lf,%lf", &it, &tm, &e) == 3 && e >= 0) {
-            fprintf(f, "%d %.9g %.17g\n", it, tm, e);
-            r->least = e > 0 ? fmin(r->least, e) : r->least;
-            r->zeros |= e == 0;
-            rows++;
-        }
-    }
-    if (in)
-        fclose(in);
-    return rows;
-}
-
-/* The figure's data: one block per solver run on problem p, their labels into titles, the
- * errors' range and the trace rows into *r. Returns the blocks. */
-static int convergence_data(const cb_report_ctx *x, const cb_report_table *t, int p, FILE *f,
-                            char *titles, size_t tlen, error_range *r)
-{
-    int nblk = 0, rows;
-    size_t k = 0;
-    for (int s = 0; s < t->ns; s++) {
-        const cb_report_cell *c = &t->cells[p * t->ns + s];
-        if (!c->present || cb_report_unsupported(c)) /* no run, no trace */
-            continue;
-        fprintf(f, "%s# %s\n", nblk ? "\n\n" : "", t->solvs[s]);
-        if ((rows = copy_trace(x, c->run_id, f, r)) == 0)
-            fprintf(f, "0 nan nan\n"); /* keep block numbering aligned with titles */
-        r->rows += rows;
-        k += (size_t)snprintf(titles + k, k < tlen ? tlen - k : 0, "%s\\\"%s\\\"", nblk ? " " : "",
-                              t->solvs[s]);
-        nblk++;
-    }
-    return nblk;
-}
-
-/* The caption of problem p's figure: the first solver across the tolerance line, the others. */
-static void convergence_caption(const cb_report_table *t, int p, FILE *md)
+/* The caption of problem p's figure: the first solver across the tolerance line, the others,
+ * the untraced stretches and the runs without a trace. */
+static void convergence_caption(const cb_report_table *t, int p, const cb_conv_curve *c, int n,
+                                FILE *md)
 {
     int w = cb_report_winner(t, p), k = 0;
     fprintf(md, "\n*Look at where each curve crosses the dashed tolerance line: further left is "
@@ -301,34 +203,78 @@ static void convergence_caption(const cb_report_table *t, int p, FILE *md)
             fprintf(md, "%s %s (%s)", k++ ? "," : " Not solved:", t->solvs[s],
                     cb_status_name(c->status));
     }
-    fprintf(md, "%s*\n\n", k ? "." : "");
+    fprintf(md, "%s", k ? "." : "");
+    cb_conv_caption(c, n, md);
+    fprintf(md, "*\n\n");
 }
 
-/* One figure per problem: every solver's trace at this tolerance; errors of exactly 0 drawn at
- * a floor a decade under the least positive error (and the tolerance). *drawn = 0: no trace. */
-static int convergence_figure(const cb_report_ctx *x, const cb_report_table *t, int p, int ti,
-                              int *drawn, cb_error *err)
+/* The file name (no extension) of problem p's figure at tolerance t->tol (%g: distinct
+ * tolerances, distinct names): conv-tol<tol>-<slug>, with "~p<number>" after the slug when
+ * another problem has the same slug ('~' is never in a slug: the names stay unique). */
+static void convergence_name(const cb_report_table *t, int p, char *name, size_t len)
 {
-    char data[4096], out[4096], vars[16384], a[4200], b[4200], titles[8192] = "", ttl[600];
-    error_range r = {t->tol, 0, 0};
-    snprintf(data, sizeof data, "%s/figures/conv-tol%d-p%d.dat", x->s->dir, ti, p);
-    snprintf(out, sizeof out, "%s/figures/conv-tol%d-p%d", x->s->dir, ti, p);
-    FILE *f = fopen(data, "w");
-    if (!f)
-        return cb_fail_at(err, CB_ERR_IO, data, 0, "cannot write: %s", strerror(errno));
-    int nblk = convergence_data(x, t, p, f, titles, sizeof titles, &r);
-    fclose(f);
-    if (nblk == 0 || r.rows == 0)
-        return CB_OK;
-    *drawn = 1;
-    snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %.0e", t->probs[p],
+    char slug[128], other[128];
+    cb_figure_slug(t->probs[p], slug, sizeof slug);
+    int clash = 0;
+    for (int q = 0; q < t->np && !clash; q++) {
+        cb_figure_slug(t->probs[q], other, sizeof other);
+        clash = q != p && !strcmp(slug, other);
+    }
+    if (clash)
+        snprintf(name, len, "conv-tol%g-%s~p%d", t->tol, slug, p);
+    else
+        snprintf(name, len, "conv-tol%g-%s", t->tol, slug);
+}
+
+/* Problem p's curves (one per run, unsupported pairs left out): traces loaded into c (each
+ * pts owned), their number into *n. */
+static int convergence_curves(const cb_report_ctx *x, const cb_report_table *t, int p,
+                              cb_conv_curve *c, int *n, cb_error *err)
+{
+    char path[4200];
+    int rc = CB_OK;
+    *n = 0;
+    for (int s = 0; s < t->ns && rc == CB_OK; s++) {
+        const cb_report_cell *cell = &t->cells[p * t->ns + s];
+        if (!cell->present || cb_report_unsupported(cell)) /* no run, no trace */
+            continue;
+        cb_trace_point *pts = NULL;
+        int np = 0;
+        snprintf(path, sizeof path, "%s/traces/%s.csv", x->s->dir, cell->run_id);
+        rc = cb_trace_load(path, &pts, &np, err);
+        c[(*n)++] = (cb_conv_curve){t->solvs[s], cell->status, pts, np};
+    }
+    return rc;
+}
+
+/* One figure per problem: every solver's trace at this tolerance, linked and captioned in md. */
+static int convergence_figure(const cb_report_ctx *x, const cb_report_table *t, int p, FILE *md,
+                              cb_error *err)
+{
+    char name[256], data[4400], out[4400], log[4200], ttl[600];
+    cb_conv_curve *c = cb_calloc((size_t)t->ns + 1, sizeof *c);
+    if (!c)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    int n = 0, drawn = 0, rc = convergence_curves(x, t, p, c, &n, err);
+    convergence_name(t, p, name, sizeof name);
+    snprintf(data, sizeof data, "%s/figures/%s.dat", x->s->dir, name);
+    snprintf(out, sizeof out, "%s/figures/%s", x->s->dir, name);
+    snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
+    snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %g", t->probs[p],
              t->kinds[p], t->ncs[p], t->tol);
-    gp_str(a, sizeof a, data);
-    gp_str(b, sizeof b, out);
-    snprintf(vars, sizeof vars,
-             "data=%s; out=%s; ttl='%s'; tol=%.17g; nblk=%d; titles=\"%s\"; zfloor=%.17g; zeros=%d",
-             a, b, ttl, t->tol, nblk, titles, pow(10.0, floor(log10(r.least)) - 1), r.zeros);
-    return gnuplot(x, vars, "convergence.gp", err);
+    cb_conv_spec sp = {x->plots, log, data, out, "pngcairo svg", ttl, t->tol};
+    if (rc == CB_OK)
+        rc = cb_conv_draw(&sp, c, n, &drawn, err);
+    if (drawn)
+        fprintf(md, "![%s](figures/%s.png)\n", t->probs[p], name);
+    else
+        fprintf(md, "(%s: no trace recorded, no figure; `trace on` in the campaign draws one)\n",
+                t->probs[p]);
+    convergence_caption(t, p, c, n, md);
+    for (int i = 0; i < n; i++)
+        free((void *)c[i].pts);
+    free(c);
+    return rc;
 }
 
 int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
@@ -341,19 +287,14 @@ int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, 
     for (int m = 0; m < 3 && rc == CB_OK && t->ncommon > 0; m++)
         rc = profile_figure(x, t, ti, m, md, err);
     fprintf(md, "\n#### Convergence (one figure per problem)\n\nResidual against iteration + 1 "
-                "(left: iteration 0 is drawn at 1 on the log axis) and against time (right); an "
-                "error of exactly 0 is drawn on the dotted line at the bottom.\n\n");
+                "(left: iteration 0 is drawn at 1 on the log axis) and against time (right); a "
+                "marker at every traced point, a solver's colour and marker the same in every "
+                "report; a line only between consecutive iterations (a dotted one across "
+                "iterations not traced); an error of exactly 0 is drawn on the dotted gray line "
+                "at the bottom.\n\n");
     int n = t->np < x->s->max_convergence ? t->np : x->s->max_convergence;
-    for (int p = 0; p < n && rc == CB_OK; p++) {
-        int drawn = 0;
-        rc = convergence_figure(x, t, p, ti, &drawn, err);
-        if (drawn)
-            fprintf(md, "![%s](figures/conv-tol%d-p%d.png)\n", t->probs[p], ti, p);
-        else
-            fprintf(md, "(%s: no trace recorded, no figure; `trace on` in the campaign draws "
-                        "one)\n", t->probs[p]);
-        convergence_caption(t, p, md);
-    }
+    for (int p = 0; p < n && rc == CB_OK; p++)
+        rc = convergence_figure(x, t, p, md, err);
     if (n < t->np)
         fprintf(md, "\n(%d more problems not drawn; raise max_convergence.)\n", t->np - n);
     return rc;

@@ -67,4 +67,61 @@ int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, 
  * table of the tightest tolerance, ntols tolerances in all. */
 int cb_report_verdict(const cb_report_limits *lim, const cb_report_table *t, int ntols, FILE *md);
 
+/* ---- figures (figure_conv.c): shared by report and plot ---- */
+
+/* A solver label's fixed colour ("#rrggbb") and gnuplot point type: a table for the known
+ * solvers, a hash of the label for the others; the same in every figure and report. */
+typedef struct {
+    const char *label;
+    char colour[8];
+    int point;
+} cb_figure_style;
+
+#define CB_CONV_MAX_CURVES 64 /* solvers one convergence figure draws */
+
+/* One solver's curve of a convergence figure; n = 0: no trace (named in the caption). */
+typedef struct {
+    const char *label;
+    cb_status status;
+    const cb_trace_point *pts;
+    int n;
+} cb_conv_curve;
+
+/* Least positive error and time of a figure's traces, whether some error is exactly 0, rows. */
+typedef struct {
+    double least, least_time;
+    int zeros;
+    int rows;
+} cb_conv_range;
+
+/* Where a convergence figure goes. */
+typedef struct {
+    const char *plots;  /* folder of the gnuplot scripts */
+    const char *log;    /* gnuplot's messages (appended) */
+    const char *data;   /* the figure's data file (written) */
+    const char *out;    /* output path without extension */
+    const char *terms;  /* gnuplot terminals: "pngcairo svg" or "pngcairo" */
+    const char *title;
+    double tol;
+} cb_conv_spec;
+
+void cb_figure_style_of(const char *label, cb_figure_style *out);
+/* A file-name-safe form of name: [A-Za-z0-9_.-] kept, anything else '-', at most 80 chars. */
+void cb_figure_slug(const char *name, char *slug, size_t len);
+/* A gnuplot string literal (single-quoted; quotes replaced). */
+void cb_gp_str(char *buf, size_t len, const char *s);
+/* Run gnuplot with variable definitions then `load` of plots/script; gnuplot's stderr to log,
+ * its last line in the error when gnuplot fails. */
+int cb_gnuplot(const char *plots, const char *log, const char *vars, const char *script,
+               cb_error *err);
+/* A trace CSV (iteration,time_s,error; rows with a negative error skipped) into *pts (owned,
+ * free()) and *n (0 when the file is absent or empty: no trace). CB_ERR_NOMEM. */
+int cb_trace_load(const char *path, cb_trace_point **pts, int *n, cb_error *err);
+/* The convergence figure of n curves (error against iteration and time): *drawn = 0 when no
+ * curve has a point. */
+int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *drawn,
+                 cb_error *err);
+/* The caption's words on the curves: untraced stretches (drawn dotted), runs without a trace. */
+void cb_conv_caption(const cb_conv_curve *c, int n, FILE *md);
+
 #endif
