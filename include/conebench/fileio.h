@@ -24,6 +24,10 @@
  * NUL-terminated (malloc'd, caller frees). A missing or unreadable file is CB_ERR_INPUT. */
 int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err);
 
+/* Text inputs hold no NUL byte: CB_ERR_INPUT "FILE:LINE: NUL byte (at byte K): not a text
+ * file" for the first one, else CB_OK. */
+int cb_text_check(const char *path, const char *data, size_t len, cb_error *err);
+
 /* Write `len` bytes to `path` by the rule above (atomic replace, or through a special file). */
 int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_error *err);
 

@@ -100,6 +100,18 @@ int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, c
     return rc;
 }
 
+int cb_text_check(const char *path, const char *data, size_t len, cb_error *err)
+{
+    const char *nul = memchr(data, '\0', len);
+    if (!nul)
+        return CB_OK;
+    long line = 1;
+    for (const char *c = data; c < nul; c++)
+        line += *c == '\n';
+    return cb_fail_at(err, CB_ERR_INPUT, path, line, "NUL byte (at byte %zu): not a text file",
+                      (size_t)(nul - data));
+}
+
 /* Create "<base>.tmp.<pid>.<k>" exclusively (honours the umask); errors name path. */
 static int create_temp(const char *path, const char *base, char **tmp, int *fd, cb_error *err)
 {
