@@ -78,12 +78,12 @@ check "--to: unknown format" '[ "$rc" = 2 ] && [ ! -e x.hdf5 ] &&
   grep -qx "conebench: --to: '"'"'hdf'"'"' is not siconos or fclib" err'
 run "$bin" convert a.dat nodir/x.hdf5
 check "missing directory" '[ "$rc" = 2 ] &&
-  grep -qx "conebench: nodir/x.hdf5: cannot create a temporary file: No such file or directory" err'
+  grep -qx "conebench: nodir/x.hdf5:0: cannot create a temporary file: No such file or directory" err'
 run "$bin" help convert
 check "help convert" '[ "$rc" = 0 ] && grep -q "^usage: conebench convert IN OUT \[options\]" out'
 
-if [ -n "${CONEBENCH_DATA:-}" ] && [ -d "$CONEBENCH_DATA/fc3d" ]; then
-  sph=$CONEBENCH_DATA/fc3d/Spheres-i099-356-679.hdf5
+if find_data "cli convert: data checks"; then
+  sph=$data/fc3d/Spheres-i099-356-679.hdf5
   run "$bin" convert "$sph" sph.dat
   check "global FCLIB -> text: global" '[ "$rc" = 0 ] &&
     grep -qx "conebench: wrote sph.dat (Siconos text, global coulomb3d, nc = 356)" err &&
@@ -93,7 +93,7 @@ if [ -n "${CONEBENCH_DATA:-}" ] && [ -d "$CONEBENCH_DATA/fc3d" ]; then
     grep -qx "conebench: s3.hdf5: an FCLIB solution of a global problem holds the velocities v, which conebench does not compute: write a text solution" err'
   # Every rolling data file: text -> FCLIB -> text gives the text conebench writes for it, and
   # conebench's own text -> FCLIB -> text the same bytes.
-  for f in "$CONEBENCH_DATA"/rolling/*.dat "$CONEBENCH_DATA"/rolling/*.hdf5; do
+  for f in "$data"/rolling/*.dat "$data"/rolling/*.hdf5; do
     base=$(basename "$f")
     "$bin" convert "$f" t1.dat 2>/dev/null && "$bin" convert "$f" h1.hdf5 2>/dev/null
     run "$bin" convert h1.hdf5 t2.dat
@@ -102,8 +102,6 @@ if [ -n "${CONEBENCH_DATA:-}" ] && [ -d "$CONEBENCH_DATA/fc3d" ]; then
     check "rolling/$base as text -> FCLIB -> text: the same bytes" 'cmp -s t1.dat t3.dat'
     rm -f t1.dat t2.dat t3.dat h1.hdf5 h2.hdf5
   done
-else
-  echo "cli convert: data checks skipped: Siconos data folder absent (\$CONEBENCH_DATA)"
 fi
 echo "cli convert: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -12,7 +12,7 @@
 # Usage: cli_external.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 here=$(cd "$(dirname "$0")/.." && pwd)
-data=${CONEBENCH_DATA:-$here/../shared/data}
+find_data "cli external: FC3D_Example1" >/dev/null || true
 example1=$data/fc3d/FC3D_Example1.dat
 export TMPDIR=$tmp/t # every temporary directory of the external solver lands here
 mkdir -p "$TMPDIR" "$tmp/a b"
@@ -129,7 +129,7 @@ EOF
     problem_line="problem $example1"
   else
     problem_line=""
-    echo "cli external: FC3D_Example1: skipped: Siconos data absent ($example1; set CONEBENCH_DATA)"
+    echo "cli external: FC3D_Example1: skipped: Siconos data absent ($example1; ../shared/data beside the tree or \$CONEBENCH_DATA)"
   fi
   printf '%s\ngenerate random kind=rolling3d nc=10 seeds=1\nsolver external name=pyapgd cmd="%s"\ntime-limit 120\n' \
     "$problem_line" "$cmd" >"$tmp/py.conf"

@@ -1,14 +1,22 @@
 /* conebench — files: whole-file reads, atomic writes, output built in memory then written at
  * once (cb_outbuf), SHA-256 of buffers and files (libcrypto).
  *
- * Errors are "FILE:0: what" (cb_fail_at with line 0). An atomic write goes to a temporary file
- * in the same directory, then rename(): a failed write leaves the old file (or none), never a
- * partial one.
+ * Errors are "FILE:0: what" (cb_fail_at with line 0). Every output file goes through
+ * cb_write_file_atomic or cb_outfile, which follow the rule:
+ *   - symbolic links are followed: the write lands on the final target, the links stay;
+ *   - a regular target (or a new path) is replaced atomically: a temporary file in the target's
+ *     directory, given the old file's mode, then rename(): a failed write leaves the old file (or
+ *     none), never a partial one;
+ *   - a special target (character or block device, FIFO, socket) is opened for writing and
+ *     written through (as a shell redirection), never replaced; a FIFO waits for its reader;
+ *   - a directory is refused (CB_ERR_INPUT "is a directory").
+ * A write error (ENOSPC, EIO) is CB_ERR_IO "FILE:0: write failed: ...".
  */
 #ifndef CONEBENCH_FILEIO_H
 #define CONEBENCH_FILEIO_H
 
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "conebench/common.h"
 
@@ -16,11 +24,33 @@
  * NUL-terminated (malloc'd, caller frees). A missing or unreadable file is CB_ERR_INPUT. */
 int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err);
 
-/* Write `len` bytes to `path` atomically (temp file in the same directory + rename). */
+/* Text inputs hold no NUL byte: CB_ERR_INPUT "FILE:LINE: NUL byte (at byte K): not a text
+ * file" for the first one, else CB_OK. */
+int cb_text_check(const char *path, const char *data, size_t len, cb_error *err);
+
+/* Write `len` bytes to `path` by the rule above (atomic replace, or through a special file). */
 int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_error *err);
 /* 1 when a file name (without its folder) is one of the temporary files cb_write_file_atomic
  * creates ("<name>.tmp.<pid>.<k>"): left behind only by a killed process. */
 int cb_is_temp_name(const char *name);
+
+/* An output file written by someone who needs a file name (the HDF5 library, a child process):
+ *   cb_outfile o; rc = cb_outfile_begin(&o, path, err);   o.tmp is the file to write
+ *   ... write o.tmp ...;  rc = ok ? cb_outfile_commit(&o, err) : (cb_outfile_discard(&o), rc);
+ * o.tmp is beside the target (or in $TMPDIR when the target is a special file, whose bytes are
+ * copied through at commit). Commit and discard both release o and remove what is left of tmp. */
+typedef struct {
+    char *path;   /* as given (named in messages) */
+    char *target; /* path with its symbolic links followed */
+    char *tmp;    /* the temporary file to write */
+    int exists;   /* target exists (st valid) */
+    int special;  /* target is a device, FIFO or socket: written through */
+    struct stat st;
+} cb_outfile;
+int cb_outfile_begin(cb_outfile *o, const char *path, cb_error *err);
+int cb_outfile_commit(cb_outfile *o, cb_error *err);
+/* Remove o's temporary file and release o; accepts a zeroed, committed or discarded o. */
+void cb_outfile_discard(cb_outfile *o);
 
 /* Output written to memory first, then to its file at once (nothing on disk before commit):
  *   cb_outbuf o; if (cb_outbuf_open(&o, err) != CB_OK) return ...;

@@ -90,7 +90,8 @@ static int check_options(const conf_ctx *x, char *d, size_t n)
     cb_option o[CB_CONF_MAX_OPTIONS + 1];
     cb_settings st = settings(x, KNOWN_TOL, RUN_MAX_ITER, x->s->known_limit, 0);
     conf_run r;
-    memcpy(o, st.options, (size_t)st.noptions * sizeof *o);
+    if (st.noptions > 0) /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(o, st.options, (size_t)st.noptions * sizeof *o);
     o[st.noptions] = (cb_option){"conformance-no-such-option", "1"};
     st.options = o;
     st.noptions++;

@@ -399,6 +399,8 @@ static int read_p(const char *path, size_t n, double *p, cb_error *err)
         return cb_fail(err, CB_ERR_INPUT, "%s: the command wrote no solution (exit status 0)",
                        name);
     int rc = cb_read_file(path, EXT_MAX_FILE_BYTES, &data, &len, err);
+    if (rc == CB_OK)
+        rc = cb_text_check(path, data, len, err); /* a NUL would end the text early */
     for (char *c = data; rc == CB_OK && *c;) {
         if (isspace((unsigned char)*c)) {
             line += *c++ == '\n';
@@ -441,6 +443,8 @@ static int read_trace(const char *path, const cb_settings *s, cb_info *info, cb_
     if (access(path, F_OK) != 0)
         return CB_OK;
     int rc = cb_read_file(path, EXT_MAX_FILE_BYTES, &data, &len, err);
+    if (rc == CB_OK)
+        rc = cb_text_check(path, data, len, err); /* a NUL would end the text early */
     long line = 0;
     for (char *l = data, *next; rc == CB_OK && l && *l; l = next) {
         int it;
@@ -481,6 +485,8 @@ static int read_work(const char *path, cb_work *work, cb_error *err)
     if (access(path, F_OK) != 0)
         return CB_OK;
     int rc = cb_read_file(path, EXT_MAX_FILE_BYTES, &data, &len, err);
+    if (rc == CB_OK)
+        rc = cb_text_check(path, data, len, err); /* a NUL would end the text early */
     if (rc == CB_OK && (sscanf(data, "%lld %lld %lld %lld %n", &v[0], &v[1], &v[2], &v[3],
                                &used) != 4 || data[used] != '\0' ||
                         (v[0] | v[1] | v[2] | v[3]) < 0))

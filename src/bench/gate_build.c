@@ -82,7 +82,8 @@ int cb_gate_baseline_binary(const char *rev, int progress, char *bin, size_t len
         return cb_fail(err, CB_ERR_INPUT, "--against %s: not inside a git checkout", rev);
     if (git_line(verify, sha, sizeof sha, err) != CB_OK || strlen(sha) != 40)
         return cb_fail(err, CB_ERR_INPUT, "--against %s: no such git revision here", rev);
-    snprintf(sha_out, 41, "%s", sha);
+    memcpy(sha_out, sha, 40); /* strlen(sha) == 40 checked above */
+    sha_out[40] = '\0';
     snprintf(dir, sizeof dir, "%s/build-baseline/%s", top, sha);
     snprintf(stamp, sizeof stamp, "%s/%s", dir, BUILT_STAMP);
     if (snprintf(bin, len, "%s/bin/conebench", dir) >= (int)len)
@@ -113,7 +114,8 @@ int cb_gate_head_revision(int allow_dirty, char sha[41], cb_error *err)
     if (rc != CB_OK || strlen(line) != 40)
         return cb_fail(err, CB_ERR_INPUT, "the baseline records a git revision: not inside a git "
                                           "checkout with a commit");
-    snprintf(sha, 41, "%s", line);
+    memcpy(sha, line, 40); /* strlen(line) == 40 checked above */
+    sha[40] = '\0';
     rc = git_line(dirty, line, sizeof line, err);
     if (rc == CB_OK && line[0] && !allow_dirty)
         rc = cb_fail(err, CB_ERR_INPUT, "uncommitted changes (%s ...): the baseline records the "

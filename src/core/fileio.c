@@ -13,6 +13,9 @@
 
 #include "child.h"
 
+/* Symbolic links followed from an output path to its target (the kernel's own limit). */
+#define CB_MAX_SYMLINKS 40
+
 /* A missing or forbidden file is the user's mistake (bad input); anything else is I/O. */
 static int open_code(int e)
 {
@@ -109,17 +112,29 @@ int cb_is_temp_name(const char *name)
     return 0;
 }
 
-/* Create "<path>.tmp.<pid>.<k>" exclusively (same directory, honours the umask). */
-static int create_temp(const char *path, char **tmp, int *fd, cb_error *err)
+int cb_text_check(const char *path, const char *data, size_t len, cb_error *err)
+{
+    const char *nul = memchr(data, '\0', len);
+    if (!nul)
+        return CB_OK;
+    long line = 1;
+    for (const char *c = data; c < nul; c++)
+        line += *c == '\n';
+    return cb_fail_at(err, CB_ERR_INPUT, path, line, "NUL byte (at byte %zu): not a text file",
+                      (size_t)(nul - data));
+}
+
+/* Create "<base>.tmp.<pid>.<k>" exclusively (honours the umask); errors name path. */
+static int create_temp(const char *path, const char *base, char **tmp, int *fd, cb_error *err)
 {
     static unsigned counter;
-    size_t cap = strlen(path) + 64;
+    size_t cap = strlen(base) + 64;
     *tmp = malloc(cap);
     if (!*tmp)
         return cb_fail(err, CB_ERR_NOMEM, "out of memory");
     for (int attempt = 0; attempt < 100; attempt++) {
         unsigned k = __atomic_fetch_add(&counter, 1u, __ATOMIC_RELAXED);
-        snprintf(*tmp, cap, "%s.tmp.%ld.%u", path, (long)getpid(), k);
+        snprintf(*tmp, cap, "%s.tmp.%ld.%u", base, (long)getpid(), k);
         *fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (*fd >= 0)
             return CB_OK;
@@ -149,30 +164,177 @@ static void sync_parent(const char *path)
     free(dir);
 }
 
+/* The link `link` found at `at`, as a path: absolute, or relative to at's directory. */
+static char *link_path(const char *at, const char *link)
+{
+    const char *slash = strrchr(at, '/');
+    size_t dl = link[0] == '/' || !slash ? 0 : (size_t)(slash - at) + 1;
+    char *p = malloc(dl + strlen(link) + 1);
+    if (p) {
+        memcpy(p, at, dl);
+        strcpy(p + dl, link);
+    }
+    return p;
+}
+
+/* Where a write to o->path lands: o->target is the path with its symbolic links followed,
+ * o->st its status when o->exists. A directory at the end is refused (bad input). */
+static int resolve_target(cb_outfile *o, cb_error *err)
+{
+    char *cur = cb_strdup(o->path), buf[4096];
+    for (int hop = 0; cur; hop++) {
+        if (lstat(cur, &o->st) != 0) {
+            o->exists = 0;
+            if (errno == ENOENT)
+                break;
+            int e = errno;
+            free(cur);
+            return cb_fail_at(err, open_code(e), o->path, 0, "cannot stat: %s", strerror(e));
+        }
+        o->exists = 1;
+        if (!S_ISLNK(o->st.st_mode))
+            break;
+        ssize_t n = hop < CB_MAX_SYMLINKS ? readlink(cur, buf, sizeof buf - 1) : -1;
+        if (n < 0) {
+            free(cur);
+            return cb_fail_at(err, CB_ERR_INPUT, o->path, 0, "cannot follow the symbolic link: %s",
+                              hop < CB_MAX_SYMLINKS ? strerror(errno) : "too many levels");
+        }
+        buf[n] = '\0';
+        char *next = link_path(cur, buf);
+        free(cur);
+        cur = next;
+    }
+    o->target = cur;
+    if (!cur)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    if (o->exists && S_ISDIR(o->st.st_mode))
+        return cb_fail_at(err, CB_ERR_INPUT, o->path, 0, "is a directory");
+    o->special = o->exists && !S_ISREG(o->st.st_mode);
+    return CB_OK;
+}
+
+/* Write len bytes into the existing special file (device, FIFO, socket) at o->target, as a
+ * shell redirection would: no temporary file, nothing truncated or replaced. */
+static int write_through(const cb_outfile *o, const char *data, size_t len, cb_error *err)
+{
+    int fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return cb_fail_at(err, open_code(errno), o->path, 0, "cannot open: %s", strerror(errno));
+    int rc = CB_OK;
+    if (cb_write_all(fd, data, len) != 0)
+        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
+    if (close(fd) != 0 && rc == CB_OK)
+        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
+    return rc;
+}
+
+int cb_outfile_begin(cb_outfile *o, const char *path, cb_error *err)
+{
+    memset(o, 0, sizeof *o);
+    if (!path || !*path)
+        return cb_fail(err, CB_ERR_INPUT, "output file: empty path");
+    if (!(o->path = cb_strdup(path)))
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    int fd = -1;
+    int rc = resolve_target(o, err);
+    if (rc == CB_OK && o->special) { /* the bytes are copied through at commit */
+        const char *dir = getenv("TMPDIR");
+        char base[4096];
+        snprintf(base, sizeof base, "%s/conebench-out", dir && *dir ? dir : "/tmp");
+        rc = create_temp(path, base, &o->tmp, &fd, err);
+    } else if (rc == CB_OK) {
+        rc = create_temp(path, o->target, &o->tmp, &fd, err);
+    }
+    if (fd >= 0 && close(fd) != 0 && rc == CB_OK)
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "write failed: %s", strerror(errno));
+    if (rc != CB_OK)
+        cb_outfile_discard(o);
+    return rc;
+}
+
+/* fsync the file at path (its bytes on disk before the rename makes them visible). */
+static int sync_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int bad = fd < 0 || fsync(fd) != 0;
+    if (fd >= 0)
+        bad = close(fd) != 0 || bad;
+    return bad ? -1 : 0;
+}
+
+int cb_outfile_commit(cb_outfile *o, cb_error *err)
+{
+    int rc = CB_OK;
+    if (o->special) {
+        char *data = NULL;
+        size_t len = 0;
+        rc = cb_read_file(o->tmp, (size_t)-1 / 2, &data, &len, err);
+        if (rc == CB_OK)
+            rc = write_through(o, data, len, err);
+        free(data);
+    } else if (o->exists && chmod(o->tmp, o->st.st_mode & 07777) != 0) {
+        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "cannot keep the mode: %s", strerror(errno));
+    } else if (sync_file(o->tmp) != 0) {
+        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
+    } else if (rename(o->tmp, o->target) != 0) {
+        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "cannot replace the file: %s",
+                        strerror(errno));
+    } else {
+        sync_parent(o->target);
+        free(o->tmp); /* renamed: nothing to remove */
+        o->tmp = NULL;
+    }
+    cb_outfile_discard(o);
+    return rc;
+}
+
+void cb_outfile_discard(cb_outfile *o)
+{
+    if (!o)
+        return;
+    if (o->tmp)
+        unlink(o->tmp);
+    free(o->tmp);
+    free(o->target);
+    free(o->path);
+    o->tmp = o->target = o->path = NULL;
+}
+
+/* A regular (or new) target: the bytes into a temporary file beside it, which replaces it. */
+static int write_replace(cb_outfile *o, const char *data, size_t len, cb_error *err)
+{
+    int fd = -1;
+    int rc = create_temp(o->path, o->target, &o->tmp, &fd, err);
+    if (rc == CB_OK && o->exists && fchmod(fd, o->st.st_mode & 07777) != 0)
+        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "cannot keep the mode: %s", strerror(errno));
+    if (rc == CB_OK && (cb_write_all(fd, data, len) != 0 || fsync(fd) != 0))
+        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
+    if (fd >= 0 && close(fd) != 0 && rc == CB_OK)
+        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
+    if (rc == CB_OK && rename(o->tmp, o->target) != 0)
+        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "cannot replace the file: %s",
+                        strerror(errno));
+    if (rc == CB_OK) {
+        sync_parent(o->target);
+        free(o->tmp); /* renamed: nothing to remove */
+        o->tmp = NULL;
+    }
+    return rc;
+}
+
 int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_error *err)
 {
-    char *tmp = NULL;
-    int fd = -1;
-    int rc = create_temp(path, &tmp, &fd, err);
-    if (rc != CB_OK)
-        return rc;
-    if (cb_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
-        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "write failed: %s", strerror(errno));
-        goto cleanup;
-    }
-    int cr = close(fd);
-    fd = -1;
-    if (cr != 0 || rename(tmp, path) != 0) {
-        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot replace the file: %s", strerror(errno));
-        goto cleanup;
-    }
-    sync_parent(path);
-cleanup:
-    if (fd >= 0)
-        close(fd);
-    if (rc != CB_OK)
-        unlink(tmp);
-    free(tmp);
+    cb_outfile o;
+    memset(&o, 0, sizeof o);
+    int rc = !path || !*path ? cb_fail(err, CB_ERR_INPUT, "output file: empty path") : CB_OK;
+    if (rc == CB_OK && !(o.path = cb_strdup(path)))
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    if (rc == CB_OK)
+        rc = resolve_target(&o, err);
+    if (rc == CB_OK)
+        rc = o.special ? write_through(&o, data, len, err) : write_replace(&o, data, len, err);
+    cb_outfile_discard(&o);
     return rc;
 }
 

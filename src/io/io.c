@@ -248,6 +248,8 @@ int cb_read_solution(const char *path, int *nc, int *d, double **p, double **y, 
     int rnc = 0, rd = 0;
     *p = *y = NULL;
     int rc = cb_read_file(path, CB_MAX_FILE_BYTES, &data, &len, err);
+    if (rc == CB_OK && (rc = cb_text_check(path, data, len, err)) != CB_OK)
+        free(data);
     if (rc != CB_OK)
         return rc;
     sol_lexer lx = {path, data, data + len, 1, 1, err};
@@ -390,6 +392,8 @@ int cb_read_reference(const char *path, cb_reference *out, cb_error *err)
     size_t len = 0, n = 0;
     memset(out, 0, sizeof *out);
     int rc = cb_read_file(path, CB_MAX_FILE_BYTES, &data, &len, err);
+    if (rc == CB_OK && (rc = cb_text_check(path, data, len, err)) != CB_OK)
+        free(data);
     if (rc != CB_OK)
         return rc;
     sol_lexer lx = {path, data, data + len, 1, 1, err};

@@ -54,7 +54,7 @@ typedef struct {
     int *own_p, *own_i;
     double *own_x;
     cb_problem *own_bsr;        /* assembled copy of a factored W */
-    char *tmp;                  /* the temporary file */
+    const char *tmp;            /* the temporary file (cb_outfile's) */
 } fw_job;
 
 static const char fw_ok[2] = {'o', 'k'};
@@ -85,16 +85,13 @@ cb_format cb_format_of_path(const char *path)
     return h5 ? CB_FORMAT_FCLIB : CB_FORMAT_SICONOS;
 }
 
-/* Release what j owns and remove a temporary file a failed write left. */
+/* Release what j owns. */
 static void fw_job_free(fw_job *j)
 {
     free(j->own_p);
     free(j->own_i);
     free(j->own_x);
     cb_problem_free(j->own_bsr);
-    if (j->tmp)
-        unlink(j->tmp); /* a failed write's temporary file */
-    free(j->tmp);
     memset(j, 0, sizeof *j);
 }
 
@@ -359,49 +356,26 @@ static int write_in_child(void *arg, int fd)
 
 /* ---------------------------------------------------------------- in the parent */
 
-/* Create the temporary file "PATH.tmp.XXXXXX" (mode 0666 less the umask, as fopen would). */
-static int make_temp(const char *path, fw_job *j, cb_error *err)
-{
-    size_t cap = strlen(path) + 16;
-    char *tmp = malloc(cap);
-    if (!tmp)
-        return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory", path);
-    snprintf(tmp, cap, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return cb_fail(err, e == ENOENT || e == EACCES || e == ENOTDIR ? CB_ERR_INPUT : CB_ERR_IO,
-                       "%s: cannot create a temporary file: %s", path, strerror(e));
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    int bad = fchmod(fd, 0666 & ~mask) != 0;
-    bad = close(fd) != 0 || bad;
-    j->tmp = tmp;
-    return bad ? cb_fail(err, CB_ERR_IO, "%s: temporary file: %s", path, strerror(errno)) : CB_OK;
-}
-
-/* Run the child on the temporary file and rename it over path when the child succeeded. */
+/* Run the child on a temporary file (cb_outfile) that goes to path when the child succeeded. */
 static int run_job(const char *path, fw_job *j, cb_error *err)
 {
+    cb_outfile out;
     cb_child_result r;
-    int rc = make_temp(path, j, err);
+    int rc = cb_outfile_begin(&out, path, err);
     if (rc != CB_OK)
         return rc;
+    j->tmp = out.tmp;
     rc = cb_child_run(write_in_child, j, 0, &r, err);
     int ok = rc == CB_OK && r.end == CB_CHILD_EXITED && r.code == 0 && r.len == sizeof fw_ok &&
              memcmp(r.data, fw_ok, sizeof fw_ok) == 0;
     cb_child_result_free(&r);
+    j->tmp = NULL;
     if (rc == CB_OK && !ok)
-        rc = cb_fail(err, CB_ERR_IO, "%s: the HDF5 library (libfclib) failed to write the file",
-                     path);
-    if (rc == CB_OK && rename(j->tmp, path) != 0)
-        rc = cb_fail(err, CB_ERR_IO, "%s: cannot replace the file: %s", path, strerror(errno));
-    if (rc == CB_OK) { /* renamed: nothing left to remove */
-        free(j->tmp);
-        j->tmp = NULL;
-    }
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0,
+                        "the HDF5 library (libfclib) failed to write the file");
+    if (rc == CB_OK)
+        return cb_outfile_commit(&out, err);
+    cb_outfile_discard(&out);
     return rc;
 }
 

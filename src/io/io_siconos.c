@@ -42,6 +42,7 @@ typedef struct {
     long line;     /* line of p */
     long tok_line; /* line of the last token returned (1 before the first) */
     cb_error *err;
+    size_t tok_len, prev_len; /* lengths of the last token returned and of the one before it */
 } lexer;
 
 static int next_token(lexer *lx, const char **tok, size_t *len)
@@ -58,6 +59,8 @@ static int next_token(lexer *lx, const char **tok, size_t *len)
         lx->p++;
     *len = (size_t)(lx->p - *tok);
     lx->tok_line = lx->line;
+    lx->prev_len = lx->tok_len;
+    lx->tok_len = *len;
     return 1;
 }
 
@@ -735,6 +738,21 @@ static int coeffs_follow(const lexer *lx, int count)
     return !next_token(&ahead, &t, &n);
 }
 
+/* The last value (named `last`) ends the file. A number that runs into the end of the file may
+ * have been cut (1.000000000000000555e-01 cut to 1.0 still parses): every writer ends its file
+ * with a newline, so a last number without one is refused when it is shorter than the number
+ * before it (a fixed-width writer's file cut inside it); a short hand-written file such as
+ * "... 3 0.1" without the newline stays readable. */
+static int check_cut(lexer *lx, const char *last)
+{
+    if (!isspace((unsigned char)lx->end[-1]) && lx->tok_len < lx->prev_len)
+        return lx_fail_line(lx, lx->tok_line,
+                            "%s: the file ends inside a number (its last value has no newline "
+                            "after it and is shorter than the value before it): cut off?",
+                            last);
+    return CB_OK;
+}
+
 /* Nothing may follow but the pre-2010 isComplete flag (0 or 1) of Coulomb files. A coulomb3d
  * file followed by exactly nc more coefficients may be rolling2d (also d = 3): say so then. */
 static int check_trailing(lexer *lx, cb_kind kind, int nc)
@@ -745,7 +763,7 @@ static int check_trailing(lexer *lx, cb_kind kind, int nc)
     const char *last = kind == CB_KIND_ROLLSPIN3D ? "mu_s" : has_mu_r(kind) ? "mu_r" : "mu";
     lexer at = *lx;
     if (!next_token(lx, &t, &n))
-        return CB_OK;
+        return check_cut(lx, last);
     int flag = n == 1 && (t[0] == '0' || t[0] == '1') && !has_mu_r(kind);
     if (flag && !next_token(lx, &t, &n))
         return CB_OK;
@@ -827,6 +845,15 @@ static int finish_local(lexer *lx, cb_kind kind, int nc, nmatrix *w, cb_problem 
  * with size0 = ndof (and size1 = ncols when ncols > 0), then what that storage writes next:
  * the sizes again (dense), nbblocks (sparse-block), the origin and "CSparse" (CSparse dump).
  * A local file has q there: Siconos prints it with %e, never as integers. */
+/* 1 when no token follows. */
+static int at_end(const lexer *lx)
+{
+    lexer ahead = *lx;
+    const char *t;
+    size_t n;
+    return !next_token(&ahead, &t, &n);
+}
+
 static int h_header_follows(const lexer *lx, int ndof, int ncols)
 {
     lexer ahead = *lx;
@@ -838,13 +865,16 @@ static int h_header_follows(const lexer *lx, int ndof, int ncols)
         read_int(&ahead, "H", 1, INT_MAX, &n1) != CB_OK || m1 != ndof ||
         (ncols > 0 && n1 != ncols))
         return 0;
+    if (at_end(&ahead)) /* a global file cut inside its H header: read as global, refused */
+        return 1;
     if (s == 0)
         return read_int(&ahead, "H", 1, INT_MAX, &a) == CB_OK &&
-               read_int(&ahead, "H", 1, INT_MAX, &b) == CB_OK && a == m1 && b == n1;
+               (at_end(&ahead) || (read_int(&ahead, "H", 1, INT_MAX, &b) == CB_OK && a == m1 &&
+                                   b == n1));
     if (s == 1)
         return read_int(&ahead, "H", 0, INT_MAX, &a) == CB_OK;
     return read_int(&ahead, "H", 1, 4, &a) == CB_OK &&
-           expect_word(&ahead, "H", "CSparse") == CB_OK;
+           (at_end(&ahead) || expect_word(&ahead, "H", "CSparse") == CB_OK);
 }
 
 static int read_global_rest(lexer *lx, cb_global_problem *g, nmatrix *mm, nmatrix *hh)
@@ -910,12 +940,14 @@ static int read_global(lexer *lx, cb_kind kind, int nc, nmatrix *mm, cb_problem 
 int cb_read_siconos_text(const char *path, const char *text, size_t len,
                          const cb_read_settings *s, cb_problem **out, cb_error *err)
 {
-    lexer lx = {path, text, text + len, 1, 1, err};
+    lexer lx = {path, text, text + len, 1, 1, err, 0, 0};
     nmatrix w = {0};
     cb_kind kind = CB_KIND_COULOMB3D;
     int nc = 0, n = 0;
     *out = NULL;
-    int rc = read_dims(&lx, s, &kind, &nc, &n);
+    int rc = cb_text_check(path, text, len, err);
+    if (rc == CB_OK)
+        rc = read_dims(&lx, s, &kind, &nc, &n);
     if (rc == CB_OK)
         rc = read_matrix_header(&lx, "W", &w);
     if (rc == CB_OK && w.m != w.n && (w.m != n || w.n != n))

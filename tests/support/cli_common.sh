@@ -26,3 +26,13 @@ have_siconos() {
   echo "$1: skipped: built without Siconos (make SICONOS=0)"
   return 1
 }
+# find_data NAME: set data to the Siconos data folder where the README says it is
+# ($CONEBENCH_DATA, else ../shared/data beside the source tree) and return 0; when it is absent
+# print "NAME: skipped: ..." and return 1.
+cb_tree=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd) # the source tree (before any cd)
+find_data() {
+  data=${CONEBENCH_DATA:-$cb_tree/../shared/data}
+  [ -d "$data" ] && return 0
+  echo "$1: skipped: Siconos data folder absent ($data; ../shared/data beside the tree or \$CONEBENCH_DATA)"
+  return 1
+}
