@@ -23,13 +23,14 @@ void cb_budget_start(cb_budget *b, const cb_settings *s)
     double wall = s->wall_limit > 0    ? s->wall_limit
                   : s->wall_limit == 0 ? CB_WALL_GUARD_FACTOR * s->time_limit
                                        : 0;
-    b->cpu0 = cb_process_cpu_now() - (s->cpu_spent > 0 ? s->cpu_spent : 0);
+    double cpu = cb_process_cpu_now(), now = cb_now();
+    b->cpu0 = cpu - (s->cpu_spent > 0 ? s->cpu_spent : 0);
     b->cpu_end = s->time_limit > 0 ? b->cpu0 + s->time_limit : INFINITY;
-    b->wall_end = wall > 0 ? cb_now() + wall : INFINITY;
-    b->read_wall = cb_now();
-    b->read_left = b->cpu_end - cb_process_cpu_now();
-    b->over = b->read_left <= 0;
+    b->wall_end = wall > 0 ? now + wall : INFINITY;
+    b->read_wall = now;
+    b->read_left = b->cpu_end - cpu;
     b->cores = cores();
+    b->over = b->read_left <= 0;
 }
 
 double cb_budget_used(const cb_budget *b) { return cb_process_cpu_now() - b->cpu0; }

@@ -318,11 +318,13 @@ int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_s
 {
     if (killed)
         *killed = 0;
-    if (!solver || !s || !(s->time_limit > 0) || !sendable(prob, s, sol) ||
+    if (!solver || !s || !(s->time_limit > 0) || s->cpu_spent >= s->time_limit ||
+        !sendable(prob, s, sol) ||
         (cb_solver_stops_at_limit(solver) &&
          (server || !cb_solver_has_long_kernels(solver) ||
           cb_problem_n(prob) < CB_KERNEL_CHILD_MIN_N)))
-        return cb_solve(solver, prob, s, sol, info, err); /* in process (or it says what's wrong) */
+        return cb_solve(solver, prob, s, sol, info, err); /* in process (or it says what's wrong;
+                                                           * or the budget is spent already) */
     solve_job job = {solver, prob, s, sol};
     cb_child_result r;
     int rc = run_child(&job, server, &r, err);
