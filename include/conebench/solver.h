@@ -68,6 +68,9 @@ typedef struct {
 
 /* The wall guard's default: this many times the CPU budget. */
 #define CB_WALL_GUARD_FACTOR 3.0
+/* The wall guard of s in seconds: wall_limit when > 0, CB_WALL_GUARD_FACTOR × time_limit when
+ * wall_limit is 0, none (0) when wall_limit < 0 or without a budget. */
+double cb_wall_guard(const cb_settings *s);
 
 /* 1 once the run of s is over its budget (CPU budget or wall guard; sticky). Cheap: the
  * process CPU clock is read only when the wall clock says the budget may have run out (the

@@ -18,11 +18,15 @@ static double cores(void)
     return (double)n;
 }
 
+double cb_wall_guard(const cb_settings *s)
+{
+    double wall = s->wall_limit > 0 ? s->wall_limit : CB_WALL_GUARD_FACTOR * s->time_limit;
+    return s->wall_limit < 0 || !(wall > 0) ? 0.0 : wall;
+}
+
 void cb_budget_start(cb_budget *b, const cb_settings *s)
 {
-    double wall = s->wall_limit > 0    ? s->wall_limit
-                  : s->wall_limit == 0 ? CB_WALL_GUARD_FACTOR * s->time_limit
-                                       : 0;
+    double wall = cb_wall_guard(s);
     double cpu = cb_process_cpu_now(), now = cb_now();
     b->cpu0 = cpu - (s->cpu_spent > 0 ? s->cpu_spent : 0);
     b->cpu_end = s->time_limit > 0 ? b->cpu0 + s->time_limit : INFINITY;

@@ -266,13 +266,11 @@ static int stopped_at_limit(const cb_problem *prob, const cb_settings *s, cb_sol
     return rc;
 }
 
-/* When the child is killed: at the CPU budget left after cpu_spent, or at the wall guard (the
- * rule of cb_budget_start), each plus LIMIT_GRACE_S. */
+/* When the child is killed: at the CPU budget left after cpu_spent, or at the wall guard
+ * (cb_wall_guard), each plus LIMIT_GRACE_S. */
 static cb_child_limits child_limits(const cb_settings *s)
 {
-    double wall = s->wall_limit > 0    ? s->wall_limit
-                  : s->wall_limit == 0 ? CB_WALL_GUARD_FACTOR * s->time_limit
-                                       : 0;
+    double wall = cb_wall_guard(s);
     cb_child_limits lim = {wall > 0 ? wall + LIMIT_GRACE_S : 0,
                            fmax(s->time_limit - s->cpu_spent, 0.0) + LIMIT_GRACE_S};
     return lim;
