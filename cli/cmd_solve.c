@@ -19,8 +19,11 @@ static const cb_cli_opt opts[] = {
     {"solver", 's', "S", "the solver (conebench list solvers); required"},
     {"tol", 't', "T", "target judged error (default 1e-8)"},
     {"max-iter", 'n', "N", "outer iterations at most (sweeps for nsgs; default 10000)"},
-    {"time-limit", 'l', "S", "seconds at most (default 60; a solver that cannot stop itself runs "
-                             "in a child killed at the limit)"},
+    {"time-limit", 'l', "S", "the budget: CPU seconds of the run, reading the problem and setup "
+                             "included (default 60; a solver that cannot stop itself runs in a "
+                             "child killed at the budget)"},
+    {"wall-limit", 'W', "S", "the wall-clock guard: wall seconds of the solve at most (default 3 "
+                             "× the budget)"},
     {"option", 'o', "k=v", "a solver option, repeatable (conebench list solvers; default none)"},
     {"warm-start", 'w', "SOL", "start from the p of solution file SOL (default: p = 0)"},
     {"trace", 'r', "OUT.csv", "write the convergence trace (iteration,time_s,error)"},
@@ -53,6 +56,11 @@ static int solve_option(int c, solve_args *a)
         a->s.max_iter = (int)v;
         return rc;
     case 'l': return cb_cli_parse_double("--time-limit", optarg, &a->s.time_limit);
+    case 'W':
+        rc = cb_cli_parse_double("--wall-limit", optarg, &a->s.wall_limit);
+        return rc == CB_EXIT_OK && !(a->s.wall_limit > 0)
+                   ? cb_cli_usage_error("--wall-limit: must be > 0, got %s", optarg)
+                   : rc;
     case 'o': return cb_cli_kv_add(&a->opts, "--option", optarg);
     case 'w': a->warm = optarg; return CB_EXIT_OK;
     case 'r': a->trace = optarg; a->s.trace = 1; return CB_EXIT_OK;
@@ -192,6 +200,7 @@ static int solve_repeated(solve_args *a, const cb_solver *solver, const cb_probl
     if (p0)
         memcpy(p0, sol->p, sol->n * sizeof(double));
     *cpu = INFINITY;
+    a->s.cpu_spent = process_cpu_seconds(); /* reading the problem: part of every run's budget */
     for (long k = 0; rc == CB_OK && k < a->repeat && !*killed; k++) {
         memcpy(sol->p, p0, sol->n * sizeof(double));
         cb_info_free(info);

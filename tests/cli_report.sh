@@ -28,6 +28,21 @@ printf '%s\n' "name tiny-report" "generate random kind=rolling3d nc=5 seeds=1..3
   "tol 1e-4 1e-8" "max-iter 100" "time-limit 5" "trace on" >"$tmp/t.conf"
 run "$bin" run "$tmp/t.conf" -o "$d" --quiet
 check "tiny campaign runs" '[ "$rc" = 0 ] && [ -s "$d/runs.csv" ]'
+# load.txt: the load and the cores at the start and the end of `run`; report warns (report.md
+# and stderr) when a load exceeded the cores. Then a quiet record, so that what follows does not
+# depend on this machine's load.
+cores=$(getconf _NPROCESSORS_ONLN)
+check "run records the load at its start and end" \
+  'grep -Eq "^start [0-9.]+ cores $cores\$" "$d/load.txt" && grep -Eq "^end [0-9.]+ cores $cores\$" "$d/load.txt" && [ "$(wc -l <"$d/load.txt")" = 2 ]'
+printf 'start 0.50 cores 2\nend 7.25 cores 2\n' >"$d/load.txt"
+run "$bin" report "$d" --no-figures
+check "report warns when the load exceeded the cores" \
+  '[ "$rc" = 0 ] && grep -q "^conebench: $d: warning: the machine.s load reached 7.25 on 2 cores during run; wall times are inflated$" "$tmp/err" && grep -q "^\*\*Loaded machine:\*\* the 1-minute load reached 7.25 on 2 cores" "$d/report.md"'
+printf 'start 0.50 cores 2\nend 1.50 cores 2\n' >"$d/load.txt"
+run "$bin" report "$d" --no-figures
+check "no warning when the load stayed below the cores" \
+  '[ "$rc" = 0 ] && ! grep -q "warning" "$tmp/err" && ! grep -q "Loaded machine" "$d/report.md"'
+rm -f "$d/report.md"
 
 # report --json: one object on stdout, nothing written, numbers as runs.csv gives them.
 run "$bin" report "$d" --json
@@ -99,6 +114,7 @@ run "$bin" run "$tmp/one.conf" -o "$tmp/one" --quiet
 mkdir -p "$tmp/home/plots"
 cp "$here"/../plots/*.gp "$tmp/home/plots/"
 echo 'print "gnuplot says: a warning"' >>"$tmp/home/plots/convergence.gp"
+printf 'start 0.50 cores 2\nend 0.50 cores 2\n' >"$tmp/one/load.txt" # quiet: stderr as asserted
 CONEBENCH_HOME=$tmp/home run "$bin" report "$tmp/one"
 check "gnuplot's warnings go to figures/gnuplot.log, not to the terminal" \
   '[ "$rc" = 0 ] && [ "$(cat "$tmp/err")" = "conebench: wrote $tmp/one/report.md" ] &&

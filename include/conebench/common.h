@@ -49,7 +49,9 @@ void cb_error_clear(cb_error *err);
 double cb_now(void);
 /* CPU time of the calling thread in seconds (not inflated by other processes on the machine). */
 double cb_cpu_now(void);
-/* For tests: make cb_now and cb_cpu_now return now() (e.g. a fake clock that advances a fixed
+/* CPU time of the whole process in seconds (every thread, user and system: the budget's clock). */
+double cb_process_cpu_now(void);
+/* For tests: make cb_now, cb_cpu_now and cb_process_cpu_now return now() (e.g. a fake clock that advances a fixed
  * step per call, so time-limit behaviour is deterministic); NULL restores the real clocks. Not
  * thread-safe: set it before starting the code under test. */
 void cb_clock_override(double (*now)(void));

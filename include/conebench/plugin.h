@@ -9,8 +9,9 @@
  * the library when it loads it, so the plugin itself links nothing.
  *
  * The contract every solver owes the harness (cb_solver in solver.h, checked by
- * `conebench conformance`): stop at s->max_iter (info->status max_iter) and at s->time_limit
- * seconds of wall time (status time_limit; check cb_now() in the loop); return status diverged
+ * `conebench conformance`): stop at s->max_iter (info->status max_iter) and when the run's
+ * budget is spent (status time_limit; check cb_time_up(s) between steps: s->time_limit CPU
+ * seconds, the wall guard); return status diverged
  * at once on a non-finite q or iterate; start from sol->p (a solution in: solved in ≤ 1
  * iteration); same input → same bits and counters; fill info->work (the work profile ranks
  * solvers by it; a solver whose counters are all zero is not ranked by work); call
@@ -26,7 +27,7 @@
 
 /* The plugin ABI: raised whenever a struct a plugin sees (cb_solver, cb_settings, cb_info,
  * cb_solution, cb_work, cb_problem) or a helper's signature changes. */
-#define CB_PLUGIN_ABI 1
+#define CB_PLUGIN_ABI 2
 
 /* The entry point's type (what cb_plugin_solvers must be). */
 typedef int (*cb_plugin_entry)(int host_abi, const cb_solver *const **tables, int *count);

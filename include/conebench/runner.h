@@ -33,7 +33,10 @@ typedef struct {
      * summary.interrupted = *stop. NULL: never. */
     const volatile sig_atomic_t *stop;
     int progress;        /* 1: progress on stderr (a live line on a TTY) */
-    double kill_after;   /* a child is killed at time_limit · 1.5 + kill_after s (default 2) */
+    /* A child is killed (status time_limit) after time_limit + kill_after s of its CPU time or
+     * CB_WALL_GUARD_FACTOR · time_limit + kill_after s of wall time (default 2): reading the
+     * problem and writing the row. The run itself stops at its budget (cb_solve_limited). */
+    double kill_after;
     /* Solver lookup (default cb_solver_find); tests inject test-only solvers here. */
     const cb_solver *(*find_solver)(const char *name);
 } cb_runner_settings;
@@ -109,5 +112,14 @@ int cb_results_dir_count(const char *dir, const cb_results *res, cb_results_tall
 const char *cb_machine_id(void);
 /* Write CPU, cores, compiler and library versions to path (atomically). */
 int cb_write_machine_info(const char *path, cb_error *err);
+
+/* DIR/load.txt: the machine's load around each `run` of a results directory, one line appended
+ * at its start and one at its end: "start|end LOAD cores N" (LOAD = the 1-minute load average of
+ * /proc/loadavg, nan when unreadable; N = online cores). */
+#define CB_LOAD_FILE "load.txt"
+int cb_note_load(const char *dir, const char *when, cb_error *err);
+/* 1 when a line of DIR/load.txt has a load above its cores (*load, *cores: the highest such);
+ * 0 when none (or no file). */
+int cb_load_exceeded(const char *dir, double *load, long *cores);
 
 #endif

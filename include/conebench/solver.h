@@ -47,14 +47,44 @@ typedef cb_kv cb_option;
 /* Description of an option a solver accepts (for `conebench list solvers` and validation). */
 typedef cb_kv_spec cb_option_spec;
 
+/* The budget of one run (cb_solve makes it; solvers only ask cb_time_up / cb_time_left). */
+typedef struct cb_budget cb_budget;
+
 typedef struct {
     double tol;          /* target judged error (default 1e-8) */
     int max_iter;        /* outer iterations (sweeps for nsgs) (default 10000) */
-    double time_limit;   /* seconds of wall time, ≤ 0 for none (default 60) */
+    /* The budget: CPU seconds of the run (the process CPU clock, every thread: setup and solve,
+     * plus cpu_spent), ≤ 0 for none (default 60). */
+    double time_limit;
     int trace;           /* record (iteration, time, error) every iteration (default 0) */
     const cb_option *options; /* per-solver options, not owned */
     int noptions;
+    /* The wall-clock guard, seconds from the start of cb_solve: 0 = CB_WALL_GUARD_FACTOR ×
+     * time_limit (default), < 0 none. A run stopped by it is time_limit too. */
+    double wall_limit;
+    /* CPU seconds this run used before cb_solve, counted in the budget (the `solve` command and
+     * a campaign's child: reading the problem); default 0. */
+    double cpu_spent;
+    cb_budget *budget; /* set by cb_solve for the solver's setup and solve; NULL outside */
 } cb_settings;
+
+/* The wall guard's default: this many times the CPU budget. */
+#define CB_WALL_GUARD_FACTOR 3.0
+/* The wall guard of s in seconds: wall_limit when > 0, CB_WALL_GUARD_FACTOR × time_limit when
+ * wall_limit is 0, none (0) when wall_limit < 0 or without a budget. */
+double cb_wall_guard(const cb_settings *s);
+
+/* 1 once the run of s is over its budget (CPU budget or wall guard; sticky). Cheap: the
+ * process CPU clock is read only when the wall clock says the budget may have run out (the
+ * CPU clock cannot run faster than the wall clock times the online cores). 0 when s has no
+ * budget (outside cb_solve or no limit). */
+int cb_time_up(const cb_settings *s);
+/* 1 when the run's budget still holds `need` more CPU seconds (and the wall guard has not
+ * passed); 1 without a budget. cb_time_up(s) = !cb_time_fits(s, 0). */
+int cb_time_fits(const cb_settings *s, double need);
+/* CPU seconds left in the run's budget (reads the CPU clock; INFINITY without a budget; ≤ 0
+ * once spent). For a step that cannot be interrupted: skip it when it cannot fit. */
+double cb_time_left(const cb_settings *s);
 
 void cb_settings_default(cb_settings *s);
 
@@ -83,6 +113,7 @@ typedef struct {
     double solver_error; /* the solver's own last estimate */
     double time_setup, time_solve, time_judge; /* seconds */
     cb_work work;
+    double time_cpu;     /* CPU seconds counted in the budget (cpu_spent, setup and solve) */
     cb_trace_point *trace; /* ntrace points when settings->trace */
     int ntrace, trace_cap;
 } cb_info;
@@ -134,15 +165,22 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
  * in its loop), 0 for the Siconos adapters (their loops cannot be interrupted; registry.c marks
  * them). */
 int cb_solver_stops_at_limit(const cb_solver *solver);
+/* 1 for the solvers that stop themselves between steps but whose steps include a sparse
+ * factorisation that cannot be interrupted (nsn, ipm): cb_solve_limited runs them in a child
+ * process on large problems. */
+int cb_solver_has_long_kernels(const cb_solver *solver);
 /* 1 when this conebench has the Siconos adapters (siconos-nsgs, siconos-nsgs-light,
  * siconos-admm); 0 when built with make SICONOS=0 (they are then not in the registry). */
 int cb_solver_built_with_siconos(void);
-/* cb_solve with the time limit held for every solver (solvers/solve_limited.c): a solver that
- * cannot stop itself runs in a child process killed at time_limit + ½ s; then info->status is
- * time_limit, sol->p keeps the warm start (y and the judged errors are its own), *killed = 1
- * (killed may be NULL); a child that dies gives status crashed. server NULL: a child per call;
- * else the calls share one persistent child (a simulation's steps; cb_solve_server_new). Other
- * solvers, or no limit: cb_solve itself, in this process, with no overhead. */
+/* cb_solve with the budget held for every solver (solvers/solve_limited.c): a solver that
+ * cannot stop itself (and, without a server, nsn and ipm on problems of 1000 unknowns or more:
+ * cb_solver_has_long_kernels) runs in a child process killed once its CPU time reaches the
+ * budget left after cpu_spent plus ¼ s (for the judge and the answer), or at the wall guard plus
+ * ¼ s; then info->status is time_limit, sol->p keeps the warm start (y and the judged errors are
+ * its own), *killed = 1 (killed may be NULL); a child that dies gives status crashed. server
+ * NULL: a child per call; else the calls share one persistent child (a simulation's steps;
+ * cb_solve_server_new). Other solvers, or no limit: cb_solve itself, in this process, with no
+ * overhead. */
 typedef struct cb_solve_server cb_solve_server;
 int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
                      cb_solution *sol, cb_info *info, cb_solve_server *server, int *killed,

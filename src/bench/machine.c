@@ -2,7 +2,10 @@
 #include "conebench/runner.h"
 
 #include <cblas.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +67,49 @@ int cb_write_machine_info(const char *path, cb_error *err)
                       cb_sha256_file(cb_plugin_path(i), hex, NULL) == CB_OK ? hex : "unreadable");
     n = n < (int)sizeof buf ? n : (int)sizeof buf - 1;
     return cb_write_file_atomic(path, buf, (size_t)n, err);
+}
+
+/* The 1-minute load average of /proc/loadavg, NAN when unreadable. */
+static double load_1min(void)
+{
+    double load = NAN;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", &load) != 1)
+        load = NAN;
+    if (f)
+        fclose(f);
+    return load;
+}
+
+int cb_note_load(const char *dir, const char *when, cb_error *err)
+{
+    char path[4096], line[128];
+    snprintf(path, sizeof path, "%s/%s", dir, CB_LOAD_FILE);
+    int n = snprintf(line, sizeof line, "%s %.2f cores %ld\n", when, load_1min(),
+                     sysconf(_SC_NPROCESSORS_ONLN));
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    int bad = fd < 0 || write(fd, line, (size_t)n) != n;
+    int e = errno;
+    if (fd >= 0 && close(fd) != 0 && !bad)
+        bad = 1, e = errno;
+    return bad ? cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(e)) : CB_OK;
+}
+
+int cb_load_exceeded(const char *dir, double *load, long *cores)
+{
+    char path[4096], when[16];
+    double l;
+    long c;
+    int over = 0;
+    *load = NAN, *cores = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, CB_LOAD_FILE);
+    FILE *f = fopen(path, "r");
+    while (f && fscanf(f, "%15s %lf cores %ld", when, &l, &c) == 3)
+        if (l > (double)c && !(l <= *load)) { /* the worst line */
+            over = 1;
+            *load = l, *cores = c;
+        }
+    if (f)
+        fclose(f);
+    return over;
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "conebench/io.h"
+#include "conebench/runner.h"
 #include "report_internal.h"
 
 void cb_report_settings_default(cb_report_settings *s)
@@ -211,6 +212,22 @@ static void incomplete_section(const cb_report_ctx *x, const cb_results_tally *t
                 t->rows, t->expected, x->s->dir);
 }
 
+/* A warning (in report.md and on stderr) when the machine was loaded beyond its cores during
+ * `run`: wall times are inflated; the budgets are CPU time. */
+static void load_warning(const cb_report_ctx *x, FILE *md)
+{
+    double load;
+    long cores;
+    if (!cb_load_exceeded(x->s->dir, &load, &cores))
+        return;
+    fprintf(md, "\n**Loaded machine:** the 1-minute load reached %.2f on %ld cores during `run` "
+                "(%s): wall times are inflated and less comparable; the time limits are budgets "
+                "of CPU time (a run is stopped on the wall clock only at %g × its budget).\n", load, cores, CB_LOAD_FILE,
+            CB_WALL_GUARD_FACTOR);
+    fprintf(stderr, "conebench: %s: warning: the machine's load reached %.2f on %ld cores during "
+                    "run; wall times are inflated\n", x->s->dir, load, cores);
+}
+
 /* The verdict (or why there is none), the method, then per tolerance the tables and figures,
  * then the machine. */
 static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md, cb_error *err)
@@ -226,6 +243,8 @@ static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md
         incomplete_section(x, tally, md);
     if (rc == CB_OK)
         method_section(x, md);
+    if (rc == CB_OK)
+        load_warning(x, md);
     for (int ti = 0; ti < nt && rc == CB_OK; ti++) {
         cb_report_table t;
         if ((rc = cb_report_table_build(&x->res, tols[ti], &t)) != CB_OK)

@@ -31,7 +31,9 @@ typedef struct {
     pid_t pid;
     int fd;
     cb_run_ref ref;
-    double start, deadline;
+    double start, deadline; /* wall clock: the start and the wall guard's kill */
+    clockid_t cpu_clock;    /* the child's CPU clock (valid when has_cpu_clock) */
+    int has_cpu_clock;
     int killed;
     size_t len;
     char msg[MSG_LEN];
@@ -193,19 +195,20 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
         cb_campaign_settings(c, r->solver, r->tol, &s);
         rc = cb_solution_alloc(p, &sol, &err);
     }
-    int unsupported = 0; /* only cb_solve sets this status, from the solver's supports() */
+    int unsupported = 0, killed = 0; /* only cb_solve sets unsupported, from supports() */
     if (rc == CB_OK) {
-        rc = cb_solve(solver, p, &s, &sol, &info, &err);
+        s.cpu_spent = cb_process_cpu_now(); /* reading the problem: in the run's budget */
+        rc = cb_solve_limited(solver, p, &s, &sol, &info, NULL, &killed, &err);
         unsupported = rc != CB_OK && info.status == CB_STATUS_UNSUPPORTED;
     }
     int io_fault = 0; /* the trace could not be written: not the solver's doing, no row */
-    if (rc == CB_OK && s.trace) {
+    if (rc == CB_OK && s.trace && !killed) { /* killed at the budget: no trace */
         char path[4096];
         snprintf(path, sizeof path, "%s/traces/%s.csv", x->s->outdir, r->id);
         rc = cb_trace_write(path, &info, &err);
         io_fault = rc != CB_OK;
     }
-    if (rc == CB_OK && x->s->solutions && info.status != CB_STATUS_UNSUPPORTED) {
+    if (rc == CB_OK && x->s->solutions && info.status != CB_STATUS_UNSUPPORTED) { /* killed: p0 */
         char path[4096];
         snprintf(path, sizeof path, "%s/solutions/%s.sol", x->s->outdir, r->id);
         rc = cb_write_solution(path, p->nc, p->d, sol.p, sol.y, &err);
@@ -246,7 +249,8 @@ static int spawn(run_ctx *x, child *ch, const cb_run_ref *r, cb_error *err)
     ch->fd = fds[0];
     ch->ref = *r;
     ch->start = cb_now();
-    ch->deadline = ch->start + 1.5 * x->c->time_limit + x->s->kill_after;
+    ch->deadline = ch->start + CB_WALL_GUARD_FACTOR * x->c->time_limit + x->s->kill_after;
+    ch->has_cpu_clock = clock_getcpuclockid(pid, &ch->cpu_clock) == 0;
     return CB_OK;
 }
 
@@ -381,7 +385,18 @@ static int finish(run_ctx *x, child *ch, cb_error *err)
     return CB_OK;
 }
 
-/* Read what is available from running children; kill the ones past their deadline. */
+/* 1 when the child is past its wall guard or has used its budget's CPU seconds plus
+ * kill_after (it stops itself at the budget: this catches one that cannot). */
+static int past_limits(const run_ctx *x, const child *ch, double now)
+{
+    struct timespec ts;
+    if (now > ch->deadline)
+        return 1;
+    return ch->has_cpu_clock && clock_gettime(ch->cpu_clock, &ts) == 0 &&
+           (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec > x->c->time_limit + x->s->kill_after;
+}
+
+/* Read what is available from running children; kill the ones past their limits. */
 static int pump(run_ctx *x, child *kids, int *nkids, cb_error *err)
 {
     struct pollfd pf[MAX_JOBS];
@@ -391,7 +406,7 @@ static int pump(run_ctx *x, child *kids, int *nkids, cb_error *err)
     double now = cb_now();
     for (int i = 0; i < *nkids && !stopped(x); i++) {
         child *ch = &kids[i];
-        if (!ch->killed && now > ch->deadline) {
+        if (!ch->killed && past_limits(x, ch, now)) {
             kill(ch->pid, SIGKILL);
             ch->killed = 1;
         }
@@ -601,6 +616,8 @@ static int start(run_ctx *x, char (**done)[17], long *ndone, long **pending, lon
     if (rc == CB_OK)
         rc = cb_write_machine_info(path, err);
     if (rc == CB_OK)
+        rc = cb_note_load(x->s->outdir, "start", err);
+    if (rc == CB_OK)
         rc = open_out(x, valid, err);
     snprintf(path, sizeof path, "%s/errors.log", x->s->outdir);
     if (rc == CB_OK && !(x->errlog = fopen(path, "ae")))
@@ -625,6 +642,8 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
         rc = run_all(&x, pending, npending, err);
         progress(&x, 1);
     }
+    if (rc == CB_OK)
+        rc = cb_note_load(s->outdir, "end", err);
     sum->interrupted = rc == CB_OK && stopped(&x) ? (int)*s->stop : 0;
     sum->elapsed = cb_now() - x.t0;
     if (rc == CB_OK)

@@ -27,6 +27,14 @@ typedef struct {
 
 typedef enum { PUMP_DONE, PUMP_EOF, PUMP_KILLED, PUMP_NOMEM } pump_end;
 
+/* When the parent kills the child: a wall deadline (monotonic clock, INFINITY: none) and a CPU
+ * deadline on the child's CPU clock (INFINITY: none). */
+typedef struct {
+    double wall_end;
+    clockid_t cpu_clock;
+    double cpu_end;
+} kill_at;
+
 struct cb_worker {
     cb_child_fn serve;
     void *arg;
@@ -134,6 +142,33 @@ static int wait_ms(double deadline)
     return left * 1e3 >= (double)INT_MAX ? INT_MAX : (int)ceil(left * 1e3);
 }
 
+/* CPU seconds the child has used on its clock (-1 when it cannot be read: the child ended). */
+static double child_cpu(clockid_t clock)
+{
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0)
+        return -1;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Milliseconds poll may wait before one of k's deadlines can pass, 0 when one has. The child's
+ * CPU clock cannot advance faster than the online cores times the wall clock, so it is read
+ * again only when its budget could be spent. */
+static int kill_wait_ms(const kill_at *k)
+{
+    int ms = wait_ms(k->wall_end);
+    if (ms == 0 || isinf(k->cpu_end))
+        return ms;
+    double used = child_cpu(k->cpu_clock);
+    if (used < 0)
+        return ms;
+    if (used >= k->cpu_end)
+        return 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    double cpu_ms = ceil((k->cpu_end - used) / (double)(cores > 0 ? cores : 1) * 1e3);
+    return ms < 0 || cpu_ms < ms ? (int)fmin(cpu_ms, (double)INT_MAX) : ms;
+}
+
 /* 1 when b holds a whole frame (length, then that many bytes). */
 static int frame_complete(const grow_buf *b)
 {
@@ -144,14 +179,14 @@ static int frame_complete(const grow_buf *b)
     return b->len - FRAME_HEAD >= n;
 }
 
-/* Collect the child's bytes until end of file (framed: until one whole frame), the deadline
+/* Collect the child's bytes until end of file (framed: until one whole frame), a deadline of k
  * (the child is killed) or out of memory (killed too). */
-static pump_end pump(int fd, pid_t pid, double deadline, int framed, grow_buf *b)
+static pump_end pump(int fd, pid_t pid, const kill_at *k, int framed, grow_buf *b)
 {
     for (;;) {
         if (framed && frame_complete(b))
             return PUMP_DONE;
-        int ms = wait_ms(deadline);
+        int ms = kill_wait_ms(k);
         if (ms == 0) {
             kill(pid, SIGKILL);
             return PUMP_KILLED;
@@ -191,13 +226,26 @@ static int take_bytes(grow_buf *b, size_t skip, cb_child_result *out, cb_error *
     return CB_OK;
 }
 
-static double deadline_at(double t0, double deadline_s)
+/* The deadlines of lim from now (wall) and from the child's CPU clock now. */
+static kill_at kill_at_from(pid_t pid, const cb_child_limits *lim, double t0)
 {
-    return deadline_s > 0 ? t0 + deadline_s : INFINITY;
+    kill_at k = {lim && lim->wall_s > 0 ? t0 + lim->wall_s : INFINITY, 0, INFINITY};
+    double used;
+    if (lim && lim->cpu_s > 0 && clock_getcpuclockid(pid, &k.cpu_clock) == 0 &&
+        (used = child_cpu(k.cpu_clock)) >= 0)
+        k.cpu_end = used + lim->cpu_s;
+    return k;
 }
 
 int cb_child_run(cb_child_fn fn, void *arg, double deadline_s, cb_child_result *out,
                  cb_error *err)
+{
+    cb_child_limits lim = {deadline_s, 0};
+    return cb_child_run_limits(fn, arg, &lim, out, err);
+}
+
+int cb_child_run_limits(cb_child_fn fn, void *arg, const cb_child_limits *lim,
+                        cb_child_result *out, cb_error *err)
 {
     memset(out, 0, sizeof *out);
     int fds[2], rc = CB_OK;
@@ -208,7 +256,8 @@ int cb_child_run(cb_child_fn fn, void *arg, double deadline_s, cb_child_result *
     if (pid < 0)
         return CB_ERR_IO;
     grow_buf b = {0};
-    pump_end end = pump(fds[0], pid, deadline_at(t0, deadline_s), 0, &b);
+    kill_at k = kill_at_from(pid, lim, t0);
+    pump_end end = pump(fds[0], pid, &k, 0, &b);
     close(fds[0]);
     reap(pid, end == PUMP_KILLED, t0, out);
     if (end == PUMP_NOMEM)
@@ -260,6 +309,13 @@ static void worker_lose(cb_worker *w, int killed, double t0, cb_child_result *ou
 int cb_worker_call(cb_worker *w, const void *req, size_t len, double deadline_s,
                    cb_child_result *out, cb_error *err)
 {
+    cb_child_limits lim = {deadline_s, 0};
+    return cb_worker_call_limits(w, req, len, &lim, out, err);
+}
+
+int cb_worker_call_limits(cb_worker *w, const void *req, size_t len, const cb_child_limits *lim,
+                          cb_child_result *out, cb_error *err)
+{
     memset(out, 0, sizeof *out);
     int rc = w->pid ? CB_OK : worker_start(w, err);
     if (rc != CB_OK)
@@ -268,8 +324,9 @@ int cb_worker_call(cb_worker *w, const void *req, size_t len, double deadline_s,
     uint64_t n = len;
     grow_buf b = {0};
     pump_end end = PUMP_EOF;
+    kill_at k = kill_at_from(w->pid, lim, t0);
     if (put_all(w->fd, &n, FRAME_HEAD, 1) == 0 && put_all(w->fd, req, len, 1) == 0)
-        end = pump(w->fd, w->pid, deadline_at(t0, deadline_s), 1, &b);
+        end = pump(w->fd, w->pid, &k, 1, &b);
     if (end == PUMP_DONE) {
         out->elapsed = real_now() - t0;
         rc = take_bytes(&b, FRAME_HEAD, out, err); /* end EXITED, code 0: answered */

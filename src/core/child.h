@@ -46,6 +46,17 @@ typedef int (*cb_child_fn)(void *arg, int fd);
 int cb_child_run(cb_child_fn fn, void *arg, double deadline_s, cb_child_result *out,
                  cb_error *err);
 
+/* When the parent kills a child: after wall_s seconds of wall time, after cpu_s seconds of
+ * the child's CPU time (its process CPU clock, every thread, counted from the call: the budget
+ * of a solve; watched without busy polling); ≤ 0: no such limit. */
+typedef struct {
+    double wall_s, cpu_s;
+} cb_child_limits;
+
+/* cb_child_run under limits (NULL: none); a child killed at either is CB_CHILD_TIMED_OUT. */
+int cb_child_run_limits(cb_child_fn fn, void *arg, const cb_child_limits *lim,
+                        cb_child_result *out, cb_error *err);
+
 void cb_child_result_free(cb_child_result *r);
 
 /* Write len bytes to fd (retrying short writes and EINTR): 0, or -1 on failure. For the child's
@@ -66,6 +77,9 @@ int cb_worker_new(cb_child_fn serve, void *arg, cb_worker **out, cb_error *err);
  * new one. Returns as cb_child_run. */
 int cb_worker_call(cb_worker *w, const void *req, size_t len, double deadline_s,
                    cb_child_result *out, cb_error *err);
+/* cb_worker_call under limits (NULL: none), counted from the request. */
+int cb_worker_call_limits(cb_worker *w, const void *req, size_t len, const cb_child_limits *lim,
+                          cb_child_result *out, cb_error *err);
 /* Stop the child (end of requests; killed if it does not end) and free the worker. NULL ok. */
 void cb_worker_free(cb_worker *w);
 

@@ -48,23 +48,21 @@ static double (*clock_hook)(void); /* tests only: cb_clock_override */
 
 void cb_clock_override(double (*now)(void)) { clock_hook = now; }
 
-double cb_now(void)
+/* clock in seconds (the test hook, when set, instead). */
+static double clock_seconds(clockid_t clock)
 {
     if (clock_hook)
         return clock_hook();
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-double cb_cpu_now(void)
-{
-    if (clock_hook)
-        return clock_hook();
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+double cb_now(void) { return clock_seconds(CLOCK_MONOTONIC); }
+
+double cb_cpu_now(void) { return clock_seconds(CLOCK_THREAD_CPUTIME_ID); }
+
+double cb_process_cpu_now(void) { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
 
 int cb_mul_size(size_t a, size_t b, size_t *out)
 {

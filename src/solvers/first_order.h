@@ -35,7 +35,7 @@ int cb_fo_option_positive_or_auto(const cb_settings *s, const cb_option_spec *sp
 int cb_fo_option_adaptive(const cb_settings *s, const cb_option_spec *spec, const char *key,
                           int *out, cb_error *err);
 
-/* 1 when the wall-clock limit of s (> 0) has passed since t0. */
+/* 1 when the run's budget is spent (cb_time_up; t0, the loop's start, is not used). */
 int cb_fo_time_up(const cb_settings *s, double t0);
 
 /* The status that ends a run after iteration k, or -1 to go on. Solved needs err ≤ tol, a

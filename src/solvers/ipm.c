@@ -605,8 +605,7 @@ static int polish(ipm_work *w, const cb_settings *s, cb_solution *sol, double t0
 {
     cb_settings ns = *s;
     ns.options = NULL, ns.noptions = 0, ns.trace = 0, ns.max_iter = s->max_iter - k;
-    if (s->time_limit > 0)
-        ns.time_limit = fmax(DBL_MIN, s->time_limit - (cb_now() - t0));
+    /* ns.budget is the run's: nsn stops where the run's budget ends */
     void *nw = NULL;
     cb_info ni;
     memset(&ni, 0, sizeof ni);
@@ -680,11 +679,13 @@ static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     long inner = 0;
     int k = 0, k_best = 0, status = -1, broke = 0;
     cb_fo_residual res;
+    cb_step_cost cost;
     if (warm_start_status(w, s, sol, t0, info) >= 0)
         return cb_info_trace(info, s, 0, t0, info->solver_error);
     start_point(w, sol->p);
     after_step(w, sol->p, &res, &inner, 1, &info->work);
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->diag_mean);
+    cb_step_cost_start(&cost, s, w->n);
     while (status < 0) {
         if (drifted(w, sol->p, &res, &inner, &info->work))
             broke = 1;
@@ -693,6 +694,10 @@ static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         status = cb_fo_stop_status(&res, step, w->scale.norm_q, s, k, t0);
         if (status >= 0 || broke || stalled(res.err, k, &best, &k_best))
             break;
+        if (!cb_step_fits(s, &cost)) { /* a factorisation cannot be stopped: none that won't fit */
+            status = CB_STATUS_TIME_LIMIT;
+            break;
+        }
         int rc = mehrotra_step(w, sol->p, &step, &info->work);
         if (rc == CB_ERR_NOMEM)
             return cb_fail(err, rc, "ipm: out of memory (normal equations, n = %zu)", w->n);

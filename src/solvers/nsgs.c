@@ -730,7 +730,7 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
         }
         if (status != CB_STATUS_MAX_ITER)
             break;
-        if (s->time_limit > 0 && cb_now() - t0 >= s->time_limit) {
+        if (cb_time_up(s)) {
             status = CB_STATUS_TIME_LIMIT;
             break;
         }

@@ -421,6 +421,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     nsn_work *w = work;
     double t0 = cb_now(), step = INFINITY;
     cb_fo_residual res;
+    cb_step_cost cost;
     int status = -1;
     w->smoothing = w->par.smooth, w->lambda_boost = 1.0, w->p_ref = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->w_mean);
@@ -431,7 +432,12 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     w->err_hist[0] = res.err;
     if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK)
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
+    cb_step_cost_start(&cost, s, w->n);
     for (int k = 1; k <= s->max_iter && status < 0; k++) {
+        if (!cb_step_fits(s, &cost)) { /* a factorisation cannot be stopped: none that won't fit */
+            status = CB_STATUS_TIME_LIMIT;
+            break;
+        }
         memcpy(w->pt, sol->p, w->n * sizeof *w->pt); /* p_{k−1}, for the step length */
         int rc = iterate(w, s, sol->p, k, res.err, &info->work, err);
         if (rc == CB_ERR_NOMEM)

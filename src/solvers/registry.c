@@ -35,6 +35,11 @@ int cb_solver_stops_at_limit(const cb_solver *solver)
     return 1;
 }
 
+int cb_solver_has_long_kernels(const cb_solver *solver)
+{
+    return solver == &cb_solver_nsn || solver == &cb_solver_ipm;
+}
+
 int cb_solver_built_with_siconos(void) { return CB_HAVE_SICONOS; }
 
 #define NBUILTIN ((int)(sizeof registry / sizeof *registry))

@@ -1,6 +1,8 @@
-/* conebench — cb_solve with the time limit enforced for solvers that cannot stop themselves
- * (the Siconos adapters): the solve runs in a child process (conebench/child.h) killed at
- * time_limit + LIMIT_GRACE_S. One call: a child of its own (cb_child_run: it inherits the
+/* conebench — cb_solve with the budget enforced for solvers that cannot stop themselves (the
+ * Siconos adapters; nsn and ipm on problems of CB_KERNEL_CHILD_MIN_N unknowns or more, whose
+ * factorisations cannot be interrupted): the solve runs in a child process (conebench/child.h)
+ * killed when its CPU time reaches what is left of the budget plus LIMIT_GRACE_S (the judge and
+ * the answer), or at the wall guard plus LIMIT_GRACE_S. One call: a child of its own (cb_child_run: it inherits the
  * problem). A sequence of calls (a simulation): one persistent worker that receives each
  * request — settings, options, warm start, packed problem (cb_problem_pack) — and answers it.
  *
@@ -17,15 +19,16 @@
 #include <string.h>
 
 #include "child.h"
+#include "solvers_internal.h"
 
-/* Seconds the child gets beyond the limit for its setup, the judge and the answer. */
-#define LIMIT_GRACE_S 0.5
+/* CPU (and wall) seconds the child gets beyond its budget for the judge and the answer. */
+#define LIMIT_GRACE_S 0.25
 
 static const char request_magic[8] = "cbsreq1", answer_magic[8] = "cbsans1";
 
 typedef struct {
     char magic[8];
-    double tol, time_limit;
+    double tol, time_limit, wall_limit, cpu_spent;
     int32_t max_iter, trace, noptions, solver; /* solver: index in the registry */
     uint64_t n, options_bytes;
 } request_header;
@@ -103,6 +106,8 @@ static int read_settings(const char *bytes, size_t nbytes, const request_header 
     cb_settings_default(s);
     s->tol = h->tol;
     s->time_limit = h->time_limit;
+    s->wall_limit = h->wall_limit;
+    s->cpu_spent = h->cpu_spent;
     s->max_iter = h->max_iter;
     s->trace = h->trace;
     s->options = opts;
@@ -194,6 +199,8 @@ static int write_request(FILE *f, const solve_job *j, cb_error *err)
     memcpy(h.magic, request_magic, sizeof h.magic);
     h.tol = j->s->tol;
     h.time_limit = j->s->time_limit;
+    h.wall_limit = j->s->wall_limit;
+    h.cpu_spent = j->s->cpu_spent;
     h.max_iter = j->s->max_iter;
     h.trace = j->s->trace;
     h.noptions = j->s->noptions;
@@ -241,7 +248,7 @@ static int take_answer(const char *data, size_t len, const cb_solution *sol, cb_
     return h.rc;
 }
 
-/* Child killed at the deadline: p keeps the warm start, judged as it is. */
+/* Child killed at the budget: p keeps the warm start, judged as it is. */
 static int stopped_at_limit(const cb_problem *prob, const cb_settings *s, cb_solution *sol,
                             double elapsed, cb_info *info, cb_error *err)
 {
@@ -249,6 +256,7 @@ static int stopped_at_limit(const cb_problem *prob, const cb_settings *s, cb_sol
     memset(info, 0, sizeof *info);
     info->status = CB_STATUS_TIME_LIMIT;
     info->time_solve = elapsed;
+    info->time_cpu = NAN; /* more than the budget: the child was killed */
     double t0 = cb_now();
     int rc = cb_judge(prob, sol->p, s->tol, sol->y, &j, err);
     info->time_judge = cb_now() - t0;
@@ -260,12 +268,22 @@ static int stopped_at_limit(const cb_problem *prob, const cb_settings *s, cb_sol
     return rc;
 }
 
+/* When the child is killed: at the CPU budget left after cpu_spent, or at the wall guard
+ * (cb_wall_guard), each plus LIMIT_GRACE_S. */
+static cb_child_limits child_limits(const cb_settings *s)
+{
+    double wall = cb_wall_guard(s);
+    cb_child_limits lim = {wall > 0 ? wall + LIMIT_GRACE_S : 0,
+                           fmax(s->time_limit - s->cpu_spent, 0.0) + LIMIT_GRACE_S};
+    return lim;
+}
+
 /* Run the job in a child of its own or in the server's worker. */
 static int run_child(solve_job *j, cb_solve_server *server, cb_child_result *r, cb_error *err)
 {
-    double deadline = j->s->time_limit + LIMIT_GRACE_S;
+    cb_child_limits lim = child_limits(j->s);
     if (!server)
-        return cb_child_run(solve_in_child, j, deadline, r, err);
+        return cb_child_run_limits(solve_in_child, j, &lim, r, err);
     char *req = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&req, &len);
@@ -277,7 +295,7 @@ static int run_child(solve_job *j, cb_solve_server *server, cb_child_result *r, 
     if (rc == CB_OK && !server->worker)
         rc = cb_worker_new(serve_solves, NULL, &server->worker, err);
     if (rc == CB_OK)
-        rc = cb_worker_call(server->worker, req, len, deadline, r, err);
+        rc = cb_worker_call_limits(server->worker, req, len, &lim, r, err);
     free(req);
     return rc;
 }
@@ -300,9 +318,13 @@ int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_s
 {
     if (killed)
         *killed = 0;
-    if (!solver || !s || !(s->time_limit > 0) || cb_solver_stops_at_limit(solver) ||
-        !sendable(prob, s, sol))
-        return cb_solve(solver, prob, s, sol, info, err); /* in process (or it says what's wrong) */
+    if (!solver || !s || !(s->time_limit > 0) || s->cpu_spent >= s->time_limit ||
+        !sendable(prob, s, sol) ||
+        (cb_solver_stops_at_limit(solver) &&
+         (server || !cb_solver_has_long_kernels(solver) ||
+          cb_problem_n(prob) < CB_KERNEL_CHILD_MIN_N)))
+        return cb_solve(solver, prob, s, sol, info, err); /* in process (or it says what's wrong;
+                                                           * or the budget is spent already) */
     solve_job job = {solver, prob, s, sol};
     cb_child_result r;
     int rc = run_child(&job, server, &r, err);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solvers_internal.h"
+
 static const char *const status_names[CB_STATUS_COUNT] = {
     "converged", "max_iter", "time_limit", "diverged", "bad_input", "stalled", "crashed",
     "unsupported"};
@@ -126,6 +128,8 @@ static int check_settings(const cb_settings *s, cb_error *err)
         return cb_fail(err, CB_ERR_INPUT, "max_iter: must be ≥ 1, got %d", s->max_iter);
     if (isnan(s->time_limit))
         return cb_fail(err, CB_ERR_INPUT, "time_limit: is NaN");
+    if (isnan(s->wall_limit) || !(s->cpu_spent >= 0) || !isfinite(s->cpu_spent))
+        return cb_fail(err, CB_ERR_INPUT, "wall_limit or cpu_spent: NaN or negative");
     if (s->noptions < 0 || (s->noptions > 0 && !s->options))
         return cb_fail(err, CB_ERR_INPUT, "options: inconsistent count %d", s->noptions);
     return CB_OK;
@@ -133,8 +137,10 @@ static int check_settings(const cb_settings *s, cb_error *err)
 
 /* The status rule, one for every solver (ours, Siconos', a user's), applied after the run.
  * The verdict (info->solved) is the judge's alone. The stop reason stays the solver's except:
- *  1. a run that took longer than its budget is time_limit, whatever it returned (Siconos
- *     cannot be interrupted; a late answer is late for any solver);
+ *  1. a run that used more than its budget (CPU seconds of setup and solve, cpu_spent
+ *     included) is time_limit, whatever it returned (Siconos cannot be interrupted; a late
+ *     answer is late for any solver); a run within its budget keeps its own stop reason,
+ *     whatever the wall clock (time_limit then only when the solver stopped at the wall guard);
  *  2. a non-finite final iterate is diverged. */
 static void final_status(cb_info *info, const cb_judgement *j, const cb_settings *s)
 {
@@ -142,7 +148,7 @@ static void final_status(cb_info *info, const cb_judgement *j, const cb_settings
     info->error_q = j->error_q;
     info->error_data = j->error_data;
     info->solved = j->solved;
-    if (s->time_limit > 0 && info->time_setup + info->time_solve > s->time_limit)
+    if (s->time_limit > 0 && info->time_cpu > s->time_limit)
         info->status = CB_STATUS_TIME_LIMIT;
     else if (!j->finite)
         info->status = CB_STATUS_DIVERGED;
@@ -168,23 +174,42 @@ static int trace_from_zero(cb_info *info, const cb_settings *s, const cb_problem
     return CB_OK;
 }
 
-/* setup, solve, cleanup, then the judge and the status rule (final_status). */
+/* setup and solve under the budget of s (spent before the setup: no setup; spent by it: no
+ * solve; then time_limit and p stays the warm start). */
+static int budgeted_run(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
+                        cb_solution *sol, cb_info *info, cb_error *err)
+{
+    cb_budget budget;
+    cb_settings run = *s;
+    run.budget = &budget;
+    cb_budget_start(&budget, s);
+    void *work = NULL;
+    double t0 = cb_now();
+    int rc = cb_time_up(&run) ? CB_OK : solver->setup(prob, &run, &work, err); /* spent: none */
+    info->time_setup = cb_now() - t0;
+    int set_up = rc == CB_OK && work; /* a failed setup freed its own work */
+    if (rc == CB_OK && cb_time_up(&run)) {
+        info->status = CB_STATUS_TIME_LIMIT; /* p keeps the warm start */
+        info->solver_error = NAN;
+    } else if (rc == CB_OK) {
+        t0 = cb_now();
+        rc = solver->solve(work, &run, sol, info, err);
+        info->time_solve = cb_now() - t0;
+    }
+    if (set_up)
+        solver->cleanup(work);
+    info->time_cpu = cb_budget_used(&budget);
+    return rc;
+}
+
+/* The run (budgeted_run), then the judge and the status rule (final_status). */
 static int run_judged(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
                       cb_solution *sol, cb_info *info, cb_error *err)
 {
-    void *work = NULL;
+    int rc = budgeted_run(solver, prob, s, sol, info, err);
+    if (rc != CB_OK)
+        return rc;
     double t0 = cb_now();
-    int rc = solver->setup(prob, s, &work, err);
-    info->time_setup = cb_now() - t0;
-    if (rc != CB_OK)
-        return rc;
-    t0 = cb_now();
-    rc = solver->solve(work, s, sol, info, err);
-    info->time_solve = cb_now() - t0;
-    solver->cleanup(work);
-    if (rc != CB_OK)
-        return rc;
-    t0 = cb_now();
     cb_judgement j;
     rc = cb_judge(prob, sol->p, s->tol, sol->y, &j, err);
     info->time_judge = cb_now() - t0;

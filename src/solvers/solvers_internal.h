@@ -4,6 +4,37 @@
 
 #include "conebench/solver.h"
 
+struct cb_budget {
+    double cpu0;      /* process CPU clock at the run's start (cpu_spent before cb_solve) */
+    double cpu_end;   /* process CPU clock at which the budget is spent (INFINITY: none) */
+    double wall_end;  /* monotonic clock of the wall guard (INFINITY: none) */
+    double read_wall; /* wall clock at the last read of the CPU clock */
+    double read_left; /* CPU seconds left at that read */
+    double cores;     /* online cores */
+    int over;         /* the budget is spent (sticky) */
+};
+
+/* Start the budget of a run with settings s (solvers/budget.c). */
+void cb_budget_start(cb_budget *b, const cb_settings *s);
+/* CPU seconds the run has used so far (cpu_spent included). */
+double cb_budget_used(const cb_budget *b);
+
+/* From this many unknowns (nc·d) on, one step of nsn or ipm (a sparse factorisation) may take
+ * longer than what is left of the budget: they measure their steps (cb_step_fits) and
+ * cb_solve_limited runs them in a child process; below it, neither (no overhead). */
+#define CB_KERNEL_CHILD_MIN_N 1000
+
+/* The CPU cost of a solver's steps, to start none that cannot fit in the budget. */
+typedef struct {
+    double cpu0; /* process CPU clock at the start of the current step */
+    double cost; /* CPU seconds of the last step */
+    int on;      /* measured: a budget and n ≥ CB_KERNEL_CHILD_MIN_N */
+} cb_step_cost;
+void cb_step_cost_start(cb_step_cost *c, const cb_settings *s, size_t n);
+/* Called between steps: 1 when the budget still holds another step as costly as the last one
+ * (cb_time_fits), 0 when it does not (the run stops: time_limit). */
+int cb_step_fits(const cb_settings *s, cb_step_cost *c);
+
 extern const cb_solver cb_solver_pfp;               /* solvers/pfp_eg.c */
 extern const cb_solver cb_solver_eg;                /* solvers/pfp_eg.c */
 extern const cb_solver cb_solver_apgd;              /* solvers/apgd.c */

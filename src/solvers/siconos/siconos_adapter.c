@@ -43,8 +43,8 @@
  * iparam[SICONOS_IPARAM_MAX_ITER]; Siconos's verbose output is switched off.
  *
  * Time limit: Siconos cannot be interrupted. The harness enforces the limit by running every
- * solve in a child process; here the status is time_limit when the measured solve time exceeded
- * settings->time_limit (> 0).
+ * solve in a child process killed at the budget; here the status is time_limit when the run's
+ * budget (CPU seconds, cb_time_up) was spent by the end of the solve.
  *
  * Outcome: driver info 0 → solved (cb_solve re-judges: Siconos normalises by max(‖q‖, ‖p‖, ‖y‖),
  * which a blown-up p defeats — the judge's error_q does not); otherwise max_iter when the sweeps
@@ -392,11 +392,11 @@ static int run_driver_muted(cb_sic_work *w, cb_solution *sol)
 }
 
 static cb_status outcome(int driver_info, int iterations, const cb_solution *sol,
-                         double elapsed, const cb_settings *s)
+                         const cb_settings *s)
 {
     if (!cb_all_finite(sol->p, sol->n))
         return CB_STATUS_DIVERGED;
-    if (s->time_limit > 0 && elapsed > s->time_limit)
+    if (cb_time_up(s))
         return CB_STATUS_TIME_LIMIT;
     if (driver_info == 0)
         return CB_STATUS_CONVERGED;
@@ -427,12 +427,11 @@ int cb_sic_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *in
     w->opt->callback = s->trace ? &w->callback : NULL;
     numerics_set_verbose(0);
     int driver_info = run_driver_muted(w, sol);
-    double elapsed = cb_now() - t0;
     w->opt->callback = NULL;
     info->iterations = w->opt->iparam[SICONOS_IPARAM_ITER_DONE];
     info->solver_error = w->opt->dparam[SICONOS_DPARAM_RESIDU];
     info->work.block_products = (long long)info->iterations * w->blocks_per_matvec;
-    info->status = outcome(driver_info, info->iterations, sol, elapsed, s);
+    info->status = outcome(driver_info, info->iterations, sol, s);
     if (w->env.rc == CB_OK && w->env.iteration == 0) /* no callback: the final point */
         w->env.rc = cb_info_trace(info, s, info->iterations, t0, info->solver_error);
     if (w->env.rc != CB_OK)
