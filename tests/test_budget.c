@@ -36,7 +36,7 @@ static void answer(const cb_settings *s, cb_solution *sol, cb_info *i)
     if (!up)
         memcpy(sol->p, known_p, sol->n * sizeof *sol->p);
     i->iterations = 1;
-    i->status = up ? CB_STATUS_TIME_LIMIT : CB_STATUS_SOLVED;
+    i->status = up ? CB_STATUS_TIME_LIMIT : CB_STATUS_CONVERGED;
 }
 
 /* Sleeps NAP_S of wall time, using no CPU. */
@@ -60,7 +60,7 @@ static int spin_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *
             x = x * 0.999999 + 1e-9;
     i->iterations = 1;
     memcpy(sol->p, known_p, sol->n * sizeof *sol->p);
-    i->status = CB_STATUS_SOLVED;
+    i->status = CB_STATUS_CONVERGED;
     return CB_OK;
 }
 
@@ -104,7 +104,7 @@ static void test_wall_time_does_not_count(void **state)
     cb_problem *prob = problem(&pstar);
     known_p = pstar;
     cb_info info;
-    assert_int_equal(run(&nap, prob, BUDGET_S, 10.0, 0, &info), CB_STATUS_SOLVED);
+    assert_int_equal(run(&nap, prob, BUDGET_S, 10.0, 0, &info), CB_STATUS_CONVERGED);
     assert_true(info.time_setup + info.time_solve >= NAP_S && info.time_cpu < BUDGET_S);
     assert_int_equal(run(&nap, prob, BUDGET_S, NAP_S / 3, 0, &info), CB_STATUS_TIME_LIMIT);
     free(pstar);
@@ -122,7 +122,7 @@ static void test_cpu_time_counts(void **state)
     cb_info info;
     assert_int_equal(run(&spin, prob, BUDGET_S, 0, 0, &info), CB_STATUS_TIME_LIMIT);
     assert_true(info.time_cpu >= SPIN_S);
-    assert_int_equal(run(&spin, prob, 10 * SPIN_S, 0, 0, &info), CB_STATUS_SOLVED);
+    assert_int_equal(run(&spin, prob, 10 * SPIN_S, 0, 0, &info), CB_STATUS_CONVERGED);
     free(pstar);
     cb_problem_free(prob);
 }
@@ -141,7 +141,7 @@ static void test_spent_before(void **state)
     assert_int_equal(setups, 0);
     assert_int_equal(info.iterations, 0);
     assert_true(info.time_cpu >= 1.5);
-    assert_int_equal(run(&nap, prob, 1.0, 0, 0.5, &info), CB_STATUS_SOLVED);
+    assert_int_equal(run(&nap, prob, 1.0, 0, 0.5, &info), CB_STATUS_CONVERGED);
     assert_int_equal(setups, 1);
     free(pstar);
     cb_problem_free(prob);
