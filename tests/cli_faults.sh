@@ -131,10 +131,10 @@ else
 fi
 
 # ---------------------------------------------------------------- one process at a time
-# 8 runs of 0.3 s each (a tolerance never met, stopped by the time limit; 2 s each under RUNNER,
+# 8 runs of 0.3 s each (a tolerance never met, stopped by the time limit; 5 s each under RUNNER,
 # which slows the second process down).
 tl=0.3
-[ -n "$runner" ] && tl=2
+[ -n "$runner" ] && tl=5
 printf '%s\n' "name slow" "problem $tmp/probs/p1.dat $tmp/probs/p2.dat" "solver nsgs" \
   "solver pfp" "tol 1e-300 1e-299" "max-iter 2000000000" "time-limit $tl" >slow.conf
 "$bin" run slow.conf -o busy --quiet 2>busy.err &
@@ -184,9 +184,11 @@ check "--resume after kill -9: temporary files removed, every run once" \
 
 # ---------------------------------------------------------------- foreign and duplicated ids
 cp -r busy dup
+rm -f dup/report.md
 tail -n 1 busy/runs.csv >>dup/runs.csv
 dupid=$(tail -n 1 busy/runs.csv | cut -d, -f1)
 cp -r busy foreign
+rm -f foreign/report.md
 sed -i '3s/^[0-9a-f]\{16\},/ffffffffffffffff,/' foreign/runs.csv
 for cmd in "report dup --no-figures" "report dup --json" "status dup" "compare busy dup" \
   "run slow.conf -o dup --resume --quiet"; do
