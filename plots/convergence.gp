@@ -19,7 +19,7 @@ set format y "10^{%T}"
 set grid xtics ytics
 err(e) = e > 0 ? e : zfloor
 # the floor line (macros; empty when no error is 0), without and with its key entry
-zstyle = sprintf(', %.17g with lines dashtype 3 linecolor rgb "gray60" ', zfloor)
+zstyle = sprintf(', %.17g with lines dashtype 4 linecolor rgb "gray60" ', zfloor)
 zleft = zeros ? zstyle.'notitle' : ""
 zright = zeros ? zstyle.sprintf('title "error = 0 (drawn at %.0e)"', zfloor) : ""
 if (zeros) { set yrange [zfloor / 10:*] } else { set yrange [zfloor:*] }  # the floor line above the bottom edge; the tolerance line inside
@@ -37,7 +37,7 @@ do for [t in terms] {
     set logscale x 10; set format x "%g"
     set key off
     plot for [i=0:nblk-1] data index nblk + i using ($1 + 1):(err($3)) with lines \
-         dashtype 3 linewidth 1.5 linecolor rgb col(i) notitle, \
+         dashtype 3 linewidth 2.5 linecolor rgb col(i) notitle, \
          for [i=0:nblk-1] data index i using ($1 + 1):(err($3)) with linespoints \
          linewidth 2 linecolor rgb col(i) pointtype pt(i) pointsize 0.8 title word(titles, i+1) noenhanced, \
          for [k=0:nblk-1] data index ord(k) using ($1 + 1):(err($3)) with points \
@@ -46,7 +46,7 @@ do for [t in terms] {
     set xlabel sprintf("time [s]  (time 0 at %.0e)", tfloor); set format x "10^{%T}"
     set key outside right top title "solver" box
     plot for [i=0:nblk-1] data index nblk + i using (tm($2)):(err($3)) with lines \
-         dashtype 3 linewidth 1.5 linecolor rgb col(i) notitle, \
+         dashtype 3 linewidth 2.5 linecolor rgb col(i) notitle, \
          for [i=0:nblk-1] data index i using (tm($2)):(err($3)) with linespoints \
          linewidth 2 linecolor rgb col(i) pointtype pt(i) pointsize 0.8 title word(titles, i+1) noenhanced, \
          for [k=0:nblk-1] data index ord(k) using (tm($2)):(err($3)) with points \

@@ -82,6 +82,7 @@ conf() { # conf FILE TRACE
 }
 conf off.conf off
 conf on.conf on
+[ -n "$runner" ] && echo "cli faults: full disk: runs without RUNNER '$runner' (too slow under it)"
 run "$bin" run off.conf -o ref-off --quiet
 check "undisturbed campaign: 40 runs" '[ "$rc" = 0 ] && [ "$(rows ref-off)" = 40 ]'
 run "$bin" run on.conf -o ref-on --quiet --jobs 2
@@ -93,7 +94,7 @@ outcome() { tail -n +2 "$1/runs.csv" | cut -d, -f1,11,12 | sort; } # run id, sta
 # naming a file of the directory, with whole rows, no bad_input row and no row of the run it
 # names; one of them fails amid the runs; then --resume there gives REF's outcome.
 disk() {
-  local conf=$1 jobs=$2 ref=$3 mid="" slack
+  local conf=$1 jobs=$2 ref=$3 mid="" slack runner="" # (dozens of runs: too slow under RUNNER)
   for slack in 12 16 20 24 28 32 40 48 56 64; do
     rm -rf mnt/r mnt/fill
     local avail; avail=$(df -k --output=avail mnt | tail -n 1)
@@ -130,9 +131,12 @@ else
 fi
 
 # ---------------------------------------------------------------- one process at a time
-# 8 runs of 0.3 s each (a tolerance never met, stopped by the time limit).
+# 8 runs of 0.3 s each (a tolerance never met, stopped by the time limit; 5 s each under RUNNER,
+# which slows the second process down).
+tl=0.3
+[ -n "$runner" ] && tl=5
 printf '%s\n' "name slow" "problem $tmp/probs/p1.dat $tmp/probs/p2.dat" "solver nsgs" \
-  "solver pfp" "tol 1e-300 1e-299" "max-iter 2000000000" "time-limit 0.3" >slow.conf
+  "solver pfp" "tol 1e-300 1e-299" "max-iter 2000000000" "time-limit $tl" >slow.conf
 "$bin" run slow.conf -o busy --quiet 2>busy.err &
 pid=$!
 i=0
@@ -180,9 +184,11 @@ check "--resume after kill -9: temporary files removed, every run once" \
 
 # ---------------------------------------------------------------- foreign and duplicated ids
 cp -r busy dup
+rm -f dup/report.md
 tail -n 1 busy/runs.csv >>dup/runs.csv
 dupid=$(tail -n 1 busy/runs.csv | cut -d, -f1)
 cp -r busy foreign
+rm -f foreign/report.md
 sed -i '3s/^[0-9a-f]\{16\},/ffffffffffffffff,/' foreign/runs.csv
 for cmd in "report dup --no-figures" "report dup --json" "status dup" "compare busy dup" \
   "run slow.conf -o dup --resume --quiet"; do

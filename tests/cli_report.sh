@@ -6,8 +6,8 @@
 # figures/gnuplot.log) and shown when gnuplot fails; the profile's x-range ends 1.25 × past the
 # last step; convergence figures are named by problem, keep iteration 0 and errors of 0, break
 # the line over untraced iterations and name them and runs without a trace in the caption; a
-# solver whose work counters
-# are all 0 gets no work profile and is flagged. Usage: cli_report.sh "RUNNER" BIN
+# solver whose work counters are all 0 gets no work profile and is flagged.
+# Usage: cli_report.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 here=$(cd "$(dirname "$0")" && pwd)
 expect_py=$here/support/report_expect.py

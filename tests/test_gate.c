@@ -201,21 +201,24 @@ static void test_compare_and_files(void **state)
     cb_bench_free(&back);
 }
 
-/* cb_gate_times: only rows with equal work enter; interleaved rows use their own base_times. */
+/* cb_gate_times: only rows with equal work that stopped on their own enter (pfp's only row hit
+ * its time limit: no verdict for pfp); interleaved rows use their own base_times. */
 static void test_times_equal_work(void **state)
 {
     (void)state;
     cb_bench base = {0}, cur = {0};
     cb_bench_row b = row("p1", "nsgs", 1, CB_STATUS_CONVERGED, 100, 5000), c = b;
     cb_bench_row b2 = row("p2", "nsgs", 1, CB_STATUS_CONVERGED, 100, 5000), c2 = b2;
+    cb_bench_row b3 = row("p3", "pfp", 1, CB_STATUS_TIME_LIMIT, 700, 100), c3 = b3;
     c2.iterations = 90; /* different work: left out of the time ratio */
     for (int k = 0; k < 8; k++) {
         c.base_times[k] = 1.0, c.times[k] = 2.0;    /* twice slower, equal work */
         c2.base_times[k] = 1.0, c2.times[k] = 0.1;  /* much faster, but not equal work */
+        c3.base_times[k] = 1.0, c3.times[k] = 3.0;  /* stopped by its time limit: left out */
     }
-    c.ntimes = c2.ntimes = 8;
-    cb_bench_row_push(&base, &b), cb_bench_row_push(&base, &b2);
-    cb_bench_row_push(&cur, &c), cb_bench_row_push(&cur, &c2);
+    c.ntimes = c2.ntimes = c3.ntimes = 8;
+    cb_bench_row_push(&base, &b), cb_bench_row_push(&base, &b2), cb_bench_row_push(&base, &b3);
+    cb_bench_row_push(&cur, &c), cb_bench_row_push(&cur, &c2), cb_bench_row_push(&cur, &c3);
     cb_ab_stats st;
     cb_ab_stats_default(&st);
     cb_gate_summary sum = {0};

@@ -14,6 +14,7 @@
 #define SHELL_EXIT_NOT_FOUND 127
 #define SLUG_MAX 80           /* characters of a problem's name kept in a file name */
 #define CAPTION_GAPS 3        /* untraced stretches named per solver in a caption */
+#define CURVE_LIST 2048       /* bytes of a per-curve list passed to gnuplot (titles, colours) */
 #define FNV_OFFSET 1469598103934665603ull
 #define FNV_PRIME 1099511628211ull
 
@@ -258,8 +259,9 @@ static void draw_order(const cb_conv_curve *c, int n, char *order, size_t len, i
 int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *drawn,
                  cb_error *err)
 {
-    char vars[20000], a[4200], b[4200], ttl[700], colours[2048] = "", points[1024] = "",
-                                                   titles[8192] = "", order[1024] = "";
+    char vars[20000], a[4200], b[4200], ttl[700], colours[CURVE_LIST] = "",
+                                                   points[CURVE_LIST] = "", titles[CURVE_LIST] = "",
+                                                   order[CURVE_LIST] = "";
     int gaps = 0;
     cb_conv_range r = {sp->tol, INFINITY, 0, 0};
     *drawn = 0;

@@ -370,8 +370,8 @@ int cb_gate_compare(const cb_bench *base, const cb_bench *cur, FILE *f, cb_gate_
 }
 
 /* The (baseline, current) time pairs of one current row: 0 pairs when the work differs (time
- * compares equal work only), −1 when the baseline's median time is below min_time (too short
- * for the clock: left out, counted). */
+ * compares equal work only) or the run was stopped from outside, −1 when the baseline's median
+ * time is below min_time (too short for the clock: left out, counted). */
 static int row_pairs(const cb_bench *base, const cb_bench_row *c, int interleaved,
                      double min_time, cb_ab_pair *pairs)
 {
@@ -379,7 +379,8 @@ static int row_pairs(const cb_bench *base, const cb_bench_row *c, int interleave
     const cb_bench_row *fig = find_row(base, c->problem, c->solver, c->tol);
     double bt[CB_BENCH_MAX_REPS];
     if (!b || !fig || fig->status != c->status || fig->solved != c->solved ||
-        fig->iterations != c->iterations)
+        fig->iterations != c->iterations ||
+        !stopped_on_own(c->status)) /* a time limit's time is the limit's, not the solver's */
         return 0;
     int n = c->ntimes < b->ntimes ? c->ntimes : b->ntimes;
     for (int k = 0; k < n; k++) {

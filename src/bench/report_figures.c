@@ -286,12 +286,12 @@ int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, 
         fprintf(md, "(none: no problem is supported by every solver)\n");
     for (int m = 0; m < 3 && rc == CB_OK && t->ncommon > 0; m++)
         rc = profile_figure(x, t, ti, m, md, err);
-    fprintf(md, "\n#### Convergence (one figure per problem)\n\nResidual against iteration + 1 "
-                "(left: iteration 0 is drawn at 1 on the log axis) and against time (right); a "
-                "marker at every traced point, a solver's colour and marker the same in every "
-                "report; a line only between consecutive iterations (a dotted one across "
-                "iterations not traced); an error of exactly 0 is drawn on the dotted gray line "
-                "at the bottom.\n\n");
+    fprintf(md, "\n#### Convergence (one figure per problem)\n\nThe trace's error against "
+                "iteration + 1 (left: iteration 0 is drawn at 1 on the log axis) and against "
+                "time (right: a time of 0 is drawn at the left edge); a marker at every traced "
+                "point, a solver's colour and marker the same in every report; a line only "
+                "between consecutive iterations (a dotted one across iterations not traced); an "
+                "error of exactly 0 is drawn on the dash-dotted gray line at the bottom.\n\n");
     int n = t->np < x->s->max_convergence ? t->np : x->s->max_convergence;
     for (int p = 0; p < n && rc == CB_OK; p++)
         rc = convergence_figure(x, t, p, md, err);
