@@ -33,7 +33,7 @@ do for [t in terms] {
     if (t eq "pngcairo") { set terminal pngcairo size 1400,560 enhanced font "DejaVu Sans,11"; set output out.".png" }
     else { set terminal svg size 1400,560 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
     set multiplot layout 1,2 title ttl font ",13" noenhanced
-    set xlabel "iteration + 1  (iteration 0 at 1)"; set ylabel "judged residual (error column of the trace)"
+    set xlabel "iteration + 1  (iteration 0 at 1)"; set ylabel "judged residual error_data (man conebench, VERDICT)" noenhanced
     set logscale x 10; set format x "%g"
     set key off
     plot for [i=0:nblk-1] data index nblk + i using ($1 + 1):(err($3)) with lines \
