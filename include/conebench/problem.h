@@ -146,6 +146,8 @@ void cb_problem_y(const cb_problem *prob, const double *p, double *y);
 void cb_problem_row_Wp(const cb_problem *prob, int alpha, const double *p, double *out);
 /* out (d×d column-major) = W_αα (zero if BSR row has no diagonal block; factored: the cache). */
 void cb_problem_diag_block(const cb_problem *prob, int alpha, double *out);
+/* ‖W_αα‖∞: the largest absolute row sum of contact α's diagonal block. */
+double cb_problem_diag_norm(const cb_problem *prob, int alpha);
 /* Work of one full W p in block products: nc² for dense, nnzb for BSR (d×d block × vector);
  * factored: 2 per (contact, slot) with a body — one d×6 G block × vector for Gᵀ p and one for
  * G v (the per-body M⁻¹, 12 multiplications, is not counted). */

@@ -25,19 +25,9 @@ double cb_contact_residual2(cb_kind kind, const cb_friction *f, const double *p,
 /* w̄ = mean_α ‖W_αα‖∞ (largest absolute row sum of each diagonal block); force = ‖q‖ / w̄. */
 void cb_judge_scale_of(const cb_problem *prob, cb_judge_scale *out)
 {
-    int d = prob->d;
-    double blk[CB_MAX_DIM * CB_MAX_DIM], mean = 0.0;
-    for (int a = 0; a < prob->nc; a++) {
-        double nrm = 0.0;
-        cb_problem_diag_block(prob, a, blk);
-        for (int i = 0; i < d; i++) {
-            double r = 0.0;
-            for (int k = 0; k < d; k++)
-                r += fabs(blk[i + k * d]);
-            nrm = fmax(nrm, r);
-        }
-        mean += nrm / prob->nc;
-    }
+    double mean = 0.0;
+    for (int a = 0; a < prob->nc; a++)
+        mean += cb_problem_diag_norm(prob, a) / prob->nc;
     out->norm_q = cb_nrm2(prob->q, cb_problem_n(prob));
     out->force = mean > 0 && isfinite(mean) ? out->norm_q / mean : 0.0;
 }

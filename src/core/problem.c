@@ -328,6 +328,21 @@ void cb_problem_diag_block(const cb_problem *p, int alpha, double *out)
             memcpy(out, b->val + (size_t)k * d * d, (size_t)d * d * sizeof(double));
 }
 
+/* ‖W_αα‖∞ = max_i Σ_j |(W_αα)_ij| */
+double cb_problem_diag_norm(const cb_problem *prob, int alpha)
+{
+    int d = prob->d;
+    double blk[CB_MAX_DIM * CB_MAX_DIM], nrm = 0.0;
+    cb_problem_diag_block(prob, alpha, blk);
+    for (int i = 0; i < d; i++) {
+        double r = 0.0;
+        for (int j = 0; j < d; j++)
+            r += fabs(blk[i + j * d]);
+        nrm = fmax(nrm, r);
+    }
+    return nrm;
+}
+
 long long cb_problem_blocks_per_matvec(const cb_problem *p)
 {
     if (p->storage == CB_STORAGE_FACTORED)

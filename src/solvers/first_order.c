@@ -114,27 +114,12 @@ int cb_fo_supports(const cb_problem *prob, cb_error *err)
     return CB_OK;
 }
 
-/* max_i Σ_j |(W_αα)_ij| */
-double cb_fo_diag_norm(const cb_problem *prob, int alpha)
-{
-    int d = prob->d;
-    double blk[CB_MAX_DIM * CB_MAX_DIM], nrm = 0.0;
-    cb_problem_diag_block(prob, alpha, blk);
-    for (int i = 0; i < d; i++) {
-        double r = 0.0;
-        for (int j = 0; j < d; j++)
-            r += fabs(blk[i + j * d]);
-        nrm = fmax(nrm, r);
-    }
-    return nrm;
-}
-
 /* (1/nc) Σ_α ‖W_αα‖∞ */
 double cb_fo_mean_diag_norm(const cb_problem *prob)
 {
     double mean = 0.0;
     for (int a = 0; a < prob->nc; a++)
-        mean += cb_fo_diag_norm(prob, a) / prob->nc;
+        mean += cb_problem_diag_norm(prob, a) / prob->nc;
     return mean;
 }
 

@@ -67,8 +67,6 @@ typedef struct {
  * at setup). */
 void cb_fo_drift_init(cb_fo_drift *d, const cb_problem *prob, double norm_q, double mean_diag);
 
-/* ‖W_αα‖∞, the largest absolute row sum of contact α's diagonal block. */
-double cb_fo_diag_norm(const cb_problem *prob, int alpha);
 /* mean_α ‖W_αα‖∞. */
 double cb_fo_mean_diag_norm(const cb_problem *prob);
 /* Records the iterate of residual r and y = W p + q; 1 when it is the new reference (the caller

@@ -147,7 +147,7 @@ static void scales(nsn_work *w)
     double sum = 0.0;
     w->w_mean = 0.0;
     for (int a = 0; a < prob->nc; a++) {
-        double nrm = cb_fo_diag_norm(prob, a);
+        double nrm = cb_problem_diag_norm(prob, a);
         w->rho[a] = w->par.ac && nrm > 0 ? 1.0 / nrm : 1.0;
         sum += w->rho[a] * nrm;
         w->w_mean += nrm / prob->nc;
