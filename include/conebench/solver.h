@@ -47,7 +47,7 @@ typedef cb_kv cb_option;
 /* Description of an option a solver accepts (for `conebench list solvers` and validation). */
 typedef cb_kv_spec cb_option_spec;
 
-/* The budget of one run (cb_solve makes it; solvers only ask cb_time_up / cb_time_left). */
+/* The budget of one run (cb_solve makes it; solvers only ask cb_time_up / cb_time_fits). */
 typedef struct cb_budget cb_budget;
 
 typedef struct {
@@ -82,9 +82,6 @@ int cb_time_up(const cb_settings *s);
 /* 1 when the run's budget still holds `need` more CPU seconds (and the wall guard has not
  * passed); 1 without a budget. cb_time_up(s) = !cb_time_fits(s, 0). */
 int cb_time_fits(const cb_settings *s, double need);
-/* CPU seconds left in the run's budget (reads the CPU clock; INFINITY without a budget; ≤ 0
- * once spent). For a step that cannot be interrupted: skip it when it cannot fit. */
-double cb_time_left(const cb_settings *s);
 
 void cb_settings_default(cb_settings *s);
 

@@ -67,15 +67,6 @@ int cb_time_fits(const cb_settings *s, double need)
 
 int cb_time_up(const cb_settings *s) { return !cb_time_fits(s, 0.0); }
 
-double cb_time_left(const cb_settings *s)
-{
-    cb_budget *b = s ? s->budget : NULL;
-    if (!b || !isfinite(b->cpu_end))
-        return INFINITY;
-    double left = read_cpu(b, cb_now());
-    return b->over ? fmin(left, 0.0) : left;
-}
-
 void cb_step_cost_start(cb_step_cost *c, const cb_settings *s, size_t n)
 {
     c->on = s && s->budget && isfinite(s->budget->cpu_end) && n >= CB_KERNEL_CHILD_MIN_N;
