@@ -124,8 +124,9 @@ static int check_settings(const cb_settings *s, cb_error *err)
         return cb_fail(err, CB_ERR_INPUT, "tol: must be finite and > 0, got %g", s->tol);
     if (s->max_iter < 1)
         return cb_fail(err, CB_ERR_INPUT, "max_iter: must be ≥ 1, got %d", s->max_iter);
-    if (isnan(s->time_limit))
-        return cb_fail(err, CB_ERR_INPUT, "time_limit: is NaN");
+    if (!(s->time_limit >= 0 && s->time_limit <= CB_TIME_LIMIT_MAX))
+        return cb_fail(err, CB_ERR_INPUT, "time_limit: must be 0 (none) or in (0, %.0f] s, got %g",
+                       CB_TIME_LIMIT_MAX, s->time_limit);
     if (s->noptions < 0 || (s->noptions > 0 && !s->options))
         return cb_fail(err, CB_ERR_INPUT, "options: inconsistent count %d", s->noptions);
     return CB_OK;
