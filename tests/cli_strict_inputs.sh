@@ -72,6 +72,11 @@ line=$(($(wc -l <"$tmp/p.sol") + 1))
 run "$bin" error "$tmp/p.dat" --solution "$tmp/nul.sol"
 check "NUL in a solution file" '[ "$rc" = 2 ] && grep -qx "conebench: $tmp/nul.sol:$line: NUL byte (at byte $(wc -c <"$tmp/p.sol")): not a text file" "$tmp/err"'
 
+printf 'name n\ngenerate random kind=coulomb3d nc=3 seeds=1\nsolver nsgs\n\0solver psor\n' >"$tmp/nul.conf"
+run "$bin" run "$tmp/nul.conf" -o "$tmp/nulrun" --quiet
+check "NUL in a campaign file" '[ "$rc" = 2 ] && [ ! -e "$tmp/nulrun" ] &&
+  grep -qx "conebench: $tmp/nul.conf:4: NUL byte (at byte 63): not a text file" "$tmp/err"'
+
 # A key given twice is refused, naming it and both values (solver options, scenario parameters).
 run "$bin" solve "$tmp/p.dat" --solver nsgs --option omega=1 --option omega=1.5
 check "repeated solver option" '[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] &&

@@ -670,6 +670,8 @@ int cb_campaign_read(const char *path, const char *gen_dir, cb_campaign **out, c
     size_t len = 0;
     *out = NULL;
     int rc = cb_read_file(path, 1 << 20, &text, &len, err);
+    if (rc == CB_OK && (rc = cb_text_check(path, text, len, err)) != CB_OK)
+        free(text); /* a NUL byte would end the campaign silently */
     if (rc != CB_OK)
         return rc;
     cb_campaign *c = calloc(1, sizeof *c);
