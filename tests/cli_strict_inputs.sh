@@ -7,7 +7,9 @@
 # FC3D_Example1_SBM.dat and of rolling/RFC3D_sphere_1.dat, where their last numbers are, and
 # every 101st offset before (under CONEBENCH_QUICK, sanitizer and valgrind runs: the last 32 and
 # every 200th); every byte offset of these and eight more files is tests/test_strict_inputs.c.
-# Then: NUL bytes (FILE:LINE), a key given twice, --time-limit's range, "did you mean".
+# Then: NUL bytes (FILE:LINE), a key given twice, --time-limit's range, "did you mean", and every
+# numeric option range `list solvers` states against what validation accepts
+# (tests/support/option_ranges.py; skipped without python3).
 # Usage: cli_strict_inputs.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 export OPENBLAS_NUM_THREADS=1
@@ -109,5 +111,14 @@ check "option: did you mean" '[ "$rc" = 2 ] &&
   grep -qx "conebench: option omgea: not an option of solver nsgs (did you mean '"'omega'"'?)" "$tmp/err"'
 run "$bin" conformance nsgx
 check "conformance: did you mean" '[ "$rc" = 2 ] && grep -q "(did you mean '"'nsgs'"'?)" "$tmp/err"'
+
+# Every numeric option range `list solvers` states is what validation accepts.
+if command -v python3 >/dev/null; then
+  run python3 "$(dirname "$0")/support/option_ranges.py" "$bin" "$tmp"
+  check "option ranges agree with list solvers" '[ "$rc" = 0 ] && grep -q "^option ranges: [1-9][0-9]* boundary values checked, 0 disagree$" "$tmp/out"'
+  tail -1 "$tmp/out"
+else
+  echo "cli strict inputs: option ranges: skipped: no python3"
+fi
 echo "cli strict inputs: $pass passed, $fail failed"
 [ "$fail" = 0 ]
