@@ -7,7 +7,8 @@
 # FC3D_Example1_SBM.dat and of rolling/RFC3D_sphere_1.dat, where their last numbers are, and
 # every 101st offset before (under CONEBENCH_QUICK, sanitizer and valgrind runs: the last 32 and
 # every 200th); every byte offset of these and eight more files is tests/test_strict_inputs.c.
-# Then: NUL bytes (FILE:LINE), a key given twice, --time-limit's range, "did you mean", and every
+# Then: NUL bytes (FILE:LINE), a key given twice, --time-limit's range, "did you mean", nc = 0
+# solved at once by every native solver, and every
 # numeric option range `list solvers` states against what validation accepts
 # (tests/support/option_ranges.py; skipped without python3).
 # Usage: cli_strict_inputs.sh "RUNNER" BIN
@@ -111,6 +112,25 @@ check "option: did you mean" '[ "$rc" = 2 ] &&
   grep -qx "conebench: option omgea: not an option of solver nsgs (did you mean '"'omega'"'?)" "$tmp/err"'
 run "$bin" conformance nsgx
 check "conformance: did you mean" '[ "$rc" = 2 ] && grep -q "(did you mean '"'nsgs'"'?)" "$tmp/err"'
+
+# nc = 0: a valid problem without contacts (local, dense 0 x 0 W), solved at once by every solver
+# with error 0: info, solve (text, --json, --solution), error on the written solution.
+printf '3\n0\n0\n0\n0\n0\t0\n' >"$tmp/nc0.dat"
+run "$bin" info "$tmp/nc0.dat" --json
+check "nc = 0: info" '[ "$rc" = 0 ] && grep -q "\"nc\":0,.*\"mu\":\[\]," "$tmp/out"'
+native=$("$bin" list solvers | awk '/^[^ ]/ && $1 !~ /^siconos-/ && $1 != "external" { print $1 }')
+check "nc = 0: native solvers listed" '[ "$(echo "$native" | wc -w)" -ge 8 ]'
+for sv in $native; do
+  run "$bin" solve "$tmp/nc0.dat" --solver "$sv" --json --solution "$tmp/nc0.$sv.sol"
+  check "nc = 0: $sv solves at once" '[ "$rc" = 0 ] &&
+    grep -q "\"nc\":0,.*\"status\":\"solved\",\"iterations\":0,\"error\":0,\"error_q\":0," "$tmp/out" &&
+    [ "$(cat "$tmp/nc0.$sv.sol")" = "0 3" ]'
+done
+run "$bin" error "$tmp/nc0.dat" --solution "$tmp/nc0.nsgs.sol"
+check "nc = 0: error" '[ "$rc" = 0 ] && grep -q "\"error\":0,.*\"solved\":true" "$tmp/out"'
+run "$bin" convert "$tmp/nc0.dat" "$tmp/nc0.hdf5"
+check "nc = 0: no FCLIB" '[ "$rc" = 2 ] && [ ! -e "$tmp/nc0.hdf5" ] &&
+  grep -qx "conebench: $tmp/nc0.hdf5:0: FCLIB holds no problem without contacts (nc = 0): write Siconos text" "$tmp/err"'
 
 # Every numeric option range `list solvers` states is what validation accepts.
 if command -v python3 >/dev/null; then

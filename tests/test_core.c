@@ -113,8 +113,8 @@ static void test_problem_check(void **state)
     assert_non_null(strstr(err.text, "q"));
     cb_problem_free(p);
     cb_problem *q = NULL;
-    assert_int_equal(cb_problem_alloc(CB_KIND_ROLLING3D, 0, CB_STORAGE_DENSE, 0, &q, &err),
-                     CB_ERR_INPUT);
+    assert_int_equal(cb_problem_alloc(CB_KIND_ROLLING3D, -1, CB_STORAGE_DENSE, 0, &q, &err),
+                     CB_ERR_INPUT); /* nc = 0 is a valid problem without contacts */
     assert_null(q);
     assert_non_null(strstr(err.text, "nc"));
     assert_int_equal(cb_problem_alloc(CB_KIND_ROLLING3D, 1 << 30, CB_STORAGE_DENSE, 0, &q, &err),

@@ -177,11 +177,16 @@ static int trace_from_zero(cb_info *info, const cb_settings *s, const cb_problem
     return CB_OK;
 }
 
-/* setup, solve, cleanup, then the judge and the status rule (final_status). */
-static int run_judged(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
+/* setup, solve, cleanup. A problem without contacts (nc = 0) is solved by the empty p at
+ * once, whatever the solver: none is called. */
+static int run_solver(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
                       cb_solution *sol, cb_info *info, cb_error *err)
 {
     void *work = NULL;
+    if (prob->nc == 0) {
+        info->status = CB_STATUS_SOLVED;
+        return CB_OK;
+    }
     double t0 = cb_now();
     int rc = solver->setup(prob, s, &work, err);
     info->time_setup = cb_now() - t0;
@@ -191,9 +196,17 @@ static int run_judged(const cb_solver *solver, const cb_problem *prob, const cb_
     rc = solver->solve(work, s, sol, info, err);
     info->time_solve = cb_now() - t0;
     solver->cleanup(work);
+    return rc;
+}
+
+/* The solver's run, then the judge and the status rule (final_status). */
+static int run_judged(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
+                      cb_solution *sol, cb_info *info, cb_error *err)
+{
+    int rc = run_solver(solver, prob, s, sol, info, err);
     if (rc != CB_OK)
         return rc;
-    t0 = cb_now();
+    double t0 = cb_now();
     cb_judgement j;
     rc = cb_judge(prob, sol->p, s->tol, sol->y, &j, err);
     info->time_judge = cb_now() - t0;
