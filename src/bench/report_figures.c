@@ -191,8 +191,9 @@ static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, int ti
                  t->np - t->ncommon);
     gp_str(a, sizeof a, data);
     gp_str(b, sizeof b, out);
-    snprintf(vars, sizeof vars, "data=%s; out=%s; ttl='%s'; what='%s'; ncol=%d; xmax=%.17g", a, b,
-             ttl, measures[m].what, nc + 1, xmax);
+    if (snprintf(vars, sizeof vars, "data=%s; out=%s; ttl='%s'; what='%s'; ncol=%d; xmax=%.17g",
+                 a, b, ttl, measures[m].what, nc + 1, xmax) >= (int)sizeof vars)
+        return cb_fail(err, CB_ERR_INPUT, "%s: path too long for gnuplot", out);
     return gnuplot(x, vars, "profile.gp", err);
 }
 
@@ -325,9 +326,11 @@ static int convergence_figure(const cb_report_ctx *x, const cb_report_table *t, 
              t->kinds[p], t->ncs[p], t->tol);
     gp_str(a, sizeof a, data);
     gp_str(b, sizeof b, out);
-    snprintf(vars, sizeof vars,
-             "data=%s; out=%s; ttl='%s'; tol=%.17g; nblk=%d; titles=\"%s\"; zfloor=%.17g; zeros=%d",
-             a, b, ttl, t->tol, nblk, titles, pow(10.0, floor(log10(r.least)) - 1), r.zeros);
+    if (snprintf(vars, sizeof vars,
+                 "data=%s; out=%s; ttl='%s'; tol=%.17g; nblk=%d; titles=\"%s\"; zfloor=%.17g; "
+                 "zeros=%d", a, b, ttl, t->tol, nblk, titles,
+                 pow(10.0, floor(log10(r.least)) - 1), r.zeros) >= (int)sizeof vars)
+        return cb_fail(err, CB_ERR_INPUT, "%s: path too long for gnuplot", out);
     return gnuplot(x, vars, "convergence.gp", err);
 }
 
