@@ -66,7 +66,7 @@ DEP_HEADERS := /usr/include/fclib.h /usr/include/suitesparse/klu.h \
                $(if $(filter 0,$(SICONOS)),,/usr/include/siconos/numerics/NumericsMatrix.h)
 DEPS_STAMP := $(BUILD)/config.mk
 
-export CONEBENCH_QUICK CONEBENCH_DATA
+export CONEBENCH_QUICK CONEBENCH_DATA LSAN_OPTIONS ASAN_OPTIONS
 
 .PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo \
         bench-check bench-baseline slurm-check reproduce xmax-figure pile-figure scaling install install-check
@@ -221,7 +221,9 @@ NOSICONOS_CPP = $(CC) $(CSTD) $(SRC_INC) -Isrc/mech/scenarios -Itests/support \
 sanitize:
 	$(MAKE) --no-print-directory test BUILD=build-asan BIN=build-asan/conebench CC=clang \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  SO_NOUNDEF= SANITIZED=1 CONEBENCH_QUICK=1
+	  SO_NOUNDEF= SANITIZED=1 CONEBENCH_QUICK=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	  ASAN_OPTIONS=fast_unwind_on_malloc=0
 
 valgrind: $(BIN) $(TEST_BIN)
 	$(MAKE) --no-print-directory test CONEBENCH_QUICK=1 \

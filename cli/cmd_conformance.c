@@ -35,7 +35,7 @@ static int parse_conformance(int argc, char **argv, conf_args *a)
         else if (c == 'a')
             a->all = 1;
         else if (c == 'l')
-            rc = cb_cli_parse_double("--time-limit", optarg, &a->s.time_limit);
+            rc = cb_cli_parse_time_limit("--time-limit", optarg, &a->s.time_limit);
         else if (c == 's')
             rc = cb_cli_parse_double("--slack", optarg, &a->s.slack);
         else if (c == 'c' && (rc = cb_cli_parse_long("--nc", optarg, 1, 2000, &v)) == CB_EXIT_OK)
@@ -50,10 +50,11 @@ static int parse_conformance(int argc, char **argv, conf_args *a)
         rc = cb_cli_usage_error("--time-limit must be > 0 and --slack ≥ 0");
     if (rc == CB_EXIT_OK && (optind == argc) == !a->all)
         rc = cb_cli_usage_error("conformance: name the solvers, or --all");
+    char hint[CB_CLI_HINT_LEN];
     for (int i = optind; rc == CB_EXIT_OK && i < argc; i++)
         if (!cb_solver_find(argv[i]))
-            rc = cb_cli_usage_error("conformance: unknown solver '%s' (conebench list solvers)",
-                                    argv[i]);
+            rc = cb_cli_usage_error("conformance: unknown solver '%s'%s (conebench list solvers)",
+                                    argv[i], cb_solver_suggest(argv[i], hint, sizeof hint));
     return rc;
 }
 

@@ -37,13 +37,24 @@ static void range(const double *x, int n, double *lo, double *hi)
     }
 }
 
-/* "key":[lo,hi] */
-static void json_range(cb_json *j, const char *key, double lo, double hi)
+/* "key":[lo,hi] ([] without contacts) */
+static void json_range(cb_json *j, const char *key, int nc, double lo, double hi)
 {
     cb_json_array(j, key);
-    cb_json_num(j, NULL, lo);
-    cb_json_num(j, NULL, hi);
+    if (nc > 0) {
+        cb_json_num(j, NULL, lo);
+        cb_json_num(j, NULL, hi);
+    }
     cb_json_close(j);
+}
+
+/* "key: [lo, hi]" ([] without contacts) */
+static void print_range(const char *key, int nc, double lo, double hi)
+{
+    if (nc > 0)
+        printf("%s: [%.17g, %.17g]\n", key, lo, hi);
+    else
+        printf("%s: []\n", key);
 }
 
 static void print_info(const cb_problem *p, int json)
@@ -58,10 +69,13 @@ static void print_info(const cb_problem *p, int json)
     long long nnzb = p->storage == CB_STORAGE_BSR ? p->bsr.nnzb : (long long)p->nc * p->nc;
     if (!json) {
         printf("file: %s\nkind: %s\nnc: %d\nd: %d\nstorage: %s\nnnz_blocks: %lld\n"
-               "norm_q: %.17g\nmu: [%.17g, %.17g]\nmu_r: [%.17g, %.17g]\nmu_s: [%.17g, %.17g]\n"
-               "sha256: %s\n",
+               "norm_q: %.17g\n",
                p->prov.source, cb_kind_name(p->kind), p->nc, p->d, cb_storage_name(p->storage),
-               nnzb, sqrt(qn), mlo, mhi, rlo, rhi, slo, shi, p->prov.sha256);
+               nnzb, sqrt(qn));
+        print_range("mu", p->nc, mlo, mhi);
+        print_range("mu_r", p->nc, rlo, rhi);
+        print_range("mu_s", p->nc, slo, shi);
+        printf("sha256: %s\n", p->prov.sha256);
         if (p->global)
             printf("global: ndof %d, M %d entries, H %d entries (W and q condensed from them)\n",
                    p->global->ndof, p->global->M.nnz, p->global->H.nnz);
@@ -76,9 +90,9 @@ static void print_info(const cb_problem *p, int json)
     cb_json_str(&j, "storage", cb_storage_name(p->storage));
     cb_json_int(&j, "nnz_blocks", nnzb);
     cb_json_num(&j, "norm_q", sqrt(qn));
-    json_range(&j, "mu", mlo, mhi);
-    json_range(&j, "mu_r", rlo, rhi);
-    json_range(&j, "mu_s", slo, shi);
+    json_range(&j, "mu", p->nc, mlo, mhi);
+    json_range(&j, "mu_r", p->nc, rlo, rhi);
+    json_range(&j, "mu_s", p->nc, slo, shi);
     cb_json_str(&j, "sha256", p->prov.sha256);
     cb_json_int(&j, "global_ndof", p->global ? p->global->ndof : 0);
     cb_json_end(&j);

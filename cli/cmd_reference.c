@@ -35,7 +35,7 @@ static int ref_option(int c, ref_args *a)
     case 'o': a->out = optarg; return CB_EXIT_OK;
     case 'c': a->check = optarg; return CB_EXIT_OK;
     case 't': return cb_cli_parse_double("--tol", optarg, &a->s.tol);
-    case 'l': return cb_cli_parse_double("--time-limit", optarg, &a->s.time_limit);
+    case 'l': return cb_cli_parse_time_limit("--time-limit", optarg, &a->s.time_limit);
     case 'n':
         rc = cb_cli_parse_long("--max-iter", optarg, 1, 0x7fffffff, &v);
         a->s.max_iter = (int)v;

@@ -65,7 +65,7 @@ static int sim_option(int c, sim_args *a)
     case 's': a->solver = optarg; return CB_EXIT_OK;
     case 't': a->have_tol = 1; return cb_cli_parse_double("--tol", optarg, &a->tol);
     case 'n': return cb_cli_parse_long("--max-iter", optarg, 1, 0x7fffffff, &a->max_iter);
-    case 'l': return cb_cli_parse_double("--time-limit", optarg, &a->time_limit);
+    case 'l': return cb_cli_parse_time_limit("--time-limit", optarg, &a->time_limit);
     case 'O': return cb_cli_kv_add(&a->options, "--option", optarg);
     case 'c': a->csv = optarg; return CB_EXIT_OK;
     case 'e': return cb_cli_parse_long("--every", optarg, 1, 0x7fffffff, &a->every);

@@ -55,7 +55,7 @@ static int solve_option(int c, solve_args *a)
         rc = cb_cli_parse_long("--max-iter", optarg, 1, 0x7fffffff, &v);
         a->s.max_iter = (int)v;
         return rc;
-    case 'l': return cb_cli_parse_double("--time-limit", optarg, &a->s.time_limit);
+    case 'l': return cb_cli_parse_time_limit("--time-limit", optarg, &a->s.time_limit);
     case 'W':
         rc = cb_cli_parse_double("--wall-limit", optarg, &a->s.wall_limit);
         return rc == CB_EXIT_OK && !(a->s.wall_limit > 0)
@@ -261,9 +261,10 @@ int cb_cmd_solve(int argc, char **argv)
     if (rc == CB_EXIT_OK) {
         const cb_solver *solver = cb_solver_find(a.solver);
         cb_error err = {{0}};
+        char hint[CB_CLI_HINT_LEN];
         if (!solver)
-            rc = cb_cli_usage_error("--solver: unknown solver '%s' (see conebench list solvers)",
-                                    a.solver);
+            rc = cb_cli_usage_error("--solver: unknown solver '%s'%s (see conebench list solvers)",
+                                    a.solver, cb_solver_suggest(a.solver, hint, sizeof hint));
         else if ((rc = run_solve(&a, solver, &err)) != CB_OK)
             rc = cb_cli_report(rc, &err);
     }

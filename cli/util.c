@@ -85,6 +85,15 @@ int cb_cli_kv_add(cb_kv_list *l, const char *opt, const char *text)
     return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
 }
 
+int cb_cli_parse_time_limit(const char *opt, const char *s, double *out)
+{
+    int rc = cb_cli_parse_double(opt, s, out);
+    if (rc == CB_EXIT_OK && !(*out >= 0 && *out <= CB_TIME_LIMIT_MAX))
+        rc = cb_cli_usage_error("%s: must be 0 (no limit) or in (0, %.0f] seconds, got %s", opt,
+                                CB_TIME_LIMIT_MAX, s);
+    return rc;
+}
+
 int cb_cli_parse_double(const char *opt, const char *s, double *out)
 {
     char *end;

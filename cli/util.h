@@ -41,6 +41,8 @@ int cb_cli_plugin(const char *path);
 
 /* Strict number parsing for options: whole string, finite. */
 int cb_cli_parse_double(const char *opt, const char *s, double *out);
+/* --time-limit: a number, 0 (no limit) or in (0, CB_TIME_LIMIT_MAX] seconds; else exit 2. */
+int cb_cli_parse_time_limit(const char *opt, const char *s, double *out);
 int cb_cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 
 /* One option of a command: its long name (without "--"), the code the parser returns
@@ -53,6 +55,7 @@ typedef struct {
     const char *help;
 } cb_cli_opt;
 
+#define CB_CLI_HINT_LEN 96 /* room for " (did you mean 'NAME'?)" */
 #define CB_CLI_SHORT_BIT 0x100
 #define CB_CLI_SHORT(c) ((c) | CB_CLI_SHORT_BIT) /* also accepted as -c */
 #define CB_CLI_MAX_OPTS 24            /* options of one form, at most */

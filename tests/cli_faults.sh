@@ -62,7 +62,7 @@ bad "a generator key twice" 1 "generate: key 'nc' given twice$" \
 bad "a label twice on a solver line" 2 "solver: label= given twice$" "$g\nsolver nsgs label=a label=b\n"
 bad "steps twice on a scenario line" 1 "scenario: steps given twice$" \
   "scenario sphere-plane steps=1 steps=2\nsolver nsgs\n"
-bad "a NUL byte" 3 "a NUL byte \\(byte 67 of the file\\)" "$g\nsolver nsgs\nsolver\0 pfp\n"
+bad "a NUL byte" 3 "NUL byte \\(at byte 66\\): not a text file" "$g\nsolver nsgs\nsolver\0 pfp\n"
 bad "a billion seeds" 1 "generate: 1000000000 more problems would make 1000000000; a campaign holds at most 100000 problems$" \
   "generate random kind=coulomb3d nc=5 seeds=1..1000000000\nsolver nsgs\n"
 bad "a seed past the range" 1 "seeds: '1\\.\\.99999999999999999999': want A or A\\.\\.B" \

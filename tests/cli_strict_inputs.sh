@@ -7,6 +7,10 @@
 # FC3D_Example1_SBM.dat and of rolling/RFC3D_sphere_1.dat, where their last numbers are, and
 # every 101st offset before (under CONEBENCH_QUICK, sanitizer and valgrind runs: the last 32 and
 # every 200th); every byte offset of these and eight more files is tests/test_strict_inputs.c.
+# Then: NUL bytes (FILE:LINE), a key given twice, --time-limit's range, "did you mean", nc = 0
+# solved at once by every native solver, and every
+# numeric option range `list solvers` states against what validation accepts
+# (tests/support/option_ranges.py; skipped without python3).
 # Usage: cli_strict_inputs.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 export OPENBLAS_NUM_THREADS=1
@@ -58,6 +62,83 @@ if find_data "cli strict inputs: truncation"; then
   # one before it stays readable (FrictionContact3D_1c.dat ends "3\n\n0.1").
   run "$bin" info "$data/fc3d/FrictionContact3D_1c.dat"
   check "FrictionContact3D_1c.dat (no final newline) reads" '[ "$rc" = 0 ] && grep -qx "mu: \[0.10000000000000001, 0.10000000000000001\]" "$tmp/out"'
+fi
+
+# NUL bytes in a text input: FILE:LINE, exit 2 (a problem and a solution file).
+"$bin" generate random --kind coulomb3d --nc 3 --seed 2 -o "$tmp/p.dat" --solution "$tmp/p.sol" 2>/dev/null
+{ head -c 40 "$tmp/p.dat"; printf '\0'; tail -c +41 "$tmp/p.dat"; } >"$tmp/nul.dat"
+line=$(($(head -c 40 "$tmp/p.dat" | tr -cd '\n' | wc -c) + 1))
+run "$bin" info "$tmp/nul.dat"
+check "NUL in a problem file" '[ "$rc" = 2 ] && grep -qx "conebench: $tmp/nul.dat:$line: NUL byte (at byte 40): not a text file" "$tmp/err"'
+{ cat "$tmp/p.sol"; printf '\0\n'; } >"$tmp/nul.sol"
+line=$(($(wc -l <"$tmp/p.sol") + 1))
+run "$bin" error "$tmp/p.dat" --solution "$tmp/nul.sol"
+check "NUL in a solution file" '[ "$rc" = 2 ] && grep -qx "conebench: $tmp/nul.sol:$line: NUL byte (at byte $(wc -c <"$tmp/p.sol")): not a text file" "$tmp/err"'
+
+printf 'name n\ngenerate random kind=coulomb3d nc=3 seeds=1\nsolver nsgs\n\0solver psor\n' >"$tmp/nul.conf"
+run "$bin" run "$tmp/nul.conf" -o "$tmp/nulrun" --quiet
+check "NUL in a campaign file" '[ "$rc" = 2 ] && [ ! -e "$tmp/nulrun" ] &&
+  grep -qx "conebench: $tmp/nul.conf:4: NUL byte (at byte 63): not a text file" "$tmp/err"'
+
+# A key given twice is refused, naming it and both values (solver options, scenario parameters).
+run "$bin" solve "$tmp/p.dat" --solver nsgs --option omega=1 --option omega=1.5
+check "repeated solver option" '[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] &&
+  grep -qx "conebench: option omega: given twice (omega=1, then omega=1.5)" "$tmp/err"'
+run "$bin" generate sphere-plane --param mu=0.2 --param mu=0.3 --steps 1 -o "$tmp/g"
+check "repeated scenario parameter" '[ "$rc" = 2 ] && [ ! -e "$tmp/g" ] &&
+  grep -q "param mu: given twice (mu=0.2, then mu=0.3)" "$tmp/err"'
+
+# --time-limit: 0 (none) or (0, 1e6] seconds; negative, huge and NaN are refused before any work.
+for t in -1 1e300 1000001 nan; do
+  run "$bin" solve "$tmp/p.dat" --solver nsgs --time-limit "$t" --solution "$tmp/t.sol"
+  check "--time-limit $t refused" '[ "$rc" = 2 ] && [ ! -e "$tmp/t.sol" ] && [ ! -s "$tmp/out" ] &&
+    grep -q "^conebench: --time-limit: " "$tmp/err"'
+done
+for t in 0 1e6 0.5; do
+  run "$bin" solve "$tmp/p.dat" --solver nsgs --time-limit "$t"
+  check "--time-limit $t accepted" '[ "$rc" = 0 ] && grep -q "status=solved" "$tmp/out"'
+done
+
+# "Did you mean": a misspelt solver or option name gets the nearest one; a far one gets none.
+run "$bin" solve "$tmp/p.dat" --solver nsgss
+check "solver: did you mean" '[ "$rc" = 2 ] &&
+  grep -qx "conebench: --solver: unknown solver '"'nsgss'"' (did you mean '"'nsgs'"'?) (see conebench list solvers)" "$tmp/err"'
+run "$bin" solve "$tmp/p.dat" --solver ipn
+check "solver: one substitution" '[ "$rc" = 2 ] && grep -q "(did you mean '"'ipm'"'?)" "$tmp/err"'
+run "$bin" solve "$tmp/p.dat" --solver zzzzzz
+check "solver: nothing near" '[ "$rc" = 2 ] && ! grep -q "did you mean" "$tmp/err"'
+run "$bin" solve "$tmp/p.dat" --solver nsgs --option omgea=1
+check "option: did you mean" '[ "$rc" = 2 ] &&
+  grep -qx "conebench: option omgea: not an option of solver nsgs (did you mean '"'omega'"'?)" "$tmp/err"'
+run "$bin" conformance nsgx
+check "conformance: did you mean" '[ "$rc" = 2 ] && grep -q "(did you mean '"'nsgs'"'?)" "$tmp/err"'
+
+# nc = 0: a valid problem without contacts (local, dense 0 x 0 W), solved at once by every solver
+# with error 0: info, solve (text, --json, --solution), error on the written solution.
+printf '3\n0\n0\n0\n0\n0\t0\n' >"$tmp/nc0.dat"
+run "$bin" info "$tmp/nc0.dat" --json
+check "nc = 0: info" '[ "$rc" = 0 ] && grep -q "\"nc\":0,.*\"mu\":\[\]," "$tmp/out"'
+native=$("$bin" list solvers | awk '/^[^ ]/ && $1 !~ /^siconos-/ && $1 != "external" { print $1 }')
+check "nc = 0: native solvers listed" '[ "$(echo "$native" | wc -w)" -ge 8 ]'
+for sv in $native; do
+  run "$bin" solve "$tmp/nc0.dat" --solver "$sv" --json --solution "$tmp/nc0.$sv.sol"
+  check "nc = 0: $sv solves at once" '[ "$rc" = 0 ] &&
+    grep -q "\"nc\":0,.*\"status\":\"solved\",\"iterations\":0,\"error\":0,\"error_q\":0," "$tmp/out" &&
+    [ "$(cat "$tmp/nc0.$sv.sol")" = "0 3" ]'
+done
+run "$bin" error "$tmp/nc0.dat" --solution "$tmp/nc0.nsgs.sol"
+check "nc = 0: error" '[ "$rc" = 0 ] && grep -q "\"error\":0,.*\"solved\":true" "$tmp/out"'
+run "$bin" convert "$tmp/nc0.dat" "$tmp/nc0.hdf5"
+check "nc = 0: no FCLIB" '[ "$rc" = 2 ] && [ ! -e "$tmp/nc0.hdf5" ] &&
+  grep -qx "conebench: $tmp/nc0.hdf5:0: FCLIB holds no problem without contacts (nc = 0): write Siconos text" "$tmp/err"'
+
+# Every numeric option range `list solvers` states is what validation accepts.
+if command -v python3 >/dev/null; then
+  run python3 "$(dirname "$0")/support/option_ranges.py" "$bin" "$tmp"
+  check "option ranges agree with list solvers" '[ "$rc" = 0 ] && grep -q "^option ranges: [1-9][0-9]* boundary values checked, 0 disagree$" "$tmp/out"'
+  tail -1 "$tmp/out"
+else
+  echo "cli strict inputs: option ranges: skipped: no python3"
 fi
 echo "cli strict inputs: $pass passed, $fail failed"
 [ "$fail" = 0 ]

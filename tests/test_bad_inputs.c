@@ -29,17 +29,17 @@ typedef struct {
 static const bad_case bad_problems[] = {
     {"empty.dat", 1, "d: the file is empty"},
     {"blank_lines_only.dat", 1, "d: the file is empty"},
-    {"binary_garbage.dat", 1, "d: expected an integer"},
+    {"binary_garbage.dat", 1, "NUL byte (at byte 0): not a text file"},
     {"not_a_number_d.dat", 1, "d: expected an integer, got 'three'"},
     {"zero_d.dat", 1, "d: 0 is out of range"},
     {"unsupported_d.dat", 1, "d: unsupported dimension 4"},
-    {"zero_nc.dat", 2, "nc: 0 is out of range"},
+    {"zero_nc.dat", 2, "W storage: unexpected end of file"}, /* nc = 0 is valid, W is not */
     {"negative_nc.dat", 2, "nc: -3 is out of range"},
     {"huge_int.dat", 2, "nc: integer '99999999999999999999' out of range"},
     {"nc_overflow.dat", 2, "nc: nc·d = 6000000000 exceeds"},
     {"bad_storage.dat", 3, "W storage: 7 is out of range"},
     {"negative_size.dat", 4, "W size0: -3 is out of range"},
-    {"zero_size.dat", 5, "W size1: 0 is out of range"},
+    {"zero_size.dat", 4, "W: matrix is 3 x 0, expected 3 x 3 (nc·d)"},
     {"W_not_square.dat", 4, "W: matrix is 3 x 4, expected 3 x 3"},
     {"nc_mismatch.dat", 4, "W: matrix is 3 x 3 but nc·d = 6"},
     {"dense_header_mismatch.dat", 6, "W: dense sizes 3 x 4 differ"},
@@ -90,8 +90,8 @@ static const bad_case bad_problems[] = {
 
 static const bad_case bad_solutions[] = {
     {"empty.sol", 1, "nc: the file is empty"},
-    {"zero_nc.sol", 1, "nc: expected an integer in [1, 2147483647], got '0'"},
-    {"non_integer_header.sol", 1, "nc: expected an integer in [1, 2147483647], got '1.5'"},
+    {"negative_nc.sol", 1, "nc: expected an integer in [0, 2147483647], got '-2'"},
+    {"non_integer_header.sol", 1, "nc: expected an integer in [0, 2147483647], got '1.5'"},
     {"bad_d.sol", 1, "d: expected an integer in [1, 6], got '9'"},
     {"overflow_count.sol", 1, "nc: nc·d = 12000000000 exceeds"},
     {"huge_count.sol", 1, "nc: the file is too short for nc·d = 600000000 pairs"},

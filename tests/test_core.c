@@ -113,8 +113,8 @@ static void test_problem_check(void **state)
     assert_non_null(strstr(err.text, "q"));
     cb_problem_free(p);
     cb_problem *q = NULL;
-    assert_int_equal(cb_problem_alloc(CB_KIND_ROLLING3D, 0, CB_STORAGE_DENSE, 0, &q, &err),
-                     CB_ERR_INPUT);
+    assert_int_equal(cb_problem_alloc(CB_KIND_ROLLING3D, -1, CB_STORAGE_DENSE, 0, &q, &err),
+                     CB_ERR_INPUT); /* nc = 0 is a valid problem without contacts */
     assert_null(q);
     assert_non_null(strstr(err.text, "nc"));
     assert_int_equal(cb_problem_alloc(CB_KIND_ROLLING3D, 1 << 30, CB_STORAGE_DENSE, 0, &q, &err),
@@ -512,11 +512,26 @@ static void test_kv(void **state)
     assert_string_equal(err.text, "param c: 'x' is not an integer");
     assert_int_equal(cb_kv_double(&v, "zz", 0, 1, &x, &err), CB_ERR_INPUT);
     assert_string_equal(err.text, "param zz: no value and no default");
+    /* one value per key: the list above holds a twice */
+    assert_int_equal(cb_kv_check(&v, "a parameter of test", &err), CB_ERR_INPUT);
+    assert_string_equal(err.text, "param a: given twice (a=-4, then a=-4)");
+    cb_kv_list_free(&l);
+    assert_int_equal(cb_kv_parse(&l, "n=2", &err), CB_OK);
+    assert_int_equal(cb_kv_parse(&l, "a=2", &err), CB_OK);
+    v = (cb_kv_view){l.items, l.n, spec, "param"};
     assert_int_equal(cb_kv_check(&v, "a parameter of test", &err), CB_OK);
     assert_int_equal(cb_kv_add(&l, "zz", "1", &err), CB_OK);
     v = (cb_kv_view){l.items, l.n, spec, "option"};
     assert_int_equal(cb_kv_check(&v, "an option of solver t", &err), CB_ERR_INPUT);
     assert_string_equal(err.text, "option zz: not an option of solver t");
+    cb_kv_list_free(&l);
+    /* a misspelt key: the nearest key of the spec (one edit away) is offered */
+    static const cb_kv_spec names[] = {{"omega", "1", ""}, {"order", "natural", ""},
+                                       {NULL, NULL, NULL}};
+    assert_int_equal(cb_kv_parse(&l, "omgea=1", &err), CB_OK); /* a swap of neighbours */
+    v = (cb_kv_view){l.items, l.n, names, "option"};
+    assert_int_equal(cb_kv_check(&v, "an option of solver t", &err), CB_ERR_INPUT);
+    assert_string_equal(err.text, "option omgea: not an option of solver t (did you mean 'omega'?)");
     cb_kv_list_free(&l);
     assert_int_equal(l.n, 0);
     cb_kv_list_free(&l); /* twice, and NULL */

@@ -74,4 +74,20 @@ int cb_sorted_union(const int *a, int na, const int *b, int nb, int shift, int *
 /* Duplicate a string; NULL on failure or NULL input. */
 char *cb_strdup(const char *s);
 
+/* "Did you mean": offer each candidate name in turn; cb_suggest_best gives the nearest one in
+ * edit distance (insertions, deletions, substitutions, swaps of neighbours) when it is near
+ * enough to be a misspelling (at most 1 + len/4 edits, at most 3), else NULL.
+ *   cb_suggest g; cb_suggest_init(&g, name); for (...) cb_suggest_add(&g, candidate_i);
+ *   const char *near = cb_suggest_best(&g); */
+typedef struct {
+    const char *name;
+    const char *best;
+    int dist;
+} cb_suggest;
+void cb_suggest_init(cb_suggest *g, const char *name);
+void cb_suggest_add(cb_suggest *g, const char *candidate);
+const char *cb_suggest_best(const cb_suggest *g);
+/* " (did you mean 'X'?)" for cb_suggest_best's X, "" without one, into buf of len bytes. */
+const char *cb_suggest_text(const cb_suggest *g, char *buf, size_t len);
+
 #endif

@@ -49,12 +49,14 @@ typedef cb_kv_spec cb_option_spec;
 
 /* The budget of one run (cb_solve makes it; solvers only ask cb_time_up / cb_time_fits). */
 typedef struct cb_budget cb_budget;
+/* The largest time limit accepted (seconds; about 11.6 days): beyond it a limit is a typo. */
+#define CB_TIME_LIMIT_MAX 1e6
 
 typedef struct {
     double tol;          /* target judged error (default 1e-8) */
     int max_iter;        /* outer iterations (sweeps for nsgs) (default 10000) */
     /* The budget: CPU seconds of the run (the process CPU clock, every thread: setup and solve,
-     * plus cpu_spent), ≤ 0 for none (default 60). */
+     * plus cpu_spent), 0 for none, at most CB_TIME_LIMIT_MAX (default 60). */
     double time_limit;
     int trace;           /* record (iteration, time, error) every iteration (default 0) */
     const cb_option *options; /* per-solver options, not owned */
@@ -150,6 +152,9 @@ typedef struct cb_solver {
 int cb_solver_count(void);
 const cb_solver *cb_solver_at(int i);
 const cb_solver *cb_solver_find(const char *name);
+/* " (did you mean 'NAME'?)" naming the registered solver nearest to a misspelt name, or "",
+ * written into buf (len bytes). */
+const char *cb_solver_suggest(const char *name, char *buf, size_t len);
 
 /* Run `solver` on prob from sol->p (warm start), then judge. Returns CB_OK when the run happened
  * (whatever its status), CB_ERR_INPUT for invalid settings/options/problem (info->status

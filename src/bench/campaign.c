@@ -806,30 +806,16 @@ static int parse_lines(cb_campaign *c, parse_ctx *x, char *text, cb_error *err)
     return rc == CB_OK ? check_unique(c, err) : rc;
 }
 
-/* A campaign file is text: a NUL byte is refused at its line (it would end the text early). */
-static int no_nul(const char *path, const char *text, size_t len, cb_error *err)
-{
-    const char *nul = memchr(text, '\0', len);
-    long line = 1;
-    for (const char *q = text; nul && q < nul; q++)
-        line += *q == '\n';
-    return nul ? cb_fail_at(err, CB_ERR_INPUT, path, line, "a NUL byte (byte %ld of the file): a "
-                            "campaign file is text", (long)(nul - text) + 1)
-               : CB_OK;
-}
-
 int cb_campaign_read(const char *path, const char *gen_dir, cb_campaign **out, cb_error *err)
 {
     char *text = NULL;
     size_t len = 0;
     *out = NULL;
     int rc = cb_read_file(path, 1 << 20, &text, &len, err);
-    if (rc == CB_OK)
-        rc = no_nul(path, text, len, err);
-    if (rc != CB_OK) {
-        free(text);
+    if (rc == CB_OK && (rc = cb_text_check(path, text, len, err)) != CB_OK)
+        free(text); /* a NUL byte would end the campaign silently */
+    if (rc != CB_OK)
         return rc;
-    }
     cb_campaign *c = calloc(1, sizeof *c);
     parse_ctx x = {path, 0, {0}, 0, gen_dir, {0}};
     if (!c || !(c->path = cb_strdup(path)) || !(c->text = cb_strdup(text))) {

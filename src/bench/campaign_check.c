@@ -114,9 +114,11 @@ static int check_solver(check_ctx *x, int si, cb_error *err)
     if (x->skip_test && !strncmp(cs->solver, "test-", 5))
         return CB_OK;
     const cb_solver *sv = x->find(cs->solver);
+    char hint[96];
     if (!sv)
-        return cb_fail_at(err, CB_ERR_INPUT, x->c->path, cs->line, "unknown solver '%s' (see "
-                          "conebench list solvers)", cs->solver);
+        return cb_fail_at(err, CB_ERR_INPUT, x->c->path, cs->line, "unknown solver '%s'%s (see "
+                          "conebench list solvers)", cs->solver,
+                          cb_solver_suggest(cs->solver, hint, sizeof hint));
     cb_error e = {{0}};
     int rc = CB_OK, tried = 0;
     for (int pass = 0; pass < 2 && rc == CB_OK && !tried; pass++)

@@ -141,10 +141,12 @@ static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const 
     }
     cb_gp_str(a, sizeof a, data);
     cb_gp_str(b, sizeof b, out);
-    snprintf(vars, sizeof vars,
-             "data=%s; out=%s; ttl='%s'; what='%s'; counted='%s'; ncol=%d; xmax=%.17g; "
-             "colours=\"%s\"",
-             a, b, ttl, measures[m].what, measures[m].counted, nc + 1, xmax, colours);
+    if (snprintf(vars, sizeof vars,
+                 "data=%s; out=%s; ttl='%s'; what='%s'; counted='%s'; ncol=%d; xmax=%.17g; "
+                 "colours=\"%s\"",
+                 a, b, ttl, measures[m].what, measures[m].counted, nc + 1, xmax,
+                 colours) >= (int)sizeof vars)
+        return cb_fail(err, CB_ERR_INPUT, "%s: path too long for gnuplot", out);
     return gnuplot(x, vars, "profile.gp", err);
 }
 

@@ -1,6 +1,7 @@
 /* conebench — errors, clocks, checked allocation, small helpers (finite check, sorted union). */
 #include "conebench/common.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,4 +122,68 @@ int cb_sorted_union(const int *a, int na, const int *b, int nb, int shift, int *
         }
     }
     return n;
+}
+
+/* Longest name the edit distance is computed for (longer ones are never suggested). */
+#define CB_SUGGEST_MAX_LEN 64
+
+/* Optimal string alignment distance between a and b (Damerau–Levenshtein without repeated
+ * edits of one substring): d(i,j) = min(d(i-1,j)+1, d(i,j-1)+1, d(i-1,j-1)+[a_i != b_j],
+ * d(i-2,j-2)+1 when a_i a_{i-1} = b_{j-1} b_j). */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > CB_SUGGEST_MAX_LEN || lb > CB_SUGGEST_MAX_LEN)
+        return INT_MAX;
+    int d[CB_SUGGEST_MAX_LEN + 1][CB_SUGGEST_MAX_LEN + 1];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+void cb_suggest_init(cb_suggest *g, const char *name)
+{
+    g->name = name ? name : "";
+    g->best = NULL;
+    g->dist = INT_MAX;
+}
+
+void cb_suggest_add(cb_suggest *g, const char *candidate)
+{
+    if (!candidate)
+        return;
+    int d = edit_distance(g->name, candidate);
+    if (d < g->dist) {
+        g->dist = d;
+        g->best = candidate;
+    }
+}
+
+const char *cb_suggest_best(const cb_suggest *g)
+{
+    int len = (int)strlen(g->name), limit = 1 + len / 4;
+    limit = limit > 3 ? 3 : limit;
+    return g->best && g->dist > 0 && g->dist <= limit && g->dist < len ? g->best : NULL;
+}
+
+const char *cb_suggest_text(const cb_suggest *g, char *buf, size_t len)
+{
+    const char *best = cb_suggest_best(g);
+    if (best)
+        snprintf(buf, len, " (did you mean '%s'?)", best);
+    else if (len)
+        buf[0] = '\0';
+    return buf;
 }

@@ -229,6 +229,18 @@ static int write_through(const cb_outfile *o, const char *data, size_t len, cb_e
     return rc;
 }
 
+/* The complete temporary file replaces the target (then nothing is left to remove). */
+static int rename_onto_target(cb_outfile *o, cb_error *err)
+{
+    if (rename(o->tmp, o->target) != 0)
+        return cb_fail_at(err, CB_ERR_IO, o->path, 0, "cannot replace the file: %s",
+                          strerror(errno));
+    sync_parent(o->target);
+    free(o->tmp);
+    o->tmp = NULL;
+    return CB_OK;
+}
+
 int cb_outfile_begin(cb_outfile *o, const char *path, cb_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -277,13 +289,8 @@ int cb_outfile_commit(cb_outfile *o, cb_error *err)
         rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "cannot keep the mode: %s", strerror(errno));
     } else if (sync_file(o->tmp) != 0) {
         rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
-    } else if (rename(o->tmp, o->target) != 0) {
-        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "cannot replace the file: %s",
-                        strerror(errno));
     } else {
-        sync_parent(o->target);
-        free(o->tmp); /* renamed: nothing to remove */
-        o->tmp = NULL;
+        rc = rename_onto_target(o, err);
     }
     cb_outfile_discard(o);
     return rc;
@@ -312,15 +319,7 @@ static int write_replace(cb_outfile *o, const char *data, size_t len, cb_error *
         rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
     if (fd >= 0 && close(fd) != 0 && rc == CB_OK)
         rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
-    if (rc == CB_OK && rename(o->tmp, o->target) != 0)
-        rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "cannot replace the file: %s",
-                        strerror(errno));
-    if (rc == CB_OK) {
-        sync_parent(o->target);
-        free(o->tmp); /* renamed: nothing to remove */
-        o->tmp = NULL;
-    }
-    return rc;
+    return rc == CB_OK ? rename_onto_target(o, err) : rc;
 }
 
 int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_error *err)

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for " (did you mean 'KEY'?)". */
+#define CB_KV_HINT_LEN 96
+
 static const char *noun_of(const cb_kv_view *v) { return v->noun ? v->noun : "key"; }
 
 /* Room for one more item: the capacity doubles (16 at first). */
@@ -92,6 +95,18 @@ const cb_kv_spec *cb_kv_spec_find(const cb_kv_spec *spec, const char *key)
     return NULL;
 }
 
+/* "NOUN KEY: not OWNER", with the nearest key of the spec when KEY looks misspelt. */
+static int unknown_key(const cb_kv_view *v, const char *key, const char *owner, cb_error *err)
+{
+    cb_suggest g;
+    char hint[CB_KV_HINT_LEN];
+    cb_suggest_init(&g, key);
+    for (const cb_kv_spec *sp = v->spec; sp && sp->key; sp++)
+        cb_suggest_add(&g, sp->key);
+    return cb_fail(err, CB_ERR_INPUT, "%s %s: not %s%s", noun_of(v), key, owner,
+                   cb_suggest_text(&g, hint, sizeof hint));
+}
+
 int cb_kv_check(const cb_kv_view *v, const char *owner, cb_error *err)
 {
     const char *noun = noun_of(v);
@@ -102,14 +117,18 @@ int cb_kv_check(const cb_kv_view *v, const char *owner, cb_error *err)
         if (!o->key || !o->value)
             return cb_fail(err, CB_ERR_INPUT, "%s %d: missing key or value", noun, i);
         if (!cb_kv_spec_find(v->spec, o->key))
-            return cb_fail(err, CB_ERR_INPUT, "%s %s: not %s", noun, o->key, owner);
+            return unknown_key(v, o->key, owner, err);
+        for (int j = 0; j < i; j++) /* one value per key: a repeated key is a mistake */
+            if (!strcmp(v->items[j].key, o->key))
+                return cb_fail(err, CB_ERR_INPUT, "%s %s: given twice (%s=%s, then %s=%s)", noun,
+                               o->key, o->key, v->items[j].value, o->key, o->value);
     }
     return CB_OK;
 }
 
 const char *cb_kv_get(const cb_kv_view *v, const char *key)
 {
-    for (int i = v->n - 1; key && i >= 0; i--) /* the last one given wins */
+    for (int i = v->n - 1; key && i >= 0; i--) /* cb_kv_check refuses a repeated key */
         if (v->items[i].key && strcmp(v->items[i].key, key) == 0)
             return v->items[i].value;
     const cb_kv_spec *sp = cb_kv_spec_find(v->spec, key);

@@ -48,8 +48,8 @@ static int check_kind_nc(cb_kind kind, int nc, cb_error *err)
     int d = cb_kind_dim(kind);
     if (d == 0)
         return cb_fail(err, CB_ERR_INPUT, "kind: invalid cone kind %d", (int)kind);
-    if (nc < 1)
-        return cb_fail(err, CB_ERR_INPUT, "nc: must be ≥ 1, got %d", nc);
+    if (nc < 0) /* nc = 0: a valid problem without contacts, solved by the empty p */
+        return cb_fail(err, CB_ERR_INPUT, "nc: must be ≥ 0, got %d", nc);
     if ((long long)nc * d > 0x7fffffffLL)
         return cb_fail(err, CB_ERR_INPUT, "nc: nc·d = %lld exceeds the int range",
                        (long long)nc * d);
@@ -175,8 +175,8 @@ int cb_problem_check(const cb_problem *p, cb_error *err)
         return cb_fail(err, CB_ERR_INPUT, "problem: NULL");
     if (cb_kind_dim(p->kind) == 0 || p->d != cb_kind_dim(p->kind))
         return cb_fail(err, CB_ERR_INPUT, "kind: invalid kind or d = %d", p->d);
-    if (p->nc < 1)
-        return cb_fail(err, CB_ERR_INPUT, "nc: must be ≥ 1, got %d", p->nc);
+    if (p->nc < 0)
+        return cb_fail(err, CB_ERR_INPUT, "nc: must be ≥ 0, got %d", p->nc);
     size_t n = cb_problem_n(p);
     int rc = CB_OK;
     if (p->storage == CB_STORAGE_DENSE)

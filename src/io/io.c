@@ -142,7 +142,7 @@ static int render_solution(FILE *f, const void *arg, cb_error *err)
 int cb_write_solution(const char *path, int nc, int d, const double *p, const double *y,
                       cb_error *err)
 {
-    if (nc < 1 || d < 1 || d > CB_MAX_DIM || (long long)nc * d > 0x7fffffffLL)
+    if (nc < 0 || d < 1 || d > CB_MAX_DIM || (long long)nc * d > 0x7fffffffLL)
         return cb_fail(err, CB_ERR_INPUT, "solution: invalid size nc = %d, d = %d", nc, d);
     if (!p)
         return cb_fail(err, CB_ERR_INPUT, "p: NULL");
@@ -210,7 +210,7 @@ static int sol_header(sol_lexer *lx, size_t len, int *nc, int *d, size_t *n)
 {
     if (len == 0)
         return cb_fail_at(lx->err, CB_ERR_INPUT, lx->path, 1, "nc: the file is empty");
-    int rc = sol_int(lx, "nc", 1, 0x7fffffffL, nc);
+    int rc = sol_int(lx, "nc", 0, 0x7fffffffL, nc); /* 0: no contacts */
     if (rc == CB_OK)
         rc = sol_int(lx, "d", 1, CB_MAX_DIM, d);
     if (rc != CB_OK)

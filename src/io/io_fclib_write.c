@@ -388,6 +388,9 @@ static int prepare_job(const char *path, const cb_problem *prob, fw_job *j, cb_e
     int rc = cb_problem_check(prob, err);
     if (rc != CB_OK)
         return rc;
+    if (prob->nc == 0) /* FCLIB readers (libfclib's and ours) take nc ≥ 1 */
+        return cb_fail_at(err, CB_ERR_INPUT, path, 0, "FCLIB holds no problem without contacts "
+                          "(nc = 0): write Siconos text");
     j->title = prob->name;
     return prob->global ? global_job(path, prob, j, err) : local_job(path, prob, j, err);
 }

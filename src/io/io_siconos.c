@@ -281,12 +281,12 @@ static int read_matrix_header(lexer *lx, const char *name, nmatrix *a)
     snprintf(field, sizeof field, "%s storage", name);
     int rc = read_int(lx, field, 0, 2, &a->storage);
     snprintf(field, sizeof field, "%s size0", name);
-    if (rc == CB_OK)
-        rc = read_int(lx, field, 1, INT_MAX, &a->m);
+    if (rc == CB_OK) /* 0: the empty W of a problem without contacts */
+        rc = read_int(lx, field, a->storage == 0 ? 0 : 1, INT_MAX, &a->m);
     a->line = lx->tok_line;
     snprintf(field, sizeof field, "%s size1", name);
     if (rc == CB_OK)
-        rc = read_int(lx, field, 1, INT_MAX, &a->n);
+        rc = read_int(lx, field, a->storage == 0 ? 0 : 1, INT_MAX, &a->n);
     return rc;
 }
 
@@ -295,10 +295,10 @@ static int read_dense_body(lexer *lx, const char *name, nmatrix *a)
     int m2, n2;
     char field[64];
     snprintf(field, sizeof field, "%s dense size0", name);
-    int rc = read_int(lx, field, 1, INT_MAX, &m2);
+    int rc = read_int(lx, field, 0, INT_MAX, &m2);
     snprintf(field, sizeof field, "%s dense size1", name);
     if (rc == CB_OK)
-        rc = read_int(lx, field, 1, INT_MAX, &n2);
+        rc = read_int(lx, field, 0, INT_MAX, &n2);
     if (rc != CB_OK)
         return rc;
     if (m2 != a->m || n2 != a->n)
@@ -805,7 +805,7 @@ static int read_dims(lexer *lx, const cb_read_settings *s, cb_kind *kind, int *n
     if (rc == CB_OK)
         rc = resolve_kind(lx, d, s, kind);
     if (rc == CB_OK)
-        rc = read_int(lx, "nc", 1, INT_MAX, nc);
+        rc = read_int(lx, "nc", 0, INT_MAX, nc); /* 0: no contacts (solved at once) */
     if (rc == CB_OK && (long long)*nc * d > INT_MAX)
         rc = LX_FAIL(lx, "nc: nc·d = %lld exceeds the largest supported size %d",
                      (long long)*nc * d, INT_MAX);

@@ -66,6 +66,15 @@ const cb_solver *cb_solver_find(const char *name)
     return NULL;
 }
 
+const char *cb_solver_suggest(const char *name, char *buf, size_t len)
+{
+    cb_suggest g;
+    cb_suggest_init(&g, name);
+    for (int i = 0; i < cb_solver_count(); i++)
+        cb_suggest_add(&g, cb_solver_at(i)->name);
+    return cb_suggest_text(&g, buf, len);
+}
+
 const char *cb_solver_origin(const cb_solver *solver)
 {
     for (int i = 0; i < nregistered; i++)

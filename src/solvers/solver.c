@@ -126,8 +126,9 @@ static int check_settings(const cb_settings *s, cb_error *err)
         return cb_fail(err, CB_ERR_INPUT, "tol: must be finite and > 0, got %g", s->tol);
     if (s->max_iter < 1)
         return cb_fail(err, CB_ERR_INPUT, "max_iter: must be ≥ 1, got %d", s->max_iter);
-    if (isnan(s->time_limit))
-        return cb_fail(err, CB_ERR_INPUT, "time_limit: is NaN");
+    if (!(s->time_limit >= 0 && s->time_limit <= CB_TIME_LIMIT_MAX))
+        return cb_fail(err, CB_ERR_INPUT, "time_limit: must be 0 (none) or in (0, %.0f] s, got %g",
+                       CB_TIME_LIMIT_MAX, s->time_limit);
     if (isnan(s->wall_limit) || !(s->cpu_spent >= 0) || !isfinite(s->cpu_spent))
         return cb_fail(err, CB_ERR_INPUT, "wall_limit or cpu_spent: NaN or negative");
     if (s->noptions < 0 || (s->noptions > 0 && !s->options))
@@ -175,10 +176,15 @@ static int trace_from_zero(cb_info *info, const cb_settings *s, const cb_problem
 }
 
 /* setup and solve under the budget of s (spent before the setup: no setup; spent by it: no
- * solve; then time_limit and p stays the warm start). */
+ * solve; then time_limit and p stays the warm start). A problem without contacts (nc = 0) is
+ * solved by the empty p at once, whatever the solver: none is called. */
 static int budgeted_run(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
                         cb_solution *sol, cb_info *info, cb_error *err)
 {
+    if (prob->nc == 0) {
+        info->status = CB_STATUS_CONVERGED;
+        return CB_OK;
+    }
     cb_budget budget;
     cb_settings run = *s;
     run.budget = &budget;

@@ -194,8 +194,12 @@ static SolverOptions *make_options(const cb_sic_row *row, cb_kind kind, const cb
     SolverOptions *o = solver_options_create(row->id[kind]);
     if (!options_ok(o))
         return o;
-    if (row->local_id[kind])
-        solver_options_update_internal(o, 0, row->local_id[kind]);
+    if (row->local_id[kind] && o->numberOfInternalSolvers > 0) {
+        /* what solver_options_update_internal does, but it leaks the old struct (its
+         * solver_options_delete frees only the arrays): freed here with options_free */
+        options_free(o->internalSolvers[0]);
+        o->internalSolvers[0] = solver_options_create(row->local_id[kind]);
+    }
     if (!options_ok(o))
         return o;
     o->iparam[SICONOS_IPARAM_MAX_ITER] = s->max_iter;
