@@ -96,7 +96,7 @@ for t in -1 1e300 1000001 nan; do
 done
 for t in 0 1e6 0.5; do
   run "$bin" solve "$tmp/p.dat" --solver nsgs --time-limit "$t"
-  check "--time-limit $t accepted" '[ "$rc" = 0 ] && grep -q "status=solved" "$tmp/out"'
+  check "--time-limit $t accepted" '[ "$rc" = 0 ] && grep -q "  solved  status=converged" "$tmp/out"'
 done
 
 # "Did you mean": a misspelt solver or option name gets the nearest one; a far one gets none.
@@ -123,7 +123,7 @@ check "nc = 0: native solvers listed" '[ "$(echo "$native" | wc -w)" -ge 8 ]'
 for sv in $native; do
   run "$bin" solve "$tmp/nc0.dat" --solver "$sv" --json --solution "$tmp/nc0.$sv.sol"
   check "nc = 0: $sv solves at once" '[ "$rc" = 0 ] &&
-    grep -q "\"nc\":0,.*\"status\":\"solved\",\"iterations\":0,\"error\":0,\"error_q\":0," "$tmp/out" &&
+    grep -q "\"nc\":0,.*\"status\":\"converged\",\"solved\":true,\"iterations\":0,\"error\":0,\"error_q\":0,\"error_data\":0," "$tmp/out" &&
     [ "$(cat "$tmp/nc0.$sv.sol")" = "0 3" ]'
 done
 run "$bin" error "$tmp/nc0.dat" --solution "$tmp/nc0.nsgs.sol"
