@@ -6,7 +6,7 @@
 # and siconos-nsgs (the one Siconos fc3d solver that takes rolling3d; absent in a build without
 # Siconos), each from p = 0 with a 20 s limit, in ROUNDS (default 3) interleaved rounds whose
 # solver order alternates, one OpenBLAS thread. Prints a Markdown table: per problem and solver,
-# the rounds solved (judged anew: error <= 1e-8, error_q <= 1), the median and min-max wall time
+# the rounds solved (judged anew: the verdict, error_data <= 1e-8), the median and min-max wall time
 # of the runs, the largest error_q (the error normalised by |q| alone: a drifted p shows here)
 # and the iteration counts.
 set -euo pipefail
@@ -49,7 +49,7 @@ for ln in open(sys.argv[1]):
 print("| problem | solver | solved | time s, median (min-max) | max error_q | iterations |")
 print("|---|---|---:|---:|---:|---:|")
 for (prob, entry), rs in rows.items():
-    ok = [r for r in rs if r and r["status"] == "solved"]
+    ok = [r for r in rs if r and r["solved"]]
     t = [r["time_s"] for r in rs if r]
     it = sorted({r["iterations"] for r in rs if r})
     eq = max(r["error_q"] for r in rs if r)

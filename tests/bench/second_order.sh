@@ -37,9 +37,9 @@ for sub in ("fc3d", "rolling"):
         files[os.path.splitext(f)[0]] = os.path.join(d, f)
 runs = collections.defaultdict(list)
 for r in csv.DictReader(open(sys.argv[1])):
-    runs[(r["problem"], r["tol"], r["label"], r["solver"], r["options"], r["nc"])].append(r["status"])
+    runs[(r["problem"], r["tol"], r["label"], r["solver"], r["options"], r["nc"])].append(r["solved"])
 for (prob, tol, label, solver, options, nc), st in sorted(runs.items()):
-    if prob in files and all(s == "solved" for s in st):
+    if prob in files and all(s == "yes" for s in st):
         print("\t".join((prob, files[prob], nc, tol, label, solver, options)))
 EOF
 )
@@ -58,7 +58,7 @@ for ((r = 0; r < rounds; r++)); do
         for o in "${opts[@]}"; do args+=(--option "$o"); done
         out=$(timeout 120 "$bin" "${args[@]}" 2>/dev/null || true)
         cpu=nan
-        [ "$(field status <<< "$out")" = solved ] && cpu=$(field cpu_s <<< "$out")
+        [ "$(field solved <<< "$out")" = true ] && cpu=$(field cpu_s <<< "$out")
         printf '%s\t%s\t%s\t%s\t%d\t%s\n' "$prob" "$nc" "$tol" "$label" "$r" "$cpu" >> "$times"
     done
 done
