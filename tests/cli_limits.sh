@@ -50,8 +50,8 @@ done
 # The budget is CPU seconds of the run, reading the problem included, and every native solver
 # (and the Siconos ones, killed at the budget) ends within it: user + system CPU of the whole
 # `solve` at most the budget + ¾ s (what cannot stop at the budget: a setup, a sweep, a killed
-# child's last poll, then the judge and the exit; measured at most ½ s, ¾ for a loaded machine). Reading a large text file
-# costs CPU time too, and more on a loaded machine (shared caches): when `info` (a read and a
+# child's last poll and grace, then the judge and the exit; ¾ s leaves room for a loaded
+# machine). Reading a large text file costs CPU time too, and more on a loaded machine (shared caches): when `info` (a read and a
 # pass over the data; the most of two runs, + 15 % for the load's swings) takes R > budget CPU
 # seconds, the bound is R + ¾ s (the run then stops before its setup).
 # Normal run: random rolling3d nc 20000 (multibody) and, for nsn and ipm, nc 2000, budget 2 s;
