@@ -51,9 +51,9 @@ done
 # (and the Siconos ones, killed at the budget) ends within it: user + system CPU of the whole
 # `solve` at most the budget + ¾ s (what cannot stop at the budget: a setup, a sweep, a killed
 # child's last poll and grace, then the judge and the exit; ¾ s leaves room for a loaded
-# machine). Reading a large text file costs CPU time too, and more on a loaded machine (shared caches): when `info` (a read and a
-# pass over the data; the most of two runs, + 15 % for the load's swings) takes R > budget CPU
-# seconds, the bound is R + ¾ s (the run then stops before its setup).
+# machine). Reading a large text file costs CPU time too, and more on a loaded machine (shared
+# caches): when `info` (a read and a pass over the data; the most of two runs, + 15 % for the
+# load's swings) takes R > budget CPU seconds, the bound is R + ¾ s (the run then stops before its setup).
 # Normal run: random rolling3d nc 20000 (multibody) and, for nsn and ipm, nc 2000, budget 2 s;
 # CONEBENCH_QUICK: nc 2000, 1 s.
 if [ ! -x /usr/bin/time ] || [ -n "$runner" ]; then
