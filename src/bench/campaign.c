@@ -233,7 +233,7 @@ static int parse_num(parse_ctx *x, const char *what, const char *s, double lo, d
 static int gen_key(parse_ctx *x, const char *k, const char *v, cb_random_settings *g,
                    cb_error *err)
 {
-    double d;
+    double d = 0.0;
     int rc = CB_OK;
     if (!strcmp(k, "kind")) {
         if (cb_kind_parse(v, &g->kind) != CB_OK)
@@ -531,7 +531,7 @@ static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
 static int parse_scalar(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
     const char *d = x->tok[0];
-    double v;
+    double v = 0.0;
     int rc = CB_OK;
     if (x->ntok < 2)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: missing value", d);
@@ -762,7 +762,7 @@ static int find_twice(named_line *v, int n, named_line *first, named_line *secon
 static int check_unique(const cb_campaign *c, cb_error *err)
 {
     int n = c->nproblems > c->nsolvers ? c->nproblems : c->nsolvers;
-    named_line *v = malloc(((size_t)n + 1) * sizeof *v), a, b;
+    named_line *v = malloc(((size_t)n + 1) * sizeof *v), a = {0}, b = {0};
     if (!v)
         return cb_fail(err, CB_ERR_NOMEM, "out of memory");
     int rc = CB_OK;
