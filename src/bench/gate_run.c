@@ -18,7 +18,7 @@
 #include "gate_internal.h"
 
 #define MAX_ARGS (16 + 2 * CB_CAMPAIGN_MAX_OPTIONS)
-#define KILL_GRACE_S 2.0 /* a child is killed at 1.5 × time limit + this */
+define KILL_GRACE_S 2.0 /* killed at CB_WALL_GUARD_FACTOR × the CPU budget + this (wall) */
 
 void cb_bench_settings_default(cb_bench_settings *s)
 {
@@ -236,7 +236,7 @@ static int one_rep(bench_ctx *x, int pi, int si, int ti, int k, cb_bench_row *cu
     solve_cmd cmd;
     solve_answer ans[2]; /* 0: current, 1: baseline */
     cb_error err = {{0}};
-    double deadline = 1.5 * x->c->time_limit + KILL_GRACE_S;
+    double deadline = CB_WALL_GUARD_FACTOR * x->c->time_limit + KILL_GRACE_S;
     int nbin = x->s->baseline_bin ? 2 : 1, rc = CB_OK;
     for (int t = 0; t < nbin && rc == CB_OK; t++) {
         int who = nbin == 2 ? (k % 2 == 0 ? 1 - t : t) : 0;
