@@ -18,7 +18,7 @@
 #include "gate_internal.h"
 
 #define MAX_ARGS (16 + 2 * CB_CAMPAIGN_MAX_OPTIONS)
-define KILL_GRACE_S 2.0 /* killed at CB_WALL_GUARD_FACTOR × the CPU budget + this (wall) */
+#define KILL_GRACE_S 2.0 /* killed at CB_WALL_GUARD_FACTOR × the CPU budget + this (wall) */
 
 void cb_bench_settings_default(cb_bench_settings *s)
 {
