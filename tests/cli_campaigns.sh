@@ -38,7 +38,7 @@ bad_campaign() {
 }
 
 gen='generate random kind=rolling3d nc=5 seeds=1\n'
-bad_campaign "typo option" "2: option omgea: not an option of solver nsgs$" \
+bad_campaign "typo option" "2: option omgea: not an option of solver nsgs \(did you mean 'omega'\?\)$" \
   "${gen}solver nsgs omgea=1.5\n"
 bad_campaign "bad option value" "2: option omega: 'abc' is not a finite number$" \
   "${gen}solver nsgs omega=abc\n"

@@ -233,7 +233,7 @@ static int parse_num(parse_ctx *x, const char *what, const char *s, double lo, d
 static int gen_key(parse_ctx *x, const char *k, const char *v, cb_random_settings *g,
                    cb_error *err)
 {
-    double d = 0.0;
+    double d = 0; /* set by parse_num before use (-O3 cannot see it) */
     int rc = CB_OK;
     if (!strcmp(k, "kind")) {
         if (cb_kind_parse(v, &g->kind) != CB_OK)
@@ -531,7 +531,7 @@ static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
 static int parse_scalar(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
     const char *d = x->tok[0];
-    double v = 0.0;
+    double v = 0; /* set by parse_num before use (-O3 cannot see it) */
     int rc = CB_OK;
     if (x->ntok < 2)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: missing value", d);
