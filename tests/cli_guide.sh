@@ -3,7 +3,7 @@
 # run in order, each by its own `bash -e -o pipefail`, in one fresh directory (`conebench` is
 # BIN, RUNNER prefixed; `examples` links to the tree's examples/; DATA is the Siconos data
 # folder). The word after `sh` marks what a block needs: `data` (the Siconos data folder),
-# `siconos` (a build with the adapters), `numpy` (/usr/bin/python3 with numpy); a block needing
+# `siconos` (a build with the adapters), `numpy` (/usr/bin/python3 with numpy), `git`; a block needing
 # what is absent is skipped, saying so. `norun: REASON` is never run and must give a reason.
 # Every block must exit 0; then the files and outputs the tutorial promises are checked: the
 # judge's verdicts, a PNG, the campaign's rows, the report and its JSON, compare's refusal to
@@ -52,6 +52,7 @@ for i in $(seq 1 "$count"); do
     *data*) [ -n "$DATA" ] || { echo "cli guide: block $i ($first): skipped: no data"; continue; } ;;
     *siconos*) [ "$siconos" = 1 ] || { echo "cli guide: block $i ($first): skipped: no Siconos"; continue; } ;;
     *numpy*) [ "$numpy" = 1 ] || { echo "cli guide: block $i ($first): skipped: no numpy"; continue; } ;;
+    git) command -v git >/dev/null || { echo "cli guide: block $i ($first): skipped: no git"; continue; } ;;
     "") ;;
     *) rc=-; check "block $i: unknown mark '$tag'" false; continue ;;
   esac
@@ -76,9 +77,16 @@ check "tutorial 4: 3 problems x 3 solvers, one row each" '[ "$(tail -n +2 "$work
 check "tutorial 5: report.md and its JSON" \
   'grep -q . "$work/mine-A/report.md" && /usr/bin/python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/mine-A.json"'
 check "tutorial 6: compare does not judge time on 1 repetition" 'grep -q "not enough repetitions (1 < 7 needed)" "$(out_of "compare mine-A mine-B")"'
+command -v git >/dev/null &&
 check "tutorial 6: the gate passes, nothing differs" \
   'grep -q "9 runs compared, 0 regressions" "$(out_of "--no-time")" && grep -q "^bench-check: passed" "$(out_of "--no-time")"'
+command -v git >/dev/null &&
 check "tutorial 6: the baseline names the commit" '[ "$(wc -c <"$work/gate/baseline/REVISION")" -ge 40 ]'
+[ -n "$DATA" ] &&
+check "formats: the FCLIB copy and the global Spheres file are solved" \
+  '[ "$(grep -cE "^(ex1|Spheres-i099-356-679) .* solved  status=converged" "$(out_of "form=global")")" = 2 ]'
+[ "$siconos" = 1 ] &&
+check "siconos-nsgs solves the tutorial's problem" 'grep -q "siconos-nsgs  solved" "$(out_of "siconos-nsgs --tol")"'
 check "shards: the merged runs are the unsharded campaign's" \
   '[ "$(cut -d, -f1 "$work/merged/runs.csv" | sort)" = "$(cut -d, -f1 "$work/mine-A/runs.csv" | sort)" ]'
 echo "cli guide: $pass passed, $fail failed"
