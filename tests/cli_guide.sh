@@ -83,8 +83,9 @@ check "tutorial 6: the gate passes, nothing differs" \
 command -v git >/dev/null &&
 check "tutorial 6: the baseline names the commit" '[ "$(wc -c <"$work/gate/baseline/REVISION")" -ge 40 ]'
 [ -n "$DATA" ] &&
-check "formats: the FCLIB copy and the global Spheres file are solved" \
-  '[ "$(grep -cE "^(ex1|Spheres-i099-356-679) .* solved  status=converged" "$(out_of "form=global")")" = 2 ]'
+check "formats: the FCLIB copy and the global file are solved, the global sizes printed" \
+  '[ "$(grep -cE "^(ex1|GFC3D_TwoRods1) .* solved  status=converged" "$(out_of "form=global")")" = 2 ] &&
+   grep -q "^global: ndof 768" "$(out_of "form=global")"'
 [ "$siconos" = 1 ] &&
 check "siconos-nsgs solves the tutorial's problem" 'grep -q "siconos-nsgs  solved" "$(out_of "siconos-nsgs --tol")"'
 check "shards: the merged runs are the unsharded campaign's" \
