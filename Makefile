@@ -75,7 +75,7 @@ all: $(BIN) $(LIB) $(SOLIB)
 
 help:
 	@echo "make              build libconebench.a, libconebench.so and bin/conebench (SICONOS=0: without Siconos)"
-	@echo "make install      PREFIX=/usr/local: CLI, libraries, headers, conebench.pc, man page, plots, campaigns"
+	@echo "make install      PREFIX=/usr/local: CLI, libraries, headers, conebench.pc, man page, guide, plots, campaigns"
 	@echo "make install-check  install into a temporary prefix and build examples/embed with pkg-config"
 	@echo "make test         build and run every test (cmocka)"
 	@echo "make sanitize     tests under ASan+UBSan (build-asan/)"
@@ -310,12 +310,14 @@ demo: $(BIN)
 	@echo "conebench: open $(DEMO_DIR)/report.md (figures in $(DEMO_DIR)/figures/)"
 
 # Install (DESTDIR for staging): the CLI, both libraries, the public headers, conebench.pc,
-# the man page, and the gnuplot scripts and campaigns the CLI finds in PREFIX/share/conebench.
+# the man page, the user guide (share/doc/conebench), and the gnuplot scripts and campaigns the
+# CLI finds in PREFIX/share/conebench.
 DOCS := $(wildcard docs/conebench.1)
 install: $(BIN) $(LIB) $(SOLIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/include/conebench $(DESTDIR)$(PREFIX)/share/conebench/plots \
-	  $(DESTDIR)$(PREFIX)/share/conebench/campaigns $(DESTDIR)$(PREFIX)/share/man/man1
+	  $(DESTDIR)$(PREFIX)/share/conebench/campaigns $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/doc/conebench
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/conebench
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libconebench.a
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/libconebench.so.$(VERSION)
@@ -325,6 +327,7 @@ install: $(BIN) $(LIB) $(SOLIB)
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/conebench/plots/
 	install -m 644 campaigns/*.conf $(DESTDIR)$(PREFIX)/share/conebench/campaigns/
 	$(if $(DOCS),install -m 644 $(DOCS) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	install -m 644 docs/guide.md $(DESTDIR)$(PREFIX)/share/doc/conebench/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  -e 's|@SICONOS_LIBS@|$(SICONOS_LIBS)|g' conebench.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/conebench.pc

@@ -18,7 +18,7 @@ $make --no-print-directory install PREFIX="$prefix" BUILD="$build" SICONOS="$sic
 rm -f "$prefix.log"
 for f in bin/conebench lib/libconebench.a lib/libconebench.so lib/pkgconfig/conebench.pc \
          include/conebench/solver.h share/conebench/plots/profile.gp \
-         share/conebench/campaigns/ci.conf; do
+         share/conebench/campaigns/ci.conf share/doc/conebench/guide.md; do
   [ -e "$prefix/$f" ] || bad "$f not installed"
 done
 ex=$(mktemp -d /tmp/cbembed.XXXXXX)
