@@ -188,7 +188,12 @@ $(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(LIB) $(DYNLIST)
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(LIB) $(CLI_OBJ) $(HEADERS) tests/support/test_support.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD $@")
-	$(Q)$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(CLI_OBJ) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(CLI_OBJ) $(LIB) $(LDLIBS) $(TEST_LDLIBS) \
+	  $(TEST_LDFLAGS)
+# The allocation-failure test sees every malloc/calloc/realloc/free of the library (it fails
+# each allocation of a solve in turn).
+$(BUILD)/tests/test_alloc_fail: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
+  -lsuitesparseconfig
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
