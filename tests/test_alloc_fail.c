@@ -3,7 +3,8 @@
  * SPD problem in dense storage, a coulomb3d problem in global form), one cb_solve call is run
  * once to count its allocations (N), then N more times with the k-th allocation failing
  * (k = 1..N). Each run must return CB_ERR_NOMEM and leave no block of its own allocated; no
- * run may crash (make sanitize / make valgrind run this program under ASan / memcheck too).
+ * run may crash (make sanitize / make valgrind run this program under ASan / memcheck too,
+ * with CONEBENCH_QUICK: there only some of the later allocations fail, see QUICK_ALL).
  *
  * The hook: this program is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,
  * --wrap=free (Makefile), so every malloc/calloc/realloc/free of conebench's code goes through
@@ -29,6 +30,11 @@ void *__wrap_malloc(size_t size);
 void *__wrap_calloc(size_t count, size_t size);
 void *__wrap_realloc(void *ptr, size_t size);
 void __wrap_free(void *ptr);
+
+/* CONEBENCH_QUICK (make sanitize, make valgrind): the first QUICK_ALL allocations of a solve
+ * (its setup and first iteration) each fail, then every QUICK_STRIDE-th. */
+#define QUICK_ALL 300
+#define QUICK_STRIDE 37
 
 /* Blocks allocated while armed and not yet freed, with their sizes: an open-addressing set. */
 #define LIVE_SLOTS (1u << 16)
@@ -176,7 +182,7 @@ static long fail_each(const cb_solver *sv, const cb_problem *prob, const char *l
         assert_int_equal(leaked, 0);
         assert_true(count > 0);
     }
-    for (long k = 1; k <= count; k++) {
+    for (long k = 1; k <= count; k += cbt_quick() && k >= QUICK_ALL ? QUICK_STRIDE : 1) {
         rc = solve_failing(sv, prob, k, &c, &leaked, &info, p);
         if ((rc != CB_ERR_NOMEM && !hook.shrink) || leaked != 0)
             print_error("%s on %s: allocation %ld of %ld failed: rc %d, %ld blocks leaked\n",
