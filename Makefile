@@ -223,7 +223,7 @@ test: $(BIN) $(SOLIB) $(TEST_BIN)
 # make check: the unit tests and CLI scripts that run in under 3 minutes on 2 cores, two at a
 # time (CHECK_JOBS), each one's output printed whole when it ends. CHECK_SLOW, the slowest, are
 # left to make test; CHECK_QUICK run with CONEBENCH_QUICK=1 (fewer samples, same assertions).
-CHECK_SLOW  :=
+CHECK_SLOW  := cli_verdict.sh
 CHECK_QUICK := test_pfp_eg test_cone test_gate test_generate test_mechanics test_filippov \
                test_io_fclib test_nsgs cli_limits.sh cli_plugin.sh cli_strict_inputs.sh
 CHECK_JOBS  ?= 2
