@@ -77,7 +77,7 @@ help:
 	@echo "make              build libconebench.a, libconebench.so and bin/conebench (SICONOS=0: without Siconos)"
 	@echo "make install      PREFIX=/usr/local: CLI, libraries, headers, conebench.pc, man page, plots, campaigns"
 	@echo "make install-check  install into a temporary prefix and build examples/embed with pkg-config"
-	@echo "make check        the quick tier: unit tests and CLI scripts (a few minutes on 2 cores)"
+	@echo "make check        the quick tier: unit tests and CLI scripts (under 3 minutes on 2 cores)"
 	@echo "make test         every test: check's, the slow ones, repro matrix, install-check (CI)"
 	@echo "make coverage     make check with gcov (build-cov/): HTML report, line/branch figures (lcov)"
 	@echo "make sanitize     tests under ASan+UBSan (build-asan/)"
