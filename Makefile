@@ -57,7 +57,7 @@ HEADERS  := $(wildcard include/conebench/*.h src/*/*.h src/*/*/*.h cli/*.h tests
 # Debian packages conebench needs (install-deps) and a header that proves each is present.
 DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
             libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
-            libclang-rt-14-dev parallel $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
+            libclang-rt-14-dev parallel lcov $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
 DEP_HEADERS := /usr/include/fclib.h /usr/include/suitesparse/klu.h \
                /usr/include/suitesparse/cholmod.h \
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
@@ -68,7 +68,7 @@ DEPS_STAMP := $(BUILD)/config.mk
 
 export CONEBENCH_QUICK CONEBENCH_DATA LSAN_OPTIONS ASAN_OPTIONS
 
-.PHONY: all lib test sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo \
+.PHONY: all lib test check coverage sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo \
         bench-check bench-baseline slurm-check reproduce xmax-figure pile-figure scaling install install-check
 
 all: $(BIN) $(LIB) $(SOLIB)
@@ -77,7 +77,9 @@ help:
 	@echo "make              build libconebench.a, libconebench.so and bin/conebench (SICONOS=0: without Siconos)"
 	@echo "make install      PREFIX=/usr/local: CLI, libraries, headers, conebench.pc, man page, guide, plots, campaigns"
 	@echo "make install-check  install into a temporary prefix and build examples/embed with pkg-config"
-	@echo "make test         build and run every test (cmocka)"
+	@echo "make check        the quick tier: unit tests and CLI scripts (under 3 minutes on 2 cores)"
+	@echo "make test         every test: check's, the slow ones, repro matrix, install-check (CI)"
+	@echo "make coverage     make check with gcov (build-cov/): HTML report, line/branch figures (lcov)"
 	@echo "make sanitize     tests under ASan+UBSan (build-asan/)"
 	@echo "make valgrind     tests and the bad-input corpus under valgrind memcheck"
 	@echo "make fuzz         build libFuzzer targets (build-fuzz/); make fuzz-run FUZZ_SECONDS=60"
@@ -188,7 +190,12 @@ $(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(LIB) $(DYNLIST)
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(LIB) $(CLI_OBJ) $(HEADERS) tests/support/test_support.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD $@")
-	$(Q)$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(CLI_OBJ) $(LIB) $(LDLIBS) $(TEST_LDLIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(CLI_OBJ) $(LIB) $(LDLIBS) $(TEST_LDLIBS) \
+	  $(TEST_LDFLAGS)
+# The allocation-failure test sees every malloc/calloc/realloc/free of the library (it fails
+# each allocation of a solve in turn).
+$(BUILD)/tests/test_alloc_fail: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
+  -lsuitesparseconfig
 
 $(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -212,6 +219,42 @@ test: $(BIN) $(SOLIB) $(TEST_BIN)
 	  bash tests/check_no_siconos.sh $(BUILD) "$(NOSICONOS_CPP)" || fail=1; fi; \
 	if [ $$fail = 0 ]; then echo "make test: all test programs passed"; else echo "make test: FAILURES"; fi; \
 	exit $$fail
+
+# make check: the unit tests and CLI scripts that run in under 3 minutes on 2 cores, two at a
+# time (CHECK_JOBS), each one's output printed whole when it ends. CHECK_SLOW, the slowest, are
+# left to make test; CHECK_QUICK run with CONEBENCH_QUICK=1 (fewer samples, same assertions).
+CHECK_SLOW  := cli_verdict.sh
+CHECK_QUICK := test_pfp_eg test_cone test_gate test_generate test_mechanics test_filippov \
+               test_io_fclib test_nsgs cli_limits.sh cli_plugin.sh cli_strict_inputs.sh
+CHECK_JOBS  ?= 2
+CHECK_RUNS  := $(addprefix check-run/,$(filter-out $(CHECK_SLOW),$(notdir $(TEST_BIN)) \
+               $(notdir $(wildcard tests/cli_*.sh))) check_layers.sh)
+check: $(BIN) $(SOLIB) $(TEST_BIN)
+	@$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) --output-sync=target $(CHECK_RUNS) \
+	  && echo "make check: all passed" || { echo "make check: FAILURES"; exit 1; }
+check-run/check_layers.sh:
+	@echo "== tests/check_layers.sh"; bash tests/check_layers.sh . $(BUILD)
+check-run/%.sh:
+	@echo "== tests/$*.sh"; CONEBENCH_QUICK=$(if $(filter $*.sh,$(CHECK_QUICK)),1,$$CONEBENCH_QUICK) \
+	  bash tests/$*.sh "$(TEST_RUNNER)" $(BIN)
+check-run/%:
+	@echo "== $(BUILD)/tests/$*"; CONEBENCH_QUICK=$(if $(filter $*,$(CHECK_QUICK)),1,$$CONEBENCH_QUICK) \
+	  CONEBENCH_BIN=$(BIN) OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $(BUILD)/tests/$*
+
+# make check built with gcov counters (build-cov/, -O0), then lcov: HTML report in
+# build-cov/coverage/, line and branch figures of src/ and cli/ (a failing test still reports).
+COV := build-cov
+LCOV := lcov --quiet --rc lcov_branch_coverage=1
+coverage:
+	@command -v lcov >/dev/null || { echo "conebench: coverage needs lcov (apt-get install lcov)"; exit 1; }
+	@find $(COV) -name '*.gcda' -delete 2>/dev/null; fail=0; \
+	$(MAKE) --no-print-directory check BUILD=$(COV) BIN=$(COV)/conebench OPT="-O0 -g" \
+	  EXTRA_CFLAGS=--coverage SO_NOUNDEF=--coverage || fail=1; \
+	$(LCOV) --capture --directory $(COV) --output-file $(COV)/all.info && \
+	$(LCOV) --extract $(COV)/all.info '$(CURDIR)/src/*' '$(CURDIR)/cli/*' -o $(COV)/coverage.info && \
+	genhtml --quiet --branch-coverage -o $(COV)/coverage $(COV)/coverage.info && \
+	echo "coverage report: $(COV)/coverage/index.html" && \
+	lcov --summary $(COV)/coverage.info --rc lcov_branch_coverage=1 || fail=1; exit $$fail
 
 # What tests/check_no_siconos.sh preprocesses every source with: the include paths of every layer
 # and of the tests (SICONOS=0: no Siconos -I).
@@ -339,4 +382,4 @@ install-check: $(BIN) $(LIB) $(SOLIB)
 
 # fuzz-corpus/ (the fuzzers' corpus and findings) is kept.
 clean:
-	rm -rf build build-nosiconos build-asan build-fuzz bin
+	rm -rf build build-nosiconos build-asan build-cov build-fuzz bin

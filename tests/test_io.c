@@ -199,8 +199,9 @@ static int list_dat(const char *sub, char names[][256], int cap)
     struct dirent *e;
     while ((e = readdir(d)) && n < cap) {
         size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".dat") == 0)
-            snprintf(names[n++], 256, "%s/%s", sub, e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".dat") == 0 &&
+            snprintf(names[n], 256, "%s/%s", sub, e->d_name) < 256) /* longer: not a data file */
+            n++;
     }
     closedir(d);
     return n;

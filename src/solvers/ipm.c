@@ -98,7 +98,7 @@ typedef struct {
     double tau_p, tau_z, delta;
     double rho;                           /* proximal weight ρ = prox · mean S_ii */
     double err, eps_stick;                /* judged error and absolute residual at p */
-    int precond_failed;                   /* a Cholesky solve inside GMRES failed */
+    int precond_rc;                       /* first failure of a solve inside GMRES */
     int exact;                            /* this direction: exact Newton (GMRES) */
     cb_work *cnt;                         /* counters of the running solve (GMRES products) */
     ipm_krylov kry;
@@ -353,8 +353,9 @@ static void apply_exact(void *ctx, const double *v, double *out)
 {
     ipm_work *w = ctx;
     int d = w->prob->d;
-    if (ipm_normal_Wp(w->nm, v, out, w->cnt) != CB_OK)
-        w->precond_failed = 1;
+    int rc = ipm_normal_Wp(w->nm, v, out, w->cnt);
+    if (rc != CB_OK && w->precond_rc == CB_OK)
+        w->precond_rc = rc;
     for (int a = 0; a < w->prob->nc; a++) {
         size_t o = (size_t)a * d;
         const double *Da = w->D + o * d;
@@ -375,8 +376,9 @@ static void apply_exact(void *ctx, const double *v, double *out)
 static void precond_cholesky(void *ctx, double *v)
 {
     ipm_work *w = ctx;
-    if (ipm_normal_precond(w->nm, v) != CB_OK)
-        w->precond_failed = 1;
+    int rc = ipm_normal_precond(w->nm, v);
+    if (rc != CB_OK && w->precond_rc == CB_OK)
+        w->precond_rc = rc;
 }
 
 /* Δp from the right-hand side in dp: the Cholesky solve (the symmetric system with the shift
@@ -389,11 +391,13 @@ static int solve_newton(ipm_work *w, double *dp, cb_work *cnt)
     int rc = ipm_normal_solve(w->nm, dp);
     if (rc != CB_OK || !w->exact || w->par.gmres_max == 0)
         return rc;
-    w->cnt = cnt, w->precond_failed = 0;
+    w->cnt = cnt, w->precond_rc = CB_OK;
     w->kry.apply = apply_exact, w->kry.precond = precond_cholesky, w->kry.ctx = w;
     double rtol = fmax(IPM_GMRES_RTOL, fmin(IPM_GMRES_RTOL_MAX, IPM_GMRES_FORCING * w->err));
     ipm_gmres(&w->kry, w->Wv, dp, rtol, w->par.gmres_max);
-    return w->precond_failed ? CB_ERR_INTERNAL : CB_OK;
+    if (w->precond_rc == CB_ERR_NOMEM) /* out of memory is not a breakdown: no retry */
+        return CB_ERR_NOMEM;
+    return w->precond_rc != CB_OK ? CB_ERR_INTERNAL : CB_OK;
 }
 
 /* Newton direction for the complementarity right-hand side rc (per cone, λ ∘ (W Δz + W⁻¹ Δs)

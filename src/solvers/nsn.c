@@ -423,6 +423,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     cb_fo_residual res;
     cb_step_cost cost;
     int status = -1;
+    cb_error_clear(err); /* a message set below comes from the step that failed */
     w->smoothing = w->par.smooth, w->lambda_boost = 1.0, w->p_ref = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->w_mean);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
@@ -441,7 +442,8 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         memcpy(w->pt, sol->p, w->n * sizeof *w->pt); /* p_{k−1}, for the step length */
         int rc = iterate(w, s, sol->p, k, res.err, &info->work, err);
         if (rc == CB_ERR_NOMEM)
-            return err->text[0] ? rc : cb_fail(err, rc, "nsn: out of memory (linear solver)");
+            return err && err->text[0] ? rc
+                                       : cb_fail(err, rc, "nsn: out of memory (linear solver)");
         info->iterations = k;
         if (rc != CB_OK) {
             status = CB_STATUS_DIVERGED;
