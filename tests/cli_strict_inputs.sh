@@ -128,6 +128,16 @@ for sv in $native; do
 done
 run "$bin" error "$tmp/nc0.dat" --solution "$tmp/nc0.nsgs.sol"
 check "nc = 0: error" '[ "$rc" = 0 ] && grep -q "\"error\":0,.*\"solved\":true" "$tmp/out"'
+# A global file without contacts (a granular-flow step before the first contact): M (ndof x
+# ndof), a dense ndof x 0 H, q, and no b or mu; the condensed problem has nc = 0, solved at once.
+printf '2\n0\n0\n2\n2\n2\t2\n1 0\n0 1\n0\n2\n0\n2\t0\n\n\n-1 -2\n\n\n' >"$tmp/gnc0.dat"
+run "$bin" info "$tmp/gnc0.dat"
+check "global nc = 0: info" '[ "$rc" = 0 ] && grep -qx "nc: 0" "$tmp/out" && grep -qx "kind: coulomb2d" "$tmp/out"'
+for sv in nsgs nsn ipm; do
+  run "$bin" solve "$tmp/gnc0.dat" --solver "$sv" --json
+  check "global nc = 0: $sv solves at once" '[ "$rc" = 0 ] &&
+    grep -q "\"nc\":0,.*\"status\":\"converged\",\"solved\":true,\"iterations\":0," "$tmp/out"'
+done
 run "$bin" convert "$tmp/nc0.dat" "$tmp/nc0.hdf5"
 check "nc = 0: no FCLIB" '[ "$rc" = 2 ] && [ ! -e "$tmp/nc0.hdf5" ] &&
   grep -qx "conebench: $tmp/nc0.hdf5:0: FCLIB holds no problem without contacts (nc = 0): write Siconos text" "$tmp/err"'

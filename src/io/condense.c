@@ -45,8 +45,8 @@ static int check_global(const cb_global_problem *g, int *n, cb_error *err)
     int d = cb_kind_dim(g->kind);
     if (d == 0)
         return cb_fail(err, CB_ERR_INPUT, "kind: invalid cone kind %d", (int)g->kind);
-    if (g->nc < 1 || g->ndof < 1)
-        return cb_fail(err, CB_ERR_INPUT, "nc, ndof: must be ≥ 1 (got nc = %d, ndof = %d)",
+    if (g->nc < 0 || g->ndof < 1)
+        return cb_fail(err, CB_ERR_INPUT, "nc, ndof: must be ≥ 0 and ≥ 1 (got nc = %d, ndof = %d)",
                        g->nc, g->ndof);
     if ((long long)g->nc * d > 0x7fffffffLL)
         return cb_fail(err, CB_ERR_INPUT, "nc: nc·d exceeds the int range");
@@ -284,6 +284,8 @@ int cb_condense_global(const cb_global_problem *g, cb_problem **out, cb_error *e
     int *dofs = NULL, *cstart = NULL;
     *out = NULL;
     int rc = check_global(g, &x.n, err);
+    if (rc == CB_OK && g->nc == 0) /* no contacts: the empty local problem, solved at once */
+        return cb_problem_alloc(g->kind, 0, CB_STORAGE_DENSE, 0, out, err);
     if (rc == CB_OK)
         rc = condense_setup(&x, err);
     if (rc == CB_OK)

@@ -841,10 +841,6 @@ static int finish_local(lexer *lx, cb_kind kind, int nc, nmatrix *w, cb_problem 
     return rc;
 }
 
-/* Do the tokens at lx declare the H matrix of a global file? Its header "storage size0 size1"
- * with size0 = ndof (and size1 = ncols when ncols > 0), then what that storage writes next:
- * the sizes again (dense), nbblocks (sparse-block), the origin and "CSparse" (CSparse dump).
- * A local file has q there: Siconos prints it with %e, never as integers. */
 /* 1 when no token follows. */
 static int at_end(const lexer *lx)
 {
@@ -854,6 +850,11 @@ static int at_end(const lexer *lx)
     return !next_token(&ahead, &t, &n);
 }
 
+/* Do the tokens at lx declare the H matrix of a global file? Its header "storage size0 size1"
+ * with size0 = ndof and size1 = ncols (any count ≥ 1 when ncols < 0; 0 only for a dense H, a
+ * file without contacts), then what that storage writes next: the sizes again (dense),
+ * nbblocks (sparse-block), the origin and "CSparse" (CSparse dump). A local file has q there:
+ * Siconos prints it with %e, never as integers. */
 static int h_header_follows(const lexer *lx, int ndof, int ncols)
 {
     lexer ahead = *lx;
@@ -862,14 +863,15 @@ static int h_header_follows(const lexer *lx, int ndof, int ncols)
     int s, m1, n1, a, b;
     if (read_int(&ahead, "H", 0, 2, &s) != CB_OK ||
         read_int(&ahead, "H", 1, INT_MAX, &m1) != CB_OK ||
-        read_int(&ahead, "H", 1, INT_MAX, &n1) != CB_OK || m1 != ndof ||
-        (ncols > 0 && n1 != ncols))
+        read_int(&ahead, "H", 0, INT_MAX, &n1) != CB_OK || m1 != ndof ||
+        (ncols >= 0 && n1 != ncols) || (ncols < 0 && n1 < 1) ||
+        (n1 == 0 && s != 0)) /* nc = 0: an ndof x 0 dense H (no contacts) */
         return 0;
     if (at_end(&ahead)) /* a global file cut inside its H header: read as global, refused */
         return 1;
     if (s == 0)
         return read_int(&ahead, "H", 1, INT_MAX, &a) == CB_OK &&
-               (at_end(&ahead) || (read_int(&ahead, "H", 1, INT_MAX, &b) == CB_OK && a == m1 &&
+               (at_end(&ahead) || (read_int(&ahead, "H", 0, INT_MAX, &b) == CB_OK && a == m1 &&
                                    b == n1));
     if (s == 1)
         return read_int(&ahead, "H", 0, INT_MAX, &a) == CB_OK;
@@ -959,7 +961,7 @@ int cb_read_siconos_text(const char *path, const char *text, size_t len,
         goto cleanup;
     /* An nc·d × nc·d first matrix is W of a local file or M of a global one whose ndof happens
      * to be nc·d: what follows it decides (an H header or q), never the sizes. */
-    if (h_header_follows(&lx, w.m, w.m == n ? n : 0))
+    if (h_header_follows(&lx, w.m, w.m == n || n == 0 ? n : -1))
         rc = read_global(&lx, kind, nc, &w, out);
     else if (w.m == n)
         rc = finish_local(&lx, kind, nc, &w, out);
