@@ -261,9 +261,9 @@ coverage:
 NOSICONOS_CPP = $(CC) $(CSTD) $(SRC_INC) -Isrc/mech/scenarios -Itests/support \
                 -I/usr/include/suitesparse $(HAVE_SICONOS) $(PKG_CFLAGS) $(SICONOS_CFLAGS)
 
-# OpenBLAS single-threaded throughout: its worker threads start at load, and a process that exits
-# while one is still starting leaves that thread's TLS block (a 152-byte calloc) for LSan to report,
-# now and then, on a loaded machine.
+# OpenBLAS single-threaded throughout: on a loaded machine LSan now and then reported a 152-byte
+# calloc at exit of quick CLI runs (not reproducible when idle); OpenBLAS starts its worker
+# threads at load, and a thread still starting at exit would leave its TLS block so.
 sanitize:
 	OPENBLAS_NUM_THREADS=1 $(MAKE) --no-print-directory test BUILD=build-asan BIN=build-asan/conebench CC=clang \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
