@@ -1,29 +1,47 @@
 /* libFuzzer target: the solution-file reader must reject or accept any bytes without a crash,
- * a leak or an exit. */
+ * a leak or an exit; what it accepts must survive a round trip: written back with
+ * cb_write_solution (%.17g) and read again, it gives the same nc, d and bits of p and y. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "conebench/io.h"
 
+/* p and y of the two reads agree bit for bit (NaN cannot be read: the reader refuses it). */
+static int same(const double *a, const double *b, size_t n)
+{
+    return n == 0 || memcmp(a, b, n * sizeof *a) == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0])
+    static char path[64], back[80];
+    if (!path[0]) {
         snprintf(path, sizeof path, "/tmp/cb_fuzz_sol_%ld.sol", (long)getpid());
+        snprintf(back, sizeof back, "%s.back", path);
+    }
     FILE *f = fopen(path, "wb");
     if (!f)
         return 0;
     fwrite(data, 1, size, f);
     fclose(f);
-    int nc = 0, d = 0;
-    double *p = NULL, *y = NULL;
+    int nc = 0, d = 0, nc2 = 0, d2 = 0;
+    double *p = NULL, *y = NULL, *p2 = NULL, *y2 = NULL;
     cb_error err;
-    if (cb_read_solution(path, &nc, &d, &p, &y, &err) == CB_OK &&
-        (nc < 0 || d < 1 || (nc > 0 && (!p || !y))))
-        abort(); /* success must return a real solution (nc = 0: no contacts, no pairs) */
+    if (cb_read_solution(path, &nc, &d, &p, &y, &err) == CB_OK) {
+        size_t n = (size_t)nc * (size_t)d;
+        if (nc < 0 || d < 1 || (n > 0 && (!p || !y)))
+            abort(); /* success must return a real solution (nc = 0: no pairs) */
+        if (cb_write_solution(back, nc, d, p, y, &err) != CB_OK ||
+            cb_read_solution(back, &nc2, &d2, &p2, &y2, &err) != CB_OK || nc2 != nc || d2 != d ||
+            !same(p, p2, n) || !same(y, y2, n))
+            abort(); /* what was accepted reads back the same */
+    }
     free(p);
     free(y);
+    free(p2);
+    free(y2);
     return 0;
 }
