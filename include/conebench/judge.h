@@ -31,8 +31,9 @@
 
 /* The data's scales of a problem: ‖q‖ and ‖q‖ / w̄ (w̄ = mean_α ‖W_αα‖∞; 0 when w̄ is 0). */
 typedef struct {
-    double norm_q; /* ‖q‖₂ */
-    double force;  /* ‖q‖₂ / w̄ */
+    double norm_q;    /* ‖q‖₂ */
+    double diag_mean; /* w̄ = mean_α ‖W_αα‖∞ */
+    double force;     /* ‖q‖₂ / w̄ */
 } cb_judge_scale;
 
 typedef struct {

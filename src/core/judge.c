@@ -29,6 +29,7 @@ void cb_judge_scale_of(const cb_problem *prob, cb_judge_scale *out)
     for (int a = 0; a < prob->nc; a++)
         mean += cb_problem_diag_norm(prob, a) / prob->nc;
     out->norm_q = cb_nrm2(prob->q, cb_problem_n(prob));
+    out->diag_mean = mean;
     out->force = mean > 0 && isfinite(mean) ? out->norm_q / mean : 0.0;
 }
 

@@ -114,15 +114,6 @@ int cb_fo_supports(const cb_problem *prob, cb_error *err)
     return CB_OK;
 }
 
-/* (1/nc) Σ_α ‖W_αα‖∞ */
-double cb_fo_mean_diag_norm(const cb_problem *prob)
-{
-    double mean = 0.0;
-    for (int a = 0; a < prob->nc; a++)
-        mean += cb_problem_diag_norm(prob, a) / prob->nc;
-    return mean;
-}
-
 /* scale = ‖q‖ / mean_α ‖W_αα‖∞. */
 void cb_fo_drift_init(cb_fo_drift *d, const cb_problem *prob, double norm_q, double mean_diag)
 {

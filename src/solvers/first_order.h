@@ -63,12 +63,10 @@ typedef struct {
     double norm_p;  /* ‖p‖ */
     double norm_wp; /* and ‖y − q‖ */
 } cb_fo_drift;
-/* The reference cleared; scale from mean_diag = mean_α ‖W_αα‖∞ (cb_fo_mean_diag_norm, taken once
- * at setup). */
+/* The reference cleared; scale from mean_diag = mean_α ‖W_αα‖∞ (cb_judge_scale.diag_mean,
+ * taken once at setup). */
 void cb_fo_drift_init(cb_fo_drift *d, const cb_problem *prob, double norm_q, double mean_diag);
 
-/* mean_α ‖W_αα‖∞. */
-double cb_fo_mean_diag_norm(const cb_problem *prob);
 /* Records the iterate of residual r and y = W p + q; 1 when it is the new reference (the caller
  * may keep it), 2 when p drifts (see above), else 0. */
 int cb_fo_drift_update(cb_fo_drift *d, const cb_fo_residual *r, const double *y);

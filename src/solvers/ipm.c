@@ -105,7 +105,6 @@ typedef struct {
     double *buf;                          /* every vector below */
     double *y, *c, *Sp, *rd, *rhs, *dp, *dpa, *ghat, *erow, *Wv, *pbar, *pbest; /* n */
     cb_fo_drift drift;                    /* drift detector; pbest: its reference iterate */
-    double diag_mean;                     /* mean ‖W_αα‖∞, the detector's scale */
     double *s, *z, *lam, *ds, *dz, *dsa, *dza, *rc, *t; /* 3m */
     double *Winv, *Wm, *Q;                /* 9m */
     double *lamdet;                       /* m: det λ_j */
@@ -241,7 +240,6 @@ static int ipm_setup(const cb_problem *prob, const cb_settings *s, void **work, 
         return rc;
     }
     cb_judge_scale_of(prob, &w->scale);
-    w->diag_mean = cb_fo_mean_diag_norm(w->prob);
     w->rho = par.prox * ipm_normal_scale(w->nm);
     start_scales(w);
     *work = w;
@@ -688,7 +686,7 @@ static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         return cb_info_trace(info, s, 0, t0, info->solver_error);
     start_point(w, sol->p);
     after_step(w, sol->p, &res, &inner, 1, &info->work);
-    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->diag_mean);
+    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     cb_step_cost_start(&cost, s, w->n);
     while (status < 0) {
         if (drifted(w, sol->p, &res, &inner, &info->work))

@@ -71,7 +71,7 @@ typedef struct {
     size_t n;
     nsn_params par;
     cb_judge_scale scale; /* the judge's data scales */
-    double w_scale, w_mean;
+    double w_scale;
     double *rho;            /* ρ_α of F */
     nsn_system sys;
     nsn_direct *direct;     /* NULL: GMRES */
@@ -140,17 +140,15 @@ static void nsn_cleanup(void *work)
 }
 
 /* ρ_α = 1/‖W_αα‖∞ for formulation=ac (1 when the block is zero), 1 for natural; s_W = mean
- * ρ_α ‖W_αα‖∞; w_mean = mean ‖W_αα‖∞ (the drift detector's scale). */
+ * ρ_α ‖W_αα‖∞ (the drift detector takes the judge's diag_mean). */
 static void scales(nsn_work *w)
 {
     const cb_problem *prob = w->prob;
     double sum = 0.0;
-    w->w_mean = 0.0;
     for (int a = 0; a < prob->nc; a++) {
         double nrm = cb_problem_diag_norm(prob, a);
         w->rho[a] = w->par.ac && nrm > 0 ? 1.0 / nrm : 1.0;
         sum += w->rho[a] * nrm;
-        w->w_mean += nrm / prob->nc;
     }
     w->w_scale = sum > 0 ? sum / prob->nc : 1.0;
 }
@@ -425,7 +423,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     int status = -1;
     cb_error_clear(err); /* a message set below comes from the step that failed */
     w->smoothing = w->par.smooth, w->lambda_boost = 1.0, w->p_ref = 0.0;
-    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->w_mean);
+    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     cb_problem_y(w->prob, sol->p, w->y);
     info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
