@@ -7,7 +7,8 @@ SHELL := /bin/bash
 CC      ?= cc
 SICONOS ?= 1
 BUILD   ?= $(if $(filter 0,$(SICONOS)),build-nosiconos,build)
-VERSION := 0.1.0
+# The version is defined once, in include/conebench/common.h (CB_VERSION).
+VERSION := $(shell sed -n 's/^#define CB_VERSION "\(.*\)"$$/\1/p' include/conebench/common.h)
 SOVERSION := 0
 PREFIX  ?= /usr/local
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -138,7 +139,7 @@ INC_io        := -Iinclude -Isrc/io -Isrc/core
 INC_mech      := -Iinclude -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
 INC_scenarios := -Iinclude -Isrc/mech/scenarios $(INC_mech)
 INC_bench     := -Iinclude -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
-INC_cli       := -Iinclude -Icli -Isrc/bench -Isrc/mech
+INC_cli       := -Iinclude -Icli -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
 $(BUILD)/src/core/%.o:           LAYER_INC = $(INC_core)
 $(BUILD)/src/solvers/%.o:        LAYER_INC = $(INC_solvers)
 $(BUILD)/src/solvers/siconos/%.o: LAYER_INC = $(INC_solvers) $(SICONOS_CFLAGS)

@@ -9,9 +9,11 @@
 #include "commands.h"
 #include "json.h"
 #include "util.h"
-#include "conebench/compliant.h"
+#include "compliant.h"
 #include "conebench/io.h"
-#include "conebench/scenarios.h"
+#include "scenarios.h"
+#include "fileio.h"
+#include "kv.h"
 
 /* ------------------------------------------------------------------ output */
 

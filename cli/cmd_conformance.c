@@ -7,6 +7,8 @@
 
 #include "conebench/plugin.h"
 #include "conformance.h"
+#include "kv.h"
+#include "solve_limited.h"
 
 static const cb_cli_opt opts[] = {
     {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},

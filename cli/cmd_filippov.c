@@ -14,10 +14,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "conebench/body.h"
-#include "conebench/campaign.h"
-#include "conebench/filippov.h"
+#include "body.h"
+#include "campaign.h"
+#include "filippov.h"
 #include "conebench/io.h"
+#include "fileio.h"
+#include "kv.h"
 
 #define STATE_USAGE "filippov wheel|body [--param k=v]... [--json]"
 

@@ -13,9 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "conebench/campaign.h"
-#include "conebench/filippov_check.h"
+#include "campaign.h"
+#include "filippov_check.h"
 #include "conebench/io.h"
+#include "fileio.h"
 
 #define FCK_WHEEL_SEED 20190611u
 #define FCK_SPHERE_SEED 7u

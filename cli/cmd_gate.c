@@ -12,7 +12,9 @@
 
 #include "gate.h"
 #include "conebench/io.h"
-#include "conebench/runner.h"
+#include "runner.h"
+#include "base.h"
+#include "fileio.h"
 
 static const cb_cli_opt gate_opts[] = {
     {"against", 'a', "REV", "git revision of the baseline binary, built once in a worktree under "

@@ -7,6 +7,7 @@
 
 #include "conebench/generate.h"
 #include "conebench/io.h"
+#include "fclib_check.h"
 
 #define RANDOM_USAGE "generate random --kind K --nc N --seed S -o FILE [options]"
 

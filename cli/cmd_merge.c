@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "conebench/campaign.h"
-#include "conebench/shards.h"
+#include "campaign.h"
+#include "shards.h"
 
 static const cb_cli_opt opts[] = {
     {"force", 'f', NULL, "merge although campaigns, limits or conebench versions or "

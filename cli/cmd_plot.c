@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conebench/report.h"
+#include "report.h"
 
 static const cb_cli_opt opts[] = {
     {"solver", 's', "A,B,...", "the solvers, comma separated (conebench list solvers); required"},

@@ -9,13 +9,14 @@
 
 #include <glob.h>
 
-#include "conebench/campaign.h"
+#include "campaign.h"
 #include "conebench/generate.h"
 #include "conebench/io.h"
 #include "conebench/judge.h"
-#include "conebench/scenarios.h"
+#include "scenarios.h"
 #include "conebench/plugin.h"
 #include "conebench/solver.h"
+#include "base.h"
 
 /* --kind K for readers: force the cone kind (e.g. rolling2d for a d = 3 file). */
 static int parse_read_kind(const char *arg, cb_read_settings *rs)

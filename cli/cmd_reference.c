@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "conebench/judge.h"
-#include "conebench/reference.h"
+#include "reference.h"
+#include "base.h"
 
 static const cb_cli_opt opts[] = {
     {"output", CB_CLI_SHORT('o'), "OUT.ref", "the reference file to write; required (or --check)"},

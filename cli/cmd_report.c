@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "conebench/report.h"
-#include "conebench/runner.h"
+#include "report.h"
+#include "runner.h"
 
 static const cb_cli_opt opts[] = {
     {"no-figures", 'n', NULL, "tables only, no gnuplot figures (default: figures)"},

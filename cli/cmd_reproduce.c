@@ -13,12 +13,13 @@
 
 #include "commands.h"
 #include "util.h"
-#include "conebench/campaign.h"
-#include "conebench/compliant.h"
-#include "conebench/scenarios.h"
-#include "conebench/analytic.h"
-#include "conebench/body.h"
-#include "conebench/timestepper.h"
+#include "campaign.h"
+#include "compliant.h"
+#include "scenarios.h"
+#include "analytic.h"
+#include "body.h"
+#include "timestepper.h"
+#include "kv.h"
 
 #define RP_PATH 4096
 

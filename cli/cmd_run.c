@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "conebench/plugin.h"
-#include "conebench/runner.h"
+#include "runner.h"
 
 #define CMD_LEN 8192 /* the --resume command printed after an interruption */
 

@@ -11,11 +11,13 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "conebench/analytic.h"
-#include "conebench/campaign.h"
+#include "analytic.h"
+#include "campaign.h"
 #include "conebench/io.h"
-#include "conebench/scenarios.h"
-#include "conebench/timestepper.h"
+#include "scenarios.h"
+#include "timestepper.h"
+#include "fileio.h"
+#include "kv.h"
 
 
 #define SIM_USAGE "simulate SCENARIO [--model nonsmooth|analytic] [options]"

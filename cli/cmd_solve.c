@@ -10,8 +10,12 @@
 #include <string.h>
 
 #include "conebench/io.h"
-#include "conebench/results.h"
+#include "results.h"
 #include "conebench/solver.h"
+#include "base.h"
+#include "kv.h"
+#include "fclib_check.h"
+#include "solve_limited.h"
 
 #define MAX_REPEAT 1000
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "conebench/campaign.h"
-#include "conebench/shards.h"
+#include "campaign.h"
+#include "shards.h"
 
 static const cb_cli_opt opts[] = {
     {"campaign", CB_CLI_SHORT('c'), "CAMPAIGN", "the campaign the directories run (name or file; "

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "conebench/scenario.h"
+#include "scenario.h"
 
 #define CB_JSON_MAX_DEPTH 8
 

@@ -2,6 +2,8 @@
 #include "util.h"
 
 #include "conebench/plugin.h"
+#include "fileio.h"
+#include "kv.h"
 
 #include <errno.h>
 #include <math.h>

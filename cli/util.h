@@ -7,8 +7,8 @@
 #include <getopt.h>
 #include <stdio.h>
 #include "conebench/common.h"
-#include "conebench/fileio.h"
-#include "conebench/kv.h"
+#include "fileio.h"
+#include "kv.h"
 
 /* Exit statuses of conebench: 0 success (and help), 1 a failure that is not the input's fault
  * (out of memory, I/O, a failed check), 2 bad input (checked before any work is done). */

@@ -26,19 +26,10 @@ layer_of() {
     src/mech/*) L=mech ;;
     src/bench/*) L=bench ;;
     cli/*) L=cli ;;
-    include/conebench/common.h | include/conebench/cone.h | include/conebench/rng.h | \
-        include/conebench/judge.h | include/conebench/modes.h | include/conebench/problem.h | \
-        include/conebench/kv.h | include/conebench/fileio.h) L=core ;;
+    include/conebench/common.h | include/conebench/cone.h | include/conebench/judge.h | \
+        include/conebench/problem.h) L=core ;;
     include/conebench/solver.h | include/conebench/plugin.h) L=solvers ;;
     include/conebench/io.h | include/conebench/generate.h) L=io ;;
-    include/conebench/body.h | include/conebench/contact.h | include/conebench/scenario.h | \
-        include/conebench/timestepper.h | include/conebench/analytic.h | \
-        include/conebench/compliant.h | include/conebench/filippov.h | \
-        include/conebench/filippov_check.h) L=mech ;;
-    include/conebench/scenarios.h) L=scenarios ;;
-    include/conebench/campaign.h | include/conebench/runner.h | include/conebench/results.h | \
-        include/conebench/shards.h | \
-        include/conebench/metrics.h | include/conebench/report.h | include/conebench/reference.h) L=bench ;;
     *) L="?" ;;
     esac
 }

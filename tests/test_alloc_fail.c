@@ -21,6 +21,7 @@
 #include <suitesparse/SuiteSparse_config.h>
 
 #include "conebench/generate.h"
+#include "base.h"
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t count, size_t size);

@@ -11,6 +11,7 @@
 
 #include "conebench/generate.h"
 #include "conebench/solver.h"
+#include "base.h"
 
 #define NAP_S 0.3    /* wall seconds the sleeping solver sleeps (no CPU) */
 #define SPIN_S 0.3   /* CPU seconds the spinning solver burns */

@@ -1,4 +1,4 @@
-/* conebench tests — the child-process utility (conebench/child.h), cb_problem_pack and
+/* conebench tests — the child-process utility (src/core/child.h), cb_problem_pack and
  * cb_solve_limited.
  *
  * cb_child_run: the exit status and the bytes of a child that exits, the signal of one that
@@ -17,6 +17,8 @@
 #include "child.h"
 #include "conebench/generate.h"
 #include "conebench/judge.h"
+#include "problem_pack.h"
+#include "solve_limited.h"
 
 #include <limits.h>
 #include <math.h>

@@ -8,8 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conebench/scenarios.h"
-#include "conebench/compliant.h"
+#include "scenarios.h"
+#include "compliant.h"
+#include "kv.h"
 
 /* Prepare scenario for model with "k=v" parameters (NULL-terminated) through the library. */
 static int prepare(const char *scen, const char *model, const char *const *kv, cb_scenario *s,

@@ -7,6 +7,7 @@
 #include "test_support.h"
 
 #include "conebench/cone.h"
+#include "cone_kernels.h"
 
 #include <float.h>
 #include <math.h>

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "conebench/cone.h"
-#include "conebench/rng.h"
+#include "rng.h"
+#include "cone_kernels.h"
 
 #define FD_H 1e-7
 #define KINK_GAP 1e-4 /* relative distance from any breakpoint for a finite-difference check */

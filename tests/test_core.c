@@ -8,13 +8,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "conebench/fileio.h"
+#include "fileio.h"
 #include "conebench/io.h"
 #include "conebench/judge.h"
-#include "conebench/modes.h"
+#include "modes.h"
 #include "conebench/problem.h"
-#include "conebench/rng.h"
+#include "rng.h"
 #include "conebench/solver.h"
+#include "base.h"
+#include "kv.h"
 
 #if CB_HAVE_SICONOS
 #include <RollingFrictionContactProblem.h>

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conebench/rng.h"
+#include "rng.h"
 #include "detmath.h"
 
 /* Error of x in units in the last place of the reference ref. */

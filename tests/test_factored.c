@@ -14,10 +14,10 @@
 #include "conebench/io.h"
 #include "conebench/judge.h"
 #include "conebench/problem.h"
-#include "conebench/rng.h"
-#include "conebench/scenarios.h"
+#include "rng.h"
+#include "scenarios.h"
 #include "conebench/solver.h"
-#include "conebench/timestepper.h"
+#include "timestepper.h"
 
 /* ------------------------------------------------------------------ random factored problems */
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "conebench/filippov.h"
-#include "conebench/rng.h"
+#include "filippov.h"
+#include "rng.h"
 
 #define TWO_PI 6.283185307179586
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conebench/filippov_check.h"
+#include "filippov_check.h"
 
 #define FC_PI 3.14159265358979323846
 

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "gate.h"
-#include "conebench/metrics.h"
-#include "conebench/rng.h"
+#include "metrics.h"
+#include "rng.h"
 
 #define NRUNS 6
 #define NREPS 40 /* at most */

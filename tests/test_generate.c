@@ -5,7 +5,7 @@
 
 #include "conebench/generate.h"
 #include "conebench/judge.h"
-#include "conebench/modes.h"
+#include "modes.h"
 
 #include <lapacke.h>
 #include <math.h>

@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "conebench/campaign.h"
-#include "conebench/metrics.h"
-#include "conebench/report.h"
-#include "conebench/results.h"
-#include "conebench/rng.h"
-#include "conebench/runner.h"
+#include "campaign.h"
+#include "metrics.h"
+#include "report.h"
+#include "results.h"
+#include "rng.h"
+#include "runner.h"
 
 /* Test-only solvers: crash, hang, sleep briefly then return p = 0, wait for a file then return
  * p = 0 (so a test knows exactly which runs can finish). */

@@ -9,6 +9,7 @@
 #include "test_support.h"
 
 #include "conebench/io.h"
+#include "fileio.h"
 
 #include <dirent.h>
 #include <ftw.h>

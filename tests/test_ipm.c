@@ -15,9 +15,10 @@
 
 #include "conebench/generate.h"
 #include "conebench/io.h"
-#include "conebench/rng.h"
+#include "rng.h"
 #include "ipm_internal.h"
 #include "solvers_internal.h"
+#include "problem_pack.h"
 
 #define TOL 1e-10
 

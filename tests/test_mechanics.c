@@ -10,11 +10,12 @@
 #include <string.h>
 #include <lapacke.h>
 
-#include "conebench/analytic.h"
+#include "analytic.h"
 #include "conebench/io.h"
-#include "conebench/rng.h"
-#include "conebench/scenarios.h"
-#include "conebench/timestepper.h"
+#include "rng.h"
+#include "scenarios.h"
+#include "timestepper.h"
+#include "kv.h"
 
 /* ------------------------------------------------------------------ helpers */
 

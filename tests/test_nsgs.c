@@ -18,7 +18,7 @@
 #include "conebench/solver.h"
 #include <lapacke.h>
 
-#include "conebench/rng.h"
+#include "rng.h"
 #include "nsgs_internal.h"
 #include "solvers_internal.h"
 

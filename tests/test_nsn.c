@@ -13,7 +13,7 @@
 #include "conebench/cone.h"
 #include "conebench/generate.h"
 #include "conebench/io.h"
-#include "conebench/rng.h"
+#include "rng.h"
 #include "nsn_internal.h"
 
 static cb_problem *random_problem(cb_kind kind, int nc, cb_gen_matrix m, uint64_t seed,

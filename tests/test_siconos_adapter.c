@@ -24,6 +24,7 @@
 #include "solvers_internal.h"
 
 #include "projectionOnRollingCone.h"
+#include "solve_limited.h"
 
 #define TOL 1e-8
 

@@ -11,6 +11,7 @@
 
 #include "conebench/io.h"
 #include "io_internal.h"
+#include "fileio.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -65,26 +65,12 @@ int cb_disk_cone_dim(const cb_disk_cone *c);
  * out may alias x. Coefficients must be ≥ 0 (a negative one is treated as non-finite input). */
 cb_proj_case cb_project(cb_kind kind, const cb_friction *f, const double *x, double *out);
 
-/* out_i = P_K(x_i), i = 0..n−1, for n vectors stored one after the other (x_i = x + i d,
- * d = cb_kind_dim(kind)) with coefficients f[i]: the same results, to the bit, as n calls of
- * cb_project, without the per-call dispatch. out may equal x (no other overlap). cases, if not
- * NULL, receives the n outcomes. Returns the number of CB_PROJ_NONFINITE outcomes, or −1 (nothing
- * written) for an invalid kind or, when n > 0, a NULL f, x or out. */
-long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double *x, double *out,
-                      cb_proj_case *cases);
-
 /* out = P_K(x) for a general product-disk cone (closed form, breakpoints t_i = ‖x_i‖/μ_i sorted,
  * O(m log m)). out may alias x. */
 cb_proj_case cb_project_disk_cone(const cb_disk_cone *c, const double *x, double *out);
 
 /* ŷ = y + [Σ μ_i ‖y_i‖, 0, ..., 0]  (Acary & Bourrier Prop. 3.1, eq. 32). yhat may alias y. */
 void cb_modified_velocity(cb_kind kind, const cb_friction *f, const double *y, double *yhat);
-
-/* P = P_K(x) (as cb_project) and J (d×d, column-major) an element of its generalised
- * (B-)Jacobian: I inside, 0 in the polar cone, and on the boundary the derivative for the
- * saturated set the projection chose (src/core/cone_jacobian.c derives it). P may alias x. */
-cb_proj_case cb_project_jacobian(cb_kind kind, const cb_friction *f, const double *x, double *P,
-                                 double *J);
 
 /* Membership with absolute slack tol ≥ 0: ‖x_i‖ ≤ μ_i r_N + tol. */
 int cb_in_cone(cb_kind kind, const cb_friction *f, const double *x, double tol);

@@ -21,7 +21,7 @@
 
 #include <stdio.h>
 
-#include "conebench/fileio.h" /* whole-file reads, atomic writes, SHA-256 */
+
 #include "conebench/problem.h"
 
 typedef struct {
@@ -61,12 +61,6 @@ int cb_write_fclib(const char *path, const cb_problem *prob, cb_error *err);
  * global solution holds the velocities v, which conebench does not compute (CB_ERR_INPUT). */
 int cb_write_fclib_solution(const char *path, const cb_problem *prob, const double *p,
                             const double *y, cb_error *err);
-/* What cb_write_fclib (with_solution = 0) or cb_write_fclib_solution (1) would refuse for prob,
- * checked without writing anything (to refuse before a long computation). */
-int cb_fclib_check(const char *path, const cb_problem *prob, int with_solution, cb_error *err);
-/* CB_OK when FCLIB can hold a local problem of this kind (all but rolling2d), else CB_ERR_INPUT
- * "PATH: why" (the check cb_write_fclib makes, for callers that have no problem yet). */
-int cb_fclib_local_kind_check(const char *path, cb_kind kind, cb_error *err);
 
 /* Problem file formats for writing. */
 typedef enum { CB_FORMAT_AUTO = 0, CB_FORMAT_SICONOS = 1, CB_FORMAT_FCLIB = 2 } cb_format;

@@ -172,13 +172,4 @@ int cb_problem_set_provenance(cb_problem *prob, const char *source, const char *
 
 const char *cb_storage_name(cb_storage s); /* "dense" / "bsr" / "factored" */
 
-/* A problem as bytes (host byte order), for a child process of the same executable
- * (conebench/child.h), the global form included; name and provenance are left out. */
-int cb_problem_pack(FILE *f, const cb_problem *prob, cb_error *err);
-/* The problem packed at buf: every size is checked against len before anything is allocated,
- * then the problem (cb_problem_check). *used = bytes read. CB_ERR_INPUT for bytes that are not
- * a packed problem. */
-int cb_problem_unpack(const char *buf, size_t len, cb_problem **out, size_t *used,
-                      cb_error *err);
-
 #endif

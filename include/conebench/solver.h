@@ -21,7 +21,7 @@
 
 #include "conebench/problem.h"
 #include "conebench/judge.h"
-#include "conebench/kv.h"
+
 
 typedef enum {
     CB_STATUS_CONVERGED = 0,  /* the solver's own stop test fired (the verdict is the judge's) */
@@ -40,7 +40,7 @@ typedef enum {
 const char *cb_status_name(cb_status s); /* "converged", "max_iter", ... */
 int cb_status_parse(const char *name, cb_status *out);
 
-/* One per-solver option, as given by the user ("key=value"): a cb_kv (kv.h) under the name
+/* One per-solver option, as given by the user ("key=value"): a cb_kv (common.h) under the name
  * the solvers use. */
 typedef cb_kv cb_option;
 
@@ -72,9 +72,6 @@ typedef struct {
 
 /* The wall guard's default: this many times the CPU budget. */
 #define CB_WALL_GUARD_FACTOR 3.0
-/* The wall guard of s in seconds: wall_limit when > 0, CB_WALL_GUARD_FACTOR × time_limit when
- * wall_limit is 0, none (0) when wall_limit < 0 or without a budget. */
-double cb_wall_guard(const cb_settings *s);
 
 /* 1 once the run of s is over its budget (CPU budget or wall guard; sticky). Cheap: the
  * process CPU clock is read only when the wall clock says the budget may have run out (the
@@ -163,45 +160,14 @@ const char *cb_solver_suggest(const char *name, char *buf, size_t len);
 int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
              cb_solution *sol, cb_info *info, cb_error *err);
 
-/* 1 when solver stops itself at settings->time_limit (every conebench solver checks the clock
- * in its loop), 0 for the Siconos adapters (their loops cannot be interrupted; registry.c marks
- * them). */
-int cb_solver_stops_at_limit(const cb_solver *solver);
-/* 1 for the solvers that stop themselves between steps but whose steps include a sparse
- * factorisation that cannot be interrupted (nsn, ipm): cb_solve_limited runs them in a child
- * process on large problems. */
-int cb_solver_has_long_kernels(const cb_solver *solver);
 /* 1 when this conebench has the Siconos adapters (siconos-nsgs, siconos-nsgs-light,
  * siconos-admm); 0 when built with make SICONOS=0 (they are then not in the registry). */
 int cb_solver_built_with_siconos(void);
-/* cb_solve with the budget held for every solver (solvers/solve_limited.c): a solver that
- * cannot stop itself (and, without a server, nsn and ipm on problems of 1000 unknowns or more:
- * cb_solver_has_long_kernels) runs in a child process killed once its CPU time reaches the
- * budget left after cpu_spent plus ¼ s (for the judge and the answer), or at the wall guard plus
- * ¼ s; then info->status is time_limit, sol->p keeps the warm start (y and the judged errors are
- * its own), *killed = 1 (killed may be NULL); a child that dies gives status crashed. server
- * NULL: a child per call; else the calls share one persistent child (a simulation's steps;
- * cb_solve_server_new). Other solvers, or no limit: cb_solve itself, in this process, with no
- * overhead. */
-typedef struct cb_solve_server cb_solve_server;
-int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
-                     cb_solution *sol, cb_info *info, cb_solve_server *server, int *killed,
-                     cb_error *err);
-int cb_solve_server_new(cb_solve_server **out, cb_error *err);
-void cb_solve_server_free(cb_solve_server *server); /* stops its child; NULL ok */
-
-/* Is W positive definite? (solvers/w_definite.c; `conebench reference` says from it whether p*
- * is unique). A factored W with nc·d > 6·bodies has rank ≤ 6·bodies < nc·d: *definite = 0.
- * Otherwise S = (W + Wᵀ)/2 (a factored W assembled as BSR) is factored by CHOLMOD's sparse LDLᵀ
- * (simplicial: the same bits on every CPU): *definite = 1 when every pivot is ≥ 1e-12 ×
- * max_i W_ii (the problem is then strongly monotone), 0 when not (W singular or indefinite to
- * that precision). CB_ERR_NOMEM when the factorisation runs out of memory. */
-int cb_problem_W_definite(const cb_problem *prob, int *definite, cb_error *err);
 
 /* Helpers for solver implementations. */
 /* Record a trace point when s->trace (time since t0). Returns CB_ERR_NOMEM on failure. */
 int cb_info_trace(cb_info *info, const cb_settings *s, int iteration, double t0, double error);
-/* Solver options through kv.h with the noun "option" ("option omega: ..."). */
+/* Solver options read with the noun "option" ("option omega: ..."). */
 /* Check every option key is in spec; CB_ERR_INPUT naming the bad key otherwise. */
 int cb_options_check(const cb_settings *s, const cb_option_spec *spec, const char *solver,
                      cb_error *err);

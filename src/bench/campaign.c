@@ -1,5 +1,5 @@
 /* conebench — campaign files: parse, locate, expand into runs. */
-#include "conebench/campaign.h"
+#include "campaign.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -13,6 +13,9 @@
 #include "campaign_internal.h"
 #include "conebench/io.h"
 #include "conebench/plugin.h"
+#include "base.h"
+#include "fileio.h"
+#include "kv.h"
 
 #define MAX_TOKENS 64
 #define SEED_MAX 1000000000000L /* largest seed of a generate line */

@@ -1,13 +1,14 @@
 /* conebench — strict campaigns: every line of a parsed campaign is checked before anything runs
  * (solver names and options, problem files, generator and scenario parameters). */
-#include "conebench/campaign.h"
+#include "campaign.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "campaign_internal.h"
-#include "conebench/scenarios.h"
+#include "scenarios.h"
+#include "base.h"
 
 #define TINY_NC 2 /* contacts of the problems options and generator parameters are tried on */
 

@@ -4,7 +4,7 @@
 #ifndef CONEBENCH_CAMPAIGN_INTERNAL_H
 #define CONEBENCH_CAMPAIGN_INTERNAL_H
 
-#include "conebench/campaign.h"
+#include "campaign.h"
 
 /* Read and parse the campaign file at path (every line, the whole-file rules and defaults),
  * without cb_campaign_check. *out is NULL on failure. */

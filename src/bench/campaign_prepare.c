@@ -1,12 +1,13 @@
 /* conebench — materialise a campaign's generated problems (random generator, scenario steps). */
-#include "conebench/campaign.h"
+#include "campaign.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "conebench/scenarios.h"
+#include "scenarios.h"
+#include "base.h"
 
 /* Progress of a scenario dump on stderr (verbose runs). */
 static void dump_note(void *ctx, long step, double t, const char *path)

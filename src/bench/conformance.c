@@ -11,6 +11,7 @@
 
 #include "child.h"
 #include "conebench/generate.h"
+#include "solve_limited.h"
 
 #define UNREACHABLE_TOL 1e-300 /* a tolerance no iterate meets: the solver runs to its caps */
 #define KNOWN_TOL 1e-8         /* the known-solution problems are solved to this */

@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include "conebench/io.h"
+#include "base.h"
+#include "fileio.h"
+#include "fclib_check.h"
 
 #define EXT_PATH_LEN 4096
 #define EXT_KILL_GRACE_S 1.0     /* SIGTERM at the limit, SIGKILL this much later */

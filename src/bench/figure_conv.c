@@ -3,6 +3,7 @@
  * per solver label, untraced stretches drawn dotted, runs without a trace named in the caption;
  * and the one gnuplot driver every figure goes through. */
 #include "report_internal.h"
+#include "base.h"
 
 #include <errno.h>
 #include <math.h>

@@ -9,8 +9,11 @@
 #include <sys/stat.h>
 
 #include "conebench/io.h"
-#include "conebench/metrics.h"
-#include "conebench/results.h"
+#include "metrics.h"
+#include "results.h"
+#include "base.h"
+#include "fileio.h"
+#include "solve_limited.h"
 
 #define BENCH_COLUMNS 11
 #define LINE_MAX_LEN 2048
@@ -57,7 +60,7 @@ int cb_bench_write(const char *path, const cb_bench *b, cb_error *err)
     if (cb_outbuf_open(&o, err) != CB_OK)
         return CB_ERR_NOMEM;
     FILE *f = o.f;
-    fprintf(f, "# conebench bench file (format: include/conebench/gate.h)\n"
+    fprintf(f, "# conebench bench file (format: src/bench/gate.h)\n"
                "# tolerances: iterations=%g work=%g error_factor=%g\n# data_missing: %d\n"
                "problem,solver,tol,exact,status,solved,iterations,block_products,projections,"
                "local_iters,error\n",

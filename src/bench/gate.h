@@ -38,7 +38,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "conebench/campaign.h"
+#include "campaign.h"
 
 #define CB_BENCH_MAX_REPS 64    /* rounds (timing samples) kept per run */
 #define CB_BENCH_REPEAT 3       /* solves inside each process; the least CPU time counts */

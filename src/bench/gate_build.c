@@ -11,6 +11,8 @@
 
 #include "conebench/io.h"
 #include "gate_internal.h"
+#include "base.h"
+#include "fileio.h"
 
 #define GIT_DEADLINE_S 120.0
 #define BUILD_DEADLINE_S 1800.0

@@ -14,8 +14,11 @@
 #include "child.h"
 #include "conebench/io.h"
 #include "conebench/plugin.h"
-#include "conebench/runner.h"
+#include "runner.h"
 #include "gate_internal.h"
+#include "base.h"
+#include "fileio.h"
+#include "solve_limited.h"
 
 #define MAX_ARGS (16 + 2 * CB_CAMPAIGN_MAX_OPTIONS)
 #define KILL_GRACE_S 2.0 /* killed at CB_WALL_GUARD_FACTOR × the CPU budget + this (wall) */

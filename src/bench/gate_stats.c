@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conebench/rng.h"
+#include "rng.h"
+#include "base.h"
 
 
 void cb_ab_stats_default(cb_ab_stats *s)

@@ -1,5 +1,5 @@
 /* conebench — machine description (machine.txt) and a stable machine id. */
-#include "conebench/runner.h"
+#include "runner.h"
 
 #include <cblas.h>
 #include <errno.h>
@@ -13,6 +13,8 @@
 
 #include "conebench/io.h"
 #include "conebench/plugin.h"
+#include "base.h"
+#include "fileio.h"
 
 #ifndef CB_REVISION
 #define CB_REVISION "unknown" /* the git revision built; the Makefile defines it */

@@ -11,8 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "conebench/fileio.h"
-#include "conebench/runner.h"
+#include "fileio.h"
+#include "runner.h"
+#include "base.h"
 
 #define MERGE_SHARDS_MAX 100000 /* shard directories given at most */
 #define COPY_CHUNK 65536        /* bytes per read when copying a file */

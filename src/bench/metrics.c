@@ -1,5 +1,5 @@
 /* conebench — shifted geometric means, performance ratios and profiles, medians. */
-#include "conebench/metrics.h"
+#include "metrics.h"
 
 #include <math.h>
 #include <stdlib.h>

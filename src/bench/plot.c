@@ -7,9 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "conebench/campaign.h"
-#include "conebench/fileio.h"
+#include "campaign.h"
+#include "fileio.h"
 #include "conebench/io.h"
+#include "solve_limited.h"
 
 #define PNG_EXT ".png"
 #define PNG_MAX_BYTES (64u << 20) /* a figure is far smaller */

@@ -1,6 +1,8 @@
-/* conebench — reference solutions (include/conebench/reference.h): the second-order solvers
+/* conebench — reference solutions (reference.h): the second-order solvers
  * run in turn, the judge keeps the best, nsn polishes it; and where a campaign finds them. */
-#include "conebench/reference.h"
+#include "reference.h"
+#include "base.h"
+#include "solve_limited.h"
 
 #include <dirent.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* conebench — report: the verdict, summary tables and report.md (figures: report_figures.c). */
-#include "conebench/campaign.h"
-#include "conebench/report.h"
-#include "conebench/runner.h"
+#include "campaign.h"
+#include "report.h"
+#include "runner.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 
 #include "conebench/io.h"
-#include "conebench/runner.h"
+#include "runner.h"
 #include "report_internal.h"
+#include "base.h"
+#include "fileio.h"
 
 void cb_report_settings_default(cb_report_settings *s)
 {

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conebench/metrics.h"
+#include "metrics.h"
+#include "base.h"
 
 #define PROFILE_MARGIN 1.25   /* the x-range ends at this factor past the last step of ρ */
 #define PROFILE_MIN_XMAX 2.0  /* ... and not before τ = 2 (all ties: every step at τ = 1) */

@@ -3,7 +3,7 @@
 #ifndef CONEBENCH_REPORT_INTERNAL_H
 #define CONEBENCH_REPORT_INTERNAL_H
 
-#include "conebench/report.h"
+#include "report.h"
 
 #define CB_REPORT_MAX_TOLS 16                /* tolerances a report shows */
 #define CB_REPORT_GNUPLOT_LOG "gnuplot.log"  /* gnuplot's messages, in DIR/figures/ */

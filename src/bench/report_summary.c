@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conebench/metrics.h"
+#include "metrics.h"
 
 #define VERDICT_MAX_NAMES 5  /* unsolved problems named in the verdict before "and N more" */
 

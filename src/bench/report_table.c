@@ -8,7 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "conebench/metrics.h"
+#include "metrics.h"
+#include "base.h"
 
 #define DEFAULT_TIME_LIMIT 10.0 /* s, when limits.txt is absent */
 #define DEFAULT_MAX_ITER 10000

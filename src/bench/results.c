@@ -1,5 +1,5 @@
 /* conebench — runs.csv rows: format, parse, read. */
-#include "conebench/results.h"
+#include "results.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "conebench/io.h"
+#include "base.h"
+#include "fileio.h"
 
 #define NCOLS 25
 

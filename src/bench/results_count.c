@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conebench/runner.h"
+#include "runner.h"
+#include "base.h"
 
 static int cmp_id(const void *a, const void *b) { return strcmp(a, b); }
 

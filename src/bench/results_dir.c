@@ -1,7 +1,7 @@
 /* conebench — what a results directory records of the campaign that made its rows, and the
  * rules that keep rows and record together: a fresh run needs an absent or empty directory;
  * --resume needs the same campaign and limits (same hash) unless --force. */
-#include "conebench/runner.h"
+#include "runner.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "conebench/io.h"
-#include "conebench/results.h"
+#include "results.h"
+#include "base.h"
+#include "fileio.h"
 
 #define RECORD_MAX (1 << 20) /* largest limits.txt / campaign.conf read back (campaign cap) */
 #define LINES_LEN 2048       /* the effective settings lines */

@@ -1,7 +1,7 @@
 /* conebench — one process at a time in a results directory: flock(2) on the directory itself
  * (runner.h), and the temporary files of killed processes removed once the lock is held. */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include "conebench/runner.h"
+#include "runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "conebench/fileio.h"
+#include "fileio.h"
+#include "base.h"
 
 #define LOCK_WAIT_S 3.0    /* how long a lock left by a dead process's dying children is awaited */
 #define LOCK_POLL_NS 20000000L /* between two attempts: 20 ms */

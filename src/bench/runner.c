@@ -2,7 +2,7 @@
  * resume, shards, progress, interruption. A write that fails (the row, a trace, errors.log) ends
  * the campaign with CB_ERR_IO naming the file: the run is not recorded, --resume runs it again. */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include "conebench/runner.h"
+#include "runner.h"
 
 #include <cblas.h>
 #include <errno.h>
@@ -21,8 +21,11 @@
 #include <unistd.h>
 
 #include "conebench/io.h"
-#include "conebench/reference.h"
-#include "conebench/results.h"
+#include "reference.h"
+#include "results.h"
+#include "base.h"
+#include "fileio.h"
+#include "solve_limited.h"
 
 #define MAX_JOBS 256
 #define MSG_LEN 8192

@@ -8,8 +8,9 @@
 #include <sys/stat.h>
 
 #include "campaign_internal.h"
-#include "conebench/fileio.h"
-#include "conebench/runner.h"
+#include "fileio.h"
+#include "runner.h"
+#include "base.h"
 
 #define RECORD_MAX (1 << 20) /* largest record file read (the campaign file's own cap) */
 

@@ -3,10 +3,10 @@
 #ifndef CONEBENCH_SHARDS_INTERNAL_H
 #define CONEBENCH_SHARDS_INTERNAL_H
 
-#include "conebench/campaign.h"
-#include "conebench/results.h"
-#include "conebench/runner.h"
-#include "conebench/shards.h"
+#include "campaign.h"
+#include "results.h"
+#include "runner.h"
+#include "shards.h"
 
 typedef struct {
     const char *dir;      /* as given (not owned) */

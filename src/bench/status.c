@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "conebench/fileio.h"
+#include "fileio.h"
 
 #define SESSION_MAX 4096 /* session.txt is two short lines */
 

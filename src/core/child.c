@@ -1,5 +1,5 @@
 /* conebench — run a function in a child process, collect its bytes, enforce a deadline; workers
- * that answer a sequence of requests (include/conebench/child.h). A worker's messages are
+ * that answer a sequence of requests (src/core/child.h). A worker's messages are
  * framed: an 8-byte length (host order), then the bytes. */
 #include "child.h"
 

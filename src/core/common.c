@@ -1,5 +1,6 @@
 /* conebench — errors, clocks, checked allocation, small helpers (finite check, sorted union). */
 #include "conebench/common.h"
+#include "base.h"
 
 #include <limits.h>
 #include <math.h>

@@ -23,6 +23,7 @@
  * ulps (the same r_N to the bit whenever they pick the same saturated set).
  */
 #include "conebench/cone.h"
+#include "cone_kernels.h"
 
 #include <float.h>
 #include <limits.h>

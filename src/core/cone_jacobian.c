@@ -12,6 +12,7 @@
  * border between two cases) it is the element of the B-subdifferential of the case and set the
  * projection chose (a block with μ_i r = n_i counts as not saturated). */
 #include "conebench/cone.h"
+#include "cone_kernels.h"
 
 #include <math.h>
 #include <string.h>

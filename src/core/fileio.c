@@ -1,6 +1,6 @@
 /* conebench — files (fileio.h): whole-file reads, atomic writes, output built in memory, SHA-256
  * of buffers and files (libcrypto's EVP interface). */
-#include "conebench/fileio.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "base.h"
 
 /* Symbolic links followed from an output path to its target (the kernel's own limit). */
 #define CB_MAX_SYMLINKS 40

@@ -2,6 +2,7 @@
 #include "conebench/judge.h"
 
 #include "detmath.h"
+#include "base.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* conebench — key=value lists (kv.h): owned lists, lookups with spec defaults, checked numbers. */
-#include "conebench/kv.h"
+#include "kv.h"
+#include "base.h"
 
 #include <errno.h>
 #include <limits.h>

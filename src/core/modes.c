@@ -1,5 +1,5 @@
 /* conebench — contact-mode classification from (p, y) (Acary & Bourrier eq. 21). */
-#include "conebench/modes.h"
+#include "modes.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* conebench — problem model: allocation, validation, W·p kernels, storage conversion. */
 #include "conebench/problem.h"
 #include "problem_internal.h"
+#include "base.h"
 
 #include <math.h>
 #if defined(__SSE2__)

@@ -1,6 +1,7 @@
 /* conebench — factored storage of W = G M⁻¹ Gᵀ: allocation, validation, kernels, assembly.
  * Layout in conebench/problem.h (cb_factored). */
 #include "problem_internal.h"
+#include "base.h"
 
 #include <limits.h>
 #include <math.h>

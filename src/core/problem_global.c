@@ -1,6 +1,7 @@
 /* conebench — the global form attached to a condensed problem (conebench/problem.h):
  * M v = H p + f, y = Hᵀ v + w, kept as triplets; checks, copies and frees. */
 #include "conebench/problem.h"
+#include "base.h"
 
 #include <math.h>
 #include <stdlib.h>

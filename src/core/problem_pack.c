@@ -1,4 +1,4 @@
-/* conebench — a problem as bytes, for a child process of the same executable (conebench/child.h):
+/* conebench — a problem as bytes, for a child process of the same executable (src/core/child.h):
  * the HDF5 reader's child sends the problem it read, a solve worker receives each step's.
  *
  * Layout (host byte order): pack_header, then W: dense (n² doubles), BSR (row_ptr nc + 1 ints,
@@ -8,6 +8,8 @@
  * form: global_header, M and H (rows, columns as ints, values as doubles; nnz each), f (ndof
  * doubles) and w (n doubles). Name and provenance are not packed. */
 #include "conebench/problem.h"
+#include "base.h"
+#include "problem_pack.h"
 
 #include <stdint.h>
 #include <stdio.h>

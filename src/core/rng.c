@@ -1,5 +1,5 @@
 /* conebench — xoshiro256** generator seeded by splitmix64. */
-#include "conebench/rng.h"
+#include "rng.h"
 
 #include <math.h>
 

@@ -19,6 +19,7 @@
  */
 #include "conebench/io.h"
 #include "detmath.h"
+#include "base.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,8 +7,9 @@
  * W is always assembled in BSR first and converted when dense storage is asked for.
  */
 #include "conebench/generate.h"
-#include "conebench/rng.h"
+#include "rng.h"
 #include "detmath.h"
+#include "base.h"
 
 #include <limits.h>
 #include <math.h>

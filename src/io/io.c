@@ -2,6 +2,8 @@
  * (formats: man conebench, FILES). The Siconos text format is in io_siconos.c, FCLIB HDF5 in
  * io_fclib.c, the global→local condensation in condense.c; file helpers in src/core/fileio.c. */
 #include "io_internal.h"
+#include "base.h"
+#include "fileio.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* conebench — FCLIB HDF5 files are read in a child process (conebench/child.h). HDF5 1.10.8
+/* conebench — FCLIB HDF5 files are read in a child process (src/core/child.h). HDF5 1.10.8
  * dies on some damaged files (a NULL memcpy in H5F__accum_read reached from a group lookup:
  * tests/bad_inputs/hdf5_accum_read_null.hdf5) and libfclib calls exit(1) on failed HDF5 calls;
  * neither may take conebench down. The child reads with cb_read_fclib and answers with
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "child.h"
+#include "problem_pack.h"
 
 static const char answer_magic[8] = "cbread1";
 

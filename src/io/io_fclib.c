@@ -27,6 +27,7 @@
  * it is not.
  */
 #include "io_internal.h"
+#include "base.h"
 
 #include <fclib.h>
 #include <errno.h>

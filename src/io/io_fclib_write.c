@@ -21,7 +21,7 @@
  * the velocities v with them, conebench's solvers give p and y).
  *
  * libfclib calls exit(1) on a failed HDF5 call, so the file is written in a child process
- * (conebench/child.h) to a temporary file next to the target, renamed over it only when the
+ * (src/core/child.h) to a temporary file next to the target, renamed over it only when the
  * child reports success and removed otherwise: no partial file. */
 #include "io_internal.h"
 
@@ -37,6 +37,9 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "base.h"
+#include "fileio.h"
+#include "fclib_check.h"
 
 typedef enum { FW_LOCAL = 0, FW_GLOBAL = 1, FW_ROLLING = 2, FW_LOCAL_EXT = 3 } fw_group;
 

@@ -21,6 +21,8 @@
  * global when an H matrix header follows its first matrix (h_header_follows), local otherwise.
  */
 #include "io_internal.h"
+#include "base.h"
+#include "fileio.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -32,12 +32,12 @@
  * Without rolling resistance (μ_r = 0) rolling is a uniform motion: the sphere never stops; it
  * reaches U = RΩ = (U₀ + k R Ω₀)/(1 + k) (angular momentum about the contact point is kept).
  */
-#include "conebench/analytic.h"
+#include "analytic.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "conebench/body.h"
+#include "body.h"
 
 void cb_sphere_plane_params_default(cb_sphere_plane_params *p)
 {

@@ -1,12 +1,13 @@
 /* conebench — assembly of W = Hᵀ M⁻¹ H (block-sparse, or kept factored) and q = Hᵀ v_free
  * (Acary & Bourrier §6). */
-#include "conebench/timestepper.h"
+#include "timestepper.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vec3.h"
+#include "base.h"
 
 #define G_SIZE (CB_MAX_DIM * 6)
 

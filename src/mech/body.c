@@ -1,5 +1,5 @@
 /* conebench — rigid bodies: shapes, mass properties, quaternions. */
-#include "conebench/body.h"
+#include "body.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 
 #include "vec3.h"
 #include "detmath.h"
+#include "base.h"
 
 const char *cb_shape_name(cb_shape_kind kind)
 {

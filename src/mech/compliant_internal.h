@@ -2,7 +2,7 @@
 #ifndef CONEBENCH_COMPLIANT_INTERNAL_H
 #define CONEBENCH_COMPLIANT_INTERNAL_H
 
-#include "conebench/compliant.h"
+#include "compliant.h"
 
 /* Contact geometry of a body pair at one instant. */
 typedef struct {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vec3.h"
+#include "base.h"
 
 #define CBC_MAX_BODIES 64
 

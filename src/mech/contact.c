@@ -1,12 +1,13 @@
 /* conebench — contact detection (plane–X, sphere–sphere with a cell grid), contact frames kept
  * continuous between steps, and contact kinematics (the d×6 blocks of Hᵀ). */
-#include "conebench/contact.h"
+#include "contact.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vec3.h"
+#include "base.h"
 
 void cb_detect_settings_default(cb_detect_settings *s)
 {

@@ -2,7 +2,7 @@
  * (Antali & Stepan 2019, §4–5): R(φ), V(φ), limit directions as polynomial roots (companion
  * matrix, LAPACKE dhseqr) refined by Newton, their type, the rotation δ, Theorems 2–3 criteria,
  * the Table 3 case and the sliding weights of eq. 56. Bodies are in models/filippov_bodies.c. */
-#include "conebench/filippov.h"
+#include "filippov.h"
 
 #include <lapacke.h>
 #include <math.h>

@@ -3,12 +3,13 @@
  * (eq. 10–11), the limit field A, B, C (eq. 29–33), the rolling (static) force and Theorem 4,
  * the sliding vector (eq. 56), the exact directional limits with N(φ), and the full slipping
  * vector field. Shapes and the wheel are in models/filippov_shapes.c. */
-#include "conebench/filippov.h"
+#include "filippov.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "vec3.h"
+#include "base.h"
 
 /* ------------------------------------------------------------------ validation */
 

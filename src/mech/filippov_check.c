@@ -1,12 +1,12 @@
 /* conebench — cross-checks of the extended-Filippov analysis against one Moreau–Jean CCP step
  * and the Fang–Negrut compliant slide law (Antali & Stepan 2019; the reasoning is in
  * filippov_check.h). */
-#include "conebench/filippov_check.h"
+#include "filippov_check.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "conebench/body.h"
+#include "body.h"
 #include "conebench/solver.h"
 
 void cb_fc_settings_default(cb_fc_settings *s)

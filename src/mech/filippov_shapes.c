@@ -2,12 +2,12 @@
  * and a homogeneous sphere, thin disk on its rim, or ellipsoid resting on the plane. Each is
  * turned into a generic cb_fil_body (mass, inertia, r_PC, radius-of-curvature tensor, loads);
  * no closed form of the wheel is used by the analysis itself. */
-#include "conebench/filippov.h"
+#include "filippov.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "conebench/body.h"
+#include "body.h"
 #include "vec3.h"
 
 /* ------------------------------------------------------------------ the wheel (AS §6) */
@@ -213,7 +213,7 @@ static void orientation(const cb_fil_shape_state *s, double R[3][3])
     memcpy(R, M, sizeof M);
 }
 
-/* J = m R diag(j) Rᵀ with j the unit principal inertia of the shape (conebench/body.h). */
+/* J = m R diag(j) Rᵀ with j the unit principal inertia of the shape (body.h). */
 static void world_inertia(const cb_fil_shape_state *s, const double R[3][3], double J[3][3])
 {
     cb_shape sh = {CB_SHAPE_SPHERE, s->radius, 0, {0, 0, 0}};

@@ -1,5 +1,6 @@
 /* conebench — running a scenario with the nonsmooth (Moreau–Jean + CCP) model. */
-#include "conebench/timestepper.h"
+#include "timestepper.h"
+#include "base.h"
 
 #include <math.h>
 #include <stdlib.h>

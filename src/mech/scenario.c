@@ -1,11 +1,12 @@
 /* conebench — scenario descriptions: validation and model-independent observables. */
-#include "conebench/scenario.h"
+#include "scenario.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vec3.h"
+#include "base.h"
 
 const char *cb_regime_name(cb_regime r)
 {

@@ -1,11 +1,13 @@
 /* conebench — the Moreau–Jean θ-scheme with one CCP per step (Acary & Bourrier §6). */
-#include "conebench/timestepper.h"
+#include "timestepper.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vec3.h"
+#include "base.h"
+#include "solve_limited.h"
 
 struct cb_mj_work {
     cb_contact_list cur, prev;   /* this step's active contacts, the previous step's */

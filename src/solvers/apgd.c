@@ -31,6 +31,7 @@
 #include "solvers_internal.h"
 
 #include "detmath.h"
+#include "base.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>

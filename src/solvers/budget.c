@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "solvers_internal.h"
+#include "base.h"
+#include "solve_limited.h"
 
 /* Online cores: the CPU clock advances at most this fast against the wall clock. */
 static double cores(void)

@@ -8,6 +8,7 @@
 
 #include "conebench/cone.h"
 #include "conebench/judge.h"
+#include "base.h"
 
 #define FO_MAX_STEP 0.25 /* "solved" needs ‖p_k − p_{k−1}‖ ≤ FO_MAX_STEP ‖p_k‖ */
 

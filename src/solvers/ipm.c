@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "detmath.h"
+#include "base.h"
 
 #define IPM_STEP_FRACTION 0.99 /* step to this share of the distance to the boundary */
 #define IPM_DELTA_MIN 1e-12    /* δ ≥ this · mean S_ii (with prox = 0: a numerical floor) */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "detmath.h"
+#include "base.h"
 
 #define IPM_GLOBAL_SYM_RTOL 1e-12 /* M symmetric: every entry pair equal to this, relative */
 #define IPM_GLOBAL_REFINE 4         /* iterative refinement steps of a solve, at most ... */

@@ -6,6 +6,7 @@
  * supernodal (BLAS) on request. A normal matrix made by ipm_normal_new_global hands every
  * call to the global form's algebra (ipm_global.c). */
 #include "ipm_internal.h"
+#include "base.h"
 
 #include <cholmod.h>
 #include <math.h>

@@ -2,6 +2,7 @@
  * its cone vectors, and the Jordan algebra of one cone L^k = {(t, x) : ‖x‖ ≤ t}, k ≤ 3: the
  * Nesterov–Todd scaling, Jordan products and their inverse, the step to the boundary. */
 #include "ipm_internal.h"
+#include "base.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -31,9 +31,10 @@
  */
 #include "solvers_internal.h"
 #include "nsgs_internal.h"
-#include "conebench/rng.h"
+#include "rng.h"
 
 #include "detmath.h"
+#include "base.h"
 #include <float.h>
 #include <limits.h>
 #include <math.h>

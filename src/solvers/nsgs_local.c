@@ -1,6 +1,7 @@
 /* conebench — one-contact solvers for nsgs/psor: trivial solutions, projected fixed point with
  * self-adaptive ρ, semismooth Newton on the natural map (Acary & Bourrier 2020, §5.1–5.2). */
 #include "nsgs_internal.h"
+#include "base.h"
 
 #include <float.h>
 #include <math.h>

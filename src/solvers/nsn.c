@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "detmath.h"
+#include "base.h"
 
 #define NSN_MEMORY 3          /* non-monotone line search: max of the last ψ values */
 #define NSN_ARMIJO 1e-4       /* sufficient decrease σ */

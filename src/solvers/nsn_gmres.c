@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "detmath.h"
+#include "base.h"
 
 #define AT(M, d, i, j) ((M)[(i) + (size_t)(j) * (d)])
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "detmath.h"
+#include "base.h"
 
 #define AT(M, d, i, j) ((M)[(i) + (size_t)(j) * (d)])
 #define NSN_REFACTOR_RCOND 1e-12 /* klu_rcond below this: factor afresh (new pivots) */

@@ -8,6 +8,8 @@
 
 #include "conebench/common.h"
 #include "conebench/cone.h"
+#include "base.h"
+#include "cone_kernels.h"
 
 #define AT(M, d, i, j) ((M)[(i) + (size_t)(j) * (d)])
 

@@ -1,5 +1,6 @@
 /* conebench — solver plugins: dlopen a shared object, check its ABI, register its tables. */
 #include "conebench/plugin.h"
+#include "base.h"
 
 #include <dirent.h>
 #include <dlfcn.h>

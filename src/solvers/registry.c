@@ -4,6 +4,8 @@
 
 #include "conebench/plugin.h"
 #include "solvers_internal.h"
+#include "base.h"
+#include "solve_limited.h"
 
 #ifndef CB_HAVE_SICONOS
 #define CB_HAVE_SICONOS 1

@@ -1,6 +1,6 @@
 /* conebench — cb_solve with the budget enforced for solvers that cannot stop themselves (the
  * Siconos adapters; nsn and ipm on problems of CB_KERNEL_CHILD_MIN_N unknowns or more, whose
- * factorisations cannot be interrupted): the solve runs in a child process (conebench/child.h)
+ * factorisations cannot be interrupted): the solve runs in a child process (src/core/child.h)
  * killed when its CPU time reaches what is left of the budget plus LIMIT_GRACE_S (the judge and
  * the answer), or at the wall guard plus LIMIT_GRACE_S. One call: a child of its own (cb_child_run: it inherits the
  * problem). A sequence of calls (a simulation): one persistent worker that receives each
@@ -20,6 +20,8 @@
 
 #include "child.h"
 #include "solvers_internal.h"
+#include "problem_pack.h"
+#include "solve_limited.h"
 
 /* CPU (and wall) seconds the child gets beyond its budget for the judge and the answer. */
 #define LIMIT_GRACE_S 0.25

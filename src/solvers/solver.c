@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "solvers_internal.h"
+#include "base.h"
+#include "kv.h"
 
 static const char *const status_names[CB_STATUS_COUNT] = {
     "converged", "max_iter", "time_limit", "diverged", "bad_input", "stalled", "crashed",

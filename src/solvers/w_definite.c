@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "ipm_internal.h"
+#include "base.h"
+#include "solve_limited.h"
 
 /* A pivot below this share of the largest diagonal entry of W counts as zero. */
 #define CB_PD_PIVOT_RTOL 1e-12

@@ -22,9 +22,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "conebench/scenarios.h"
+#include "scenarios.h"
 #include "conebench/solver.h"
-#include "conebench/timestepper.h"
+#include "timestepper.h"
 
 #define MAX_SIZES 8
 #define SWEEPS_1 2

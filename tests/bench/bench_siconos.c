@@ -36,7 +36,7 @@
 #include "conebench/generate.h"
 #include "conebench/io.h"
 #include "conebench/problem.h"
-#include "conebench/rng.h"
+#include "rng.h"
 #include "conebench/solver.h"
 
 #include <cblas.h>
@@ -44,6 +44,7 @@
 #include "NumericsVerbose.h"
 #include "projectionOnCone.h"
 #include "projectionOnRollingCone.h"
+#include "base.h"
 
 #define MAX_REPS 16
 #define NFRICTION 1024 /* coefficient table, indexed by vector number mod NFRICTION */

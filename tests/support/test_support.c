@@ -12,7 +12,8 @@
 
 #include "conebench/io.h"
 #include "conebench/problem.h"
-#include "conebench/rng.h"
+#include "rng.h"
+#include "base.h"
 
 #if CB_HAVE_SICONOS
 #include <FrictionContactProblem.h>

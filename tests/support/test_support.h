@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "conebench/solver.h"
+#include "base.h"
 
 /* Directory of the Siconos data (../shared/data or $CONEBENCH_DATA), or NULL when absent.
  * Prints once why it is absent. */

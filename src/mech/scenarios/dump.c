@@ -1,6 +1,6 @@
 /* conebench — the step dumper: run a scenario with the nonsmooth model and write the CCP of
  * chosen time steps as problem files (DIR/SCENARIO-stepN.dat) with their metadata (.meta). */
-#include "conebench/scenarios.h"
+#include "scenarios.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "conebench/io.h"
+#include "fileio.h"
 
 typedef struct {
     const cb_scenario *scen;

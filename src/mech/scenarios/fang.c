@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "conebench/compliant.h"
+#include "compliant.h"
 #include "scenarios_internal.h"
 
 /* ---------------------------------------------------------------- brick-incline */

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "scenarios_internal.h"
+#include "base.h"
+#include "kv.h"
 
 const char *cb_param_get(const cb_scenario_params *ps, const char *key)
 {

@@ -22,7 +22,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "conebench/rng.h"
+#include "rng.h"
 #include "scenarios_internal.h"
 
 static const cb_kv_spec pile_params[] = {

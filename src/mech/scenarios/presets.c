@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conebench/compliant.h"
+#include "compliant.h"
 #include "scenarios_internal.h"
+#include "kv.h"
 
 /* ------------------------------------------------------------------ presets (Fang & Negrut) */
 

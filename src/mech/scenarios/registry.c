@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "scenarios_internal.h"
+#include "base.h"
+#include "kv.h"
 
 static const cb_scenario_def *const registry[] = {
     &cb_scenario_sphere_plane, &cb_scenario_sphere_incline, &cb_scenario_disk_rolling,

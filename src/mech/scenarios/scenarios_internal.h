@@ -3,7 +3,7 @@
 #ifndef CONEBENCH_SCENARIOS_INTERNAL_H
 #define CONEBENCH_SCENARIOS_INTERNAL_H
 
-#include "conebench/scenarios.h"
+#include "scenarios.h"
 
 extern const cb_scenario_def cb_scenario_sphere_plane;   /* spheres.c */
 extern const cb_scenario_def cb_scenario_sphere_incline; /* spheres.c */
@@ -15,7 +15,7 @@ extern const cb_scenario_def cb_scenario_brick_incline;  /* fang.c */
 extern const cb_scenario_def cb_scenario_ellipsoid;      /* fang.c */
 extern const cb_scenario_def cb_scenario_ellipsoid_spin; /* fang.c */
 
-/* The materials of Fang & Negrut's Table 5 (CB_STEEL_*, CB_GLASS_*): conebench/compliant.h. */
+/* The materials of Fang & Negrut's Table 5 (CB_STEEL_*, CB_GLASS_*): src/mech/compliant.h. */
 /* Fang & Negrut §4.5.1, Table 6 "Ellipsoid parameters": slide stiffness K_E (N/m). */
 #define CB_ELLIPSOID_K_E 1e5
 

@@ -84,6 +84,7 @@
 #include "Friction_cst.h"
 #include "NonSmoothDrivers.h"
 #include "NumericsVerbose.h"
+#include "base.h"
 
 typedef struct {
     const char *name;

@@ -9,6 +9,7 @@
 
 #include "SparseBlockMatrix.h"
 #include "detmath.h"
+#include "base.h"
 
 static double *dup_array(const double *src, size_t count)
 {

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "conebench/common.h"
+#include "base.h"
 
 /* Read a whole regular file (rejects directories, FIFOs and files over max_bytes). *data is
  * NUL-terminated (malloc'd, caller frees). A missing or unreadable file is CB_ERR_INPUT. */

@@ -16,8 +16,8 @@
 #ifndef CONEBENCH_SCENARIO_H
 #define CONEBENCH_SCENARIO_H
 
-#include "conebench/body.h"
-#include "conebench/contact.h"
+#include "body.h"
+#include "contact.h"
 
 enum {
     CB_OUT_STOP = 1,

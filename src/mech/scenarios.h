@@ -14,11 +14,11 @@
 #ifndef CONEBENCH_SCENARIOS_H
 #define CONEBENCH_SCENARIOS_H
 
-#include "conebench/compliant.h"
-#include "conebench/kv.h"
-#include "conebench/scenario.h"
+#include "compliant.h"
+#include "kv.h"
+#include "scenario.h"
 #include "conebench/solver.h"
-#include "conebench/timestepper.h"
+#include "timestepper.h"
 
 /* The parameters of one build: the pairs as given, read against the scenario's spec (its
  * defaults), every message naming the key as "param KEY: ...". Points into the caller's data. */

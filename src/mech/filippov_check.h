@@ -36,8 +36,8 @@
 #ifndef CONEBENCH_FILIPPOV_CHECK_H
 #define CONEBENCH_FILIPPOV_CHECK_H
 
-#include "conebench/filippov.h"
-#include "conebench/rng.h"
+#include "filippov.h"
+#include "rng.h"
 
 typedef struct {
     double h;              /* Moreau–Jean step (1e-4 s) */

@@ -27,7 +27,7 @@
 #ifndef CONEBENCH_COMPLIANT_H
 #define CONEBENCH_COMPLIANT_H
 
-#include "conebench/scenario.h"
+#include "scenario.h"
 
 /* Fang & Negrut §4.4, Table 5 "Sphere parameters" (SI): the steel spheres (#1 R = 0.02, #2
  * R = 0.04) and the glass one (#3 R = 0.02). Steel is also the ellipsoids' material (§4.5.2)

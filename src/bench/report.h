@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 #include "conebench/common.h"
-#include "conebench/results.h"
+#include "results.h"
 
 /* Shifts of the shifted geometric means (report.md, --json): time in seconds, iterations. */
 #define CB_REPORT_TIME_SHIFT_S 0.010

@@ -17,8 +17,9 @@
 
 #include <signal.h>
 
-#include "conebench/campaign.h"
-#include "conebench/results.h"
+#include "campaign.h"
+#include "results.h"
+#include "fileio.h"
 
 typedef struct {
     const char *outdir;

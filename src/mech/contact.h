@@ -20,7 +20,7 @@
 #ifndef CONEBENCH_CONTACT_H
 #define CONEBENCH_CONTACT_H
 
-#include "conebench/body.h"
+#include "body.h"
 #include "conebench/cone.h"
 
 typedef struct {

@@ -12,21 +12,7 @@
 #ifndef CONEBENCH_KV_H
 #define CONEBENCH_KV_H
 
-#include "conebench/common.h"
-
-/* One "key=value" pair (strings not owned). */
-typedef struct {
-    const char *key;
-    const char *value;
-} cb_kv;
-
-/* A key a list accepts: its default ("" when derived from other keys, NULL when none) and a
- * one-line help. Spec arrays end with {NULL, NULL, NULL}. */
-typedef struct {
-    const char *key;
-    const char *default_value;
-    const char *help;
-} cb_kv_spec;
+#include "conebench/common.h" /* cb_kv, cb_kv_spec */
 
 /* What lookups read: n items (may be 0 with items NULL), the accepted keys (NULL: none, so
  * only given keys are found) and the noun of every message ("option", "param"). */

@@ -21,10 +21,10 @@
 #ifndef CONEBENCH_TIMESTEPPER_H
 #define CONEBENCH_TIMESTEPPER_H
 
-#include "conebench/contact.h"
-#include "conebench/modes.h"
+#include "contact.h"
+#include "modes.h"
 #include "conebench/problem.h"
-#include "conebench/scenario.h"
+#include "scenario.h"
 #include "conebench/solver.h"
 
 /* ---- assembly ---- */

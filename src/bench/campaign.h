@@ -36,7 +36,7 @@
 
 #include "conebench/generate.h"
 #include "conebench/io.h"
-#include "conebench/kv.h"
+#include "kv.h"
 #include "conebench/solver.h"
 
 #define CB_CAMPAIGN_MAX_OPTIONS 16

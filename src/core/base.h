@@ -1,0 +1,54 @@
+/* conebench — helpers shared by the library's layers (not installed: not part of the API).
+ * Clocks, overflow-checked allocation, string and list utilities, "did you mean". */
+#ifndef CONEBENCH_BASE_H
+#define CONEBENCH_BASE_H
+
+#include "conebench/common.h"
+
+/* Record "file:line: fmt..." in err. Returns code. */
+int cb_fail_at(cb_error *err, int code, const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* CPU time of the calling thread in seconds (not inflated by other processes on the machine). */
+double cb_cpu_now(void);
+/* CPU time of the whole process in seconds (every thread, user and system: the budget's clock). */
+double cb_process_cpu_now(void);
+/* For tests: make cb_now, cb_cpu_now and cb_process_cpu_now return now() (e.g. a fake clock that advances a fixed
+ * step per call, so time-limit behaviour is deterministic); NULL restores the real clocks. Not
+ * thread-safe: set it before starting the code under test. */
+void cb_clock_override(double (*now)(void));
+
+/* *out = a * b; returns 0 if it does not overflow SIZE_MAX, -1 otherwise. */
+int cb_mul_size(size_t a, size_t b, size_t *out);
+
+/* malloc/calloc of count*size bytes with overflow check; NULL on overflow or failure. */
+void *cb_calloc(size_t count, size_t size);
+void *cb_malloc_array(size_t count, size_t size);
+
+/* 1 if every entry of x[0..n) is finite. */
+int cb_all_finite(const double *x, size_t n);
+
+/* The union of the increasing int lists a[0..na) and b[0..nb), each entry shifted right by
+ * `shift` bits first (the lists stay increasing after the shift), without repeats, into out
+ * (NULL: count only). Returns the count. */
+int cb_sorted_union(const int *a, int na, const int *b, int nb, int shift, int *out);
+
+/* Duplicate a string; NULL on failure or NULL input. */
+char *cb_strdup(const char *s);
+
+/* "Did you mean": offer each candidate name in turn; cb_suggest_best gives the nearest one in
+ * edit distance (insertions, deletions, substitutions, swaps of neighbours) when it is near
+ * enough to be a misspelling (at most 1 + len/4 edits, at most 3), else NULL.
+ *   cb_suggest g; cb_suggest_init(&g, name); for (...) cb_suggest_add(&g, candidate_i);
+ *   const char *near = cb_suggest_best(&g); */
+typedef struct {
+    const char *name;
+    const char *best;
+    int dist;
+} cb_suggest;
+void cb_suggest_init(cb_suggest *g, const char *name);
+void cb_suggest_add(cb_suggest *g, const char *candidate);
+const char *cb_suggest_best(const cb_suggest *g);
+/* " (did you mean 'X'?)" for cb_suggest_best's X, "" without one, into buf of len bytes. */
+const char *cb_suggest_text(const cb_suggest *g, char *buf, size_t len);
+
+#endif
