@@ -41,9 +41,21 @@ SRC_INC  := -Iinclude -Isrc/core -Isrc/solvers -Isrc/io -Isrc/mech -Isrc/bench -
 LIB_DIRS := src/core src/solvers $(if $(filter 0,$(SICONOS)),,src/solvers/siconos) src/io \
             src/mech src/mech/scenarios src/bench
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
-LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
+# The public library (libconebench.a/.so: what include/conebench/ declares) is core + solvers +
+# io; mech, the harness and the gate are internal static libraries (not installed) linked into
+# the CLI and into the tests that test them.
+API_DIRS := src/core src/solvers $(if $(filter 0,$(SICONOS)),,src/solvers/siconos) src/io
+API_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(foreach d,$(API_DIRS),$(wildcard $(d)/*.c)))
+MECH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/mech/*.c src/mech/scenarios/*.c))
+GATE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/bench/gate*.c))
+HARNESS_OBJ := $(filter-out $(GATE_OBJ),$(patsubst %.c,$(BUILD)/%.o,$(wildcard src/bench/*.c)))
+LIB_OBJ  := $(API_OBJ) $(MECH_OBJ) $(HARNESS_OBJ) $(GATE_OBJ)
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(filter-out cli/main.c,$(wildcard cli/*.c)))
 LIB      := $(BUILD)/libconebench.a
+MECH_A   := $(BUILD)/internal/libcb_mech.a
+HARNESS_A := $(BUILD)/internal/libcb_harness.a
+GATE_A   := $(BUILD)/internal/libcb_gate.a
+INTERNAL_A := $(GATE_A) $(HARNESS_A) $(MECH_A)
 SONAME   := libconebench.so.$(SOVERSION)
 SOLIB    := $(BUILD)/libconebench.so.$(VERSION)
 SOMAP    := $(BUILD)/conebench.map
@@ -156,20 +168,25 @@ $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@$(if $(Q),echo "  CC $<")
 	$(Q)$(CC) $(CFLAGS_BASE) $(LAYER_INC) -MMD -MP -c $< -o $@
 
-$(LIB): $(LIB_OBJ)
-	@rm -f $@
+$(LIB): $(API_OBJ)
+$(MECH_A): $(MECH_OBJ)
+$(HARNESS_A): $(HARNESS_OBJ)
+$(GATE_A): $(GATE_OBJ)
+# (Rebuilt when the Makefile changes: which objects go where is decided here.)
+$(LIB) $(INTERNAL_A): Makefile
+	@mkdir -p $(dir $@); rm -f $@
 	@$(if $(Q),echo "  AR $@")
-	$(Q)ar rcs $@ $^
+	$(Q)ar rcs $@ $(filter %.o,$^)
 
 # The shared library exports what the public headers declare (scripts/export_map.sh) and, but
 # under the sanitizers (whose runtime only the executable carries), leaves nothing undefined.
 SO_NOUNDEF ?= -Wl,--no-undefined
 $(SOMAP): $(wildcard include/conebench/*.h) scripts/export_map.sh | $(DEPS_STAMP)
 	$(Q)sh scripts/export_map.sh include/conebench > $@
-$(SOLIB): $(LIB_OBJ) $(SOMAP)
+$(SOLIB): $(API_OBJ) $(SOMAP)
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) $(SO_NOUNDEF) -Wl,--version-script=$(SOMAP) \
-	  -o $@ $(LIB_OBJ) $(LIB_DEPS)
+	  -o $@ $(API_OBJ) $(LIB_DEPS)
 	$(Q)ln -sf libconebench.so.$(VERSION) $(BUILD)/$(SONAME)
 	$(Q)ln -sf libconebench.so.$(VERSION) $(BUILD)/libconebench.so
 
@@ -180,29 +197,39 @@ lib: $(LIB) $(SOLIB)
 DYNLIST := $(BUILD)/conebench.dynlist
 $(DYNLIST): $(SOMAP)
 	$(Q){ echo "{"; grep -o 'cb_[A-Za-z0-9_]*;' $<; echo "};"; } > $@
-$(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(LIB) $(DYNLIST)
+$(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(INTERNAL_A) $(LIB) $(DYNLIST)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(CFLAGS_ALL) -Wl,--dynamic-list=$(DYNLIST) -o $@ $(BUILD)/cli/main.o $(CLI_OBJ) \
-	  -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+	  $(INTERNAL_A) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
 
-# Tests link the library (and, until every test calls the library or $CONEBENCH_BIN instead,
-# the command objects).
-$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(LIB) $(CLI_OBJ) $(HEADERS) tests/support/test_support.h
-	@mkdir -p $(dir $@)
+# Each test links what it tests: the public library, and the internal libraries only for the
+# tests of mech (TEST_MECH), of the harness (TEST_HARNESS) and of the gate (TEST_GATE). Test
+# objects are compiled like the library's (-MMD: each depends on the headers it includes).
+TEST_MECH    := test_compliant test_factored test_filippov test_filippov_check test_mechanics
+TEST_HARNESS := test_figures test_harness
+TEST_GATE    := test_gate
+test_link = $(if $(filter $1,$(TEST_GATE)),$(GATE_A) $(HARNESS_A) $(MECH_A), \
+            $(if $(filter $1,$(TEST_HARNESS)),$(HARNESS_A) $(MECH_A), \
+            $(if $(filter $1,$(TEST_MECH)),$(MECH_A)))) $(LIB)
+TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SUPPORT))
+$(BUILD)/tests/%.o: LAYER_INC = $(SRC_INC) -Isrc/mech/scenarios -Itests/support \
+  -I/usr/include/suitesparse $(SICONOS_CFLAGS)
+.SECONDEXPANSION:
+$(TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT_OBJ) $$(call test_link,$$*)
 	@$(if $(Q),echo "  LD $@")
-	$(Q)$(CC) $(CFLAGS_ALL) -Itests/support -o $@ $< $(TEST_SUPPORT) $(CLI_OBJ) $(LIB) $(LDLIBS) $(TEST_LDLIBS) \
-	  $(TEST_LDFLAGS)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(call test_link,$*) $(LDLIBS) \
+	  $(TEST_LDLIBS) $(TEST_LDFLAGS)
 # The allocation-failure test sees every malloc/calloc/realloc/free of the library (it fails
 # each allocation of a solve in turn).
 $(BUILD)/tests/test_alloc_fail: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
   -lsuitesparseconfig
 
-$(BUILD)/bench/%: tests/bench/%.c $(LIB) $(HEADERS)
+$(BUILD)/bench/%: tests/bench/%.c $(MECH_A) $(LIB) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -O3 -march=native -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -O3 -march=native -o $@ $< $(MECH_A) $(LIB) $(LDLIBS)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/cli/main.d
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d) $(TEST_SUPPORT_OBJ:.o=.d)
 
 # Run every test (cmocka programs, then every tests/cli_*.sh script); a failing test fails
 # `make test` after all have run.

@@ -89,8 +89,8 @@ static void version(void)
 
 int cb_cli_main(int argc, char **argv)
 {
-    /* Contact problems are many small products: OpenBLAS's thread pool only spins (measured:
-     * 4x the CPU time in the kernel on 2 cores). One thread unless the user asks otherwise. */
+    /* Contact problems are many small products, on which OpenBLAS's thread pool spins more
+     * than it computes. One thread unless the user asks otherwise. */
     if (!getenv("OPENBLAS_NUM_THREADS"))
         openblas_set_num_threads(1);
     if (argc < 2) {

@@ -135,9 +135,8 @@ size_t cb_problem_n(const cb_problem *prob);
  * copies of one problem give bit-identical products (and solvers identical iterations).
  * Factored: f_b = Σ G_αsᵀ p_α, v_b = M_b⁻¹ f_b, y_α = Σ_s G_αs v_b in O(nc + nbody) (rounds
  * differently from the assembled copies, ~1e-16 relative).
- * The dense kernel is an SSE2 column sweep, as fast as single-threaded OpenBLAS dgemv
- * (measured 131 µs vs 120 µs at n = 1000, 8.6 ms vs 11.2 ms at n = 5000), which cannot
- * promise that order. */
+ * The dense kernel is an SSE2 column sweep, not OpenBLAS dgemv, which cannot promise that
+ * order (its speed against dgemv: BENCHMARKS.md). */
 void cb_problem_Wp(const cb_problem *prob, const double *p, double *y);
 /* y = W p + q */
 void cb_problem_y(const cb_problem *prob, const double *p, double *y);

@@ -150,8 +150,7 @@ int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_wo
                 memcpy(s->Ax + s->Ap[b * d + c] + (size_t)(e - s->bptr[b]) * d, M + c * d,
                        (size_t)d * sizeof *M);
         }
-    /* the last pivot order first (klu_refactor: no pivot search, about 1.2× faster on the
-     * random multibody problems); a fresh factorisation when a pivot is zero or the ratio of
+    /* the last pivot order first (klu_refactor: no pivot search); a fresh factorisation when a pivot is zero or the ratio of
      * the smallest to the largest pivot falls below NSN_REFACTOR_RCOND */
     if (s->num && klu_refactor(s->Ap, s->Ai, s->Ax, s->sym, s->num, &s->common) &&
         s->common.status == KLU_OK && klu_rcond(s->sym, s->num, &s->common) &&
