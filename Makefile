@@ -37,9 +37,9 @@ LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto -ldl -lm
 LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
-SRC_INC  := -Iinclude -Isrc/core -Isrc/solvers -Isrc/io -Isrc/mech -Isrc/bench -Icli
+SRC_INC  := -Iinclude -Isrc/core -Isrc/solvers -Isrc/io -Isrc/mech -Isrc/bench -Isrc/studies -Icli
 LIB_DIRS := src/core src/solvers $(if $(filter 0,$(SICONOS)),,src/solvers/siconos) src/io \
-            src/mech src/mech/scenarios src/bench
+            src/mech src/mech/scenarios src/bench src/studies
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 # The public library (libconebench.a/.so: what include/conebench/ declares) is core + solvers +
 # io; mech, the harness and the gate are internal static libraries (not installed) linked into
@@ -49,13 +49,15 @@ API_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(foreach d,$(API_DIRS),$(wildcard $(d)/
 MECH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/mech/*.c src/mech/scenarios/*.c))
 GATE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/bench/gate*.c))
 HARNESS_OBJ := $(filter-out $(GATE_OBJ),$(patsubst %.c,$(BUILD)/%.o,$(wildcard src/bench/*.c)))
-LIB_OBJ  := $(API_OBJ) $(MECH_OBJ) $(HARNESS_OBJ) $(GATE_OBJ)
+STUDIES_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/studies/*.c))
+LIB_OBJ  := $(API_OBJ) $(MECH_OBJ) $(HARNESS_OBJ) $(GATE_OBJ) $(STUDIES_OBJ)
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(filter-out cli/main.c,$(wildcard cli/*.c)))
 LIB      := $(BUILD)/libconebench.a
 MECH_A   := $(BUILD)/internal/libcb_mech.a
 HARNESS_A := $(BUILD)/internal/libcb_harness.a
 GATE_A   := $(BUILD)/internal/libcb_gate.a
-INTERNAL_A := $(GATE_A) $(HARNESS_A) $(MECH_A)
+STUDIES_A := $(BUILD)/internal/libcb_studies.a
+INTERNAL_A := $(STUDIES_A) $(GATE_A) $(HARNESS_A) $(MECH_A)
 SONAME   := libconebench.so.$(SOVERSION)
 SOLIB    := $(BUILD)/libconebench.so.$(VERSION)
 SOMAP    := $(BUILD)/conebench.map
@@ -151,7 +153,9 @@ INC_io        := -Iinclude -Isrc/io -Isrc/core
 INC_mech      := -Iinclude -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
 INC_scenarios := -Iinclude -Isrc/mech/scenarios $(INC_mech)
 INC_bench     := -Iinclude -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
-INC_cli       := -Iinclude -Icli -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
+INC_studies   := -Iinclude -Isrc/studies $(INC_bench)
+INC_cli       := -Iinclude -Icli -Isrc/studies -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers \
+                 -Isrc/core
 $(BUILD)/src/core/%.o:           LAYER_INC = $(INC_core)
 $(BUILD)/src/solvers/%.o:        LAYER_INC = $(INC_solvers)
 $(BUILD)/src/solvers/siconos/%.o: LAYER_INC = $(INC_solvers) $(SICONOS_CFLAGS)
@@ -159,6 +163,7 @@ $(BUILD)/src/io/%.o:             LAYER_INC = $(INC_io)
 $(BUILD)/src/mech/%.o:           LAYER_INC = $(INC_mech)
 $(BUILD)/src/mech/scenarios/%.o: LAYER_INC = $(INC_scenarios)
 $(BUILD)/src/bench/%.o:          LAYER_INC = $(INC_bench)
+$(BUILD)/src/studies/%.o:        LAYER_INC = $(INC_studies)
 $(BUILD)/cli/%.o:                LAYER_INC = $(INC_cli)
 
 # `make V=1` shows full command lines.
@@ -172,6 +177,7 @@ $(LIB): $(API_OBJ)
 $(MECH_A): $(MECH_OBJ)
 $(HARNESS_A): $(HARNESS_OBJ)
 $(GATE_A): $(GATE_OBJ)
+$(STUDIES_A): $(STUDIES_OBJ)
 # (Rebuilt when the Makefile changes: which objects go where is decided here.)
 $(LIB) $(INTERNAL_A): Makefile
 	@mkdir -p $(dir $@); rm -f $@
@@ -209,9 +215,11 @@ $(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(INTERNAL_A) $(LIB) $(DYNLIST)
 TEST_MECH    := test_compliant test_factored test_filippov test_filippov_check test_mechanics
 TEST_HARNESS := test_figures test_harness
 TEST_GATE    := test_gate
-test_link = $(if $(filter $1,$(TEST_GATE)),$(GATE_A) $(HARNESS_A) $(MECH_A), \
+TEST_STUDIES :=
+test_link = $(if $(filter $1,$(TEST_STUDIES)),$(STUDIES_A) $(HARNESS_A) $(MECH_A), \
+            $(if $(filter $1,$(TEST_GATE)),$(GATE_A) $(HARNESS_A) $(MECH_A), \
             $(if $(filter $1,$(TEST_HARNESS)),$(HARNESS_A) $(MECH_A), \
-            $(if $(filter $1,$(TEST_MECH)),$(MECH_A)))) $(LIB)
+            $(if $(filter $1,$(TEST_MECH)),$(MECH_A))))) $(LIB)
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(TEST_SUPPORT))
 $(BUILD)/tests/%.o: LAYER_INC = $(SRC_INC) -Isrc/mech/scenarios -Itests/support \
   -I/usr/include/suitesparse $(SICONOS_CFLAGS)
