@@ -21,6 +21,21 @@ for f in bin/conebench lib/libconebench.a lib/libconebench.so lib/pkgconfig/cone
          share/conebench/campaigns/ci.conf share/doc/conebench/guide.md; do
   [ -e "$prefix/$f" ] || bad "$f not installed"
 done
+# The boundary: the installed headers are the public ones (include/conebench/*.h) and nothing
+# else; libconebench.so exports at most API_MAX functions, every one a cb_ function declared in
+# an installed header (the API is the headers; scripts/export_map.sh makes the version script).
+API_MAX=100
+[ "$(cd "$prefix/include/conebench" && ls)" = "$(cd include/conebench && ls)" ] ||
+  bad "installed headers differ from include/conebench/: $(cd "$prefix/include/conebench" && ls | tr '\n' ' ')"
+exported=$(nm -D --defined-only "$prefix/lib/libconebench.so" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' |
+  sed 's/@.*//' | sort -u)
+nexp=$(echo "$exported" | grep -c '^cb_')
+echo "install-check: libconebench.so exports $nexp cb_ functions (at most $API_MAX)"
+[ "$nexp" -le "$API_MAX" ] || bad "$nexp exported cb_ functions, more than $API_MAX"
+for sym in $exported; do
+  case "$sym" in cb_*) ;; *) bad "exported symbol $sym is not cb_-prefixed"; continue ;; esac
+  grep -qw "$sym" "$prefix"/include/conebench/*.h || bad "exported $sym is declared in no installed header"
+done
 ex=$(mktemp -d /tmp/cbembed.XXXXXX)
 cp examples/embed/solve.c examples/embed/Makefile "$ex/"
 if (cd "$ex" && env -u CONEBENCH_HOME PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s) \
