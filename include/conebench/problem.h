@@ -49,8 +49,6 @@ typedef struct {
     int *adj_ptr;   /* derived, nbody + 1: body b's entries are adj[adj_ptr[b] .. adj_ptr[b+1]) */
     int *adj;       /* derived, capacity 2·nc: entries e = 2α + s with body[e] = b, increasing */
     double *diag;   /* derived, nc × d×d column-major: the cached diagonal blocks W_αα */
-    double *work;   /* 6·nbody scratch of cb_problem_Wp: the W p kernels of one factored problem
-                     * must not run concurrently (everything else is read-only) */
 } cb_factored;
 
 /* A sparse matrix as triplets (row i, column j, value x), duplicates summed. Owned arrays. */
@@ -125,7 +123,7 @@ void cb_problem_free(cb_problem *prob);
 int cb_problem_check(const cb_problem *prob, cb_error *err);
 
 /* Bytes of the arrays that represent W in its storage: dense n²·8; BSR values + column indices
- * + row pointers; factored every array of cb_factored (minv, body, G, adjacency, diag, work). */
+ * + row pointers; factored every array of cb_factored (minv, body, G, adjacency, diag). */
 size_t cb_problem_W_bytes(const cb_problem *prob);
 
 /* n = nc · d */

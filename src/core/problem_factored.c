@@ -67,8 +67,7 @@ int cb_fac_alloc(cb_problem *p, int nbody)
     f->adj_ptr = cb_calloc(nb + 1, sizeof(int));
     f->adj = cb_calloc(2 * nc, sizeof(int));
     f->diag = cb_calloc(nc, d * d * sizeof(double));
-    f->work = cb_calloc(nb, 6 * sizeof(double));
-    if (!f->minv || !f->body || !f->G || !f->adj_ptr || !f->adj || !f->diag || !f->work)
+    if (!f->minv || !f->body || !f->G || !f->adj_ptr || !f->adj || !f->diag)
         return CB_ERR_NOMEM;
     for (size_t e = 0; e < 2 * nc; e++)
         f->body[e] = -1;
@@ -83,7 +82,6 @@ void cb_fac_free(cb_factored *f)
     free(f->adj_ptr);
     free(f->adj);
     free(f->diag);
-    free(f->work);
     memset(f, 0, sizeof *f);
 }
 
@@ -195,8 +193,7 @@ static int check_adjacency(const cb_problem *p, cb_error *err)
 int cb_fac_check(const cb_problem *p, cb_error *err)
 {
     const cb_factored *f = &p->fac;
-    if (f->nbody < 1 || !f->minv || !f->body || !f->G || !f->adj_ptr || !f->adj || !f->diag ||
-        !f->work)
+    if (f->nbody < 1 || !f->minv || !f->body || !f->G || !f->adj_ptr || !f->adj || !f->diag)
         return cb_fail(err, CB_ERR_INPUT, "fac: missing arrays or nbody = %d < 1", f->nbody);
     int rc = check_factors(p, err);
     if (rc == CB_OK)
@@ -276,16 +273,23 @@ void cb_problem_factored_velocities(const cb_problem *p, const double *x, double
     }
 }
 
-/* y_α = Σ_s G_αs v_body(α,s) with v = M⁻¹ Gᵀ x. */
+/* y_α = Σ_s G_αs v_body(α,s) with v = M⁻¹ Gᵀ x, one body at a time: v_b from the slots of b
+ * (increasing, as cb_problem_factored_velocities sums them), then added to the rows of those
+ * slots. Each y_α is a sum of at most two terms, so the order of the bodies does not change its
+ * bits; no scratch beyond six numbers (the problem is only read). */
 void cb_fac_Wp(const cb_problem *p, const double *x, double *y)
 {
     const cb_factored *f = &p->fac;
     int d = p->d;
-    cb_problem_factored_velocities(p, x, f->work);
     memset(y, 0, (size_t)p->nc * (size_t)d * sizeof(double)); /* nc·d (problem.c calls this file) */
-    for (int e = 0; e < 2 * p->nc; e++)
-        if (f->body[e] >= 0)
-            g_add(d, gblock(p, e), f->work + 6 * (size_t)f->body[e], y + (size_t)(e / 2) * d);
+    for (int b = 0; b < f->nbody; b++) {
+        double force[6] = {0}, v[6];
+        for (int i = f->adj_ptr[b]; i < f->adj_ptr[b + 1]; i++)
+            gt_add(d, gblock(p, f->adj[i]), x + (size_t)(f->adj[i] / 2) * d, force);
+        minv_apply(f->minv + 10 * (size_t)b, force, v);
+        for (int i = f->adj_ptr[b]; i < f->adj_ptr[b + 1]; i++)
+            g_add(d, gblock(p, f->adj[i]), v, y + (size_t)(f->adj[i] / 2) * d);
+    }
 }
 
 /* out = Σ_s G_αs M_b⁻¹ Σ_{(β,t) at b} G_βtᵀ x_β, b = body(α,s). */
