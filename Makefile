@@ -37,7 +37,7 @@ LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto -ldl -lm
 LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
-SRC_INC  := -Iinclude -Isrc/core -Isrc/solvers -Isrc/io -Isrc/mech -Isrc/bench -Isrc/studies -Icli
+SRC_INC  := -Iinclude -Isrc/core -Isrc/solvers -Isrc/io -Isrc/mech -Isrc/mech/scenarios -Isrc/bench -Isrc/studies -Icli
 LIB_DIRS := src/core src/solvers $(if $(filter 0,$(SICONOS)),,src/solvers/siconos) src/io \
             src/mech src/mech/scenarios src/bench src/studies
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
@@ -152,9 +152,9 @@ INC_solvers   := -Iinclude -Isrc/solvers -Isrc/core -I/usr/include/suitesparse
 INC_io        := -Iinclude -Isrc/io -Isrc/core
 INC_mech      := -Iinclude -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
 INC_scenarios := -Iinclude -Isrc/mech/scenarios $(INC_mech)
-INC_bench     := -Iinclude -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
+INC_bench     := -Iinclude -Isrc/bench -Isrc/mech -Isrc/mech/scenarios -Isrc/io -Isrc/solvers -Isrc/core
 INC_studies   := -Iinclude -Isrc/studies $(INC_bench)
-INC_cli       := -Iinclude -Icli -Isrc/studies -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers \
+INC_cli       := -Iinclude -Icli -Isrc/studies -Isrc/bench -Isrc/mech -Isrc/mech/scenarios -Isrc/io -Isrc/solvers \
                  -Isrc/core
 $(BUILD)/src/core/%.o:           LAYER_INC = $(INC_core)
 $(BUILD)/src/solvers/%.o:        LAYER_INC = $(INC_solvers)

@@ -11,7 +11,7 @@
 #include "util.h"
 #include "compliant.h"
 #include "conebench/io.h"
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "fileio.h"
 #include "kv.h"
 

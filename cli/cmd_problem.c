@@ -13,7 +13,7 @@
 #include "conebench/generate.h"
 #include "conebench/io.h"
 #include "conebench/judge.h"
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "conebench/plugin.h"
 #include "conebench/solver.h"
 #include "base.h"

@@ -15,7 +15,7 @@
 #include "util.h"
 #include "campaign.h"
 #include "compliant.h"
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "analytic.h"
 #include "body.h"
 #include "timestepper.h"

@@ -14,7 +14,7 @@
 #include "analytic.h"
 #include "campaign.h"
 #include "conebench/io.h"
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "timestepper.h"
 #include "fileio.h"
 #include "kv.h"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "compliant.h"
 #include "kv.h"
 

@@ -15,7 +15,7 @@
 #include "conebench/judge.h"
 #include "conebench/problem.h"
 #include "rng.h"
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "conebench/solver.h"
 #include "timestepper.h"
 

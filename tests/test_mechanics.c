@@ -13,7 +13,7 @@
 #include "analytic.h"
 #include "conebench/io.h"
 #include "rng.h"
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "timestepper.h"
 #include "kv.h"
 

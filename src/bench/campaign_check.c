@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "campaign_internal.h"
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "base.h"
 
 #define TINY_NC 2 /* contacts of the problems options and generator parameters are tried on */

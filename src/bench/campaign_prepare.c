@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "base.h"
 
 /* Progress of a scenario dump on stderr (verbose runs). */

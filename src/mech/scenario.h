@@ -4,7 +4,8 @@
  * contact law (cone kind, friction, restitution, detection margin), gravity, the time grid the
  * papers use (h, θ, t_end), what to record (tracked bodies and body pairs for CSV series) and
  * which summary it reports. The nonsmooth model (timestepper.h) runs it; a compliant model can
- * run the same description. Scenarios are built by the registry (scenarios.h) from parameters.
+ * run the same description. Scenarios are built by the registry (scenarios/scenario_registry.h) from
+ * parameters.
  *
  * Summary quantities (cb_scenario_summary), all computed from body states only:
  *   CB_OUT_STOP    the subject's stop: first time its speed ‖v‖ + ρ‖ω‖ (ρ its bounding radius)

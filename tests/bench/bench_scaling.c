@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "scenarios.h"
+#include "scenario_registry.h"
 #include "conebench/solver.h"
 #include "timestepper.h"
 

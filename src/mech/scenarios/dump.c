@@ -1,6 +1,6 @@
 /* conebench — the step dumper: run a scenario with the nonsmooth model and write the CCP of
  * chosen time steps as problem files (DIR/SCENARIO-stepN.dat) with their metadata (.meta). */
-#include "scenarios.h"
+#include "scenario_registry.h"
 
 #include <errno.h>
 #include <math.h>

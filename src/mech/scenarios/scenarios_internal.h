@@ -3,7 +3,7 @@
 #ifndef CONEBENCH_SCENARIOS_INTERNAL_H
 #define CONEBENCH_SCENARIOS_INTERNAL_H
 
-#include "scenarios.h"
+#include "scenario_registry.h"
 
 extern const cb_scenario_def cb_scenario_sphere_plane;   /* spheres.c */
 extern const cb_scenario_def cb_scenario_sphere_incline; /* spheres.c */

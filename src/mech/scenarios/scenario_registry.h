@@ -11,8 +11,8 @@
  *   three-spheres   Fang & Negrut §4.6, stack of three spheres (m_top, eta_r)
  *   sphere-pile     Acary & Bourrier §6.2, spheres poured on a plane (n, mu, mu_r, seed)
  */
-#ifndef CONEBENCH_SCENARIOS_H
-#define CONEBENCH_SCENARIOS_H
+#ifndef CONEBENCH_SCENARIO_REGISTRY_H
+#define CONEBENCH_SCENARIO_REGISTRY_H
 
 #include "compliant.h"
 #include "kv.h"
