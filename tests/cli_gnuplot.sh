@@ -4,8 +4,7 @@
 # figures (a PNG whose size is the one the script asks for: the IHDR header against the script's
 # `pngcairo size W,H`), from `filippov check` and from `report`; a gnuplot missing from PATH is
 # a clear error, exit 1, before any work (no output folder, no report.md, plot solves nothing);
-# a failing script
-# (exit 1) names the figure and leaves no PNG of it.
+# a failing script (exit 1) names the figure and leaves no PNG of it.
 # Usage: cli_gnuplot.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,10 +35,11 @@ PATH=$nogp run "$bin" plot "$tmp/p.dat" --solver nsgs -o "$tmp/none.png"
 check "plot without gnuplot: exit 1 before any solve, no figure" \
   '[ "$rc" = 1 ] && grep -q "^conebench: cannot run gnuplot: not found in PATH" "$tmp/err" && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/none.png" ]'
 
-# A tiny campaign for report (2 problems, 1 solver), in a folder with awkward characters.
+# A tiny campaign for report (2 problems, 1 solver labelled with a single quote), in a folder
+# with awkward characters.
 odd="$tmp/a b'c\"d"
 mkdir "$odd"
-printf '%s\n' "name gp" "generate random kind=rolling3d nc=4 seeds=1..2" "solver nsgs" "tol 1e-6" \
+printf '%s\n' "name gp" "generate random kind=rolling3d nc=4 seeds=1..2" "solver nsgs label=\"it's\"" "tol 1e-6" \
   "max-iter 200" "time-limit 5" "trace on" >"$tmp/t.conf"
 run "$bin" run "$tmp/t.conf" -o "$odd/res" --quiet
 check "tiny campaign runs" '[ "$rc" = 0 ] && [ -s "$odd/res/runs.csv" ]'
@@ -56,8 +56,11 @@ fi
 
 run "$bin" report "$odd/res"
 want=$(gp_size "$plots/profile.gp")
-check "report in a folder named with ' \" and a space: the profile PNG is $want" \
-  '[ "$rc" = 0 ] && [ "$(png_size "$odd/res/figures/profile-time-tol0.png")" = "$want" ] && grep -q "profile-time-tol0.png" "$odd/res/report.md"'
+check "report in a folder named with ' \" and a space, a label with ': the profile PNG is $want" \
+  '[ "$rc" = 0 ] && [ "$(png_size "$odd/res/figures/profile-time-tol0.png")" = "$want" ] && grep -q "profile-time-tol0.png" "$odd/res/report.md" && grep -q "^| it.s | 2 |" "$odd/res/report.md"'
+want=$(gp_size "$plots/convergence.gp")
+check "... and its convergence PNGs are $want" \
+  '[ "$(png_size "$odd/res/figures/conv-tol1e-06-random-rolling3d-nc4-mb-s1.png")" = "$want" ]'
 run "$bin" filippov check --quick -o "$odd/chk"
 want=$(gp_size "$plots/filippov_check.gp")
 check "filippov check in a folder named with ' \" and a space: the PNG is $want" \

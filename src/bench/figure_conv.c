@@ -156,7 +156,7 @@ static int conv_data(FILE *f, const cb_conv_curve *c, int n, cb_conv_range *r, c
                                st.colour);
         kp += (size_t)snprintf(points + kp, kp < len ? len - kp : 0, "%s%d", m ? " " : "",
                                st.point);
-        kt += (size_t)snprintf(titles + kt, kt < len ? len - kt : 0, "%s\\\"%s\\\"", m ? " " : "",
+        kt += (size_t)snprintf(titles + kt, kt < len ? len - kt : 0, "%s\"%s\"", m ? " " : "",
                                c[i].label);
         m++;
     }
@@ -197,9 +197,9 @@ static void draw_order(const cb_conv_curve *c, int n, char *order, size_t len, i
 int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *drawn,
                  cb_error *err)
 {
-    char vars[24000], a[GP_PATH_Q], b[GP_PATH_Q], ttl[1400], colours[CURVE_LIST] = "",
-                                                   points[CURVE_LIST] = "", titles[CURVE_LIST] = "",
-                                                   order[CURVE_LIST] = "";
+    char vars[24000], a[GP_PATH_Q], b[GP_PATH_Q], ttl[1400], qtitles[2 * CURVE_LIST + 3];
+    char colours[CURVE_LIST] = "", points[CURVE_LIST] = "", titles[CURVE_LIST] = "",
+         order[CURVE_LIST] = "";
     int gaps = 0;
     cb_conv_range r = {sp->tol, INFINITY, 0, 0};
     *drawn = 0;
@@ -221,13 +221,15 @@ int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *dra
         rc = cb_gp_str(b, sizeof b, sp->out, sp->out, err);
     if (rc == CB_OK)
         rc = cb_gp_str(ttl, sizeof ttl, sp->title, "the figure's title", err);
+    if (rc == CB_OK)
+        rc = cb_gp_str(qtitles, sizeof qtitles, titles, "the solvers' labels", err);
     if (rc != CB_OK)
         return rc;
     if (snprintf(vars, sizeof vars,
-             "data=%s; out=%s; ttl=%s; tol=%.17g; nblk=%d; titles=\"%s\"; colours=\"%s\"; "
+             "data=%s; out=%s; ttl=%s; tol=%.17g; nblk=%d; titles=%s; colours=\"%s\"; "
              "points=\"%s\"; order=\"%s\"; gaps=%d; zfloor=%.17g; zeros=%d; tfloor=%.17g; "
              "terms='%s'",
-             a, b, ttl, sp->tol, m, titles, colours, points, order, gaps,
+             a, b, ttl, sp->tol, m, qtitles, colours, points, order, gaps,
              pow(10.0, floor(log10(r.least)) - 1), r.zeros,
              isfinite(r.least_time) ? pow(10.0, floor(log10(r.least_time)) - 1) : 1e-6,
              sp->terms) >= (int)sizeof vars)
