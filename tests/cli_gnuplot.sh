@@ -37,7 +37,7 @@ check "plot without gnuplot: exit 1 before any solve, no figure" \
 
 # A tiny campaign for report (2 problems, 1 solver labelled with a single quote), in a folder
 # with awkward characters.
-odd="$tmp/a b'c\"d"
+odd="$tmp/a b'c\"d''e \`echo no\`"
 mkdir "$odd"
 printf '%s\n' "name gp" "generate random kind=rolling3d nc=4 seeds=1..2" "solver nsgs label=\"it's\"" "tol 1e-6" \
   "max-iter 200" "time-limit 5" "trace on" >"$tmp/t.conf"

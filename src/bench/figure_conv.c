@@ -14,7 +14,7 @@
 #define SLUG_MAX 80           /* characters of a problem's name kept in a file name */
 #define CAPTION_GAPS 3        /* untraced stretches named per solver in a caption */
 #define CURVE_LIST 2048       /* bytes of a per-curve list passed to gnuplot (titles, colours) */
-#define GP_PATH_Q 8900       /* a quoted path of up to 4400 bytes (each ' doubled) */
+#define GP_PATH_Q CB_GP_QUOTED(4400) /* a quoted path of up to 4400 bytes */
 #define FNV_OFFSET 1469598103934665603ull
 #define FNV_PRIME 1099511628211ull
 
@@ -197,7 +197,7 @@ static void draw_order(const cb_conv_curve *c, int n, char *order, size_t len, i
 int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *drawn,
                  cb_error *err)
 {
-    char vars[24000], a[GP_PATH_Q], b[GP_PATH_Q], ttl[1400], qtitles[2 * CURVE_LIST + 3];
+    char vars[24000], a[GP_PATH_Q], b[GP_PATH_Q], ttl[1400], qtitles[CB_GP_QUOTED(CURVE_LIST)];
     char colours[CURVE_LIST] = "", points[CURVE_LIST] = "", titles[CURVE_LIST] = "",
          order[CURVE_LIST] = "";
     int gaps = 0;

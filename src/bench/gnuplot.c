@@ -16,22 +16,42 @@
 #include "base.h"
 
 #define GP_LOG_LINE 512 /* bytes of gnuplot's last message kept for the error */
+#define GP_LOAD "%s\ncb_gp_script = %s\nload cb_gp_script\n" /* the definitions, the load */
 
 extern char **environ;
+
+/* Append n bytes of t to buf (len bytes, NUL kept): 0, or -1 when they do not fit. */
+static int put(char *buf, size_t len, size_t *k, const char *t, size_t n)
+{
+    if (*k + n + 1 > len)
+        return -1;
+    memcpy(buf + *k, t, n);
+    *k += n;
+    buf[*k] = '\0';
+    return 0;
+}
 
 int cb_gp_str(char *buf, size_t len, const char *s, const char *what, cb_error *err)
 {
     size_t k = 0;
+    int bad = len == 0 || put(buf, len, &k, "", 0);
     if (strchr(s, '\n') || strchr(s, '\r'))
         return cb_fail(err, CB_ERR_INPUT, "%s: a newline cannot be written in a gnuplot string",
                        what);
-    for (buf[k++] = '\''; *s && k + 3 < len; s++)
-        if ((buf[k++] = *s) == '\'')
-            buf[k++] = '\'';
-    if (*s || k + 2 > len)
+    if (!*s)
+        bad |= put(buf, len, &k, "''", 2);
+    for (const char *p = s; *p && !bad;) {
+        size_t n = strcspn(p, "'");
+        if (p != s)
+            bad |= put(buf, len, &k, " . ", 3);
+        if (n > 0)
+            bad |= put(buf, len, &k, "'", 1) | put(buf, len, &k, p, n) | put(buf, len, &k, "'", 1);
+        else
+            bad |= put(buf, len, &k, "\"'\"", 3);
+        p += n > 0 ? n : 1;
+    }
+    if (bad)
         return cb_fail(err, CB_ERR_INPUT, "%s: too long for a gnuplot string", what);
-    buf[k++] = '\'';
-    buf[k] = '\0';
     return CB_OK;
 }
 
@@ -90,12 +110,12 @@ static int gp_spawn(int in, int logfd, pid_t *pid)
     return e;
 }
 
-/* The script: the definitions, then `load` of the quoted plots/script. */
+/* The script: the definitions, then `load` of plots/script (quoted, through a variable). */
 static int gp_script(const cb_gnuplot_job *j, char **text, cb_error *err)
 {
     const char *vars = j->vars ? j->vars : "";
-    size_t np = strlen(j->plots) + strlen(j->script) + 2, qn = 2 * np + 3;
-    size_t nt = strlen(vars) + qn + sizeof "\nload \n";
+    size_t np = strlen(j->plots) + strlen(j->script) + 2, qn = CB_GP_QUOTED(np);
+    size_t nt = strlen(vars) + qn + sizeof GP_LOAD;
     char *path = malloc(np), *q = malloc(qn);
     int rc = path && q && (*text = malloc(nt)) ? CB_OK
                                                : cb_fail(err, CB_ERR_NOMEM, "out of memory");
@@ -104,7 +124,7 @@ static int gp_script(const cb_gnuplot_job *j, char **text, cb_error *err)
         rc = cb_gp_str(q, qn, path, path, err);
     }
     if (rc == CB_OK)
-        snprintf(*text, nt, "%s\nload %s\n", vars, q);
+        snprintf(*text, nt, GP_LOAD, vars, q);
     free(path);
     free(q);
     return rc;

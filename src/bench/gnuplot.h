@@ -4,9 +4,12 @@
  * on its standard input: the caller's definitions ("name = value" lines), then `load` of a script
  * file of the plots folder. gnuplot's messages (its standard error) are appended to a log file.
  *
- * One quoting rule for every path and title written into a script: a gnuplot single-quoted
- * string, each ' inside doubled ('it''s' is it's); backslashes and double quotes are literal
- * there. A newline cannot be quoted (gnuplot reads a script line by line): refused.
+ * One quoting rule for every path and title written into a script: a gnuplot string expression
+ * whose runs without a single quote are single-quoted and each single quote is the constant
+ * "'", joined by gnuplot's `.` ('it' . "'" . 's' is it's; '' is the empty string). Inside single
+ * quotes gnuplot reads backslashes, double quotes, backquotes, $ and @ literally (in double
+ * quotes a backquoted command would run; gnuplot 5.4 misreads a doubled '' at the start of a
+ * single-quoted string). A newline cannot be quoted (a script is read line by line): refused.
  *
  * Failures are CB_ERR_IO (exit 1): gnuplot missing from PATH, or gnuplot ending with a non-zero
  * status (the message names the figure, the script and gnuplot's last line); the figure's files
@@ -31,8 +34,10 @@ typedef struct {
                            and out.svg removed when gnuplot fails) */
 } cb_gnuplot_job;
 
-/* s as a gnuplot string literal (the rule above) into buf; CB_ERR_INPUT naming `what` when s
- * has a newline or does not fit in len bytes. */
+/* s as a gnuplot string expression (the rule above) into buf, to be used where gnuplot takes an
+ * expression (name = ..., print ...); CB_ERR_INPUT naming `what` when s has a newline or does
+ * not fit in len bytes (CB_GP_QUOTED(strlen(s)) always do). */
+#define CB_GP_QUOTED(n) (6 * (size_t)(n) + 3)
 int cb_gp_str(char *buf, size_t len, const char *s, const char *what, cb_error *err);
 
 /* Draw job's figure: CB_OK, or CB_ERR_IO (gnuplot missing or failing), CB_ERR_INPUT (a path

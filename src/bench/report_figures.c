@@ -128,7 +128,8 @@ static void profile_caption(const cb_report_table *t, const int *cols, int nc, c
 static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const int *cols,
                         int ti, int m, int nc, double xmax, cb_error *err)
 {
-    char data[4096], out[4096], vars[20480], a[8200], b[8200], ttl[512], q[1100],
+    char data[4096], out[4096], vars[20480], a[CB_GP_QUOTED(4096)], b[CB_GP_QUOTED(4096)],
+         ttl[512], q[CB_GP_QUOTED(512)],
          colours[2048] = "";
     snprintf(data, sizeof data, "%s/figures/profile-%s-tol%d.csv", x->s->dir, measures[m].file, ti);
     snprintf(out, sizeof out, "%s/figures/profile-%s-tol%d", x->s->dir, measures[m].file, ti);

@@ -58,7 +58,7 @@ int cb_fil_series_write(const cb_fil_series *s, const char *dir, cb_error *err)
 int cb_fil_draw(const char *dir, const char *plots, const char *script, const char *vars,
                 const char *fig, cb_error *err)
 {
-    char q[2 * FIL_PATH + 3], all[2 * FIL_PATH + 1200], log[FIL_PATH], out[FIL_PATH];
+    char q[CB_GP_QUOTED(FIL_PATH)], all[CB_GP_QUOTED(FIL_PATH) + 1200], log[FIL_PATH], out[FIL_PATH];
     snprintf(log, sizeof log, "%s/%s", dir, FIL_GP_LOG);
     snprintf(out, sizeof out, "%s/%s", dir, fig);
     int rc = cb_gp_str(q, sizeof q, dir, dir, err);
@@ -70,7 +70,7 @@ int cb_fil_draw(const char *dir, const char *plots, const char *script, const ch
 
 int cb_fil_study_dirs(const char *dir, const char *plots, const char *script, cb_error *err)
 {
-    char path[FIL_PATH], q[2 * FIL_PATH + 3];
+    char path[FIL_PATH], q[CB_GP_QUOTED(FIL_PATH)];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", plots, script);
     if (stat(path, &st) != 0)
