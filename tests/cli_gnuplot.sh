@@ -20,10 +20,14 @@ png_size() {
 # gp_size SCRIPT: "W H" of the script's pngcairo terminal.
 gp_size() { sed -n 's/.*pngcairo size \([0-9]*\),\([0-9]*\).*/\1 \2/p' "$1" | head -n 1; }
 
-# gnuplot missing: PATH without it (only the runner's program kept, when there is one).
+# gnuplot missing: PATH without it (with a runner, its folder's programs but gnuplot).
 nogp=$tmp/nogp
 mkdir "$nogp"
-[ -n "$runner" ] && ln -s "$(command -v "${runner%% *}")" "$nogp/"
+if [ -n "$runner" ]; then
+  for f in "$(dirname "$(command -v "${runner%% *}")")"/*; do
+    [ "${f##*/}" = gnuplot ] || ln -s "$f" "$nogp/"
+  done
+fi
 PATH=$nogp run "$bin" filippov check --quick -o "$tmp/none"
 check "filippov check without gnuplot: exit 1, a clear message, nothing written" \
   '[ "$rc" = 1 ] && grep -q "^conebench: cannot run gnuplot: not found in PATH (apt-get install gnuplot-nox)$" "$tmp/err" && [ ! -e "$tmp/none" ]'

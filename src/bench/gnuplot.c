@@ -16,6 +16,7 @@
 #include "base.h"
 
 #define GP_LOG_LINE 512 /* bytes of gnuplot's last message kept for the error */
+#define GP_EXEC_FAILED 127 /* a spawned child's exit status when its exec failed */
 #define GP_LOAD "%s\ncb_gp_script = %s\nload cb_gp_script\n" /* the definitions, the load */
 
 extern char **environ;
@@ -177,6 +178,8 @@ int cb_gnuplot(const cb_gnuplot_job *j, cb_error *err)
     int status = 0, rc = gp_script(j, &text, err);
     if (rc == CB_OK)
         rc = gp_run(j, text, &status, err);
+    if (rc == CB_OK && WIFEXITED(status) && WEXITSTATUS(status) == GP_EXEC_FAILED)
+        rc = cb_gnuplot_check(err); /* where posix_spawnp cannot report a failed exec */
     if (rc == CB_OK && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
         log_tail(j->log, last, sizeof last);
         rc = cb_fail(err, CB_ERR_IO, "gnuplot failed on %s/%s (%s %d) drawing %s: %s (all of "
