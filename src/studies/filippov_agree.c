@@ -16,7 +16,6 @@
 #define AGREE_LOAD 1.5    /* sphere: up to 1.5 × the friction-saturating load */
 #define AGREE_STATES 1200 /* states of each body */
 #define AGREE_STATES_QUICK 200
-#define AGREE_PATH 4200
 
 /* One wheel state: row "x y case ccp_agree compliant_agree near_boundary". */
 static int wheel_state(cb_rng *rng, const cb_fc_settings *s, FILE *f, cb_fc_tally *t,
@@ -130,7 +129,7 @@ static void md_table(FILE *f, const cb_fil_agree *a)
 /* DIR/filippov_check.md. */
 static int agree_page(const cb_fil_agree *a, const char *dir, cb_error *err)
 {
-    char path[AGREE_PATH];
+    char path[CB_FIL_PATH];
     cb_fc_settings s;
     cb_outbuf o;
     cb_fc_settings_default(&s);

@@ -12,8 +12,8 @@
 #include "fileio.h"
 #include "gnuplot.h"
 
-#define FIL_PATH 4200                /* bytes of a path in DIR */
 #define FIL_GP_LOG "filippov_gnuplot.log"
+#define FIL_VARS 1200 /* bytes of a figure's own definitions (and "dir = ...\n") */
 
 const cb_fil_phase_state cb_fil_phase_states[CB_FIL_PHASE_CASES] = {
     {"I", 1.25, 0.3}, {"II", 0.3, 0.3}, {"III", 1.8, 0.5}, {"IV", 0.08, 1.3}};
@@ -50,7 +50,7 @@ int cb_fil_series_close(cb_fil_series *s, FILE *f, cb_error *err)
 
 int cb_fil_series_write(const cb_fil_series *s, const char *dir, cb_error *err)
 {
-    char path[FIL_PATH];
+    char path[CB_FIL_PATH];
     snprintf(path, sizeof path, "%s/%s", dir, s->name);
     return cb_write_file_atomic(path, s->text ? s->text : "", s->len, err);
 }
@@ -58,7 +58,8 @@ int cb_fil_series_write(const cb_fil_series *s, const char *dir, cb_error *err)
 int cb_fil_draw(const char *dir, const char *plots, const char *script, const char *vars,
                 const char *fig, cb_error *err)
 {
-    char q[CB_GP_QUOTED(FIL_PATH)], all[CB_GP_QUOTED(FIL_PATH) + 1200], log[FIL_PATH], out[FIL_PATH];
+    char q[CB_GP_QUOTED(CB_FIL_PATH)], all[CB_GP_QUOTED(CB_FIL_PATH) + FIL_VARS];
+    char log[CB_FIL_PATH], out[CB_FIL_PATH];
     snprintf(log, sizeof log, "%s/%s", dir, FIL_GP_LOG);
     snprintf(out, sizeof out, "%s/%s", dir, fig);
     int rc = cb_gp_str(q, sizeof q, dir, dir, err);
@@ -70,7 +71,7 @@ int cb_fil_draw(const char *dir, const char *plots, const char *script, const ch
 
 int cb_fil_study_dirs(const char *dir, const char *plots, const char *script, cb_error *err)
 {
-    char path[FIL_PATH], q[CB_GP_QUOTED(FIL_PATH)];
+    char path[CB_FIL_PATH], q[CB_GP_QUOTED(CB_FIL_PATH)];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", plots, script);
     if (stat(path, &st) != 0)

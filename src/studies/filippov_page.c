@@ -6,7 +6,6 @@
 #include "fileio.h"
 #include "markdown.h"
 
-#define PAGE_PATH 4200
 #define DIRS_CELL 1024 /* bytes of the limit directions of a state */
 
 /* The limit directions of r as one table cell. */
@@ -79,7 +78,7 @@ static void md_figures(FILE *f, const cb_fil_report r[CB_FIL_PHASE_CASES], int n
 
 int cb_fil_map_page(const cb_fil_map *m, const char *dir, cb_error *err)
 {
-    char path[PAGE_PATH];
+    char path[CB_FIL_PATH];
     cb_outbuf o;
     int rc = cb_outbuf_open(&o, err);
     if (rc != CB_OK)

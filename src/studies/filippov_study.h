@@ -27,6 +27,7 @@
 
 #define CB_FIL_PHASE_CASES 4     /* phase portraits: one state of each case I-IV */
 #define CB_FIL_SERIES_NAME 64    /* bytes of a series' file name */
+#define CB_FIL_PATH 4200         /* bytes of a path in the output folder */
 #define CB_FIL_MAP_SERIES (4 + 3 * CB_FIL_PHASE_CASES)
 
 /* A data series: the file it goes to (in DIR) and its text (owned). */
