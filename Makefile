@@ -213,9 +213,9 @@ $(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(INTERNAL_A) $(LIB) $(DYNLIST)
 # tests of mech (TEST_MECH), of the harness (TEST_HARNESS) and of the gate (TEST_GATE). Test
 # objects are compiled like the library's (-MMD: each depends on the headers it includes).
 TEST_MECH    := test_compliant test_factored test_filippov test_filippov_check test_mechanics
-TEST_HARNESS := test_figures test_harness
+TEST_HARNESS := test_figures test_harness test_gnuplot test_markdown
 TEST_GATE    := test_gate
-TEST_STUDIES :=
+TEST_STUDIES := test_filippov_study
 test_link = $(if $(filter $1,$(TEST_STUDIES)),$(STUDIES_A) $(HARNESS_A) $(MECH_A), \
             $(if $(filter $1,$(TEST_GATE)),$(GATE_A) $(HARNESS_A) $(MECH_A), \
             $(if $(filter $1,$(TEST_HARNESS)),$(HARNESS_A) $(MECH_A), \

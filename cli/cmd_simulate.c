@@ -15,10 +15,10 @@
 #include "campaign.h"
 #include "conebench/io.h"
 #include "scenario_registry.h"
+#include "sim_csv.h"
 #include "timestepper.h"
 #include "fileio.h"
 #include "kv.h"
-
 
 #define SIM_USAGE "simulate SCENARIO [--model nonsmooth|analytic] [options]"
 
@@ -141,74 +141,11 @@ static int run_settings(const sim_args *a, cb_run_settings *rs)
 /* ------------------------------------------------------------------ CSV time series */
 
 typedef struct {
-    FILE *f;
-    const cb_scenario *scen;
-    long every;
+    cb_sim_csv csv;   /* the rows (csv.f NULL: none) */
     double t_end;     /* simulated horizon, for the progress line */
     double t0, next;  /* wall clock at the start, and of the next progress line */
     double interval;  /* seconds between progress lines (10 on a terminal, else 60) */
 } csv_ctx;
-
-static const char *comp_name(cb_kind kind, int r)
-{
-    static const char *names[CB_KIND_COUNT][CB_MAX_DIM] = {
-        {"rN", "rT"}, {"rN", "rT1", "rT2"}, {"rN", "rT", "mR"},
-        {"rN", "rT1", "rT2", "mR1", "mR2"}, {"rN", "rT1", "rT2", "mR1", "mR2", "mS"}};
-    return names[kind][r];
-}
-
-static void csv_header(const csv_ctx *c)
-{
-    static const char *st[] = {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz"};
-    const cb_scenario *s = c->scen;
-    fprintf(c->f, "t,step,nc,status,iterations,error,energy");
-    for (int k = 0; k < s->ntracked; k++)
-        for (int q = 0; q < 9; q++)
-            fprintf(c->f, ",b%d_%s", s->tracked[k], st[q]);
-    for (int k = 0; k < s->npairs; k++) {
-        for (int r = 0; r < cb_kind_dim(s->kind); r++)
-            fprintf(c->f, ",c%d_%d_%s", s->pairs[k].i, s->pairs[k].j, comp_name(s->kind, r));
-        fprintf(c->f, ",c%d_%d_mode", s->pairs[k].i, s->pairs[k].j);
-    }
-    fputc('\n', c->f);
-}
-
-/* Tracked contacts: reaction components and mode, or empty cells when absent. */
-static void csv_contacts(const csv_ctx *c, const cb_mj_work *w)
-{
-    const cb_scenario *s = c->scen;
-    int d = cb_kind_dim(s->kind);
-    for (int k = 0; k < s->npairs; k++) {
-        int a = w ? cb_mj_find_contact(w, s->pairs[k].i, s->pairs[k].j) : -1;
-        char mode[64] = "";
-        for (int r = 0; r < d; r++)
-            if (a >= 0)
-                fprintf(c->f, ",%.17g", cb_mj_reactions(w)[(size_t)a * d + r]);
-            else
-                fputc(',', c->f);
-        if (a >= 0)
-            cb_mode_name(cb_mj_modes(w)[a], mode, sizeof mode);
-        fprintf(c->f, ",%s", mode);
-    }
-}
-
-static void csv_row(const csv_ctx *c, const cb_system *sys, const cb_mj_work *w,
-                    const cb_step_record *rec)
-{
-    const cb_scenario *s = c->scen;
-    fprintf(c->f, "%.10g,%ld,%d,%s,%d,%.6g,%.17g", sys->t, rec ? rec->step : 0L,
-            rec ? rec->nc : 0, rec ? cb_status_name(rec->status) : "", rec ? rec->iterations : 0,
-            rec ? rec->error : 0.0,
-            cb_bodies_energy(sys->bodies, sys->nbodies, NULL, sys->gravity));
-    for (int k = 0; k < s->ntracked; k++) {
-        const cb_body *b = &sys->bodies[s->tracked[k]];
-        const double *v[3] = {b->x, b->v, b->w};
-        for (int q = 0; q < 9; q++)
-            fprintf(c->f, ",%.17g", v[q / 3][q % 3]);
-    }
-    csv_contacts(c, rec && rec->nc > 0 ? w : NULL);
-    fputc('\n', c->f);
-}
 
 /* A progress line on stderr for long runs: simulated time, steps, contacts, ETA. */
 static void progress_line(csv_ctx *c, const cb_step_record *rec)
@@ -220,7 +157,7 @@ static void progress_line(csv_ctx *c, const cb_step_record *rec)
     double frac = c->t_end > 0 ? rec->t / c->t_end : 0, el = now - c->t0;
     fprintf(stderr, "conebench: simulate %s: t = %.4g of %.4g s (%.0f %%), step %ld, %d contacts, "
                     "%.0f s elapsed, ETA %.0f s\n",
-            c->scen->name, rec->t, c->t_end, 100 * frac, rec->step, rec->nc, el,
+            c->csv.scen->name, rec->t, c->t_end, 100 * frac, rec->step, rec->nc, el,
             frac > 0 ? el * (1 - frac) / frac : 0);
 }
 
@@ -228,8 +165,7 @@ static int csv_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
                     const cb_step_record *rec)
 {
     csv_ctx *c = ctx;
-    if (c->f && rec->step % c->every == 0)
-        csv_row(c, sys, w, rec);
+    cb_sim_csv_step(&c->csv, sys, w, rec);
     progress_line(c, rec);
     return 0;
 }
@@ -287,23 +223,19 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
         scen->tol = a->tol;
     cb_outbuf o = {0};
     double t0 = cb_now(), interval = isatty(2) ? 10.0 : 60.0;
-    csv_ctx c = {NULL, scen, a->every, rs.t_end > 0 ? rs.t_end : scen->t_end, t0, t0 + interval,
-                 interval};
+    csv_ctx c = {{NULL, scen, a->every}, rs.t_end > 0 ? rs.t_end : scen->t_end, t0,
+                 t0 + interval, interval};
     if (a->csv && cb_cli_outbuf_open(&o) != CB_EXIT_OK)
         return CB_EXIT_FAIL;
-    c.f = o.f;
-    if (c.f) {
-        csv_header(&c);
-        cb_system s0 = {scen->bodies, scen->nbodies, scen->kind, {0, 0, 0}, scen->contact, 0};
-        memcpy(s0.gravity, scen->gravity, sizeof s0.gravity);
-        csv_row(&c, &s0, NULL, NULL);
-    }
+    c.csv.f = o.f;
+    if (c.csv.f)
+        cb_sim_csv_start(&c.csv);
     cb_run_result res;
     cb_error err;
     cb_error_clear(&err);
     rc = cb_nonsmooth_run(scen, &rs, csv_hook, &c, &res, &err);
     int st = rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
-    if (c.f) {
+    if (c.csv.f) {
         int st2 = cb_cli_outbuf_commit(&o, NULL, a->csv);
         st = st == CB_EXIT_OK ? st2 : st;
     }
@@ -313,24 +245,6 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
     if (rc == CB_OK)
         a->json ? print_run(a, scen, &res) : print_text(scen, &res);
     return st;
-}
-
-/* Closed-form parameters of a sphere/disk-on-plane scenario (subject rolls about y). */
-static int analytic_params(const cb_scenario *s, cb_sphere_plane_params *p)
-{
-    if (!(s->outputs & CB_OUT_STOP) || s->subject < 0 || s->kind == CB_KIND_ROLLSPIN3D ||
-        s->bodies[s->subject].shape.kind == CB_SHAPE_BOX)
-        return cb_cli_usage_error("--model analytic: only sphere-plane and disk-rolling have a "
-                                  "closed form");
-    const cb_body *b = &s->bodies[s->subject];
-    p->R = b->shape.radius;
-    p->U0 = b->v[0];
-    p->W0 = b->w[1];
-    p->mu = s->contact.friction.mu;
-    p->mu_r = s->contact.friction.mu_r;
-    p->g = -s->gravity[2];
-    p->k = b->inertia[1] / (b->mass * p->R * p->R);
-    return CB_EXIT_OK;
 }
 
 /* The closed form's stop as text or one JSON object (keys: docs/conebench.1, JSON OUTPUT). */
@@ -356,23 +270,16 @@ static int simulate_analytic(const sim_args *a, const cb_scenario *s)
     cb_sphere_plane_solution sol;
     cb_error err;
     cb_error_clear(&err);
-    int rc = analytic_params(s, &p);
-    if (rc != CB_EXIT_OK)
-        return rc;
-    if ((rc = cb_sphere_plane_solve(&p, s->t_end, &sol, &err)) != CB_OK)
+    int rc = cb_sim_analytic_params(s, &p, &err);
+    if (rc == CB_OK)
+        rc = cb_sphere_plane_solve(&p, s->t_end, &sol, &err);
+    if (rc != CB_OK)
         return cb_cli_report(rc, &err);
     if (a->csv) {
         cb_outbuf o;
         if (cb_cli_outbuf_open(&o) != CB_EXIT_OK)
             return CB_EXIT_FAIL;
-        FILE *f = o.f;
-        fprintf(f, "t,x,U,W\n");
-        double t_last = sol.stops ? sol.t_stop : s->t_end;
-        for (long k = 0; k * s->h <= t_last + 1e-12; k += a->every) {
-            double x, U, W;
-            cb_sphere_plane_eval(&sol, k * s->h, &x, &U, &W);
-            fprintf(f, "%.10g,%.17g,%.17g,%.17g\n", k * s->h, x, U, W);
-        }
+        cb_sim_analytic_csv(o.f, s, &sol, a->every);
         rc = cb_cli_outbuf_commit(&o, NULL, a->csv);
         if (rc != CB_EXIT_OK)
             return rc;

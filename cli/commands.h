@@ -17,7 +17,7 @@ extern const cb_cli_opt cb_generate_scenario_opts[]; /* cmd_simulate.c */
     "simulate SCENARIO --model compliant|compliant-legacy|compliant-edem [options]"
 extern const cb_cli_opt cb_simulate_compliant_opts[]; /* cmd_compliant.c */
 #define CB_USAGE_FILIPPOV_FILES "filippov map|check -o DIR [options]"
-extern const cb_cli_opt cb_filippov_files_opts[]; /* cmd_filippov_check.c */
+extern const cb_cli_opt cb_filippov_files_opts[]; /* cmd_filippov_files.c */
 
 extern const cb_cli_command cb_command_list, cb_command_info, cb_command_error; /* cmd_problem.c */
 extern const cb_cli_command cb_command_project;                               /* cmd_project.c */
@@ -68,9 +68,10 @@ int cb_cmd_compare(int argc, char **argv);
 int cb_cmd_reproduce(int argc, char **argv);
 /* cli/cmd_reference.c */
 int cb_cmd_reference(int argc, char **argv);
-/* cli/cmd_filippov.c: `filippov wheel|body|map`; `filippov check` goes to cb_cmd_filippov_check
- * (cli/cmd_filippov_check.c) with argv starting at "check". */
+/* cli/cmd_filippov.c: `filippov wheel|body`; `filippov map|check` go to cb_cmd_filippov_map and
+ * cb_cmd_filippov_check (cli/cmd_filippov_files.c) with argv starting at "map" or "check". */
 int cb_cmd_filippov(int argc, char **argv);
+int cb_cmd_filippov_map(int argc, char **argv);
 int cb_cmd_filippov_check(int argc, char **argv);
 
 /* cli/dispatch.c: run the command named by argv[1]; the exit status. */

@@ -14,6 +14,7 @@
 #include "report_internal.h"
 #include "base.h"
 #include "fileio.h"
+#include "markdown.h"
 
 void cb_report_settings_default(cb_report_settings *s)
 {
@@ -47,6 +48,21 @@ static void unfilled_note(const cb_report_table *t, const cb_report_solver *st, 
                     "run; no work profile is drawn for %s).\n", k > 1 ? "them" : "it");
 }
 
+/* One solver's row of the per-solver table. */
+static void solver_row(FILE *md, const char *solver, const cb_report_solver *st, const char *why)
+{
+    cb_md_cell(md, solver);
+    cb_md_cellf(md, "%d", st->runs);
+    cb_md_cellf(md, "%d", st->solved);
+    cb_md_cellf(md, "%.0f %%", 100 * st->success);
+    cb_md_cellf(md, "%.3f", 1e3 * st->sgm_time_s);
+    cb_md_cellf(md, "%.1f", st->sgm_iter);
+    cb_md_cellf(md, "%.2e", st->median_error);
+    cb_md_cellf(md, "%d", st->unsupported);
+    cb_md_cell(md, why);
+    cb_md_end(md);
+}
+
 /* The per-solver table of one tolerance, in Markdown (f) and as plain text (summary). Runs,
  * success and means leave out unsupported (problem, solver) pairs; they have their own column. */
 static int solver_table(const cb_report_ctx *x, const cb_report_table *t, FILE *md, FILE *txt)
@@ -54,9 +70,10 @@ static int solver_table(const cb_report_ctx *x, const cb_report_table *t, FILE *
     cb_report_solver *st = calloc((size_t)t->ns + 1, sizeof *st);
     if (!st)
         return CB_ERR_NOMEM;
-    fprintf(md, "| solver | runs | solved | success | sgm time [ms] | sgm iterations | "
-                "median error | unsupported | failures |\n"
-                "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    static const char *const head[9] = {"solver", "runs", "solved", "success", "sgm time [ms]",
+                                        "sgm iterations", "median error", "unsupported",
+                                        "failures"};
+    cb_md_head(md, 9, head, "lrrrrrrrl");
     if (txt)
         fprintf(txt, "\ntol %.0e: %d problems (sgm = shifted geometric mean, failures charged the "
                      "limits)\n%-28s %5s %6s %8s %14s %10s %12s %11s\n",
@@ -66,9 +83,7 @@ static int solver_table(const cb_report_ctx *x, const cb_report_table *t, FILE *
         char why[256];
         cb_report_stats(&x->lim, t, s, &st[s]);
         failure_list(&st[s], why, sizeof why);
-        fprintf(md, "| %s | %d | %d | %.0f %% | %.3f | %.1f | %.2e | %d | %s |\n", t->solvs[s],
-                st[s].runs, st[s].solved, 100 * st[s].success, 1e3 * st[s].sgm_time_s,
-                st[s].sgm_iter, st[s].median_error, st[s].unsupported, why);
+        solver_row(md, t->solvs[s], &st[s], why);
         if (txt)
             fprintf(txt, "%-28s %5d %6d %7.0f%% %14.3f %10.1f %12.2e %11d\n", t->solvs[s],
                     st[s].runs, st[s].solved, 100 * st[s].success, 1e3 * st[s].sgm_time_s,
@@ -99,31 +114,50 @@ static const char *dist_text(const cb_report_table *t, const cb_report_cell *c)
     return buf;
 }
 
-/* Problems × solvers: status and iterations of each cell. */
-static void problem_table(const cb_report_table *t, FILE *md)
+/* Problem p's row of the problems × solvers table. */
+static void problem_row(const cb_report_table *t, int p, FILE *md)
 {
-    fprintf(md, "\n<details><summary>Per problem (status / iterations / time%s; n/a: the solver "
-                "does not take the problem)</summary>\n\n| problem | kind | nc |",
-            t->has_dist ? " / dist_ref" : "");
-    for (int s = 0; s < t->ns; s++)
-        fprintf(md, " %s |", t->solvs[s]);
-    fprintf(md, "\n|---|---|---:|");
-    for (int s = 0; s < t->ns; s++)
-        fprintf(md, "---|");
-    for (int p = 0; p < t->np; p++) {
-        fprintf(md, "\n| %s | %s | %d |", t->probs[p], t->kinds[p], t->ncs[p]);
-        for (int s = 0; s < t->ns; s++) {
-            const cb_report_cell *c = &t->cells[p * t->ns + s];
-            if (cb_report_unsupported(c))
-                fprintf(md, " n/a |");
-            else if (c->present)
-                fprintf(md, " %s / %.0f / %.2g s%s |", cb_status_name(c->status), c->iterations,
+    cb_md_cell(md, t->probs[p]);
+    cb_md_cell(md, t->kinds[p]);
+    cb_md_cellf(md, "%d", t->ncs[p]);
+    for (int s = 0; s < t->ns; s++) {
+        const cb_report_cell *c = &t->cells[p * t->ns + s];
+        if (cb_report_unsupported(c))
+            cb_md_cell(md, "n/a");
+        else if (c->present)
+            cb_md_cellf(md, "%s / %.0f / %.2g s%s", cb_status_name(c->status), c->iterations,
                         c->time, dist_text(t, c));
-            else
-                fprintf(md, " — |");
-        }
+        else
+            cb_md_cell(md, "—");
     }
-    fprintf(md, "\n\n</details>\n");
+    cb_md_end(md);
+}
+
+/* Problems × solvers: status and iterations of each cell. */
+static int problem_table(const cb_report_table *t, FILE *md)
+{
+    const char **head = malloc(((size_t)t->ns + 3) * sizeof *head);
+    char *align = malloc((size_t)t->ns + 4);
+    if (!head || !align) {
+        free(head);
+        free(align);
+        return CB_ERR_NOMEM;
+    }
+    head[0] = "problem", head[1] = "kind", head[2] = "nc";
+    memcpy(align, "llr", 3);
+    for (int s = 0; s < t->ns; s++)
+        head[3 + s] = t->solvs[s], align[3 + s] = 'l';
+    align[t->ns + 3] = '\0';
+    fprintf(md, "\n<details><summary>Per problem (status / iterations / time%s; n/a: the solver "
+                "does not take the problem)</summary>\n\n",
+            t->has_dist ? " / dist_ref" : "");
+    cb_md_head(md, t->ns + 3, head, align);
+    for (int p = 0; p < t->np; p++)
+        problem_row(t, p, md);
+    fprintf(md, "\n</details>\n");
+    free(head);
+    free(align);
+    return CB_OK;
 }
 
 /* Machine description, verbatim. */
@@ -253,7 +287,8 @@ static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md
             break;
         fprintf(md, "\n## Tolerance %.0e\n\n", tols[ti]);
         rc = solver_table(x, &t, md, x->s->summary);
-        problem_table(&t, md);
+        if (rc == CB_OK)
+            rc = problem_table(&t, md);
         if (rc == CB_OK && x->s->figures)
             rc = cb_report_figures(x, &t, ti, md, err);
         cb_report_table_free(&t);
@@ -277,6 +312,8 @@ int cb_report(const cb_report_settings *s, cb_error *err)
     cb_outbuf md = {0};
     cb_results_tally tally;
     int lock = -1, rc = cb_results_dir_lock(s->dir, &lock, err); /* no run writes meanwhile */
+    if (rc == CB_OK && s->figures) /* before any work (--no-figures: tables only) */
+        rc = cb_gnuplot_check(err);
     if (rc == CB_OK)
         rc = cb_report_load(s->dir, &x.res, &x.lim, err);
     if (rc == CB_OK) /* duplicated or foreign run ids refused; missing runs: no verdict */
