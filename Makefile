@@ -37,12 +37,14 @@ LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto -ldl -lm
 LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
-SRC_INC  := -Iinclude -Isrc/core -Isrc/solvers -Isrc/io -Isrc/mech -Isrc/bench -Icli
+SRC_INC  := -Iinclude -Isrc/core -Isrc/solvers -Isrc/io -Isrc/mech -Isrc/bench -Isrc/studies -Icli
 LIB_DIRS := src/core src/solvers $(if $(filter 0,$(SICONOS)),,src/solvers/siconos) src/io \
             src/mech src/mech/scenarios src/bench
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
-CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(filter-out cli/main.c,$(wildcard cli/*.c)))
+# The studies (src/studies: reproduce) sit between the harness and the CLI; they link with it.
+STUDIES_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/studies/*.c))
+CLI_OBJ  := $(STUDIES_OBJ) $(patsubst %.c,$(BUILD)/%.o,$(filter-out cli/main.c,$(wildcard cli/*.c)))
 LIB      := $(BUILD)/libconebench.a
 SONAME   := libconebench.so.$(SOVERSION)
 SOLIB    := $(BUILD)/libconebench.so.$(VERSION)
@@ -139,7 +141,9 @@ INC_io        := -Iinclude -Isrc/io -Isrc/core
 INC_mech      := -Iinclude -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
 INC_scenarios := -Iinclude -Isrc/mech/scenarios $(INC_mech)
 INC_bench     := -Iinclude -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
-INC_cli       := -Iinclude -Icli -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
+INC_studies   := -Iinclude -Isrc/studies -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers -Isrc/core
+INC_cli       := -Iinclude -Icli -Isrc/studies -Isrc/bench -Isrc/mech -Isrc/io -Isrc/solvers \
+                 -Isrc/core
 $(BUILD)/src/core/%.o:           LAYER_INC = $(INC_core)
 $(BUILD)/src/solvers/%.o:        LAYER_INC = $(INC_solvers)
 $(BUILD)/src/solvers/siconos/%.o: LAYER_INC = $(INC_solvers) $(SICONOS_CFLAGS)
@@ -147,6 +151,7 @@ $(BUILD)/src/io/%.o:             LAYER_INC = $(INC_io)
 $(BUILD)/src/mech/%.o:           LAYER_INC = $(INC_mech)
 $(BUILD)/src/mech/scenarios/%.o: LAYER_INC = $(INC_scenarios)
 $(BUILD)/src/bench/%.o:          LAYER_INC = $(INC_bench)
+$(BUILD)/src/studies/%.o:        LAYER_INC = $(INC_studies)
 $(BUILD)/cli/%.o:                LAYER_INC = $(INC_cli)
 
 # `make V=1` shows full command lines.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # conebench — the layer rule, checked: every #include "..." between the library's folders runs
-# down the order  core < {solvers, io} < mech < mech/scenarios < bench < cli  (solvers and io are
+# down the order  core < {solvers, io} < mech < mech/scenarios < bench < studies < cli  (solvers and io are
 # siblings: neither may include the other); public headers include only public headers; a
 # NAME_internal.h header is private to its folder and subfolders; no include cycle, no layer
 # cycle. With a build directory (second argument) the rule is also checked on the objects'
@@ -25,6 +25,7 @@ layer_of() {
     src/mech/scenarios/*) L=scenarios ;;
     src/mech/*) L=mech ;;
     src/bench/*) L=bench ;;
+    src/studies/*) L=studies ;;
     cli/*) L=cli ;;
     include/conebench/common.h | include/conebench/cone.h | include/conebench/judge.h | \
         include/conebench/problem.h) L=core ;;
@@ -36,7 +37,7 @@ layer_of() {
 # R = rank of layer $1 (solvers and io are siblings: same rank, checked apart).
 rank_of() {
     case "$1" in
-    core) R=0 ;; solvers | io) R=1 ;; mech) R=2 ;; scenarios) R=3 ;; bench) R=4 ;; cli) R=5 ;;
+    core) R=0 ;; solvers | io) R=1 ;; mech) R=2 ;; scenarios) R=3 ;; bench) R=4 ;; studies) R=5 ;; cli) R=6 ;;
     *) R=99 ;;
     esac
 }
@@ -55,7 +56,7 @@ resolve() {
     local c
     T=
     for c in "${1%/*}/$2" "include/$2" "src/core/$2" "src/solvers/$2" "src/solvers/siconos/$2" \
-        "src/io/$2" "src/mech/$2" "src/mech/scenarios/$2" "src/bench/$2" "cli/$2"; do
+        "src/io/$2" "src/mech/$2" "src/mech/scenarios/$2" "src/bench/$2" "src/studies/$2" "cli/$2"; do
         if [ -f "$c" ]; then
             T=$c
             return
