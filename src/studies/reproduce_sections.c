@@ -229,12 +229,6 @@ static void spin_motion(const void *p, double t, double *x, double *v, double *w
     *w = fmax(0.0, s->w0 - s->alpha * t);
 }
 
-/* Write ω_n as column 3 too: closed-form series put w in col 4 (w_n) via this wrapper. */
-static void spin_motion_n(const void *p, double t, double *x, double *v, double *w)
-{
-    spin_motion(p, t, x, v, w);
-}
-
 void rp_spin(rp_ctx *c)
 {
     static const char *const k[] = {"t_end=8", NULL};
@@ -244,7 +238,7 @@ void rp_spin(rp_ctx *c)
     rp_do(c, &(rp_run){"sphere-spin", "nonsmooth", kn, "spin_ns.csv", 10, 0, 0}, &ons);
     double N = 5 * CB_GRAVITY, T = 0.2 * N * 0.006 * 0.2;
     rp_spin_cf cf = {1.0, T / (0.4 * 5 * 0.04)};
-    rp_closed_form(c, "spin_cf.csv", spin_motion_n, &cf, 1.0, 8.0, 1e-3);
+    rp_closed_form(c, "spin_cf.csv", spin_motion, &cf, 1.0, 8.0, 1e-3);
     cb_study_text(c->r, "\n## 4.4 Spinning sphere (heuristic: R = 0.2, m = 5, ω0 = 1, η_ψ = 0.006, "
                    "𝒦 = 5, K_E = 1e5)\n");
     rp_table_head(c, "Fang & Negrut §4.4");
