@@ -19,6 +19,7 @@
 #include "filippov.h"
 #include "conebench/io.h"
 #include "fileio.h"
+#include "gnuplot.h"
 #include "kv.h"
 
 #define STATE_USAGE "filippov wheel|body [--param k=v]... [--json]"
@@ -752,43 +753,41 @@ static int find_plots(const fil_args *a, fig_ctx *x)
     if (stat(path, &st) != 0)
         return cb_cli_usage_error("--plots: %s not found (give --plots DIR or set CONEBENCH_HOME)",
                                   path);
-    if (strchr(x->plots, '\'') || strchr(x->dir, '\''))
-        return cb_cli_usage_error("-o/--plots: paths with a single quote are not supported");
     return CB_EXIT_OK;
 }
 
-/* gnuplot with `vars` then `load` of a script; its messages go to DIR/filippov_gnuplot.log. */
-static int gnuplot(const fig_ctx *x, const char *vars, const char *script)
+/* gnuplot (gnuplot.h) with `dir` and `vars` then `load` of a script drawing DIR/fig; its
+ * messages go to DIR/filippov_gnuplot.log. */
+static int gnuplot(const fig_ctx *x, const char *vars, const char *script, const char *fig)
 {
-    char cmd[8400];
-    snprintf(cmd, sizeof cmd, "gnuplot 2>>'%s/filippov_gnuplot.log'", x->dir);
-    FILE *g = popen(cmd, "w");
-    if (!g)
-        return cb_cli_usage_error("cannot run gnuplot (install gnuplot-nox)");
-    fprintf(g, "dir = '%s'\n%s\nload '%s/%s'\n", x->dir, vars, x->plots, script);
-    int st = pclose(g);
-    if (st != 0) {
-        fprintf(stderr, "conebench: gnuplot failed on %s/%s (status %d, see %s/filippov_gnuplot"
-                        ".log)\n", x->plots, script, st, x->dir);
-        return CB_EXIT_FAIL;
-    }
-    return CB_EXIT_OK;
+    char q[8400], all[9600], log[4200], out[4200];
+    cb_error err = {{0}};
+    snprintf(log, sizeof log, "%s/filippov_gnuplot.log", x->dir);
+    snprintf(out, sizeof out, "%s/%s", x->dir, fig);
+    int rc = cb_gp_str(q, sizeof q, x->dir, x->dir, &err);
+    if (rc == CB_OK)
+        snprintf(all, sizeof all, "dir = %s\n%s", q, vars);
+    cb_gnuplot_job job = {x->plots, script, all, log, out};
+    if (rc == CB_OK)
+        rc = cb_gnuplot(&job, &err);
+    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
 }
 
 static int figures(const fig_ctx *x, const cb_fil_wheel_specials *sp)
 {
-    char vars[1024];
+    char vars[1024], fig[64];
     snprintf(vars, sizeof vars, "xc = %.6f; yc = %.6f", sp->crossing, sp->crossing_y);
-    int rc = gnuplot(x, vars, "filippov_regions.gp");
+    int rc = gnuplot(x, vars, "filippov_regions.gp", "filippov_regions");
     if (rc == CB_EXIT_OK) {
         snprintf(vars, sizeof vars, "xa = %g; xb = %g; xcc = %g; xd = %g", sigma_x[0], sigma_x[1],
                  sigma_x[2], sigma_x[3]);
-        rc = gnuplot(x, vars, "filippov_sigma.gp");
+        rc = gnuplot(x, vars, "filippov_sigma.gp", "filippov_sigma");
     }
     for (int k = 0; rc == CB_EXIT_OK && k < 4; k++) {
         snprintf(vars, sizeof vars, "cs = '%s'; xs = %g; ys = %g", phase_states[k].name,
                  phase_states[k].x, phase_states[k].y);
-        rc = gnuplot(x, vars, "filippov_phase.gp");
+        snprintf(fig, sizeof fig, "filippov_phase_%s", phase_states[k].name);
+        rc = gnuplot(x, vars, "filippov_phase.gp", fig);
     }
     return rc;
 }
@@ -875,10 +874,13 @@ static int cmd_map(fil_args *a)
         cb_cli_usage_error("filippov map: -o DIR is required");
         return cb_cli_usage_of("filippov", CB_USAGE_FILIPPOV_FILES);
     }
-    if (mkdir(a->outdir, 0777) != 0 && errno != EEXIST)
-        return cb_cli_usage_error("-o %s: cannot create: %s", a->outdir, strerror(errno));
+    cb_error err = {{0}};
     fig_ctx x = {a->outdir, {0}};
     int rc = find_plots(a, &x);
+    if (rc == CB_EXIT_OK && cb_gnuplot_check(&err) != CB_OK)
+        rc = cb_cli_report(CB_ERR_IO, &err);
+    if (rc == CB_EXIT_OK && mkdir(a->outdir, 0777) != 0 && errno != EEXIST)
+        rc = cb_cli_usage_error("-o %s: cannot create: %s", a->outdir, strerror(errno));
     map_stats st;
     cb_fil_report r[4];
     if (rc == CB_EXIT_OK)

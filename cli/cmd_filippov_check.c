@@ -17,6 +17,7 @@
 #include "filippov_check.h"
 #include "conebench/io.h"
 #include "fileio.h"
+#include "gnuplot.h"
 
 #define FCK_WHEEL_SEED 20190611u
 #define FCK_SPHERE_SEED 7u
@@ -62,8 +63,6 @@ static int parse_args(int argc, char **argv, fck_args *a)
         rc = cb_cli_usage_error("filippov check: unexpected argument '%s'", argv[optind]);
     if (rc == CB_EXIT_OK && !a->outdir)
         rc = cb_cli_usage_error("filippov check: -o DIR is required");
-    if (rc == CB_EXIT_OK && (strchr(a->outdir, '\'') || (a->plots && strchr(a->plots, '\''))))
-        rc = cb_cli_usage_error("-o/--plots: paths with a single quote are not supported");
     return rc;
 }
 
@@ -137,12 +136,14 @@ static int run_checks(const char *dir, fck_stats *st)
 /* ------------------------------------------------------------------ figure */
 
 /* The plots directory: --plots, else cb_home_dir()/plots, holding filippov_check.gp. */
-static int find_script(const fck_args *a, char *script, size_t size)
+static int find_script(const fck_args *a, char *plots, size_t size)
 {
+    char script[4300];
     if (a->plots)
-        snprintf(script, size, "%s/filippov_check.gp", a->plots);
+        snprintf(plots, size, "%s", a->plots);
     else
-        snprintf(script, size, "%s/plots/filippov_check.gp", cb_home_dir());
+        snprintf(plots, size, "%s/plots", cb_home_dir());
+    snprintf(script, sizeof script, "%s/filippov_check.gp", plots);
     struct stat sb;
     if (stat(script, &sb) != 0)
         return cb_cli_usage_error("--plots: %s not found (give --plots DIR or set CONEBENCH_HOME)",
@@ -150,22 +151,21 @@ static int find_script(const fck_args *a, char *script, size_t size)
     return CB_EXIT_OK;
 }
 
-/* gnuplot on the script; its messages go to DIR/filippov_gnuplot.log. */
-static int figure(const char *dir, const char *script, const fck_stats *st)
+/* gnuplot (gnuplot.h) on plots/filippov_check.gp drawing DIR/filippov_check; its messages go
+ * to DIR/filippov_gnuplot.log. */
+static int figure(const char *dir, const char *plots, const fck_stats *st)
 {
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "gnuplot 2>>'%s/filippov_gnuplot.log'", dir);
-    FILE *g = popen(cmd, "w");
-    if (!g)
-        return cb_cli_usage_error("cannot run gnuplot (install gnuplot-nox)");
-    fprintf(g, "dir = '%s'\nnstates = %ld\nload '%s'\n", dir, st->n, script);
-    int rc = pclose(g);
-    if (rc != 0) {
-        fprintf(stderr, "conebench: gnuplot failed on %s (status %d, see %s/filippov_gnuplot"
-                        ".log)\n", script, rc, dir);
-        return CB_EXIT_FAIL;
-    }
-    return CB_EXIT_OK;
+    char q[8400], vars[8500], log[4200], out[4200];
+    cb_error err = {{0}};
+    snprintf(log, sizeof log, "%s/filippov_gnuplot.log", dir);
+    snprintf(out, sizeof out, "%s/filippov_check", dir);
+    int rc = cb_gp_str(q, sizeof q, dir, dir, &err);
+    if (rc == CB_OK)
+        snprintf(vars, sizeof vars, "dir = %s\nnstates = %ld", q, st->n);
+    cb_gnuplot_job job = {plots, "filippov_check.gp", vars, log, out};
+    if (rc == CB_OK)
+        rc = cb_gnuplot(&job, &err);
+    return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
 }
 
 /* ------------------------------------------------------------------ markdown */
@@ -248,6 +248,9 @@ int cb_cmd_filippov_check(int argc, char **argv)
     fck_args a;
     int rc = parse_args(argc, argv, &a);
     char script[4200];
+    cb_error err = {{0}};
+    if (rc == CB_EXIT_OK && cb_gnuplot_check(&err) != CB_OK)
+        rc = cb_cli_report(CB_ERR_IO, &err);
     if (rc == CB_EXIT_OK && mkdir(a.outdir, 0777) != 0 && errno != EEXIST)
         rc = cb_cli_usage_error("-o %s: cannot create: %s", a.outdir, strerror(errno));
     if (rc == CB_EXIT_OK)

@@ -124,7 +124,7 @@ cp "$here"/../plots/*.gp "$tmp/home/plots/"
 echo 'plot "nonexistent-file.csv"' >>"$tmp/home/plots/profile.gp"
 CONEBENCH_HOME=$tmp/home run "$bin" report "$tmp/one"
 check "a gnuplot failure is shown with gnuplot's message" \
-  '[ "$rc" = 1 ] && grep -q "^conebench: gnuplot failed on .*profile.gp (status [0-9]*): .*profile.gp.* line [0-9]*: No data in plot (all of it in $tmp/one/figures/gnuplot.log)$" "$tmp/err"'
+  '[ "$rc" = 1 ] && grep -q "^conebench: gnuplot failed on .*profile.gp (status [0-9]*) drawing .*/figures/profile-[a-z]*-tol[0-9]*: .*profile.gp.* line [0-9]*: No data in plot (all of it in $tmp/one/figures/gnuplot.log)$" "$tmp/err"'
 
 # A solver whose work counters are all 0 (pfp's, zeroed in a copy of runs.csv) is flagged and
 # left out of the work profile; apgd's 1e-8 failure on s2 turned solved gives a tie for the most

@@ -1,7 +1,7 @@
 /* conebench — the convergence figure, shared by `report` (one per problem) and `plot` (one
  * problem, solvers run on the spot): traces to a gnuplot data file, a fixed colour and marker
  * per solver label, untraced stretches drawn dotted, runs without a trace named in the caption;
- * and the one gnuplot driver every figure goes through. */
+ * drawn by the gnuplot driver (gnuplot.c). */
 #include "report_internal.h"
 #include "base.h"
 
@@ -10,12 +10,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-#define SHELL_EXIT_NOT_FOUND 127
 #define SLUG_MAX 80           /* characters of a problem's name kept in a file name */
 #define CAPTION_GAPS 3        /* untraced stretches named per solver in a caption */
 #define CURVE_LIST 2048       /* bytes of a per-curve list passed to gnuplot (titles, colours) */
+#define GP_PATH_Q 8900       /* a quoted path of up to 4400 bytes (each ' doubled) */
 #define FNV_OFFSET 1469598103934665603ull
 #define FNV_PRIME 1099511628211ull
 
@@ -74,68 +73,6 @@ void cb_figure_slug(const char *name, char *slug, size_t len)
     if (k == 0 && len > 1)
         slug[k++] = 'p';
     slug[k] = '\0';
-}
-
-/* s quoted for /bin/sh: '…' with each ' written '\''. */
-static void sh_quote(char *buf, size_t len, const char *s)
-{
-    size_t k = 0;
-    buf[k++] = '\'';
-    for (; *s && k + 6 < len; s++) {
-        if (*s == '\'') {
-            memcpy(buf + k, "'\\''", 4);
-            k += 4;
-        } else
-            buf[k++] = *s;
-    }
-    buf[k++] = '\'';
-    buf[k] = '\0';
-}
-
-/* The last non-empty line of the gnuplot log (what gnuplot said last), "" when none. */
-static void log_tail(const char *path, char *line, size_t len)
-{
-    char buf[512];
-    FILE *f = fopen(path, "r");
-    line[0] = '\0';
-    while (f && fgets(buf, sizeof buf, f)) {
-        buf[strcspn(buf, "\n")] = '\0';
-        const char *b = buf + strspn(buf, " \t");
-        if (b[0])
-            snprintf(line, len, "%s", b);
-    }
-    if (f)
-        fclose(f);
-}
-
-int cb_gnuplot(const char *plots, const char *log, const char *vars, const char *script,
-               cb_error *err)
-{
-    char cmd[8300], last[512];
-    memcpy(cmd, "gnuplot 2>>", 11);
-    sh_quote(cmd + 11, sizeof cmd - 11, log);
-    FILE *g = popen(cmd, "w");
-    if (!g)
-        return cb_fail(err, CB_ERR_IO, "cannot run gnuplot: %s", strerror(errno));
-    fprintf(g, "%s\nload '%s/%s'\n", vars, plots, script);
-    int st = pclose(g);
-    if (st == 0)
-        return CB_OK;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == SHELL_EXIT_NOT_FOUND)
-        return cb_fail(err, CB_ERR_IO, "cannot run gnuplot (install gnuplot-nox)");
-    log_tail(log, last, sizeof last);
-    return cb_fail(err, CB_ERR_IO, "gnuplot failed on %s/%s (status %d): %s (all of it in %s)",
-                   plots, script, st, last, log);
-}
-
-void cb_gp_str(char *buf, size_t len, const char *s)
-{
-    size_t k = 0;
-    buf[k++] = '\'';
-    for (; *s && k + 2 < len; s++)
-        buf[k++] = *s == '\'' ? '"' : *s;
-    buf[k++] = '\'';
-    buf[k] = '\0';
 }
 
 int cb_trace_load(const char *path, cb_trace_point **pts, int *n, cb_error *err)
@@ -260,7 +197,7 @@ static void draw_order(const cb_conv_curve *c, int n, char *order, size_t len, i
 int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *drawn,
                  cb_error *err)
 {
-    char vars[20000], a[4200], b[4200], ttl[700], colours[CURVE_LIST] = "",
+    char vars[24000], a[GP_PATH_Q], b[GP_PATH_Q], ttl[1400], colours[CURVE_LIST] = "",
                                                    points[CURVE_LIST] = "", titles[CURVE_LIST] = "",
                                                    order[CURVE_LIST] = "";
     int gaps = 0;
@@ -279,18 +216,24 @@ int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *dra
     if (m == 0 || r.rows == 0)
         return CB_OK;
     *drawn = 1;
-    cb_gp_str(a, sizeof a, sp->data);
-    cb_gp_str(b, sizeof b, sp->out);
-    cb_gp_str(ttl, sizeof ttl, sp->title);
-    snprintf(vars, sizeof vars,
+    int rc = cb_gp_str(a, sizeof a, sp->data, sp->data, err);
+    if (rc == CB_OK)
+        rc = cb_gp_str(b, sizeof b, sp->out, sp->out, err);
+    if (rc == CB_OK)
+        rc = cb_gp_str(ttl, sizeof ttl, sp->title, "the figure's title", err);
+    if (rc != CB_OK)
+        return rc;
+    if (snprintf(vars, sizeof vars,
              "data=%s; out=%s; ttl=%s; tol=%.17g; nblk=%d; titles=\"%s\"; colours=\"%s\"; "
              "points=\"%s\"; order=\"%s\"; gaps=%d; zfloor=%.17g; zeros=%d; tfloor=%.17g; "
              "terms='%s'",
              a, b, ttl, sp->tol, m, titles, colours, points, order, gaps,
              pow(10.0, floor(log10(r.least)) - 1), r.zeros,
              isfinite(r.least_time) ? pow(10.0, floor(log10(r.least_time)) - 1) : 1e-6,
-             sp->terms);
-    return cb_gnuplot(sp->plots, sp->log, vars, "convergence.gp", err);
+             sp->terms) >= (int)sizeof vars)
+        return cb_fail(err, CB_ERR_INPUT, "%s: path too long for gnuplot", sp->out);
+    cb_gnuplot_job job = {sp->plots, "convergence.gp", vars, sp->log, sp->out};
+    return cb_gnuplot(&job, err);
 }
 
 /* The untraced stretches of curve c in the caption (the first CAPTION_GAPS); *k counts the

@@ -59,7 +59,8 @@ static int plot_check(const cb_plot_settings *ps, char *buf, size_t len, const c
                        ps->out ? ps->out : "");
     if (!(ps->s.tol > 0))
         return cb_fail(err, CB_ERR_INPUT, "--tol: must be > 0");
-    return parse_solvers(ps->solvers, buf, len, names, solvers, n, err);
+    int rc = parse_solvers(ps->solvers, buf, len, names, solvers, n, err);
+    return rc == CB_OK ? cb_gnuplot_check(err) : rc; /* before the solvers run */
 }
 
 /* Every solver takes prob (its supports()), else CB_ERR_INPUT naming the solver. */

@@ -277,6 +277,8 @@ int cb_report(const cb_report_settings *s, cb_error *err)
     cb_outbuf md = {0};
     cb_results_tally tally;
     int lock = -1, rc = cb_results_dir_lock(s->dir, &lock, err); /* no run writes meanwhile */
+    if (rc == CB_OK && s->figures) /* before any work (--no-figures: tables only) */
+        rc = cb_gnuplot_check(err);
     if (rc == CB_OK)
         rc = cb_report_load(s->dir, &x.res, &x.lim, err);
     if (rc == CB_OK) /* duplicated or foreign run ids refused; missing runs: no verdict */

@@ -22,12 +22,15 @@ static const struct {
                  {"work", "work", "work: d×d block × vector products with W"}};
 enum { MEASURE_WORK = 2 };
 
-/* Run gnuplot on a script of plots/ with the report's log (DIR/figures/gnuplot.log). */
-static int gnuplot(const cb_report_ctx *x, const char *vars, const char *script, cb_error *err)
+/* Run gnuplot on a script of plots/ with the report's log (DIR/figures/gnuplot.log), drawing
+ * the figure out (path without extension). */
+static int gnuplot(const cb_report_ctx *x, const char *vars, const char *script,
+                   const char *out, cb_error *err)
 {
     char log[4096];
     snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
-    return cb_gnuplot(x->plots, log, vars, script, err);
+    cb_gnuplot_job job = {x->plots, script, vars, log, out};
+    return cb_gnuplot(&job, err);
 }
 
 /* Cost of a cell for measure m (+inf when not solved). */
@@ -125,7 +128,8 @@ static void profile_caption(const cb_report_table *t, const int *cols, int nc, c
 static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const int *cols,
                         int ti, int m, int nc, double xmax, cb_error *err)
 {
-    char data[4096], out[4096], vars[12288], a[4200], b[4200], ttl[512], colours[2048] = "";
+    char data[4096], out[4096], vars[20480], a[8200], b[8200], ttl[512], q[1100],
+         colours[2048] = "";
     snprintf(data, sizeof data, "%s/figures/profile-%s-tol%d.csv", x->s->dir, measures[m].file, ti);
     snprintf(out, sizeof out, "%s/figures/profile-%s-tol%d", x->s->dir, measures[m].file, ti);
     int k = snprintf(ttl, sizeof ttl, "Performance profile (%s), tol %.0e, %d problem%s",
@@ -140,15 +144,20 @@ static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const 
         kc += (size_t)snprintf(colours + kc, kc < sizeof colours ? sizeof colours - kc : 0,
                                "%s%s", j ? " " : "", st.colour);
     }
-    cb_gp_str(a, sizeof a, data);
-    cb_gp_str(b, sizeof b, out);
+    int rc = cb_gp_str(a, sizeof a, data, data, err);
+    if (rc == CB_OK)
+        rc = cb_gp_str(b, sizeof b, out, out, err);
+    if (rc == CB_OK)
+        rc = cb_gp_str(q, sizeof q, ttl, "the profile's title", err);
+    if (rc != CB_OK)
+        return rc;
     if (snprintf(vars, sizeof vars,
-                 "data=%s; out=%s; ttl='%s'; what='%s'; counted='%s'; ncol=%d; xmax=%.17g; "
+                 "data=%s; out=%s; ttl=%s; what='%s'; counted='%s'; ncol=%d; xmax=%.17g; "
                  "colours=\"%s\"",
-                 a, b, ttl, measures[m].what, measures[m].counted, nc + 1, xmax,
+                 a, b, q, measures[m].what, measures[m].counted, nc + 1, xmax,
                  colours) >= (int)sizeof vars)
         return cb_fail(err, CB_ERR_INPUT, "%s: path too long for gnuplot", out);
-    return gnuplot(x, vars, "profile.gp", err);
+    return gnuplot(x, vars, "profile.gp", out, err);
 }
 
 /* Write the profile data (exact steps at every ratio), plot it, link and caption it in md. */

@@ -3,6 +3,7 @@
 #ifndef CONEBENCH_REPORT_INTERNAL_H
 #define CONEBENCH_REPORT_INTERNAL_H
 
+#include "gnuplot.h"
 #include "report.h"
 
 #define CB_REPORT_MAX_TOLS 16                /* tolerances a report shows */
@@ -108,12 +109,6 @@ typedef struct {
 void cb_figure_style_of(const char *label, cb_figure_style *out);
 /* A file-name-safe form of name: [A-Za-z0-9_.-] kept, anything else '-', at most 80 chars. */
 void cb_figure_slug(const char *name, char *slug, size_t len);
-/* A gnuplot string literal (single-quoted; quotes replaced). */
-void cb_gp_str(char *buf, size_t len, const char *s);
-/* Run gnuplot with variable definitions then `load` of plots/script; gnuplot's stderr to log,
- * its last line in the error when gnuplot fails. */
-int cb_gnuplot(const char *plots, const char *log, const char *vars, const char *script,
-               cb_error *err);
 /* A trace CSV (iteration,time_s,error; rows with a negative error skipped) into *pts (owned,
  * free()) and *n (0 when the file is absent or empty: no trace). CB_ERR_NOMEM. */
 int cb_trace_load(const char *path, cb_trace_point **pts, int *n, cb_error *err);
