@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "util.h"
 #include "campaign.h"
+#include "gnuplot.h"
 #include "reproduce.h"
 
 #define RP_PATH 4096
@@ -104,10 +105,10 @@ static int rp_section(const rp_args *a, const char *name, FILE *md, int *nfig, i
     cb_error err;
     cb_error_clear(&err);
     int rc = cb_reproduce_section(name, &a->o, &r, &err);
-    if (rc == CB_OK)
-        rc = cb_study_draw(&r, a->o.dir, &err);
-    if (rc == CB_OK)
-        rc = cb_study_write_md(md, &r);
+    if (rc == CB_OK && (rc = cb_study_draw(&r, a->o.dir, a->o.plots)) != CB_OK)
+        cb_fail(&err, rc, "the report could not be built");
+    if (rc == CB_OK && (rc = cb_study_write_md(md, &r)) != CB_OK)
+        cb_fail(&err, rc, "cannot write the report");
     for (const char *s = r.failed, *e; s && *s; s = e + 1) {
         e = strchr(s, '\n');
         fprintf(stderr, "conebench: reproduce: %.*s\n", (int)(e - s), s);
@@ -124,7 +125,12 @@ int cb_cmd_reproduce(int argc, char **argv)
 {
     rp_args a;
     char p[RP_PATH], tmp[RP_PATH];
+    cb_error err;
     int rc = rp_parse(argc, argv, &a);
+    if (rc == CB_EXIT_OK && cb_gnuplot_check(&err) != CB_OK) {
+        fprintf(stderr, "conebench: reproduce: %s\n", err.text);
+        return CB_EXIT_FAIL;
+    }
     if (rc == CB_EXIT_OK)
         rc = rp_folders(a.o.dir);
     if (rc != CB_EXIT_OK)

@@ -7,8 +7,9 @@
  * 9.8 in the paper); the rows the study documents as not reproduced are still reported.
  * Failed cells: a regime-map cell whose child crashes, and the cells after it, come back as
  * CB_RP_CELL_FAILED and are counted and named, never a silent 0; a run that cannot start
- * (an unknown model) is a failed cell too. The report: gnuplot quoting doubles ', tables
- * print as pipe tables. */
+ * (an unknown model) is a failed cell too, and with two children at a time (the pool) only the
+ * crashed child's cells fail. The report: tables print as pipe tables; a figure is handed
+ * over as gnuplot definitions with its output path. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "test_support.h"
 
@@ -108,6 +109,17 @@ static void test_fast_sections_reproduce_the_paper(void **state)
         checked++;
     }
     assert_int_equal(checked, 25);
+    char out[400];
+    snprintf(out, sizeof out, "out = '%s/figures/brick_velocity'\n", dir);
+    int figures = 0;
+    for (int k = 0; k < r.n; k++)
+        if (r.block[k]->kind == CB_STUDY_FIGURE && !strcmp(r.block[k]->name, "brick_velocity")) {
+            assert_string_equal(r.block[k]->script, "compliant_series.gp");
+            assert_true(strncmp(r.block[k]->vars, out, strlen(out)) == 0);
+            figures++;
+        }
+    assert_int_equal(figures, 1);
+    assert_int_equal(r.nfig, 8);
     cb_study_report_free(&r);
     nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 }
@@ -128,7 +140,7 @@ static void test_crashed_cell_is_failed_not_zero(void **state)
     cb_rp_grid g = {1.0, 1.0, 0.2, 0.1, 4, 2}; /* α = 1..4, η_r = 0.2, 0.3: one child */
     int codes[8];
     cb_study_report r = {0};
-    assert_int_equal(cb_reproduce_map_cells("compliant", &g, crash_at_3, codes, &r), CB_OK);
+    assert_int_equal(cb_reproduce_map_cells("compliant", &g, crash_at_3, 1, codes, &r), CB_OK);
     assert_int_equal(codes[0], CB_REGIME_PR); /* answered before the crash */
     assert_int_equal(codes[1], CB_REGIME_PR);
     for (int k = 2; k < 8; k++)
@@ -151,7 +163,7 @@ static void test_impossible_cell_is_failed(void **state)
     cb_rp_grid g = {5.0, 1.0, 0.3, 0.1, 2, 1};
     int codes[2];
     cb_study_report r = {0};
-    assert_int_equal(cb_reproduce_map_cells("no-such-model", &g, nonsense_model, codes, &r),
+    assert_int_equal(cb_reproduce_map_cells("no-such-model", &g, nonsense_model, 1, codes, &r),
                      CB_OK);
     assert_int_equal(codes[0], CB_RP_CELL_FAILED);
     assert_int_equal(codes[1], CB_RP_CELL_FAILED);
@@ -160,17 +172,45 @@ static void test_impossible_cell_is_failed(void **state)
     cb_study_report_free(&r);
 }
 
-static void test_report_markdown_and_quoting(void **state)
+/* The cell's code from its coordinates: S, PR, PS or RwS by i + j (i = α − 1, j = 10 η_r). */
+static int code_of(double alpha, double eta)
+{
+    return 1 + ((int)lround(alpha - 1.0) + (int)lround(10 * eta)) % 4;
+}
+
+/* Crashes at α = 20, η_r = 0 (cell 19 of the second child of 16 cells); else code_of. */
+static int crash_at_20(const char *model, double alpha, double eta)
+{
+    (void)model;
+    if (fabs(alpha - 20.0) < 1e-9 && fabs(eta) < 1e-9)
+        abort();
+    return code_of(alpha, eta);
+}
+
+static void test_cells_two_at_a_time(void **state)
+{
+    (void)state;
+    cb_rp_grid g = {1.0, 1.0, 0.0, 0.1, 20, 2}; /* 40 cells: children of 16, 16 and 8 */
+    int codes[40];
+    cb_study_report r = {0};
+    assert_int_equal(cb_reproduce_map_cells("compliant", &g, crash_at_20, 2, codes, &r), CB_OK);
+    for (int k = 0; k < 40; k++) {
+        int want = k >= 19 && k < 32 ? CB_RP_CELL_FAILED : code_of(1.0 + k % 20, 0.1 * (k / 20));
+        if (codes[k] != want)
+            fail_msg("cell %d: %d, expected %d", k, codes[k], want);
+    }
+    assert_int_equal(r.failures, 13);
+    assert_non_null(strstr(r.failed, "cells 16..31"));
+    assert_non_null(strstr(r.failed, "signal 6"));
+    cb_study_report_free(&r);
+}
+
+static void test_report_markdown(void **state)
 {
     (void)state;
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    cb_study_gp_string(f, "it's 'q'");
-    fclose(f);
-    assert_string_equal(buf, "'it''s ''q'''");
-    free(buf);
+    FILE *f;
     cb_study_report r = {0};
     static const char *const head[] = {"a", "b"};
     cb_study_text(&r, "x = %d\n", 3);
@@ -196,7 +236,8 @@ int main(void)
         cmocka_unit_test(test_fast_sections_reproduce_the_paper),
         cmocka_unit_test(test_crashed_cell_is_failed_not_zero),
         cmocka_unit_test(test_impossible_cell_is_failed),
-        cmocka_unit_test(test_report_markdown_and_quoting),
+        cmocka_unit_test(test_cells_two_at_a_time),
+        cmocka_unit_test(test_report_markdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,10 +52,11 @@ typedef struct {
 } cb_rp_grid;
 typedef int (*cb_rp_cell_fn)(const char *model, double alpha_deg, double eta_r);
 
-/* Fill codes[j * na + i] with cell(model, α_i, η_j), run in child processes (a crash costs
- * only the cells its child had not answered; each is recorded in r as failed). Returns CB_OK
- * or the error that kept cells from running (they are then failed too). */
-int cb_reproduce_map_cells(const char *model, const cb_rp_grid *g, cb_rp_cell_fn cell,
+/* Fill codes[j * na + i] with cell(model, α_i, η_j), run in child processes, jobs (1..16) at
+ * a time (the core/child.c pool; a crash costs only the cells its child had not answered; each
+ * is recorded in r as failed). Returns CB_OK or the error that kept cells from running (they
+ * are then failed too). */
+int cb_reproduce_map_cells(const char *model, const cb_rp_grid *g, cb_rp_cell_fn cell, int jobs,
                            int *codes, cb_study_report *r);
 /* The regime of one sphere-incline cell (model: compliant*, or "nonsmooth"). */
 int cb_reproduce_regime_cell(const char *model, double alpha_deg, double eta_r);

@@ -15,6 +15,7 @@
 /* ------------------------------------------------------------------ regime map (Fig. 10) */
 
 #define RP_CHUNK 16         /* cells per child process */
+#define RP_JOBS_MAX 16      /* children at a time */
 #define RP_CELL_CPU_S 120.0  /* CPU seconds a cell may take before its child is killed */
 #define RP_CELL_STEPS 10000  /* steps of one cell: 1 s at Δt = 1e-4 */
 
@@ -84,46 +85,81 @@ static const char *rp_end_name(const cb_child_result *res)
                                             : "ended with status";
 }
 
-/* Run one chunk in a child; each failed cell (its run failed, or the child crashed or was
- * killed before answering it) is recorded in r. */
-static int rp_chunk_run(const rp_chunk *ch, int *codes, cb_study_report *r)
+/* Start a chunk's child in the pool (its cells failed until answered); *id its slot. */
+static int rp_chunk_start(cb_pool *pool, const rp_chunk *ch, int *codes, int *id,
+                          cb_error *err)
 {
-    cb_child_limits lim = {0, RP_CELL_CPU_S * (double)(ch->k1 - ch->k0)};
-    cb_child_result res;
-    cb_error err;
-    cb_error_clear(&err);
     for (size_t k = ch->k0; k < ch->k1; k++)
         codes[k] = CB_RP_CELL_FAILED;
-    int rc = cb_child_run_limits(rp_chunk_child, (void *)ch, &lim, &res, &err);
-    size_t got = rc == CB_OK ? rp_chunk_read(ch, res.data, codes) : 0, bad = 0;
+    cb_child_spec spec = {0};
+    spec.fn = rp_chunk_child;
+    spec.arg = (void *)ch;
+    spec.limits.cpu_s = RP_CELL_CPU_S * (double)(ch->k1 - ch->k0);
+    return cb_pool_start(pool, &spec, id, err);
+}
+
+/* A chunk's child has ended: its answers into codes, each failed cell (its run failed, or the
+ * child crashed or was killed before answering it) recorded in r. */
+static void rp_chunk_end(const rp_chunk *ch, const cb_child_result *res, int *codes,
+                         cb_study_report *r)
+{
+    size_t got = rp_chunk_read(ch, res->data, codes), bad = 0;
     for (size_t k = ch->k0; k < ch->k1; k++)
         bad += codes[k] == CB_RP_CELL_FAILED;
-    if (rc != CB_OK)
-        cb_study_fail_n(r, (int)bad, "regime map %s: cells %zu..%zu not run: %s", ch->model,
-                        ch->k0, ch->k1 - 1, err.text);
-    else if (res.end != CB_CHILD_EXITED || res.code != 0 || got < ch->k1 - ch->k0)
+    if (res->end != CB_CHILD_EXITED || res->code != 0 || got < ch->k1 - ch->k0)
         cb_study_fail_n(r, (int)bad, "regime map %s: cells %zu..%zu: the child %s %d after "
                         "%zu cells; %zu cells failed", ch->model, ch->k0, ch->k1 - 1,
-                        rp_end_name(&res), res.code, got, bad);
+                        rp_end_name(res), res->code, got, bad);
     else if (bad)
         cb_study_fail_n(r, (int)bad, "regime map %s: cells %zu..%zu: %zu runs failed",
                         ch->model, ch->k0, ch->k1 - 1, bad);
-    cb_child_result_free(&res);
-    return rc;
 }
 
-int cb_reproduce_map_cells(const char *model, const cb_rp_grid *g, cb_rp_cell_fn cell,
+/* Cells [k0, n) that could not be started: failed. */
+static void rp_not_run(const char *model, size_t k0, size_t n, int *codes, const char *why,
+                       cb_study_report *r)
+{
+    for (size_t k = k0; k < n; k++)
+        codes[k] = CB_RP_CELL_FAILED;
+    if (k0 < n)
+        cb_study_fail_n(r, (int)(n - k0), "regime map %s: cells %zu..%zu not run: %s", model,
+                        k0, n - 1, why);
+}
+
+int cb_reproduce_map_cells(const char *model, const cb_rp_grid *g, cb_rp_cell_fn cell, int jobs,
                            int *codes, cb_study_report *r)
 {
-    size_t n = (size_t)g->na * (size_t)g->ne;
-    int rc = CB_OK;
-    /* TODO(lead): run the chunks through the core/child.c pool (branch i27-pool) when it
-     * lands; until then one child at a time. */
-    for (size_t k0 = 0; k0 < n; k0 += RP_CHUNK) {
-        rp_chunk ch = {model, g, cell, k0, k0 + RP_CHUNK < n ? k0 + RP_CHUNK : n};
-        int e = rp_chunk_run(&ch, codes, r);
-        rc = rc == CB_OK ? e : rc;
+    size_t n = (size_t)g->na * (size_t)g->ne, k0 = 0;
+    int nj = jobs < 1 ? 1 : (jobs > RP_JOBS_MAX ? RP_JOBS_MAX : jobs), id, live[RP_JOBS_MAX] = {0};
+    rp_chunk slot[RP_JOBS_MAX];
+    cb_pool *pool = NULL;
+    cb_error err;
+    cb_error_clear(&err);
+    int rc = cb_pool_new(nj, &pool, &err);
+    while (rc == CB_OK && (k0 < n || cb_pool_running(pool) > 0)) {
+        if (k0 < n && cb_pool_running(pool) < nj) {
+            rp_chunk ch = {model, g, cell, k0, k0 + RP_CHUNK < n ? k0 + RP_CHUNK : n};
+            rc = rp_chunk_start(pool, &ch, codes, &id, &err);
+            if (rc == CB_OK) {
+                slot[id] = ch;
+                live[id] = 1;
+                k0 = ch.k1;
+            }
+            continue;
+        }
+        cb_child_result res;
+        rc = cb_pool_wait(pool, -1, &id, &res, &err);
+        if (id >= 0) {
+            rp_chunk_end(&slot[id], &res, codes, r);
+            live[id] = 0;
+        }
+        cb_child_result_free(&res);
     }
+    cb_pool_free(pool); /* after an error: kills the children left */
+    for (int k = 0; k < nj; k++)
+        if (live[k])
+            rp_not_run(model, slot[k].k0, slot[k].k1, codes, err.text, r);
+    rp_not_run(model, k0, n, codes, err.text, r);
     return rc;
 }
 
@@ -323,10 +359,12 @@ static int rp_maps_run(rp_ctx *c, rp_maps *m)
     if (!m->cc || !m->cn)
         return CB_ERR_NOMEM;
     double t0 = cb_now();
-    cb_reproduce_map_cells("compliant", &m->gc, cb_reproduce_regime_cell, m->cc, c->r);
+    cb_reproduce_map_cells("compliant", &m->gc, cb_reproduce_regime_cell, c->o->jobs, m->cc,
+                           c->r);
     m->wc = cb_now() - t0;
     t0 = cb_now();
-    cb_reproduce_map_cells("nonsmooth", &m->gn, cb_reproduce_regime_cell, m->cn, c->r);
+    cb_reproduce_map_cells("nonsmooth", &m->gn, cb_reproduce_regime_cell, c->o->jobs, m->cn,
+                           c->r);
     m->wn = cb_now() - t0;
     return CB_OK;
 }
@@ -341,7 +379,7 @@ void rp_regime(rp_ctx *c)
         return;
     }
     const cb_rp_grid gc = m.gc, gn = m.gn;
-    const int procs = 1; /* one child at a time (cb_reproduce_map_cells) */
+    const int procs = c->o->jobs; /* children at a time (cb_reproduce_map_cells) */
     long long steps = (long long)gc.na * gc.ne * RP_CELL_STEPS;
     double wc = m.wc, wn = m.wn;
     int nc1 = 0, nn1 = 0, nn2 = 0;

@@ -9,9 +9,10 @@
 #include "kv.h"
 #include "scenarios.h"
 #include "body.h"
+#include "gnuplot.h"
 
 #define RP_EVERY 10      /* default sampling of a series: every 10th step */
-#define RP_GP_LINE 16384 /* room for one assignment line of a figure script */
+#define RP_GP_STR 8192 /* room for one quoted gnuplot string */
 
 const char *rp_path(const rp_ctx *c, const char *sub, const char *name, char *buf)
 {
@@ -259,89 +260,89 @@ void rp_text_row(rp_ctx *c, const char *what, const char *paper, const char *our
         cb_study_cell_add(c->r, c->t, NAN, "%s", s[k]);
 }
 
-/* ------------------------------------------------------------------ figure scripts */
+/* ------------------------------------------------------------------ figure definitions */
 
-/* Start a figure script: out = DIR/figures/NAME; NULL when out of memory. */
-static FILE *gp_open(const rp_ctx *c, const char *name, char **buf, size_t *len)
+/* The definitions of a figure (gnuplot lines), built in memory. */
+typedef struct {
+    FILE *f;
+    char *buf;
+    size_t len;
+    int bad; /* a string could not be quoted */
+} rp_vars;
+
+/* Define name = 'value' (one quoting rule: src/bench/gnuplot.h). */
+static void gp_set(rp_vars *v, const char *name, const char *value)
+{
+    char q[RP_GP_STR];
+    if (!v->f || cb_gp_str(q, sizeof q, value, name, NULL) != CB_OK) {
+        v->bad = 1;
+        return;
+    }
+    fprintf(v->f, "%s = %s\n", name, q);
+}
+
+/* Start the definitions with out = DIR/figures/NAME. */
+static void gp_open(const rp_ctx *c, const char *name, rp_vars *v)
 {
     char p[RP_PATH];
-    FILE *f = open_memstream(buf, len);
-    if (f) {
-        fputs("out=", f);
-        cb_study_gp_string(f, rp_path(c, "figures", name, p));
-        fputc('\n', f);
-    }
-    return f;
+    memset(v, 0, sizeof *v);
+    v->f = open_memstream(&v->buf, &v->len);
+    gp_set(v, "out", rp_path(c, "figures", name, p));
 }
 
-/* Set name='value' (a gnuplot string) in the script. */
-static void gp_set(FILE *f, const char *name, const char *value)
-{
-    fprintf(f, "%s=", name);
-    cb_study_gp_string(f, value);
-    fputc('\n', f);
-}
-
-/* End the script with `load 'PLOTS/script'` and hand it to the report as figure name. */
-static void gp_close(rp_ctx *c, FILE *f, char **buf, const char *script, const char *name,
+/* Hand the definitions to the report: figure NAME drawn by the plots folder's script. */
+static void gp_close(rp_ctx *c, rp_vars *v, const char *script, const char *name,
                      const char *title)
 {
-    char p[RP_PATH];
-    if (snprintf(p, sizeof p, "%s/%s", c->o->plots, script) >= (int)sizeof p)
-        p[0] = '\0';
-    fputs("load ", f);
-    cb_study_gp_string(f, p);
-    fputc('\n', f);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        free(*buf);
-        *buf = NULL;
+    int bad = v->bad || !v->f || ferror(v->f);
+    if (v->f && fclose(v->f) != 0)
+        bad = 1;
+    if (bad) {
+        free(v->buf);
+        v->buf = NULL;
     }
-    cb_study_figure(c->r, name, title, *buf);
+    if (bad && v->f)
+        cb_study_fail(c->r, "figure %s: a title or path cannot be written for gnuplot", name);
+    else
+        cb_study_figure(c->r, name, title, script, v->buf);
 }
 
 /* n series drawn by plots/compliant_series.gp into DIR/figures/NAME.png. */
 void rp_figure(rp_ctx *c, const rp_fig *g, const rp_series *s, int n)
 {
-    char *buf = NULL, v[64], p[RP_PATH];
-    size_t len = 0;
-    FILE *f = gp_open(c, g->name, &buf, &len);
-    if (!f) {
-        cb_study_figure(c->r, g->name, g->title, NULL);
-        return;
-    }
-    gp_set(f, "ttl", g->title);
-    gp_set(f, "note", g->note);
-    gp_set(f, "xl", g->xlabel);
-    gp_set(f, "yl", g->ylabel);
-    fprintf(f, "logx=%d\nn=%d\n", g->logx, n);
-    for (int i = 0; i < n; i++) {
+    char v[64], p[RP_PATH];
+    rp_vars d;
+    gp_open(c, g->name, &d);
+    gp_set(&d, "ttl", g->title);
+    gp_set(&d, "note", g->note);
+    gp_set(&d, "xl", g->xlabel);
+    gp_set(&d, "yl", g->ylabel);
+    if (d.f)
+        fprintf(d.f, "logx = %d\nn = %d\n", g->logx, n);
+    for (int i = 0; i < n && d.f; i++) {
         snprintf(v, sizeof v, "f%d", i + 1);
-        gp_set(f, v, rp_path(c, "data", s[i].file, p));
-        fprintf(f, "x%d=%d\ny%d=%d\nk%d=%.17g\ns%d=%d\n", i + 1, s[i].x, i + 1, s[i].y, i + 1,
-                s[i].k, i + 1, s[i].style);
+        gp_set(&d, v, rp_path(c, "data", s[i].file, p));
+        fprintf(d.f, "x%d = %d\ny%d = %d\nk%d = %.17g\ns%d = %d\n", i + 1, s[i].x, i + 1,
+                s[i].y, i + 1, s[i].k, i + 1, s[i].style);
         snprintf(v, sizeof v, "t%d", i + 1);
-        gp_set(f, v, s[i].title);
+        gp_set(&d, v, s[i].title);
     }
-    gp_close(c, f, &buf, "compliant_series.gp", g->name, g->title);
+    gp_close(c, &d, "compliant_series.gp", g->name, g->title);
 }
 
 /* A regime map (DIR/data/NAME.csv, its boundaries NAME_bnd.csv) by plots/regime_map.gp. */
 void rp_map_figure(rp_ctx *c, const char *name, const char *ttl, const char *note, double ps)
 {
-    char *buf = NULL, p[RP_PATH], b[RP_PATH];
-    size_t len = 0;
-    FILE *f = gp_open(c, name, &buf, &len);
-    if (!f) {
-        cb_study_figure(c->r, name, ttl, NULL);
-        return;
-    }
+    char p[RP_PATH], b[RP_PATH];
+    rp_vars d;
+    gp_open(c, name, &d);
     snprintf(b, sizeof b, "%s.csv", name);
-    gp_set(f, "data", rp_path(c, "data", b, p));
+    gp_set(&d, "data", rp_path(c, "data", b, p));
     snprintf(b, sizeof b, "%s_bnd.csv", name);
-    gp_set(f, "bnd", rp_path(c, "data", b, p));
-    gp_set(f, "ttl", ttl);
-    gp_set(f, "note", note);
-    fprintf(f, "ps=%g\n", ps);
-    gp_close(c, f, &buf, "regime_map.gp", name, ttl);
+    gp_set(&d, "bnd", rp_path(c, "data", b, p));
+    gp_set(&d, "ttl", ttl);
+    gp_set(&d, "note", note);
+    if (d.f)
+        fprintf(d.f, "ps = %g\n", ps);
+    gp_close(c, &d, "regime_map.gp", name, ttl);
 }

@@ -128,19 +128,21 @@ const cb_study_cell *cb_study_cell_at(const cb_study_table *t, int i, int j)
     return &t->cell[i * t->ncol + j];
 }
 
-void cb_study_figure(cb_study_report *r, const char *name, const char *title, char *script)
+void cb_study_figure(cb_study_report *r, const char *name, const char *title,
+                     const char *script, char *vars)
 {
-    cb_study_block *b = script ? push(r, CB_STUDY_FIGURE) : NULL;
+    cb_study_block *b = vars ? push(r, CB_STUDY_FIGURE) : NULL;
     if (!b) {
-        free(script);
+        free(vars);
         if (r->rc == CB_OK)
-            r->rc = CB_ERR_NOMEM; /* the script could not be built */
+            r->rc = CB_ERR_NOMEM; /* the definitions could not be built */
         return;
     }
-    b->script = script;
+    b->vars = vars;
     b->name = cb_strdup(name);
     b->text = cb_strdup(title);
-    if (!b->name || !b->text)
+    b->script = cb_strdup(script);
+    if (!b->name || !b->text || !b->script)
         r->rc = CB_ERR_NOMEM;
     r->nfig++;
 }
@@ -193,6 +195,7 @@ void cb_study_report_free(cb_study_report *r)
         free(b->text);
         free(b->name);
         free(b->script);
+        free(b->vars);
         free(b);
     }
     free(r->block);

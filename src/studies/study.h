@@ -33,7 +33,8 @@ typedef struct {
     cb_study_kind kind;
     char *text;           /* TEXT: markdown; FIGURE: the figure's title */
     char *name;           /* FIGURE: file name under figures/, without extension */
-    char *script;         /* FIGURE: the gnuplot script that draws it */
+    char *script;         /* FIGURE: the gnuplot script of the plots folder that draws it */
+    char *vars;           /* FIGURE: its definitions, gnuplot lines (src/bench/gnuplot.h) */
     cb_study_table table; /* TABLE */
 } cb_study_block;
 
@@ -58,8 +59,10 @@ void cb_study_cell_add(cb_study_report *r, cb_study_table *t, double num, const 
 /* Rows of a table; the cell at row i, column j (NULL when out of range). */
 int cb_study_rows(const cb_study_table *t);
 const cb_study_cell *cb_study_cell_at(const cb_study_table *t, int i, int j);
-/* A figure drawn by script (taken over, freed on error) into figures/name.png. */
-void cb_study_figure(cb_study_report *r, const char *name, const char *title, char *script);
+/* A figure drawn into figures/NAME.png by the plots folder's script after the definitions vars
+ * (taken over; NULL: it could not be built, an error). */
+void cb_study_figure(cb_study_report *r, const char *name, const char *title,
+                     const char *script, char *vars);
 /* Record a failed run or cell: counted, and its line (printf format) kept; _n: n failures
  * (cells) under one line. */
 void cb_study_fail(cb_study_report *r, const char *fmt, ...)
@@ -72,11 +75,9 @@ void cb_study_report_free(cb_study_report *r);
  * figures/NAME.png. Returns CB_OK or CB_ERR_IO. */
 int cb_study_write_md(FILE *f, const cb_study_report *r);
 
-/* Write s to f as a gnuplot single-quoted string literal ('' for each '). */
-void cb_study_gp_string(FILE *f, const char *s);
-
-/* Draw every figure of the report: DIR/figures/NAME.gp written, then run by gnuplot (no
- * shell). A figure that fails is recorded in the report (cb_study_fail). */
-int cb_study_draw(cb_study_report *r, const char *dir, cb_error *err);
+/* Draw every figure of the report into DIR/figures with the scripts of the plots folder,
+ * through the gnuplot driver (src/bench/gnuplot.h; its messages in DIR/figures/gnuplot.log).
+ * A figure that fails is recorded in the report (cb_study_fail). Returns r->rc. */
+int cb_study_draw(cb_study_report *r, const char *dir, const char *plots);
 
 #endif
