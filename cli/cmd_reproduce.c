@@ -35,7 +35,7 @@ static const cb_cli_opt opts[] = {
     {"output", CB_CLI_SHORT('o'), "DIR", "output folder: DIR/report.md, DIR/figures, DIR/data "
                                          "(default results/reproduce)"},
     {"quick", 'q', NULL, "coarser grids (a smoke test)"},
-    {"jobs", 'j', "N", "runs at a time (1..16; default 2)"},
+    {"jobs", 'j', "N", "regime-map cells at a time (1..16; default 2)"},
     {"plots", 'p', "DIR", "the gnuplot scripts (default $CONEBENCH_PLOTS, else plots/ of the share "
                           "folder)"},
     {"only", 'O', "SECTION", "one section: brick, disk, incline, regime, spin, spin-hertz, "
@@ -125,12 +125,10 @@ int cb_cmd_reproduce(int argc, char **argv)
 {
     rp_args a;
     char p[RP_PATH], tmp[RP_PATH];
-    cb_error err;
+    cb_error err = {{0}};
     int rc = rp_parse(argc, argv, &a);
-    if (rc == CB_EXIT_OK && cb_gnuplot_check(&err) != CB_OK) {
-        fprintf(stderr, "conebench: reproduce: %s\n", err.text);
-        return CB_EXIT_FAIL;
-    }
+    if (rc == CB_EXIT_OK && cb_gnuplot_check(&err) != CB_OK)
+        rc = cb_cli_report(CB_ERR_IO, &err);
     if (rc == CB_EXIT_OK)
         rc = rp_folders(a.o.dir);
     if (rc != CB_EXIT_OK)
