@@ -14,7 +14,7 @@
 #include "gnuplot.h"
 #include "reproduce.h"
 
-#define RP_PATH 4096
+#define RP_PATH     4096
 #define RP_JOBS_MAX 16
 
 typedef struct {
@@ -32,14 +32,17 @@ static int rp_mkdir(const char *d)
 }
 
 static const cb_cli_opt opts[] = {
-    {"output", CB_CLI_SHORT('o'), "DIR", "output folder: DIR/report.md, DIR/figures, DIR/data "
-                                         "(default results/reproduce)"},
+    {"output", CB_CLI_SHORT('o'), "DIR",
+     "output folder: DIR/report.md, DIR/figures, DIR/data "
+     "(default results/reproduce)"},
     {"quick", 'q', NULL, "coarser grids (a smoke test)"},
     {"jobs", 'j', "N", "regime-map cells at a time (1..16; default 2)"},
-    {"plots", 'p', "DIR", "the gnuplot scripts (default $CONEBENCH_PLOTS, else plots/ of the share "
-                          "folder)"},
-    {"only", 'O', "SECTION", "one section: brick, disk, incline, regime, spin, spin-hertz, "
-                             "ellipsoid, stack or stiffness (default all)"},
+    {"plots", 'p', "DIR",
+     "the gnuplot scripts (default $CONEBENCH_PLOTS, else plots/ of the share "
+     "folder)"},
+    {"only", 'O', "SECTION",
+     "one section: brick, disk, incline, regime, spin, spin-hertz, "
+     "ellipsoid, stack or stiffness (default all)"},
     {NULL, 0, NULL, NULL}};
 
 /* The section names, known before any work is done. */
@@ -138,12 +141,14 @@ int cb_cmd_reproduce(int argc, char **argv)
     if (!md)
         return cb_cli_usage_error("cannot write %s", tmp);
     double t0 = cb_now();
-    fprintf(md, "# conebench reproduce: Fang & Negrut, compliant vs nonsmooth vs closed "
-                "form\n\nEvery number the paper states that the compliant models reproduce, "
-                "next to ours (difference relative to the paper). Δt = 1e-4 s, half-implicit "
-                "symplectic Euler. Cross-model mapping (man conebench, MODELS): the rigid "
-                "models use μ = μ_k and μ_r = 2 η_r μ_k R (the compliant kinetic roll torque "
-                "of a sphere on a plane).%s\n", a.o.quick ? " **Quick run: coarser grids.**" : "");
+    fprintf(md,
+            "# conebench reproduce: Fang & Negrut, compliant vs nonsmooth vs closed "
+            "form\n\nEvery number the paper states that the compliant models reproduce, "
+            "next to ours (difference relative to the paper). Δt = 1e-4 s, half-implicit "
+            "symplectic Euler. Cross-model mapping (man conebench, MODELS): the rigid "
+            "models use μ = μ_k and μ_r = 2 η_r μ_k R (the compliant kinetic roll torque "
+            "of a sphere on a plane).%s\n",
+            a.o.quick ? " **Quick run: coarser grids.**" : "");
     int nfig = 0, failures = 0, broken = 0;
     for (int k = 0; k < cb_reproduce_section_count(); k++) {
         const char *name = cb_reproduce_section_name(k);
@@ -163,7 +168,8 @@ int cb_cmd_reproduce(int argc, char **argv)
 static const cb_cli_form forms[] = {{"reproduce [options]", opts}, {NULL, NULL}};
 
 const cb_cli_command cb_command_reproduce = {
-    "reproduce", cb_cmd_reproduce,
+    "reproduce",
+    cb_cmd_reproduce,
     "every number and figure of Fang & Negrut next to ours (compliant, nonsmooth, closed form)",
     forms,
     "Runs the compliant models on the paper's scenarios with the presets of its tables, the\n"

@@ -33,15 +33,15 @@ typedef struct {
     const char *printed; /* as in the paper's text */
     double scale;        /* power of ten the paper writes apart (× 10^-5 ...) */
     const char *unit;
-    const char *source;  /* paper, section, table or figure */
-    double rel_extra;    /* allowed difference beyond the last printed digit (relative; NAN: a
-                          * documented disagreement, not reproduced), with its reason: */
+    const char *source; /* paper, section, table or figure */
+    double rel_extra;   /* allowed difference beyond the last printed digit (relative; NAN: a
+                         * documented disagreement, not reproduced), with its reason: */
     const char *why;
 } cb_paper_value;
 
-extern const cb_paper_value cb_reproduce_papers[]; /* ends with id NULL */
+extern const cb_paper_value cb_reproduce_papers[];        /* ends with id NULL */
 const cb_paper_value *cb_reproduce_paper(const char *id); /* NULL: unknown */
-double cb_paper_value_of(const cb_paper_value *p);         /* printed × scale */
+double cb_paper_value_of(const cb_paper_value *p);        /* printed × scale */
 
 /* Regime-map cells. A cell's code is a cb_regime (1..4), or CB_RP_CELL_FAILED when its run
  * failed or its child process crashed or was killed. */

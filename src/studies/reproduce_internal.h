@@ -54,8 +54,8 @@ typedef void (*rp_motion)(const void *p, double t, double *x, double *v, double 
 const char *rp_path(const rp_ctx *c, const char *sub, const char *name, char *buf);
 int rp_do(rp_ctx *c, const rp_run *run, rp_out *o);
 double rp_last(const rp_ctx *c, const char *name, int col);
-void rp_closed_form(rp_ctx *c, const char *name, rp_motion m, const void *p, double R,
-                    double t_end, double dt);
+void rp_closed_form(rp_ctx *c, const char *name, rp_motion m, const void *p, double R, double t_end,
+                    double dt);
 void rp_figure(rp_ctx *c, const rp_fig *f, const rp_series *s, int n);
 void rp_map_figure(rp_ctx *c, const char *name, const char *ttl, const char *note, double ps);
 void rp_table_head(rp_ctx *c, const char *source);

@@ -14,10 +14,10 @@
 
 /* ------------------------------------------------------------------ regime map (Fig. 10) */
 
-#define RP_CHUNK 16         /* cells per child process */
-#define RP_JOBS_MAX 16      /* children at a time */
-#define RP_CELL_CPU_S 120.0  /* CPU seconds a cell may take before its child is killed */
-#define RP_CELL_STEPS 10000  /* steps of one cell: 1 s at Δt = 1e-4 */
+#define RP_CHUNK      16    /* cells per child process */
+#define RP_JOBS_MAX   16    /* children at a time */
+#define RP_CELL_CPU_S 120.0 /* CPU seconds a cell may take before its child is killed */
+#define RP_CELL_STEPS 10000 /* steps of one cell: 1 s at Δt = 1e-4 */
 
 int cb_reproduce_regime_cell(const char *model, double alpha, double eta)
 {
@@ -30,8 +30,8 @@ int cb_reproduce_regime_cell(const char *model, double alpha, double eta)
     rp_ctx quiet = {0};
     rp_out o;
     int ismodel = strcmp(model, "nonsmooth") != 0;
-    if (rp_do(&quiet, &(rp_run){"sphere-incline", model, ismodel ? comp : ns, NULL, 0, 0, 0},
-              &o) != CB_OK)
+    if (rp_do(&quiet, &(rp_run){"sphere-incline", model, ismodel ? comp : ns, NULL, 0, 0, 0}, &o) !=
+        CB_OK)
         return CB_RP_CELL_FAILED;
     return ismodel ? (int)o.c.summary.regime : (int)o.ns.summary.regime;
 }
@@ -86,8 +86,7 @@ static const char *rp_end_name(const cb_child_result *res)
 }
 
 /* Start a chunk's child in the pool (its cells failed until answered); *id its slot. */
-static int rp_chunk_start(cb_pool *pool, const rp_chunk *ch, int *codes, int *id,
-                          cb_error *err)
+static int rp_chunk_start(cb_pool *pool, const rp_chunk *ch, int *codes, int *id, cb_error *err)
 {
     for (size_t k = ch->k0; k < ch->k1; k++)
         codes[k] = CB_RP_CELL_FAILED;
@@ -107,12 +106,13 @@ static void rp_chunk_end(const rp_chunk *ch, const cb_child_result *res, int *co
     for (size_t k = ch->k0; k < ch->k1; k++)
         bad += codes[k] == CB_RP_CELL_FAILED;
     if (res->end != CB_CHILD_EXITED || res->code != 0 || got < ch->k1 - ch->k0)
-        cb_study_fail_n(r, (int)bad, "regime map %s: cells %zu..%zu: the child %s %d after "
-                        "%zu cells; %zu cells failed", ch->model, ch->k0, ch->k1 - 1,
-                        rp_end_name(res), res->code, got, bad);
+        cb_study_fail_n(r, (int)bad,
+                        "regime map %s: cells %zu..%zu: the child %s %d after "
+                        "%zu cells; %zu cells failed",
+                        ch->model, ch->k0, ch->k1 - 1, rp_end_name(res), res->code, got, bad);
     else if (bad)
-        cb_study_fail_n(r, (int)bad, "regime map %s: cells %zu..%zu: %zu runs failed",
-                        ch->model, ch->k0, ch->k1 - 1, bad);
+        cb_study_fail_n(r, (int)bad, "regime map %s: cells %zu..%zu: %zu runs failed", ch->model,
+                        ch->k0, ch->k1 - 1, bad);
 }
 
 /* Cells [k0, n) that could not be started: failed. */
@@ -122,8 +122,8 @@ static void rp_not_run(const char *model, size_t k0, size_t n, int *codes, const
     for (size_t k = k0; k < n; k++)
         codes[k] = CB_RP_CELL_FAILED;
     if (k0 < n)
-        cb_study_fail_n(r, (int)(n - k0), "regime map %s: cells %zu..%zu not run: %s", model,
-                        k0, n - 1, why);
+        cb_study_fail_n(r, (int)(n - k0), "regime map %s: cells %zu..%zu not run: %s", model, k0,
+                        n - 1, why);
 }
 
 int cb_reproduce_map_cells(const char *model, const cb_rp_grid *g, cb_rp_cell_fn cell, int jobs,
@@ -167,8 +167,7 @@ int cb_reproduce_map_cells(const char *model, const cb_rp_grid *g, cb_rp_cell_fn
  * exactly counts as on a boundary). mub is the coefficient of the S/PR line α = atan(2 η_r mub):
  * μ_s as printed in App. D (static equilibrium), or μ_k for the line the model's transient
  * actually produces (see rp_regime_evidence). PR/RwS: α = atan(3.5 μ_s − 5 η_r μ_k). */
-static int rp_analytic_b(double alpha, double eta, double mub, double mus, double muk,
-                         double *dist)
+static int rp_analytic_b(double alpha, double eta, double mub, double mus, double muk, double *dist)
 {
     double aS = atan(2 * eta * mub) / CB_DEG, aPR = atan(3.5 * mus - 5 * eta * muk) / CB_DEG;
     *dist = fmin(fabs(alpha - aS), fabs(alpha - aPR));
@@ -249,8 +248,8 @@ static double rp_map_agree(const int *code, const cb_rp_grid *g, double mub, int
 }
 
 /* One sphere-incline cell with Fig. 10's damping unless kd/dr given (> 0); dt, v0 > 0 override. */
-static int rp_incline_cell(rp_ctx *c, double alpha, double eta, double dt, double v0,
-                           double kd, double dr, rp_out *o)
+static int rp_incline_cell(rp_ctx *c, double alpha, double eta, double dt, double v0, double kd,
+                           double dr, rp_out *o)
 {
     char b[6][64];
     snprintf(b[0], sizeof b[0], "alpha=%.10g", alpha);
@@ -290,26 +289,26 @@ static void rp_regime_evidence(rp_ctx *c)
     int r3 = rp_incline_cell(c, a, e, 0, 0.0, 0, 0, &o3);
     int r4 = rp_incline_cell(c, a, e, 0, -1, 2, 2, &o4);
     int r5 = rp_incline_cell(c, 6.5, e, 0, -1, 0, 0, &o5);
-    cb_study_text(c->r,
-            "\nWhy. App. D derives the S line from static equilibrium (\"for the sphere to be "
-            "stationary on the incline, α ≤ tan⁻¹(2η_rμ_s)\"): a sphere at rest with the roll "
-            "mode static can hold up to the static torque 2η_r R μ_s N. But the §4.3 sphere "
-            "(\"starts moving up on an incline with an initial velocity of 0.5 m/s\") reaches "
-            "the top of its path rolling with the roll mode kinetic, Θ = Θ^k against the motion. "
-            "§3.2: in kinetic mode \"If α_k > 1 ... Else, set r_m = s\", so the mode turns "
-            "static at the reversal, and in static mode \"If α_s > 1, then set ... Θ_i = Θ^s_i "
-            "and r_m = k\". From −Θ^k the roll and slide deflections must swing to the new "
-            "equilibrium (gravity torque m g R sin α ≥ 2η_r R μ_k N); the coupled slide/roll "
-            "springs overshoot past Θ^s, the mode turns kinetic, and a kinetic roll torque "
-            "2η_r R μ_k N < m g R sin α cannot stop the sphere again: PR. From rest it is "
-            "the same: gravity loads the under-damped slide spring (K_D = √(m K_E)) as a step, "
-            "F_E overshoots m g sin α and its moment R F_E drives Θ past Θ^s. Below "
-            "α = atan(2η_r μ_k) even the kinetic torque holds it: S. This is the μ_s/μ_k "
-            "hysteresis of the model (like a brick launched up a slope between atan μ_k and "
-            "atan μ_s); App. D's S line is its upper edge. The first author's public MATLAB "
-            "regime-map script (SBEL, L. Fang) draws its S/PR line at tan α = 2η_r μ_k; it "
-            "classifies the final state by the friction modes of Table 4, which give the same "
-            "class as our velocity criterion here (last column).\n");
+    cb_study_text(
+        c->r, "\nWhy. App. D derives the S line from static equilibrium (\"for the sphere to be "
+              "stationary on the incline, α ≤ tan⁻¹(2η_rμ_s)\"): a sphere at rest with the roll "
+              "mode static can hold up to the static torque 2η_r R μ_s N. But the §4.3 sphere "
+              "(\"starts moving up on an incline with an initial velocity of 0.5 m/s\") reaches "
+              "the top of its path rolling with the roll mode kinetic, Θ = Θ^k against the motion. "
+              "§3.2: in kinetic mode \"If α_k > 1 ... Else, set r_m = s\", so the mode turns "
+              "static at the reversal, and in static mode \"If α_s > 1, then set ... Θ_i = Θ^s_i "
+              "and r_m = k\". From −Θ^k the roll and slide deflections must swing to the new "
+              "equilibrium (gravity torque m g R sin α ≥ 2η_r R μ_k N); the coupled slide/roll "
+              "springs overshoot past Θ^s, the mode turns kinetic, and a kinetic roll torque "
+              "2η_r R μ_k N < m g R sin α cannot stop the sphere again: PR. From rest it is "
+              "the same: gravity loads the under-damped slide spring (K_D = √(m K_E)) as a step, "
+              "F_E overshoots m g sin α and its moment R F_E drives Θ past Θ^s. Below "
+              "α = atan(2η_r μ_k) even the kinetic torque holds it: S. This is the μ_s/μ_k "
+              "hysteresis of the model (like a brick launched up a slope between atan μ_k and "
+              "atan μ_s); App. D's S line is its upper edge. The first author's public MATLAB "
+              "regime-map script (SBEL, L. Fang) draws its S/PR line at tan α = 2η_r μ_k; it "
+              "classifies the final state by the friction modes of Table 4, which give the same "
+              "class as our velocity criterion here (last column).\n");
     char h0[128];
     snprintf(h0, sizeof h0, "cell (band for η_r = %.2g: %.2f° < α < %.2f°)", e, lo, hi);
     const char *const head[] = {h0, "regime at 1 s", "v down-slope (m/s)", "slide/roll mode"};
@@ -317,8 +316,7 @@ static void rp_regime_evidence(rp_ctx *c)
     rp_evidence_row(c, t, "α = 7.5°, Δt = 1e-4 (paper)", r1, &o1);
     rp_evidence_row(c, t, "α = 7.5°, Δt = 1e-5", r2, &o2);
     rp_evidence_row(c, t, "α = 7.5°, from rest (v0 = 0)", r3, &o3);
-    rp_evidence_row(c, t, "α = 7.5°, critical damping K_D = 2√(m K_E), D_r = 2√(I K_r)", r4,
-                    &o4);
+    rp_evidence_row(c, t, "α = 7.5°, critical damping K_D = 2√(m K_E), D_r = 2√(I K_r)", r4, &o4);
     rp_evidence_row(c, t, "α = 6.5° (below the band)", r5, &o5);
 }
 
@@ -328,14 +326,15 @@ static void rp_regime_agreement(rp_ctx *c, const int *code, const cb_rp_grid *g,
     int n = 0, miss_s = 0, prs_s = 0, miss_k = 0, prs_k = 0;
     rp_map_agree(code, g, RP_MU_S, &n, &miss_s, &prs_s);
     double ak = rp_map_agree(code, g, RP_MU_K, &n, &miss_k, &prs_k);
-    cb_study_text(c->r, "\n**Done-when (≥ 98 %% against App. D as printed): %s, %.2f %%.** Of the "
-                   "%d disagreeing cells, %d are PR where App. D says S, in the band "
-                   "atan(2 η_r μ_k) < α < atan(2 η_r μ_s). This is a property of the "
-                   "model as the paper writes it, not an integration or implementation error "
-                   "(evidence below). With the S/PR line at α = atan(2 η_r μ_k) instead (the "
-                   "other two lines unchanged), the same map agrees on **%.2f %%** of the %d "
-                   "cells more than 0.5° from a line (%d disagreeing, %d of them PR for S).\n",
-            ac >= 98.0 ? "met" : "not met", ac, miss_s, prs_s, ak, n, miss_k, prs_k);
+    cb_study_text(c->r,
+                  "\n**Done-when (≥ 98 %% against App. D as printed): %s, %.2f %%.** Of the "
+                  "%d disagreeing cells, %d are PR where App. D says S, in the band "
+                  "atan(2 η_r μ_k) < α < atan(2 η_r μ_s). This is a property of the "
+                  "model as the paper writes it, not an integration or implementation error "
+                  "(evidence below). With the S/PR line at α = atan(2 η_r μ_k) instead (the "
+                  "other two lines unchanged), the same map agrees on **%.2f %%** of the %d "
+                  "cells more than 0.5° from a line (%d disagreeing, %d of them PR for S).\n",
+                  ac >= 98.0 ? "met" : "not met", ac, miss_s, prs_s, ak, n, miss_k, prs_k);
     rp_regime_evidence(c);
 }
 
@@ -359,12 +358,10 @@ static int rp_maps_run(rp_ctx *c, rp_maps *m)
     if (!m->cc || !m->cn)
         return CB_ERR_NOMEM;
     double t0 = cb_now();
-    cb_reproduce_map_cells("compliant", &m->gc, cb_reproduce_regime_cell, c->o->jobs, m->cc,
-                           c->r);
+    cb_reproduce_map_cells("compliant", &m->gc, cb_reproduce_regime_cell, c->o->jobs, m->cc, c->r);
     m->wc = cb_now() - t0;
     t0 = cb_now();
-    cb_reproduce_map_cells("nonsmooth", &m->gn, cb_reproduce_regime_cell, c->o->jobs, m->cn,
-                           c->r);
+    cb_reproduce_map_cells("nonsmooth", &m->gn, cb_reproduce_regime_cell, c->o->jobs, m->cn, c->r);
     m->wn = cb_now() - t0;
     return CB_OK;
 }
@@ -386,33 +383,36 @@ void rp_regime(rp_ctx *c)
     double ac = rp_map_write(c, "regime_compliant", &gc, m.cc, RP_MU_S, RP_MU_K, &nc1);
     double an = rp_map_write(c, "regime_nonsmooth", &gn, m.cn, RP_MU_K, RP_MU_K, &nn1);
     double an2 = rp_map_write(c, "regime_nonsmooth_fang", &gn, m.cn, RP_MU_S, RP_MU_K, &nn2);
-    cb_study_text(c->r, "\n## 4.3 Regime map (Fig. 10): α ∈ [1°, 30°] × η_r ∈ [0.2, 0.5], 1 s each\n"
-                   "\nCompliant (Fang, K_D = √(m K_E), D_r = √(I K_r) as in the paper): %d × %d "
-                   "= %d runs, wall %.1f s on %d processes (%.3g contact-steps/s). Agreement "
-                   "with the analytic boundaries of App. D (μ_s = 0.25, μ_k = 0.2) on the %d "
-                   "cells more than 0.5° from an α boundary (the η_r = 0.5 row lies on the "
-                   "third boundary and is excluded): **%.2f %%** (paper: \"good agreement\").\n"
-                   "\nNonsmooth Moreau–Jean (nsgs, h = 1e-4) on a coarser grid (Δα = %.2g°, "
-                   "Δη_r = %.2g: %d runs, wall %.1f s): one friction coefficient μ = μ_k = 0.2 "
-                   "and μ_r = 2 η_r μ_k R (man conebench, MODELS), so its boundaries are App. D "
-                   "with "
-                   "μ_s = μ_k = 0.2: agreement %.2f %% on %d cells (against the Fang "
-                   "boundaries with μ_s = 0.25: %.2f %% on %d cells — the difference is the "
-                   "missing static coefficient).\n",
-            gc.na, gc.ne, gc.na * gc.ne, wc, procs, steps / wc, nc1, ac, gn.da, gn.de,
-            gn.na * gn.ne, wn, an, nn1, an2, nn2);
+    cb_study_text(c->r,
+                  "\n## 4.3 Regime map (Fig. 10): α ∈ [1°, 30°] × η_r ∈ [0.2, 0.5], 1 s each\n"
+                  "\nCompliant (Fang, K_D = √(m K_E), D_r = √(I K_r) as in the paper): %d × %d "
+                  "= %d runs, wall %.1f s on %d processes (%.3g contact-steps/s). Agreement "
+                  "with the analytic boundaries of App. D (μ_s = 0.25, μ_k = 0.2) on the %d "
+                  "cells more than 0.5° from an α boundary (the η_r = 0.5 row lies on the "
+                  "third boundary and is excluded): **%.2f %%** (paper: \"good agreement\").\n"
+                  "\nNonsmooth Moreau–Jean (nsgs, h = 1e-4) on a coarser grid (Δα = %.2g°, "
+                  "Δη_r = %.2g: %d runs, wall %.1f s): one friction coefficient μ = μ_k = 0.2 "
+                  "and μ_r = 2 η_r μ_k R (man conebench, MODELS), so its boundaries are App. D "
+                  "with "
+                  "μ_s = μ_k = 0.2: agreement %.2f %% on %d cells (against the Fang "
+                  "boundaries with μ_s = 0.25: %.2f %% on %d cells — the difference is the "
+                  "missing static coefficient).\n",
+                  gc.na, gc.ne, gc.na * gc.ne, wc, procs, steps / wc, nc1, ac, gn.da, gn.de,
+                  gn.na * gn.ne, wn, an, nn1, an2, nn2);
     rp_regime_agreement(c, m.cc, &gc, ac);
     rp_map_figure(c, "regime_compliant", "Sphere on an incline: steady state, compliant model",
                   "Fang model, μ_s = 0.25, μ_k = 0.2, K_E = 1e5; lines: App. D (the model S/PR "
-                  "edge is atan(2 η_r μ_k))", 0.45);
+                  "edge is atan(2 η_r μ_k))",
+                  0.45);
     rp_map_figure(c, "regime_nonsmooth", "Sphere on an incline: steady state, nonsmooth model",
                   "Moreau–Jean, μ = 0.2, μ_r = 2 η_r μ R (man conebench, MODELS); lines: App. D "
                   "with "
-                  "μ_s = μ_k = 0.2", 1.6);
-    cb_study_text(c->r, "\nPERF regime_map runs=%d wall_s=%.2f processes=%d contact_steps=%lld "
-                   "contact_steps_per_s=%.4g\n",
-            gc.na * gc.ne, wc, procs, steps, steps / wc);
+                  "μ_s = μ_k = 0.2",
+                  1.6);
+    cb_study_text(c->r,
+                  "\nPERF regime_map runs=%d wall_s=%.2f processes=%d contact_steps=%lld "
+                  "contact_steps_per_s=%.4g\n",
+                  gc.na * gc.ne, wc, procs, steps, steps / wc);
     free(m.cc);
     free(m.cn);
 }
-

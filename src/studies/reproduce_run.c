@@ -11,7 +11,7 @@
 #include "body.h"
 #include "gnuplot.h"
 
-#define RP_EVERY 10      /* default sampling of a series: every 10th step */
+#define RP_EVERY  10   /* default sampling of a series: every 10th step */
 #define RP_GP_STR 8192 /* room for one quoted gnuplot string */
 
 const char *rp_path(const rp_ctx *c, const char *sub, const char *name, char *buf)
@@ -107,8 +107,8 @@ static int rp_comp_hook(void *ctx, double t, const cb_body *b, int nb,
         te = p->T_E[1][0] * a[0] + p->T_E[1][1] * a[1] + p->T_E[1][2] * a[2];
         ts = p->T_spin_E;
     }
-    fprintf(r->f, "%.8g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.6g\n", t, col[0],
-            col[1], col[2], col[3], col[4], fe, te, ts, up);
+    fprintf(r->f, "%.8g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.6g\n", t, col[0], col[1],
+            col[2], col[3], col[4], fe, te, ts, up);
     return 0;
 }
 
@@ -121,8 +121,8 @@ static int rp_ns_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
         return 0;
     double col[6];
     rp_kin(r, sys->bodies, col);
-    fprintf(r->f, "%.8g,%.10g,%.10g,%.10g,%.10g,%.10g,0,0,0,0\n", rec->t, col[0], col[1],
-            col[2], col[3], col[4]);
+    fprintf(r->f, "%.8g,%.10g,%.10g,%.10g,%.10g,%.10g,0,0,0,0\n", rec->t, col[0], col[1], col[2],
+            col[3], col[4]);
     return 0;
 }
 
@@ -210,8 +210,8 @@ double rp_last(const rp_ctx *c, const char *name, int col)
 }
 
 /* Sample x(t), v(t), ω(t) of a closed form every dt up to t_end into DIR/data/name. */
-void rp_closed_form(rp_ctx *c, const char *name, rp_motion m, const void *p, double R,
-                    double t_end, double dt)
+void rp_closed_form(rp_ctx *c, const char *name, rp_motion m, const void *p, double R, double t_end,
+                    double dt)
 {
     char path[RP_PATH];
     FILE *f = fopen(rp_path(c, "data", name, path), "w");
@@ -252,8 +252,7 @@ void rp_row(rp_ctx *c, const char *id, double ours)
     cb_study_cell_add(c->r, c->t, d, "%+.2f %%", d);
 }
 
-void rp_text_row(rp_ctx *c, const char *what, const char *paper, const char *ours,
-                 const char *diff)
+void rp_text_row(rp_ctx *c, const char *what, const char *paper, const char *ours, const char *diff)
 {
     const char *s[] = {what, paper, ours, diff};
     for (int k = 0; k < 4; k++)
@@ -291,8 +290,7 @@ static void gp_open(const rp_ctx *c, const char *name, rp_vars *v)
 }
 
 /* Hand the definitions to the report: figure NAME drawn by the plots folder's script. */
-static void gp_close(rp_ctx *c, rp_vars *v, const char *script, const char *name,
-                     const char *title)
+static void gp_close(rp_ctx *c, rp_vars *v, const char *script, const char *name, const char *title)
 {
     int bad = v->bad || !v->f || ferror(v->f);
     if (v->f && fclose(v->f) != 0)
@@ -322,8 +320,8 @@ void rp_figure(rp_ctx *c, const rp_fig *g, const rp_series *s, int n)
     for (int i = 0; i < n && d.f; i++) {
         snprintf(v, sizeof v, "f%d", i + 1);
         gp_set(&d, v, rp_path(c, "data", s[i].file, p));
-        fprintf(d.f, "x%d = %d\ny%d = %d\nk%d = %.17g\ns%d = %d\n", i + 1, s[i].x, i + 1,
-                s[i].y, i + 1, s[i].k, i + 1, s[i].style);
+        fprintf(d.f, "x%d = %d\ny%d = %d\nk%d = %.17g\ns%d = %d\n", i + 1, s[i].x, i + 1, s[i].y,
+                i + 1, s[i].k, i + 1, s[i].style);
         snprintf(v, sizeof v, "t%d", i + 1);
         gp_set(&d, v, s[i].title);
     }

@@ -40,7 +40,7 @@ void rp_stack(rp_ctx *c)
     }
     fprintf(f, "eta_r,m_top_c\n");
     cb_study_text(c->r, "\n## 4.6 Three spheres (R = 0.15, m = 1, gap 0.3 R; Hertz E = 2 MPa, "
-                   "ν = 0.3, e = 0.4; μ_s = 0.25, μ_k = 0.2, K_E = 1e5)\n");
+                        "ν = 0.3, e = 0.4; μ_s = 0.25, μ_k = 0.2, K_E = 1e5)\n");
     cb_study_table *t = cb_study_table_new(c->r, "Fang & Negrut §4.6, Fig. 13", 2, head);
     int n = c->o->quick ? 4 : 8;
     for (int k = 0; k < n; k++) {
@@ -52,13 +52,16 @@ void rp_stack(rp_ctx *c)
     }
     fclose(f);
     cb_study_text(c->r, "\nPaper (Fig. 13, no numbers in the text): m_top^c rises with η_r up to "
-                   "η_r^c, then falls to a plateau set by μ_s. Our curve is above; it is a "
-                   "qualitative comparison only (the paper's Chrono set-up is not fully "
-                   "specified: contact damping, K_E of the stack).\n");
+                        "η_r^c, then falls to a plateau set by μ_s. Our curve is above; it is a "
+                        "qualitative comparison only (the paper's Chrono set-up is not fully "
+                        "specified: contact damping, K_E of the stack).\n");
     rp_series s[] = {{"stack.csv", 1, 2, 1, "compliant (Fang), gap 0.3 R", 3}};
-    rp_figure(c, &(rp_fig){"stack_critical_mass", "Three-sphere stack: critical top mass vs η_r (Fig. 13)",
-              "smallest m_top for which the top sphere drops by more than R/2 within 1.5 s",
-              "η_r", "m_top^c (kg)", 0}, s, 1);
+    rp_figure(
+        c,
+        &(rp_fig){"stack_critical_mass", "Three-sphere stack: critical top mass vs η_r (Fig. 13)",
+                  "smallest m_top for which the top sphere drops by more than R/2 within 1.5 s",
+                  "η_r", "m_top^c (kg)", 0},
+        s, 1);
 }
 
 /* ------------------------------------------------------------------ K_E → ∞ */
@@ -88,9 +91,11 @@ void rp_stiffness(rp_ctx *c)
     fprintf(g, "K_E,closed_form,nonsmooth\n1e3,%.10g,%.10g\n1e10,%.10g,%.10g\n", xcf,
             ons.ns.summary.x_stop, xcf, ons.ns.summary.x_stop);
     fclose(g);
-    cb_study_text(c->r, "\n## Stiffness sweep: sphere-plane configuration a (Acary §6.1), "
-                   "μ_s = μ_k = μ = 0.2, η_r = μ_r/(2 μ R) = 0.2\n\nClosed form X_max = %.6g m,"
-                   " nonsmooth %.6g m.\n", xcf, ons.ns.summary.x_stop);
+    cb_study_text(c->r,
+                  "\n## Stiffness sweep: sphere-plane configuration a (Acary §6.1), "
+                  "μ_s = μ_k = μ = 0.2, η_r = μ_r/(2 μ R) = 0.2\n\nClosed form X_max = %.6g m,"
+                  " nonsmooth %.6g m.\n",
+                  xcf, ons.ns.summary.x_stop);
     cb_study_table *t = cb_study_table_new(c->r, "Acary & Bourrier §6.1 (closed form)", 3, head);
     for (int e = 4; e <= 9; e++) {
         char k[64];
@@ -108,8 +113,10 @@ void rp_stiffness(rp_ctx *c)
     rp_series s[] = {{"stiffness.csv", 1, 2, 1, "compliant (Fang) X_max", 3},
                      {"stiffness_ref.csv", 1, 2, 1, "closed form", 1},
                      {"stiffness_ref.csv", 1, 3, 1, "nonsmooth Moreau–Jean", 2}};
-    rp_figure(c, &(rp_fig){"stiffness_sweep", "Sphere on a plane: stop distance as K_E → ∞",
-              "config a: U = 2.5, Ω = 5, μ = 0.2, μ_r = 0.04 m ≡ η_r = 0.2 (μ_r = 2 η_r μ R)",
-              "K_E (N/m)", "X_max (m)", 1}, s, 3);
+    rp_figure(
+        c,
+        &(rp_fig){"stiffness_sweep", "Sphere on a plane: stop distance as K_E → ∞",
+                  "config a: U = 2.5, Ω = 5, μ = 0.2, μ_r = 0.04 m ≡ η_r = 0.2 (μ_r = 2 η_r μ R)",
+                  "K_E (N/m)", "X_max (m)", 1},
+        s, 3);
 }
-

@@ -64,7 +64,7 @@ void cb_study_text(cb_study_report *r, const char *fmt, ...)
     if (r->rc != CB_OK)
         return;
     cb_study_block *b = r->n && r->block[r->n - 1]->kind == CB_STUDY_TEXT ? r->block[r->n - 1]
-                                                                           : push(r, CB_STUDY_TEXT);
+                                                                          : push(r, CB_STUDY_TEXT);
     if (!b)
         return;
     va_list ap;
@@ -128,8 +128,8 @@ const cb_study_cell *cb_study_cell_at(const cb_study_table *t, int i, int j)
     return &t->cell[i * t->ncol + j];
 }
 
-void cb_study_figure(cb_study_report *r, const char *name, const char *title,
-                     const char *script, char *vars)
+void cb_study_figure(cb_study_report *r, const char *name, const char *title, const char *script,
+                     char *vars)
 {
     cb_study_block *b = vars ? push(r, CB_STUDY_FIGURE) : NULL;
     if (!b) {

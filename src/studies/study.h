@@ -48,8 +48,7 @@ typedef struct {
 } cb_study_report;
 
 /* Append markdown text (printf format) to the report. */
-void cb_study_text(cb_study_report *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void cb_study_text(cb_study_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A new table of ncol columns labelled head[0..ncol-1]; NULL after an error. */
 cb_study_table *cb_study_table_new(cb_study_report *r, const char *source, int ncol,
                                    const char *const *head);
@@ -61,12 +60,11 @@ int cb_study_rows(const cb_study_table *t);
 const cb_study_cell *cb_study_cell_at(const cb_study_table *t, int i, int j);
 /* A figure drawn into figures/NAME.png by the plots folder's script after the definitions vars
  * (taken over; NULL: it could not be built, an error). */
-void cb_study_figure(cb_study_report *r, const char *name, const char *title,
-                     const char *script, char *vars);
+void cb_study_figure(cb_study_report *r, const char *name, const char *title, const char *script,
+                     char *vars);
 /* Record a failed run or cell: counted, and its line (printf format) kept; _n: n failures
  * (cells) under one line. */
-void cb_study_fail(cb_study_report *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void cb_study_fail(cb_study_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cb_study_fail_n(cb_study_report *r, int n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void cb_study_report_free(cb_study_report *r);

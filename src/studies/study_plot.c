@@ -4,7 +4,7 @@
 #include "gnuplot.h"
 
 #define PLOT_PATH 4096
-#define PLOT_LOG "gnuplot.log" /* gnuplot's messages, under DIR/figures */
+#define PLOT_LOG  "gnuplot.log" /* gnuplot's messages, under DIR/figures */
 
 int cb_study_draw(cb_study_report *r, const char *dir, const char *plots)
 {
