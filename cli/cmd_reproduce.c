@@ -14,8 +14,7 @@
 #include "gnuplot.h"
 #include "reproduce.h"
 
-#define RP_PATH     4096
-#define RP_JOBS_MAX 16
+#define RP_PATH 4096
 
 typedef struct {
     cb_reproduce_opts o;
@@ -75,7 +74,8 @@ static int rp_parse(int argc, char **argv, rp_args *a)
             a->o.plots = optarg;
         else if (o == 'O')
             a->only = optarg;
-        else if (o == 'j' && cb_cli_parse_long("--jobs", optarg, 1, RP_JOBS_MAX, &j) == CB_EXIT_OK)
+        else if (o == 'j' &&
+                 cb_cli_parse_long("--jobs", optarg, 1, CB_REPRODUCE_JOBS_MAX, &j) == CB_EXIT_OK)
             a->o.jobs = (int)j;
         else
             return o == 'j' ? CB_EXIT_BADINPUT : cb_cli_usage(&cb_command_reproduce);

@@ -13,8 +13,10 @@ typedef struct {
     const char *dir;   /* output folder; DIR/data and DIR/figures exist */
     const char *plots; /* folder of the gnuplot scripts (compliant_series.gp, regime_map.gp) */
     int quick;         /* coarser grids */
-    int jobs;          /* cells at a time in the regime maps */
+    int jobs;          /* cells at a time in the regime maps, 1..CB_REPRODUCE_JOBS_MAX */
 } cb_reproduce_opts;
+
+#define CB_REPRODUCE_JOBS_MAX 16
 
 /* The sections in report order: how many, and the name of section k (NULL out of range). */
 int cb_reproduce_section_count(void);
@@ -54,8 +56,8 @@ typedef int (*cb_rp_cell_fn)(const char *model, double alpha_deg, double eta_r);
 
 /* Fill codes[j * na + i] with cell(model, α_i, η_j), run in child processes, jobs (1..16) at
  * a time (the core/child.c pool; a crash costs only the cells its child had not answered; each
- * is recorded in r as failed). Returns CB_OK or the error that kept cells from running (they
- * are then failed too). */
+ * is recorded in r as failed). Returns CB_OK, CB_ERR_INPUT for an empty grid or a NULL
+ * argument, or the error that kept cells from running (they are then failed too). */
 int cb_reproduce_map_cells(const char *model, const cb_rp_grid *g, cb_rp_cell_fn cell, int jobs,
                            int *codes, cb_study_report *r);
 /* The regime of one sphere-incline cell (model: compliant*, or "nonsmooth"). */

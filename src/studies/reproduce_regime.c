@@ -15,7 +15,6 @@
 /* ------------------------------------------------------------------ regime map (Fig. 10) */
 
 #define RP_CHUNK      16    /* cells per child process */
-#define RP_JOBS_MAX   16    /* children at a time */
 #define RP_CELL_CPU_S 120.0 /* CPU seconds a cell may take before its child is killed */
 #define RP_CELL_STEPS 10000 /* steps of one cell: 1 s at Δt = 1e-4 */
 
@@ -71,8 +70,6 @@ static size_t rp_chunk_read(const rp_chunk *ch, const char *data, int *codes)
             codes[k] = code;
             answered++;
         }
-        if (!strchr(p + used, '\n'))
-            break;
     }
     return answered;
 }
@@ -129,9 +126,12 @@ static void rp_not_run(const char *model, size_t k0, size_t n, int *codes, const
 int cb_reproduce_map_cells(const char *model, const cb_rp_grid *g, cb_rp_cell_fn cell, int jobs,
                            int *codes, cb_study_report *r)
 {
+    if (!model || !g || g->na < 1 || g->ne < 1 || !cell || !codes || !r)
+        return CB_ERR_INPUT; /* nothing to run */
     size_t n = (size_t)g->na * (size_t)g->ne, k0 = 0;
-    int nj = jobs < 1 ? 1 : (jobs > RP_JOBS_MAX ? RP_JOBS_MAX : jobs), id, live[RP_JOBS_MAX] = {0};
-    rp_chunk slot[RP_JOBS_MAX];
+    int nj = jobs < 1 ? 1 : (jobs > CB_REPRODUCE_JOBS_MAX ? CB_REPRODUCE_JOBS_MAX : jobs), id,
+        live[CB_REPRODUCE_JOBS_MAX] = {0};
+    rp_chunk slot[CB_REPRODUCE_JOBS_MAX];
     cb_pool *pool = NULL;
     cb_error err;
     cb_error_clear(&err);
