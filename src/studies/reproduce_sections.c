@@ -16,6 +16,7 @@ typedef struct {
     double a; /* rigid sliding acceleration */
 } rp_brick_cf;
 
+/* Uniform sliding: v = a t, x = a t²/2, no spin. */
 static void brick_motion(const void *p, double t, double *x, double *v, double *w)
 {
     const rp_brick_cf *b = p;
@@ -40,7 +41,7 @@ void rp_brick(rp_ctx *c)
     rp_do(c, &(rp_run){"brick-incline", "nonsmooth", k0, "brick_ns.csv", 10, 0, 0}, &ons);
     rp_do(c, &(rp_run){"brick-incline", "compliant", kd0, "brick_kd0.csv", 1, 0, 0}, &od0);
     rp_do(c, &(rp_run){"brick-incline", "compliant", kd1, "brick_kd1.csv", 1, 0, 0}, &od1);
-    rp_brick_cf cf = {CB_GRAVITY_FANG * sin(0.25) - 0.2 * CB_GRAVITY_FANG * cos(0.25)};
+    rp_brick_cf cf = {CB_GRAVITY_FANG * sin(0.25) - RP_MU_K * CB_GRAVITY_FANG * cos(0.25)};
     rp_closed_form(c, "brick_cf.csv", brick_motion, &cf, 0, 1.0, 1e-3);
     cb_study_text(c->r, "\n## 4.1 Brick on an incline (Table 2: m = 1, μ_s = 0.25, μ_k = 0.2, "
                         "K_E = 1e5, K_D = 632; N = m g cos α given)\n");
@@ -86,6 +87,7 @@ typedef struct {
     cb_sphere_plane_solution sol;
 } rp_sp_cf;
 
+/* Sphere on a plane: x, v, ω of the closed form (analytic.h). */
 static void sp_motion(const void *p, double t, double *x, double *v, double *w)
 {
     cb_sphere_plane_eval(&((const rp_sp_cf *)p)->sol, t, x, v, w);
@@ -107,7 +109,7 @@ static void rp_sp_closed(rp_ctx *c, const char *name, const cb_sphere_plane_para
 /* §4.2's initial velocity: the 0.11 s switch fixes ẋ0 = 0.5 m/s (o5: ẋ0 = 5, o05: ẋ0 = 0.5). */
 static void rp_disk_ic_note(rp_ctx *c, const rp_out *o5, const rp_out *o05)
 {
-    const double g = CB_GRAVITY, mu = 0.2, m = 5, R = 0.2, I = 0.1; /* Table 3 */
+    const double g = CB_GRAVITY, mu = RP_MU_K, m = 5, R = 0.2, I = 0.1; /* Table 3 */
     /* the slip ẋ − Rθ̇ closes at μ_k g + R(μ_k m g R − T_k)/I while sliding (T_k: roll, kinetic) */
     double rate = mu * g + R * (mu * m * g * R - o05->c.TE_kinetic) / I;
     cb_study_text(c->r,
@@ -220,7 +222,7 @@ void rp_incline(rp_ctx *c)
                         "s "
                         "(paper snapshot: Phase II at 0.05 s). Steady state at 1 s: compliant %s, "
                         "nonsmooth %s.\n",
-        0.2 * N, 2 * 0.3 * 0.2 * 0.2 * N, oc.c.t_slide_static, cb_regime_name(oc.c.summary.regime),
+        RP_MU_K * N, 2 * 0.3 * 0.2 * RP_MU_K * N, oc.c.t_slide_static, cb_regime_name(oc.c.summary.regime),
         cb_regime_name(ons.ns.summary.regime));
     rp_series s[] = {{"incline_c.csv", 1, 2, -1, "compliant v_CM (up-slope)", 1},
                      {"incline_c.csv", 1, 3, -1, "compliant R ω", 1},
@@ -248,6 +250,7 @@ typedef struct {
     double w0, alpha; /* ω(t) = max(0, ω0 − α t) */
 } rp_spin_cf;
 
+/* Spin under a constant torque: ω = max(0, ω0 − α t). */
 static void spin_motion(const void *p, double t, double *x, double *v, double *w)
 {
     const rp_spin_cf *s = p;
@@ -262,7 +265,7 @@ void rp_spin(rp_ctx *c)
     rp_out oc, ons;
     rp_do(c, &(rp_run){"sphere-spin", "compliant", k, "spin_c.csv", 10, 0, 0}, &oc);
     rp_do(c, &(rp_run){"sphere-spin", "nonsmooth", kn, "spin_ns.csv", 10, 0, 0}, &ons);
-    double N = 5 * CB_GRAVITY, T = 0.2 * N * 0.006 * 0.2;
+    double N = 5 * CB_GRAVITY, T = RP_MU_K * N * 0.006 * 0.2; /* T_ψ = μ_k N η_ψ R */
     rp_spin_cf cf = {1.0, T / (0.4 * 5 * 0.04)};
     rp_closed_form(c, "spin_cf.csv", spin_motion, &cf, 1.0, 8.0, 1e-3);
     cb_study_text(c->r, "\n## 4.4 Spinning sphere (heuristic: R = 0.2, m = 5, ω0 = 1, η_ψ = 0.006, "
