@@ -215,7 +215,7 @@ $(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(INTERNAL_A) $(LIB) $(DYNLIST)
 TEST_MECH    := test_compliant test_factored test_filippov test_filippov_check test_mechanics
 TEST_HARNESS := test_figures test_harness test_gnuplot test_markdown
 TEST_GATE    := test_gate
-TEST_STUDIES := test_filippov_study
+TEST_STUDIES := test_filippov_study test_reproduce
 test_link = $(if $(filter $1,$(TEST_STUDIES)),$(STUDIES_A) $(HARNESS_A) $(MECH_A), \
             $(if $(filter $1,$(TEST_GATE)),$(GATE_A) $(HARNESS_A) $(MECH_A), \
             $(if $(filter $1,$(TEST_HARNESS)),$(HARNESS_A) $(MECH_A), \

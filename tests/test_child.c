@@ -3,7 +3,10 @@
  *
  * cb_child_run: the exit status and the bytes of a child that exits, the signal of one that
  * crashes (and what it wrote before), a child that never ends killed at its deadline, output
- * far larger than a pipe buffer. cb_worker: a sequence of requests to one child, which is
+ * far larger than a pipe buffer. cb_pool: children at once, each reported with its own end
+ * (exit with output, crash, killed at the wall or the CPU limit, SIGTERM with a grace, exec of a
+ * missing program) and its own bytes (two streams of 1 MB written in small writes are not
+ * mixed), no zombie left; a full pool, a timeout; exec with files and an environment. cb_worker: a sequence of requests to one child, which is
  * replaced after a request it never answers or dies on. cb_problem_pack: dense, BSR and
  * factored problems round trip bit for bit; cut or damaged bytes are refused.
  * cb_solve_limited: which solvers stop themselves; a Siconos solve that cannot end (tol 1e-300,
@@ -20,12 +23,14 @@
 #include "problem_pack.h"
 #include "solve_limited.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int write_and_exit3(void *arg, int fd)
@@ -120,6 +125,173 @@ static void test_child_large_output(void **state)
         bad += (unsigned char)r.data[i] != pattern(i);
     assert_int_equal(bad, 0);
     cb_child_result_free(&r);
+}
+
+/* ------------------------------------------------------------------ cb_pool */
+
+#define POOL_STREAM_BYTES ((size_t)1 << 20) /* per child: many pipe buffers, many writes */
+#define POOL_STREAM_WRITE 1000              /* bytes per write: interleaved between children */
+#define POOL_LIMIT_S 0.2                    /* the wall and CPU limits of the killed children */
+#define POOL_GUARD_S 600.0                  /* a wall limit no child that ends reaches */
+
+/* Child k's stream: byte i of child k (a different sequence for each k). */
+static unsigned char stream_byte(int k, size_t i) { return pattern(i * 7 + (size_t)k * 104729); }
+
+/* Writes its stream in small writes, then exits with status 10 + k. */
+static int write_stream(void *arg, int fd)
+{
+    int k = *(const int *)arg;
+    unsigned char buf[POOL_STREAM_WRITE];
+    for (size_t at = 0; at < POOL_STREAM_BYTES; at += POOL_STREAM_WRITE) {
+        size_t n = POOL_STREAM_BYTES - at < POOL_STREAM_WRITE ? POOL_STREAM_BYTES - at
+                                                               : POOL_STREAM_WRITE;
+        for (size_t i = 0; i < n; i++)
+            buf[i] = stream_byte(k, at + i);
+        if (cb_write_all(fd, buf, n) != 0)
+            return 1;
+    }
+    return 10 + k;
+}
+
+/* Spins on the CPU until killed (no wall limit of its own can stop it). */
+static int spin(void *arg, int fd)
+{
+    (void)arg, (void)fd;
+    volatile unsigned long x = 0;
+    for (;;)
+        x++;
+    return 0;
+}
+
+/* What each child of test_pool_outcomes must report. */
+typedef struct {
+    cb_child_spec spec;
+    cb_child_end end;
+    int code;
+    const char *data; /* its whole output, or NULL: not checked here */
+    int stream;       /* ≥ 0: its output is stream `stream` */
+} pool_case;
+
+/* Bytes of r against stream k: the number that differ (and the length must match). */
+static size_t stream_errors(const cb_child_result *r, int k)
+{
+    size_t bad = r->len != POOL_STREAM_BYTES;
+    for (size_t i = 0; !bad && i < POOL_STREAM_BYTES; i++)
+        bad += (unsigned char)r->data[i] != stream_byte(k, i);
+    return bad;
+}
+
+/* Seven children at once, each ending its own way; each is reported with its own end, code and
+ * bytes, whatever the order in which they end. */
+static void test_pool_outcomes(void **state)
+{
+    (void)state;
+    static int segv = 1, k0 = 0, k1 = 1;
+    static char *missing[] = {"/nonexistent/conebench-no-such-program", NULL};
+    static char *sh_both[] = {"/bin/sh", "-c", "printf out; printf err >&2; exit 5", NULL};
+    static char *sh_term[] = {"/bin/sh", "-c", "trap 'exit 3' TERM; while :; do sleep 0.01; done",
+                              NULL};
+    pool_case cases[] = {
+        {{.fn = write_stream, .arg = &k0}, CB_CHILD_EXITED, 10, NULL, 0},
+        {{.fn = write_stream, .arg = &k1}, CB_CHILD_EXITED, 11, NULL, 1},
+        {{.fn = write_and_crash, .arg = &segv}, CB_CHILD_SIGNALED, SIGSEGV, "partial", -1},
+        {{.fn = never_ends, .limits = {POOL_LIMIT_S, 0}}, CB_CHILD_TIMED_OUT, SIGKILL, "", -1},
+        {{.fn = spin, .limits = {POOL_GUARD_S, POOL_LIMIT_S}}, CB_CHILD_TIMED_OUT, SIGKILL, "",
+         -1},
+        {{.argv = missing}, CB_CHILD_EXITED, 127, "", -1},
+        {{.argv = sh_both}, CB_CHILD_EXITED, 5, "outerr", -1},
+        {{.argv = sh_term, .limits = {POOL_LIMIT_S, 0}, .term_grace_s = POOL_GUARD_S,
+          .own_group = 1}, CB_CHILD_TIMED_OUT, SIGTERM, NULL, -1}}; /* sh may say why */
+    enum { N = sizeof cases / sizeof *cases };
+    int which[N], seen[N] = {0};
+    cb_pool *pool = NULL;
+    assert_int_equal(cb_pool_new(N, &pool, NULL), CB_OK);
+    for (int i = 0; i < N; i++) {
+        int id;
+        assert_int_equal(cb_pool_start(pool, &cases[i].spec, &id, NULL), CB_OK);
+        assert_true(id >= 0 && id < N);
+        which[id] = i;
+    }
+    assert_int_equal(cb_pool_running(pool), N);
+    for (int done = 0; done < N; done++) {
+        cb_child_result r;
+        int id = -1;
+        while (id < 0)
+            assert_int_equal(cb_pool_wait(pool, -1, &id, &r, NULL), CB_OK);
+        const pool_case *c = &cases[which[id]];
+        seen[which[id]]++;
+        assert_int_equal(r.end, c->end);
+        assert_int_equal(r.code, c->code);
+        if (c->data)
+            assert_string_equal(r.data, c->data);
+        if (c->stream >= 0)
+            assert_int_equal(stream_errors(&r, c->stream), 0);
+        if (c->end == CB_CHILD_TIMED_OUT) /* signalled only once its limit had passed */
+            assert_true(r.elapsed >= POOL_LIMIT_S);
+        cb_child_result_free(&r);
+    }
+    for (int i = 0; i < N; i++)
+        assert_int_equal(seen[i], 1);
+    assert_int_equal(cb_pool_running(pool), 0);
+    cb_pool_free(pool);
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1); /* no child of ours left, not even a zombie */
+    assert_int_equal(errno, ECHILD);
+}
+
+/* A full pool and a spec with nothing to run are refused; waiting on an empty pool or past a
+ * timeout hands back no child; children still running when the pool is freed are killed and
+ * reaped. */
+static void test_pool_limits_of_use(void **state)
+{
+    (void)state;
+    cb_pool *pool = NULL;
+    cb_child_spec hang = {.fn = never_ends}, nothing = {0};
+    cb_child_result r;
+    int id = 5;
+    assert_int_equal(cb_pool_new(0, &pool, NULL), CB_ERR_INPUT);
+    assert_null(pool);
+    assert_int_equal(cb_pool_new(2, &pool, NULL), CB_OK);
+    assert_int_equal(cb_pool_wait(pool, -1, &id, &r, NULL), CB_OK); /* empty: at once */
+    assert_int_equal(id, -1);
+    assert_int_equal(cb_pool_start(pool, &nothing, &id, NULL), CB_ERR_INPUT);
+    assert_int_equal(cb_pool_start(pool, &hang, &id, NULL), CB_OK);
+    assert_int_equal(cb_pool_start(pool, &hang, &id, NULL), CB_OK);
+    assert_int_equal(cb_pool_start(pool, &hang, &id, NULL), CB_ERR_INPUT); /* full */
+    assert_int_equal(id, -1);
+    assert_int_equal(cb_pool_wait(pool, 0.05, &id, &r, NULL), CB_OK); /* none ends */
+    assert_int_equal(id, -1);
+    assert_null(r.data);
+    assert_int_equal(cb_pool_running(pool), 2);
+    cb_pool_free(pool);
+    cb_pool_free(NULL);
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+}
+
+/* An exec'd child's stdout and stderr go to the caller's descriptors when given (nothing is
+ * collected), and its environment is the one given. */
+static void test_pool_exec_files_env(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/cb_test_child_XXXXXX", text[64] = "";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    char *argv[] = {"sh", "-c", "printf \"$CB_POOL_TEST\"; printf e >&2", NULL};
+    char *envp[] = {"CB_POOL_TEST=given", "PATH=/bin:/usr/bin", NULL};
+    cb_child_spec spec = {.argv = argv, .envp = envp, .out_fd = fd, .err_fd = fd};
+    cb_child_result r;
+    assert_int_equal(cb_child_run_spec(&spec, &r, NULL), CB_OK);
+    assert_int_equal(r.end, CB_CHILD_EXITED);
+    assert_int_equal(r.code, 0);
+    assert_int_equal(r.len, 0);
+    cb_child_result_free(&r);
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    close(fd);
+    unlink(path);
+    assert_true(n >= 0);
+    assert_string_equal(text, "givene");
 }
 
 /* ------------------------------------------------------------------ cb_worker */
@@ -487,6 +659,9 @@ int main(void)
         cmocka_unit_test(test_child_crash),
         cmocka_unit_test(test_child_deadline),
         cmocka_unit_test(test_child_large_output),
+        cmocka_unit_test(test_pool_outcomes),
+        cmocka_unit_test(test_pool_limits_of_use),
+        cmocka_unit_test(test_pool_exec_files_env),
         cmocka_unit_test(test_worker),
         cmocka_unit_test(test_problem_pack_round_trip),
         cmocka_unit_test(test_which_solvers_stop_themselves),

@@ -1,19 +1,23 @@
-/* conebench — run a function in a child process and collect the bytes it writes.
+/* conebench — child processes: the one place where conebench starts a process (fork, and exec
+ * of other programs).
  *
- * For calls into libraries that may crash on bad data or cannot be interrupted: HDF5 reads
- * (cb_read_problem) and the Siconos solvers under a time limit (cb_solve_limited; the steps of a
- * simulation go to one persistent child, a cb_worker, below). The child
- * (fork, no exec) runs fn(arg, fd), writes its answer to fd and ends with _exit(fn's return
- * value): no atexit handler, stdio flush or leak report runs in the child, so fn frees what it
- * allocated and writes everything itself (cb_write_all). In the child the crash signals
- * (SEGV, BUS, FPE, ILL, ABRT) take their default action, whatever the parent installed, and
- * the child dies with the parent (PR_SET_PDEATHSIG).
+ * A pool (cb_pool) runs children at the same time, each under limits of its own, collects
+ * what each writes and hands back, one after the other, how each ended. A child runs either a
+ * function (fork, no exec: fn(arg, fd) writes its answer to fd and ends with _exit(fn's return
+ * value), so no atexit handler, stdio flush or leak report runs in it; fn frees what it
+ * allocated and writes everything itself, cb_write_all) or another program (exec of an argv,
+ * searched in PATH, stdin from /dev/null, stdout and stderr into the collected output or into
+ * files the caller opened). cb_child_run is a pool of one child: for calls into libraries that
+ * may crash on bad data or cannot be interrupted (HDF5 reads, the Siconos solvers under a time
+ * limit). A worker (cb_worker, below) is one persistent child answering a sequence of requests.
  *
- * The parent collects what the child writes until the child closes the pipe, kills it with
- * SIGKILL at the deadline, reaps it and says how it ended. What the child wrote is untrusted:
- * the caller validates it (a crash may leave a truncated answer).
+ * In every child the crash signals (SEGV, BUS, FPE, ILL, ABRT), SIGINT, SIGTERM, SIGPIPE,
+ * SIGCHLD and SIGQUIT take their default action, whatever the parent installed, no signal is
+ * blocked, and the child dies with the parent (PR_SET_PDEATHSIG). The parent kills a child at
+ * its limits, reaps it and says how it ended. What a child wrote is untrusted: the caller
+ * validates it (a crash may leave a truncated answer).
  *
- * Ownership: result->data is allocated by cb_child_run; cb_child_result_free releases it.
+ * Ownership: result->data is allocated here; cb_child_result_free releases it.
  */
 #ifndef CONEBENCH_CHILD_H
 #define CONEBENCH_CHILD_H
@@ -25,7 +29,8 @@
 typedef enum {
     CB_CHILD_EXITED = 0,   /* code = its exit status */
     CB_CHILD_SIGNALED = 1, /* code = the signal that killed it (a crash) */
-    CB_CHILD_TIMED_OUT = 2 /* killed by the parent at the deadline (code = SIGKILL) */
+    CB_CHILD_TIMED_OUT = 2 /* signalled by the parent at a limit (code = that signal: SIGKILL,
+                            * or SIGTERM under a grace, cb_child_spec) */
 } cb_child_end;
 
 typedef struct {
@@ -56,6 +61,52 @@ typedef struct {
 /* cb_child_run under limits (NULL: none); a child killed at either is CB_CHILD_TIMED_OUT. */
 int cb_child_run_limits(cb_child_fn fn, void *arg, const cb_child_limits *lim,
                         cb_child_result *out, cb_error *err);
+
+/* What a child runs and under which rules. Zero-initialised fields are the defaults. */
+typedef struct {
+    cb_child_fn fn;       /* run fn(arg, fd) in the child (fork, no exec); or, when NULL, ... */
+    void *arg;
+    char *const *argv;    /* ... exec argv[0] (searched in PATH) with argv (NULL-terminated);
+                           * a program that cannot be started ends with exit status 127 */
+    char *const *envp;    /* exec: its environment (NULL: this process's) */
+    int out_fd, err_fd;   /* exec: > 0: its stdout / stderr go to that descriptor; 0: into the
+                           * collected output (the result's data) */
+    cb_child_limits limits; /* when the parent stops it (≤ 0: no such limit) */
+    double term_grace_s;  /* > 0: at a limit SIGTERM first, SIGKILL that many seconds later;
+                           * ≤ 0: SIGKILL at once */
+    int own_group;        /* 1: the child leads a process group of its own; the limits' signals
+                           * go to the whole group, and what is left of the group when the child
+                           * ends is killed (no process left behind) */
+} cb_child_spec;
+
+/* Run one child (a pool of one) and wait for its end. Returns as cb_child_run. A child the
+ * parent signalled at a limit is CB_CHILD_TIMED_OUT (code = the last signal sent: SIGKILL, or
+ * SIGTERM when it ended within its grace), whatever it did after. */
+int cb_child_run_spec(const cb_child_spec *spec, cb_child_result *out, cb_error *err);
+
+/* A pool: at most max_children children at the same time. */
+typedef struct cb_pool cb_pool;
+
+/* max_children in [1, 1024]. */
+int cb_pool_new(int max_children, cb_pool **out, cb_error *err);
+/* Start a child by spec (copied: spec need not outlive the call, but argv, envp and what arg
+ * points to must stay valid until the child is started, i.e. this call's return). *id (may be
+ * NULL) = the child's id in [0, max_children): the caller's index for it until cb_pool_wait
+ * hands it back, then free for another child. CB_ERR_INPUT when the pool is full or the spec
+ * names nothing to run; CB_ERR_IO when no child could be started (pipe/fork). */
+int cb_pool_start(cb_pool *pool, const cb_child_spec *spec, int *id, cb_error *err);
+/* Wait up to timeout_s seconds (< 0: no limit) for the next child to end; the pool keeps
+ * collecting every child's output and enforcing every child's limits meanwhile. A child has
+ * ended when its process has: *id = its id, *out how it ended and what it wrote. *id = -1 (out
+ * empty) when none ended in time, when a signal interrupted the wait, or when no child runs.
+ * Returns CB_OK, or CB_ERR_NOMEM when the output of child *id could not be stored (it was
+ * killed, it is reaped; out->data NULL). *out is always initialised. */
+int cb_pool_wait(cb_pool *pool, double timeout_s, int *id, cb_child_result *out, cb_error *err);
+/* The number of children started and not yet handed back by cb_pool_wait. */
+int cb_pool_running(const cb_pool *pool);
+/* Kill (SIGKILL, to the group of an own_group child) and reap every child still running, then
+ * free the pool. NULL ok. */
+void cb_pool_free(cb_pool *pool);
 
 void cb_child_result_free(cb_child_result *r);
 
