@@ -129,7 +129,7 @@ typedef struct {
     double time_cpu;     /* CPU seconds counted in the budget (cpu_spent, setup and solve) */
     cb_trace_point *trace; /* ntrace points when settings->trace */
     int ntrace, trace_cap;
-    int nphases;         /* phases of the run, in order (at least 1 after cb_solve ran it) */
+    int nphases;         /* phases of the run, in order (at least 1 once cb_solve ran it) */
     cb_phase phases[CB_PHASES_MAX];
 } cb_info;
 
