@@ -1,5 +1,5 @@
-/* conebench — `conebench reference`: the reference solution of one problem file (polished by
- * nsn and ipm, judged), or the check of a stored one against its problem. */
+/* conebench — `conebench reference`: the reference solution of one problem file (by nsn+nsgs
+ * and ipm+nsn, judged), or the check of a stored one against its problem. */
 #include "commands.h"
 #include "json.h"
 #include "util.h"
@@ -152,9 +152,9 @@ static const cb_cli_form forms[] = {{"reference FILE -o OUT.ref [options]\n"
 
 const cb_cli_command cb_command_reference = {
     "reference", cb_cmd_reference,
-    "the reference solution of a problem: polished by nsn and ipm, judged, stored", forms,
-    "Reads FILE (any format info reads), runs nsn (formulation=ac, then natural) and ipm to\n"
-    "--tol from p = 0, then nsn again from the best of them; the judge keeps the best (least\n"
+    "the reference solution of a problem: by nsn+nsgs and ipm+nsn, judged, stored", forms,
+    "Reads FILE (any format info reads), runs nsn+nsgs (formulation=ac, then natural) and\n"
+    "ipm+nsn to --tol from p = 0, then nsn+nsgs again from the best of them; the judge keeps the best (least\n"
     "error, then error_q). OUT.ref holds FILE's sha256, the judged error and error_q, the run\n"
     "that produced it, whether p* is unique (W positive definite: yes; W singular: no, the\n"
     "solutions form a set), then p and y. Campaigns use FILE.ref (or a `references DIR` line)\n"

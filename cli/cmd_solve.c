@@ -136,6 +136,17 @@ static double process_cpu_seconds(void)
 }
 
 /* The result as one JSON object (keys: docs/conebench.1, JSON OUTPUT). */
+/* "work":{the four counters}. */
+static void json_work(cb_json *j, const cb_work *w)
+{
+    cb_json_object(j, "work");
+    cb_json_int(j, "block_products", w->block_products);
+    cb_json_int(j, "projections", w->projections);
+    cb_json_int(j, "local_iters", w->local_iters);
+    cb_json_int(j, "error_evals", w->error_evals);
+    cb_json_close(j);
+}
+
 static void print_json(const solve_args *a, const cb_problem *p, const cb_info *info, double cpu)
 {
     double t = info->time_setup + info->time_solve;
@@ -160,11 +171,16 @@ static void print_json(const solve_args *a, const cb_problem *p, const cb_info *
     cb_json_num_digits(&j, "time_judge_s", info->time_judge, 9);
     cb_json_num_digits(&j, "cpu_s", cpu, 9);
     cb_json_int(&j, "repeat", a->repeat);
-    cb_json_object(&j, "work");
-    cb_json_int(&j, "block_products", info->work.block_products);
-    cb_json_int(&j, "projections", info->work.projections);
-    cb_json_int(&j, "local_iters", info->work.local_iters);
-    cb_json_int(&j, "error_evals", info->work.error_evals);
+    json_work(&j, &info->work);
+    cb_json_array(&j, "phases");
+    for (int i = 0; i < info->nphases; i++) {
+        cb_json_object(&j, NULL);
+        cb_json_str(&j, "solver", info->phases[i].solver);
+        cb_json_int(&j, "iterations", info->phases[i].iterations);
+        cb_json_num_digits(&j, "time_s", info->phases[i].time_s, 9);
+        json_work(&j, &info->phases[i].work);
+        cb_json_close(&j);
+    }
     cb_json_end(&j);
 }
 

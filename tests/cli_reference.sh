@@ -23,7 +23,7 @@ check "reference spd: exit 0, unique" '[ "$rc" = 0 ] && grep -q "\"unique\":\"ye
 err=$(sed 's/.*"error":\([^,]*\),.*/\1/' out)
 check "reference spd: judged error <= 1e-12 ($err)" 'awk -v e="$err" "BEGIN{exit !(e <= 1e-12)}"'
 sha=$(sha256sum spd.dat | cut -c1-64)
-check "reference spd: header" 'head -1 refs/spd.ref | grep -q "^conebench-reference sha256=$sha error=[^ ]* error_q=[^ ]* solver=[a-z/-]* unique=yes$"'
+check "reference spd: header" 'head -1 refs/spd.ref | grep -q "^conebench-reference sha256=$sha error=[^ ]* error_q=[^ ]* solver=[a-z/+-]* unique=yes$"'
 # ||p* - p_gen|| / max(1, ||p_gen||) from the two files (independent of conebench's code).
 tail -n +2 spd.sol >spd.body
 dist=$(paste -d' ' <(tail -n +3 refs/spd.ref) spd.body |

@@ -46,8 +46,8 @@ generate_all() {
   "$bin" generate sphere-pile --param init=heap --param n=300 --steps 1,20 -o "$out/pile-heap"
 }
 
-# The second-order solvers, nsn (KLU) and ipm (CHOLMOD simplicial LDL', GMRES and its nsn
-# polish: no BLAS), on the random problems but the half-dense spd-sparse ones (slow for a
+# The second-order solvers as composites, nsn+nsgs (KLU, nsgs) and ipm+nsn (CHOLMOD simplicial
+# LDL', GMRES, then nsn+nsgs: no BLAS), on the random problems but the half-dense spd-sparse ones (slow for a
 # sparse LU): their solution files and one-line figures (status, iterations, judged errors;
 # the time field left out). No time limit: a run stopped by the clock is not reproducible.
 run_nsn() {
@@ -55,7 +55,7 @@ run_nsn() {
   for f in "$1"/gen/mb-*.dat "$1"/gen/spd-[cr]*.dat; do
     local b kind=(); b=$(basename "$f" .dat)
     case $b in *rolling2d) kind=(--kind rolling2d) ;; esac # d = 3: read as rolling2d
-    for sv in nsn ipm; do
+    for sv in nsn+nsgs ipm+nsn; do
       "$bin" solve "$f" "${kind[@]}" --solver $sv --tol 1e-10 --max-iter 100 --time-limit 0 \
         --solution "$1/nsn/$b.$sv.sol" >"$1/nsn/line" || return 1
       sed 's/ *time=[^ ]*//' "$1/nsn/line" >>"$1/nsn/figures"

@@ -210,7 +210,8 @@ static long fail_each(const cb_solver *sv, const cb_problem *prob, const char *l
     return count;
 }
 
-static const char *const native[] = {"nsgs", "psor", "pfp", "eg", "apgd", "admm", "nsn", "ipm"};
+static const char *const native[] = {"nsgs", "psor", "pfp", "eg", "apgd", "admm", "nsn", "ipm",
+                                     "ipm+nsn", "nsn+nsgs"};
 #define NNATIVE (sizeof native / sizeof *native)
 
 static void fail_all_solvers(cb_problem *prob, const char *label)

@@ -133,7 +133,7 @@ static cbt_run_result run_ipm(const cb_problem *prob, const cb_option *opt, int 
     cb_settings s;
     cb_settings_default(&s);
     s.tol = TOL, s.options = opt, s.noptions = nopt, s.time_limit = 0;
-    return cbt_run(&cb_solver_ipm, prob, &s, NULL);
+    return cbt_run(&cb_solver_ipm_nsn, prob, &s, NULL);
 }
 
 /* Every kind, SPD and multibody W, dense and BSR storage, two seeds (seed 7 of coulomb2d
@@ -295,9 +295,11 @@ static void test_options(void **state)
 {
     (void)state;
     cb_problem *mb = random_problem(CB_KIND_COULOMB2D, 40, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 5);
-    cb_option none = {"polish", "none"};
-    cbt_run_result r0 = run_ipm(mb, &none, 1);
-    print_message("  polish=none, coulomb2d multibody: %s, %d iterations, error %.2e\n",
+    cb_settings s0;
+    cb_settings_default(&s0);
+    s0.tol = TOL, s0.time_limit = 0;
+    cbt_run_result r0 = cbt_run(&cb_solver_ipm, mb, &s0, NULL);
+    print_message("  ipm alone, coulomb2d multibody: %s, %d iterations, error %.2e\n",
                   cb_status_name(r0.info.status), r0.info.iterations, r0.info.error);
     assert_true(r0.info.solved);
     cbt_run_free(&r0);
@@ -316,9 +318,9 @@ static void test_options(void **state)
     const char *bad[5][3] = {
         {"shift", "fast", "option shift: 'fast' is not newton, each or outer"},
         {"factor", "qr", "option factor: 'qr' is not simplicial or supernodal"},
-        {"polish", "nsgs", "option polish: 'nsgs' is not nsn or none"},
+        {"polish", "nsn", "option polish: not an option of a phase of ipm+nsn"},
         {"prox", "-1", "option prox"},
-        {"gmres_max", "-2", "option gmres_max"}};
+        {"ipm.gmres_max", "-2", "option gmres_max"}};
     for (int i = 0; i < 5; i++) {
         cb_option opt = {bad[i][0], bad[i][1]};
         cbt_run_result r = run_ipm(prob, &opt, 1);
@@ -346,7 +348,7 @@ static void assert_multibody_solved(const cb_option *opt, int nopt, const char *
     cb_settings s;
     cb_settings_default(&s);
     s.tol = 1e-8, s.options = opt, s.noptions = nopt, s.time_limit = 0, s.max_iter = 300;
-    cbt_run_result r = cbt_run(&cb_solver_ipm, prob, &s, NULL);
+    cbt_run_result r = cbt_run(&cb_solver_ipm_nsn, prob, &s, NULL);
     print_message("  rolling3d nc=500 seed 3, %s: %s, %d iterations, error %.2e, error_q %.2e\n",
                   what, cb_status_name(r.info.status), r.info.iterations, r.info.error,
                   r.info.error_q);
@@ -374,14 +376,14 @@ static void test_drift_guard(void **state)
     assert_multibody_solved(NULL, 0, "defaults");
 }
 
-/* ipm with form=F (and shift=each, polish=none, at most max_iter iterations when max_iter > 0). */
+/* ipm alone with form=F (and shift=each, at most max_iter iterations when max_iter > 0). */
 static cbt_run_result run_form(const cb_problem *prob, const char *form, int max_iter)
 {
-    cb_option opt[3] = {{"form", form}, {"shift", "each"}, {"polish", "none"}};
+    cb_option opt[2] = {{"form", form}, {"shift", "each"}};
     cb_settings s;
     cb_settings_default(&s);
     s.tol = max_iter > 0 ? 1e-300 : TOL, s.time_limit = 0;
-    s.options = opt, s.noptions = max_iter > 0 ? 3 : 1;
+    s.options = opt, s.noptions = max_iter > 0 ? 2 : 1;
     if (max_iter > 0)
         s.max_iter = max_iter;
     return cbt_run(&cb_solver_ipm, prob, &s, NULL);

@@ -141,10 +141,10 @@ static void test_smoothing_bound(void **state)
     }
 }
 
-/* nsn with formulation f (NULL: the default) and linear solver lin (NULL: auto), tolerance
- * tol, a trace; from p = 0. */
-static cbt_run_result run_nsn_with(const cb_problem *prob, const char *f, const char *lin,
-                                   double tol, int max_iter)
+/* solver (nsn, or nsn+nsgs: nsn with its nsgs safeguard) with formulation f (NULL: the
+ * default) and linear solver lin (NULL: auto), tolerance tol, a trace; from p = 0. */
+static cbt_run_result run_nsn_with(const cb_problem *prob, const char *solver, const char *f,
+                                   const char *lin, double tol, int max_iter)
 {
     cb_settings s;
     cb_settings_default(&s);
@@ -156,16 +156,17 @@ static cbt_run_result run_nsn_with(const cb_problem *prob, const char *f, const 
         opt[n++] = (cb_option){"linear", lin};
     s.tol = tol, s.max_iter = max_iter, s.trace = 1, s.time_limit = 60;
     s.options = n ? opt : NULL, s.noptions = n;
-    return cbt_run(cb_solver_find("nsn"), prob, &s, NULL);
+    return cbt_run(cb_solver_find(solver), prob, &s, NULL);
 }
 
+/* nsn+nsgs (the harder problems need its safeguard). */
 static cbt_run_result run_nsn(const cb_problem *prob, const char *f, double tol, int max_iter)
 {
-    return run_nsn_with(prob, f, NULL, tol, max_iter);
+    return run_nsn_with(prob, "nsn+nsgs", f, NULL, tol, max_iter);
 }
 
 /* Known-solution problems of every kind, dense and BSR storage, the sparse LU and the
- * matrix-free GMRES: judged solved to 1e-10 with both formulations. */
+ * matrix-free GMRES: plain nsn (no nsgs) judged solved to 1e-10 with both formulations. */
 static void test_known_solutions(void **state)
 {
     (void)state;
@@ -176,7 +177,7 @@ static void test_known_solutions(void **state)
         for (int t = 0; t < 3; t++)
             for (int f = 0; f < 2; f++) {
                 cb_problem *prob = random_problem((cb_kind)k, 30, CB_GEN_SPD, 11 + t, st[t], NULL);
-                cbt_run_result r = run_nsn_with(prob, forms[f], lin[t], 1e-10, 200);
+                cbt_run_result r = run_nsn_with(prob, "nsn", forms[f], lin[t], 1e-10, 200);
                 print_message("  %-10s %-5s %-5s %-7s: %s after %d steps, error %.2e\n",
                               cb_kind_name((cb_kind)k), t ? "bsr" : "dense", lin[t], forms[f],
                               cb_status_name(r.info.status), r.info.iterations, r.info.error);
@@ -282,7 +283,7 @@ static void test_superlinear(void **state)
 
 /* A singular W: contact nc−1 repeats contact 0 (same rows and columns of W, same q and μ), as
  * two contacts between the same pair of bodies at one point would. The reaction is not unique
- * (only p_0 + p_last is); nsn must still reach a judged solution, with both formulations. */
+ * (only p_0 + p_last is); plain nsn must still reach a judged solution, with both formulations. */
 static void test_singular_w(void **state)
 {
     (void)state;
@@ -306,7 +307,7 @@ static void test_singular_w(void **state)
         }
         assert_int_equal(cb_problem_check(prob, &err), CB_OK);
         for (int f = 0; f < 2; f++) {
-            cbt_run_result r = run_nsn(prob, f ? "natural" : "ac", 1e-10, 300);
+            cbt_run_result r = run_nsn_with(prob, "nsn", f ? "natural" : "ac", NULL, 1e-10, 300);
             print_message("  %-10s %s: %s after %d steps, error %.2e\n", cb_kind_name((cb_kind)k),
                           f ? "natural" : "ac", cb_status_name(r.info.status), r.info.iterations,
                           r.info.error);

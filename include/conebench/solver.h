@@ -93,6 +93,23 @@ typedef struct {
     long long error_evals;    /* full residual evaluations */
 } cb_work;
 
+/* A solver's name (also an external solver's name= label): 1 to CB_SOLVER_NAME_MAX of these
+ * characters, safe in file names, CSV cells and campaign lines. */
+#define CB_SOLVER_NAME_MAX 64
+#define CB_SOLVER_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
+
+/* One phase of a run: the share of one solver. A composite solver (ipm+nsn, nsn+nsgs) runs its
+ * phases in order; nsn with fallback_sweeps > 0 records its nsgs safeguard as a phase of its
+ * own; every other run is one phase. The phases' work counters add up to cb_info.work. */
+#define CB_PHASES_MAX 4 /* beyond it, later phases are added into the last one */
+typedef struct {
+    char solver[CB_SOLVER_NAME_MAX + 1]; /* the phase's solver */
+    int iterations; /* its own (nsgs: sweeps); cb_info.iterations sums the phases run one after
+                     * the other, not a safeguard's sweeps inside its host's steps */
+    cb_work work;   /* its counters */
+    double time_s;  /* wall seconds of its solve */
+} cb_phase;
+
 typedef struct {
     int iteration;
     double time_s;
@@ -112,6 +129,8 @@ typedef struct {
     double time_cpu;     /* CPU seconds counted in the budget (cpu_spent, setup and solve) */
     cb_trace_point *trace; /* ntrace points when settings->trace */
     int ntrace, trace_cap;
+    int nphases;         /* phases of the run, in order (at least 1 once cb_solve ran it) */
+    cb_phase phases[CB_PHASES_MAX];
 } cb_info;
 
 void cb_info_free(cb_info *info); /* frees the trace, keeps the struct */
@@ -139,11 +158,6 @@ typedef struct cb_solver {
     int (*solve)(void *work, const cb_settings *s, cb_solution *sol, cb_info *info, cb_error *err);
     void (*cleanup)(void *work);
 } cb_solver;
-
-/* A solver's name (also an external solver's name= label): 1 to CB_SOLVER_NAME_MAX of these
- * characters, safe in file names, CSV cells and campaign lines. */
-#define CB_SOLVER_NAME_MAX 64
-#define CB_SOLVER_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
 
 /* Registry. */
 int cb_solver_count(void);

@@ -1,5 +1,6 @@
-/* conebench — reference solutions (reference.h): the second-order solvers
- * run in turn, the judge keeps the best, nsn polishes it; and where a campaign finds them. */
+/* conebench — reference solutions (reference.h): the second-order solvers (their hybrids
+ * nsn+nsgs and ipm+nsn) run in turn, the judge keeps the best, nsn+nsgs polishes it; and where
+ * a campaign finds them. */
 #include "reference.h"
 #include "base.h"
 #include "solve_limited.h"
@@ -16,11 +17,11 @@ typedef struct {
 } ref_run;
 
 static const ref_run cold_runs[] = {
-    {"nsn", "formulation", "ac", "nsn/ac"},
-    {"nsn", "formulation", "natural", "nsn/natural"},
-    {"ipm", NULL, NULL, "ipm"},
+    {"nsn+nsgs", "formulation", "ac", "nsn+nsgs/ac"},
+    {"nsn+nsgs", "formulation", "natural", "nsn+nsgs/natural"},
+    {"ipm+nsn", NULL, NULL, "ipm+nsn"},
 };
-static const ref_run polish_run = {"nsn", "formulation", "ac", "nsn/ac-polish"};
+static const ref_run polish_run = {"nsn+nsgs", "formulation", "ac", "nsn+nsgs/ac-polish"};
 
 void cb_reference_settings_default(cb_reference_settings *s)
 {

@@ -19,8 +19,8 @@ typedef struct {
 
 void cb_reference_settings_default(cb_reference_settings *s);
 
-/* The reference of prob: nsn (formulation=ac, then natural) and ipm from p = 0, then nsn
- * (formulation=ac) warm-started from the best of them; the best judged run (least error, then
+/* The reference of prob: nsn+nsgs (formulation=ac, then natural) and ipm+nsn from p = 0, then
+ * nsn+nsgs (formulation=ac) warm-started from the best of them; the best judged run (least error, then
  * least error_q; cb_solve's judge, never a solver's own figure) is kept in *out (sha256 =
  * prob->prov.sha256; unique = yes when cb_problem_W_definite says so, else no). A run a
  * solver refuses (unsupported storage or kind) is skipped; CB_ERR_INTERNAL when no run gives a

@@ -20,19 +20,16 @@
  * factorisation per update); `outer` refreezes it once the convex program is solved to a tenth
  * of the judged error (Acary et al.'s outer loop). On problems whose solution is degenerate
  * (not strictly complementary) the interior point slows down near the solution; when it has not
- * halved the judged error for IPM_STALL iterations, or breaks down, option polish=nsn (default)
- * hands its iterate to the semismooth Newton solver nsn (a crossover) for the rest of the
- * budget. On a singular W the program with a frozen shift can be unbounded along K ∩ null(W):
- * when p drifts (‖p‖ grows eightfold with W p and the absolute residual in place:
- * first_order.h) the interior point stops and the crossover starts from the drift detector's
- * reference iterate (measured: rolling3d nc 500 seed 3 drifts to ‖p‖ = 4.6e7 otherwise, where
- * the generator's solution has ‖p*‖ = 27). The stopping test is always the judge's
- * (first_order.h), never the interior point's own gap.
+ * halved the judged error for IPM_STALL iterations, or breaks down, it stops `stalled` (the
+ * composite ipm+nsn then hands its iterate to the semismooth Newton solver nsn, a crossover:
+ * composite.c). On a singular W the program with a frozen shift can be unbounded along
+ * K ∩ null(W): when p drifts (‖p‖ grows eightfold with W p and the absolute residual in place:
+ * first_order.h) the interior point stops `stalled` at the drift detector's reference iterate.
+ * The stopping test is always the judge's (first_order.h), never the interior point's own gap.
  *
- * Counters: iterations = interior-point iterations + Newton steps of the polish (the trace has a
- * point per interior-point iteration and one after the polish; max_iter caps their sum);
+ * Counters: iterations = interior-point iterations (the trace has a point per iteration);
  * work.local_iters = interior-point iterations (one factorisation and two solves each);
- * block_products (W p, S p, GMRES products, the polish's), projections and error_evals.
+ * block_products (W p, S p, GMRES products), projections and error_evals.
  * Factored W is assembled in block-sparse rows (cb_problem_to_bsr) at setup.
  *
  * Option form: on a problem read from a global file (M v = H p + f, y = Hᵀ v + w, kept as
@@ -40,8 +37,7 @@
  * with M, and the normal system as the augmented system [M H; Hᵀ −D̃] (ipm_global.c).
  * form=local uses the condensed W; form=auto (default) takes the global form when it has no
  * more velocities than the nc·d unknowns of W (on the shipped global files, ndof ≫ nc·d and
- * the global form is 1.2× to 30× slower: BENCHMARKS.md). The polish (nsn) works on the
- * condensed W. */
+ * the global form is slower: BENCHMARKS.md). */
 #include "first_order.h"
 #include "ipm_internal.h"
 #include "solvers_internal.h"
@@ -64,7 +60,7 @@
 #define IPM_MAX_BACKTRACK 40
 #define IPM_STICK 1e-3          /* De Saxcé derivative smoothed below ‖y_t‖ ~ this · ‖e‖ */
 #define IPM_PROGRESS 0.5        /* stalled: the error has not fallen below this · its best ... */
-#define IPM_STALL 10           /* ... for this many iterations: polish */
+#define IPM_STALL 10           /* ... for this many iterations: stalled */
 #define IPM_EXACT_MIN_STEP 0.1 /* shift=newton: below this step, the symmetric direction */
 #define IPM_CENTRAL 0.1        /* μ target ≥ this · ‖r_d‖ ‖p‖ (total over the cones) */
 #define IPM_GMRES_RESTART 25
@@ -80,7 +76,6 @@ typedef struct {
     int outer;      /* shift=outer */
     int newton;     /* shift=newton */
     long gmres_max; /* GMRES iterations per solve (shift=newton) */
-    int polish;     /* polish=nsn */
     int supernodal; /* factor=supernodal */
     double prox;    /* ρ scale */
     int form;       /* IPM_FORM_* */
@@ -122,8 +117,6 @@ static const cb_option_spec ipm_options[] = {
                              "everywhere) | supernodal (BLAS)"},
     {"max_inner", "100", "shift=outer: interior-point iterations per shift value (>= 1)"},
     {"gmres_max", "50", "shift=newton: GMRES iterations per linear solve (>= 0)"},
-    {"polish", "nsn", "crossover when the interior point stalls or breaks down: nsn (semismooth "
-                      "Newton from its iterate) | none"},
     {"form", "auto", "the problem the interior point works on: local (W) | global (M, H of a "
                      "global file, W never formed) | auto (global when the file has one with "
                      "no more velocities than nc d unknowns)"},
@@ -136,9 +129,6 @@ static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
     const char *f = rc == CB_OK ? cb_option_get(s, ipm_options, "factor") : "";
     if (rc == CB_OK && strcmp(sh, "each") && strcmp(sh, "outer") && strcmp(sh, "newton"))
         rc = cb_fail(err, CB_ERR_INPUT, "option shift: '%s' is not newton, each or outer", sh);
-    const char *po = rc == CB_OK ? cb_option_get(s, ipm_options, "polish") : "";
-    if (rc == CB_OK && strcmp(po, "nsn") && strcmp(po, "none"))
-        rc = cb_fail(err, CB_ERR_INPUT, "option polish: '%s' is not nsn or none", po);
     const char *fo = rc == CB_OK ? cb_option_get(s, ipm_options, "form") : "";
     if (rc == CB_OK && strcmp(fo, "auto") && strcmp(fo, "local") && strcmp(fo, "global"))
         rc = cb_fail(err, CB_ERR_INPUT, "option form: '%s' is not auto, local or global", fo);
@@ -154,7 +144,6 @@ static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
         rc = cb_option_int(s, ipm_options, "gmres_max", 0, 100000000, &p->gmres_max, err);
     p->outer = !strcmp(sh, "outer");
     p->newton = !strcmp(sh, "newton");
-    p->polish = !strcmp(po, "nsn");
     p->supernodal = !strcmp(f, "supernodal");
     return rc;
 }
@@ -600,35 +589,6 @@ static void after_step(ipm_work *w, const double *p, cb_fo_residual *res, long *
         *inner = 0;
 }
 
-/* The crossover: semismooth Newton (nsn, with its own defaults) from the interior-point iterate
- * within what is left of the iteration and time budget; its work is added to ours. Returns its
- * status, res = the judged residual of the result. */
-static int polish(ipm_work *w, const cb_settings *s, cb_solution *sol, double t0, int k,
-                  cb_info *info, cb_fo_residual *res, cb_error *err)
-{
-    cb_settings ns = *s;
-    ns.options = NULL, ns.noptions = 0, ns.trace = 0, ns.max_iter = s->max_iter - k;
-    /* ns.budget is the run's: nsn stops where the run's budget ends */
-    void *nw = NULL;
-    cb_info ni;
-    memset(&ni, 0, sizeof ni);
-    ni.status = CB_STATUS_STALLED;
-    int rc = cb_solver_nsn.setup(w->prob, &ns, &nw, err);
-    if (rc == CB_OK)
-        rc = cb_solver_nsn.solve(nw, &ns, sol, &ni, err);
-    cb_solver_nsn.cleanup(nw);
-    info->work.block_products += ni.work.block_products;
-    info->work.projections += ni.work.projections;
-    info->work.error_evals += ni.work.error_evals;
-    info->iterations += ni.iterations;
-    cb_info_free(&ni);
-    memcpy(w->y, sol->y, w->n * sizeof *w->y);
-    cb_fo_residual_eval(w->prob, sol->p, w->y, &w->scale, res, &info->work);
-    if (rc == CB_OK && cb_info_trace(info, s, info->iterations, t0, res->err) != CB_OK)
-        rc = cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory for the trace");
-    return rc != CB_OK ? -rc : (int)ni.status;
-}
-
 /* The drift guard: pbest = the detector's reference iterate; when p drifts (first_order.h: the
  * frozen-shift program can be unbounded along K ∩ null(W) on a singular W), p = pbest (y, res
  * and the shift updated) and 1: the interior point stops there. */
@@ -710,11 +670,6 @@ static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         after_step(w, sol->p, &res, &inner, 0, &info->work);
     }
     memcpy(sol->y, w->y, w->n * sizeof *sol->y);
-    info->solver_error = res.err;
-    if (status < 0 && w->par.polish && isfinite(res.err))
-        status = polish(w, s, sol, t0, k, info, &res, err);
-    if (status < 0 && status != -1)
-        return -status;
     info->solver_error = res.err;
     info->status = status < 0 ? CB_STATUS_STALLED : (cb_status)status;
     return CB_OK;

@@ -10,11 +10,13 @@
  * ρ_α‖W_αα‖∞): a Levenberg–Marquardt/proximal shift that keeps the system solvable on a
  * singular W and vanishes as F → 0 (local superlinear convergence where H is nonsingular at the
  * solution). Globalisation: non-monotone Armijo line search on ψ = ½‖F‖² (the last NSN_MEMORY
- * values); when it fails, the safeguard is `fallback_sweeps` sweeps of nsgs from the current
- * iterate (block Gauss–Seidel makes progress where Newton's model does not yet hold, and brings
- * the iterate into Newton's basin: measured on BoxesStack, 5 Newton steps from nsgs's 2e-4
- * stall reach 7e-15) and a larger λ next time. The stopping test is the judge's
- * (first_order.h), not ‖F‖.
+ * values); when it fails, λ grows for the next step, and with fallback_sweeps > 0 (the
+ * composite nsn+nsgs sets 20: composite.c) the safeguard is that many sweeps of nsgs from the
+ * current iterate (block Gauss–Seidel makes progress where Newton's model does not yet hold, and
+ * brings the iterate into Newton's basin). Plain nsn (fallback_sweeps = 0, the default) neither
+ * sets up nor runs nsgs. With the safeguard, nsgs's share of the counters is a phase of its own
+ * (cb_info.phases: nsn, then nsgs with its sweeps), added into the totals. The stopping test is
+ * the judge's (first_order.h), not ‖F‖.
  *
  * smoothing=auto (the default with formulation=ac) runs a smoothing Newton phase first: the
  * steps solve the smoothed map F_ε (nsn_internal.h) with a monotone search on ½‖F_ε‖², on a
@@ -22,13 +24,12 @@
  * near the solution (smooth_path). On a singular W the nonsmooth ψ has stationary points that
  * are not solutions, where the line search on ψ fails step after step; F_ε has no kinks, and on
  * the random multibody problems its path kept ‖p‖ near the generator's solution's. Its
- * safeguard is a longer nsgs run (up to NSN_SMOOTH_SWEEPS sweeps, stopped at a tenth of its
+ * safeguard (with fallback_sweeps > 0) is a longer nsgs run (up to NSN_SMOOTH_SWEEPS sweeps, stopped at a tenth of its
  * starting error, a chunk undone when it takes ‖p‖ past NSN_SMOOTH_GROWTH × the largest accepted
  * ‖p‖). The phase ends, and the plain method above restarts from the starting point, when p
  * drifts (‖p‖ grows eightfold with W p and the absolute residual in place: first_order.h) or
- * the error has not fallen tenfold in NSN_STALL_WINDOW steps. Measured (BENCHMARKS.md): the
- * random multibody rolling3d problems nc = 500 seed 3 and nc = 1000 seed 1 are solved in the
- * phase; the plain method alone solves neither. */
+ * the error has not fallen tenfold in NSN_STALL_WINDOW steps (BENCHMARKS.md: the random
+ * multibody rolling3d problems it was made for). */
 #include "first_order.h"
 #include "nsn_internal.h"
 #include "solvers_internal.h"
@@ -79,7 +80,10 @@ typedef struct {
     double *y, *dp, *pt, *yt, *Ft, *scratch;
     double psi_hist[NSN_MEMORY];
     double lambda_boost;    /* ≥ 1: grows after failures, shrinks after good steps */
-    void *gs;               /* nsgs work for the safeguard */
+    void *gs;               /* nsgs work for the safeguard (NULL: fallback_sweeps = 0) */
+    cb_work gs_work;        /* the safeguard's counters in this solve (its phase) */
+    int gs_sweeps;          /* its sweeps */
+    double gs_time;         /* its wall seconds */
     double *p0;             /* the starting point (the plain method restarts there) */
     int smoothing;          /* 1 while in the smoothing phase */
     double eps, r0;         /* its current ε; ‖F(p_0)‖/√nc */
@@ -96,7 +100,8 @@ static const cb_option_spec nsn_options[] = {
                        "any storage) | auto (klu unless W is factored)"},
     {"reg", "1e-2", "Levenberg-Marquardt shift lambda = reg min(1, error) mean(rho ||W_aa||), >= 0"},
     {"gmres_max", "200", "GMRES iterations per Newton step (>= 1)"},
-    {"fallback_sweeps", "20", "nsgs sweeps when the line search fails (>= 1)"},
+    {"fallback_sweeps", "0", "nsgs sweeps when the line search fails (>= 0; 0: no nsgs, only "
+                             "a larger shift; nsn+nsgs sets 20)"},
     {"smoothing", "auto", "auto: with formulation=ac, a smoothing Newton phase first (smoothed "
                           "max and disk projections on a path eps -> 0; ends when p drifts along "
                           "null(W) or stalls, then the plain method from the start) | off"},
@@ -119,7 +124,7 @@ static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
     if (rc == CB_OK)
         rc = cb_option_int(s, nsn_options, "gmres_max", 1, 100000000, &p->gmres_max, err);
     if (rc == CB_OK)
-        rc = cb_option_int(s, nsn_options, "fallback_sweeps", 1, 1000000, &p->sweeps, err);
+        rc = cb_option_int(s, nsn_options, "fallback_sweeps", 0, 1000000, &p->sweeps, err);
     p->ac = !strcmp(f, "ac");
     p->linear = !strcmp(l, "klu") ? 1 : !strcmp(l, "gmres") ? 2 : 0;
     p->smooth = p->ac && !strcmp(sm, "auto");
@@ -192,7 +197,7 @@ static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     cb_judge_scale_of(prob, &w->scale);
     cb_settings gs_settings = *s; /* nsgs with its own defaults: no nsn option */
     gs_settings.options = NULL, gs_settings.noptions = 0;
-    if ((rc = cb_solver_nsgs.setup(prob, &gs_settings, &w->gs, err)) != CB_OK) {
+    if (par.sweeps > 0 && (rc = cb_solver_nsgs.setup(prob, &gs_settings, &w->gs, err)) != CB_OK) {
         nsn_cleanup(w);
         return rc;
     }
@@ -271,20 +276,21 @@ static int line_search(nsn_work *w, double *p, int k, int mono, cb_work *cnt)
     return 0;
 }
 
-/* `sweeps` sweeps of nsgs from p to tolerance tol (its work counted); the nsgs status. */
+/* `sweeps` sweeps of nsgs from p to tolerance tol (its work, sweeps and time counted in the
+ * safeguard's phase); the nsgs status. */
 static int nsgs_run(nsn_work *w, const cb_settings *s, double *p, int sweeps, double tol,
-                    int *status, cb_work *cnt, cb_error *err)
+                    int *status, cb_error *err)
 {
     cb_settings gs = *s;
     gs.options = NULL, gs.noptions = 0, gs.trace = 0, gs.max_iter = sweeps, gs.tol = tol;
     cb_solution sol = {w->n, p, w->y};
     cb_info info;
     memset(&info, 0, sizeof info);
+    double t0 = cb_now();
     int rc = cb_solver_nsgs.solve(w->gs, &gs, &sol, &info, err);
-    cnt->block_products += info.work.block_products;
-    cnt->projections += info.work.projections;
-    cnt->local_iters += info.work.local_iters;
-    cnt->error_evals += info.work.error_evals;
+    w->gs_time += cb_now() - t0;
+    cb_work_add(&w->gs_work, &info.work);
+    w->gs_sweeps += info.iterations;
     *status = (int)info.status;
     cb_info_free(&info);
     return rc;
@@ -303,7 +309,7 @@ static int smooth_safeguard(nsn_work *w, const cb_settings *s, double *p, cb_wor
     int rc = CB_OK, st = CB_STATUS_MAX_ITER;
     for (int done = 0; done < NSN_SMOOTH_SWEEPS && rc == CB_OK; done += NSN_SMOOTH_CHUNK) {
         memcpy(w->pt, p, w->n * sizeof *p);
-        rc = nsgs_run(w, s, p, NSN_SMOOTH_CHUNK, tol, &st, cnt, err);
+        rc = nsgs_run(w, s, p, NSN_SMOOTH_CHUNK, tol, &st, err);
         if (rc != CB_OK || st == CB_STATUS_CONVERGED || st == CB_STATUS_DIVERGED)
             break;
         if (cb_nrm2(p, w->n) > bound) { /* drifting along K ∩ null(W): undo the chunk */
@@ -315,12 +321,14 @@ static int smooth_safeguard(nsn_work *w, const cb_settings *s, double *p, cb_wor
 }
 
 /* The safeguard: fallback_sweeps sweeps of nsgs from p (the smoothing phase's own in that
- * phase), then y = W p + q with the judge's kernel. */
+ * phase), then y = W p + q with the judge's kernel; none (p and y kept) when fallback_sweeps = 0. */
 static int fallback_step(nsn_work *w, const cb_settings *s, double *p, cb_work *cnt,
                          cb_error *err)
 {
+    if (!w->gs)
+        return CB_OK;
     int st, rc = w->smoothing ? smooth_safeguard(w, s, p, cnt, err)
-                              : nsgs_run(w, s, p, (int)w->par.sweeps, s->tol, &st, cnt, err);
+                              : nsgs_run(w, s, p, (int)w->par.sweeps, s->tol, &st, err);
     cb_problem_y(w->prob, p, w->y);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     return rc;
@@ -414,6 +422,18 @@ static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_w
     cb_fo_residual_eval(w->prob, p, w->y, &w->scale, res, cnt);
 }
 
+/* With the safeguard: the phases nsn (its own counters) and nsgs (the safeguard's), and the
+ * safeguard's counters added into the totals. Plain nsn: nothing (one phase, the whole run). */
+static void record_phases(const nsn_work *w, cb_info *info, double t0)
+{
+    if (!w->gs)
+        return;
+    cb_info_phase(info, cb_solver_nsn.name, info->iterations, &info->work,
+                  cb_now() - t0 - w->gs_time);
+    cb_info_phase(info, cb_solver_nsgs.name, w->gs_sweeps, &w->gs_work, w->gs_time);
+    cb_work_add(&info->work, &w->gs_work);
+}
+
 static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
                      cb_error *err)
 {
@@ -424,6 +444,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     int status = -1;
     cb_error_clear(err); /* a message set below comes from the step that failed */
     w->smoothing = w->par.smooth, w->lambda_boost = 1.0, w->p_ref = 0.0;
+    memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     cb_problem_y(w->prob, sol->p, w->y);
@@ -461,13 +482,15 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     memcpy(sol->y, w->y, w->n * sizeof *sol->y);
     info->solver_error = res.err;
     info->status = status < 0 ? CB_STATUS_MAX_ITER : (cb_status)status;
+    record_phases(w, info, t0);
     return CB_OK;
 }
 
 const cb_solver cb_solver_nsn = {
     .name = "nsn",
     .summary = "semismooth Newton on Alart-Curnier's map (or the natural map), a smoothing "
-               "Newton phase first, sparse LU (KLU) or GMRES, Levenberg-Marquardt shift",
+               "Newton phase first, sparse LU (KLU) or GMRES, Levenberg-Marquardt shift; no "
+               "nsgs inside (nsn+nsgs has it)",
     .options = nsn_options,
     .supports = cb_fo_supports,
     .setup = nsn_setup,

@@ -16,6 +16,7 @@ static const cb_solver *const registry[] = {
     &cb_solver_pfp,          &cb_solver_eg,
     &cb_solver_apgd,         &cb_solver_admm,
     &cb_solver_nsn,          &cb_solver_ipm,
+    &cb_solver_ipm_nsn,      &cb_solver_nsn_nsgs, /* composites (composite.c) */
 #if CB_HAVE_SICONOS /* the optional back end (make SICONOS=0 builds without it) */
     CB_SICONOS_SOLVERS,
 #endif
@@ -39,6 +40,9 @@ int cb_solver_stops_at_limit(const cb_solver *solver)
 
 int cb_solver_has_long_kernels(const cb_solver *solver)
 {
+    for (int i = 0; cb_composite_phase(solver, i); i++) /* a composite: one of its phases */
+        if (cb_solver_has_long_kernels(cb_composite_phase(solver, i)))
+            return 1;
     return solver == &cb_solver_nsn || solver == &cb_solver_ipm;
 }
 

@@ -217,6 +217,8 @@ static int run_judged(const cb_solver *solver, const cb_problem *prob, const cb_
     int rc = budgeted_run(solver, prob, s, sol, info, err);
     if (rc != CB_OK)
         return rc;
+    if (info->nphases == 0) /* a solver of one phase: the whole run */
+        cb_info_phase(info, solver->name, info->iterations, &info->work, info->time_solve);
     double t0 = cb_now();
     cb_judgement j;
     rc = cb_judge(prob, sol->p, s->tol, sol->y, &j, err);

@@ -43,6 +43,17 @@ extern const cb_solver cb_solver_nsgs;              /* solvers/nsgs.c */
 extern const cb_solver cb_solver_psor;              /* solvers/nsgs.c */
 extern const cb_solver cb_solver_nsn;               /* solvers/nsn.c */
 extern const cb_solver cb_solver_ipm;               /* solvers/ipm.c */
+extern const cb_solver cb_solver_ipm_nsn;           /* solvers/composite.c: ipm+nsn */
+extern const cb_solver cb_solver_nsn_nsgs;          /* solvers/composite.c: nsn+nsgs */
+/* The solver of phase i of a composite (composite.c), NULL past its last phase or when solver
+ * is not a composite. */
+const cb_solver *cb_composite_phase(const cb_solver *solver, int i);
+/* to += w, counter by counter. */
+void cb_work_add(cb_work *to, const cb_work *w);
+/* Append a phase (solver, iterations, work, time) to info->phases; added into the last one when
+ * CB_PHASES_MAX are there. */
+void cb_info_phase(cb_info *info, const char *solver, int iterations, const cb_work *work,
+                   double time_s);
 /* The Siconos adapters (solvers/siconos/: siconos_adapter.c the first three,
  * siconos_solvers.c the others). */
 extern const cb_solver cb_solver_siconos_nsgs;

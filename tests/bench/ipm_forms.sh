@@ -26,7 +26,7 @@ for f in $files; do
   g="" l=""
   for r in $(seq 1 "$rounds"); do
     for form in global local; do
-      out=$("$bin" solve "$f" --solver ipm --option form=$form --tol 1e-10 --repeat 3 --json) ||
+      out=$("$bin" solve "$f" --solver ipm+nsn --option form=$form --tol 1e-10 --repeat 3 --json) ||
         { echo "ipm_forms: solve failed on $f"; exit 1; }
       cpu=$(echo "$out" | field cpu_s) it=$(echo "$out" | field iterations)
       err=$(echo "$out" | field error)

@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" generate random --kind rolling3d --nc 500 --seed 3 -o "$tmp/r500.dat" >/dev/null 2>&1
 "$bin" generate random --kind rolling3d --nc 1000 --seed 1 -o "$tmp/r1000.dat" >/dev/null 2>&1
-solvers=("nsn" "ipm" "nsn smoothing=off")
+solvers=("nsn+nsgs" "ipm+nsn" "nsn+nsgs smoothing=off")
 listed=$("$bin" list solvers 2>/dev/null)
 grep -q '^siconos-nsgs ' <<<"$listed" && solvers+=("siconos-nsgs")
 : >"$tmp/rows"

@@ -3,7 +3,7 @@
 # (BENCHMARKS.md, "Second-order solvers against Siconos"):
 #     tests/bench/second_order.sh [RESULTS_DIR [ROUNDS]]
 # 1. Who solves what: the campaign campaigns/second-order.conf (every problem of the data folder,
-#    nsn, ipm, nsgs, nsgs-proj and seven Siconos solvers, tol 1e-8 and 1e-10), run into
+#    nsn+nsgs, ipm+nsn, nsgs, nsgs-proj and seven Siconos solvers, tol 1e-8 and 1e-10), run into
 #    RESULTS_DIR (default results/second-order) unless it already has runs.csv.
 # 2. How fast, side by side: every (problem, tol, solver) that the campaign solved in every
 #    repetition is timed again in process (`solve --repeat 5 --time-limit 0`: campaign runs are
