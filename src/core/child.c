@@ -121,13 +121,16 @@ static void child_setup(pid_t parent, int own_group)
         _exit(127);
 }
 
-/* Exec side: stdin /dev/null, stdout and stderr to the spec's descriptors or to fd, nothing else
+/* Exec side: stdin, stdout and stderr from the spec's descriptors (/dev/null, fd), nothing else
  * open, exec. Never returns (127: the program could not be started). */
 static void child_exec(const cb_child_spec *sp, int fd)
 {
-    int in = open("/dev/null", O_RDONLY);
+    int in = sp->in_fd > 0 ? sp->in_fd : open("/dev/null", O_RDONLY);
     int o = sp->out_fd > 0 ? sp->out_fd : fd, e = sp->err_fd > 0 ? sp->err_fd : fd;
-    if (in < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+    in = fcntl(in, F_DUPFD, 3); /* copies above 2 first: no dup2 overwrites one not yet copied */
+    o = fcntl(o, F_DUPFD, 3);
+    e = fcntl(e, F_DUPFD, 3);
+    if (in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
         _exit(127);
     close_range(3, ~0U, 0);
     if (sp->envp)

@@ -6,8 +6,8 @@
  * function (fork, no exec: fn(arg, fd) writes its answer to fd and ends with _exit(fn's return
  * value), so no atexit handler, stdio flush or leak report runs in it; fn frees what it
  * allocated and writes everything itself, cb_write_all) or another program (exec of an argv,
- * searched in PATH, stdin from /dev/null, stdout and stderr into the collected output or into
- * files the caller opened). cb_child_run is a pool of one child: for calls into libraries that
+ * searched in PATH, no shell; stdin from /dev/null or a descriptor of the caller, stdout and
+ * stderr into the collected output or into files the caller opened). cb_child_run is a pool of one child: for calls into libraries that
  * may crash on bad data or cannot be interrupted (HDF5 reads, the Siconos solvers under a time
  * limit). A worker (cb_worker, below) is one persistent child answering a sequence of requests.
  *
@@ -69,6 +69,8 @@ typedef struct {
     char *const *argv;    /* ... exec argv[0] (searched in PATH) with argv (NULL-terminated);
                            * a program that cannot be started ends with exit status 127 */
     char *const *envp;    /* exec: its environment (NULL: this process's) */
+    int in_fd;            /* exec: > 0: its stdin reads that descriptor (e.g. a script written
+                           * to a temporary file); 0: /dev/null */
     int out_fd, err_fd;   /* exec: > 0: its stdout / stderr go to that descriptor; 0: into the
                            * collected output (the result's data) */
     cb_child_limits limits; /* when the parent stops it (≤ 0: no such limit) */
