@@ -182,7 +182,7 @@ static size_t stream_errors(const cb_child_result *r, int k)
     return bad;
 }
 
-/* Seven children at once, each ending its own way; each is reported with its own end, code and
+/* Nine children at once, each ending its own way; each is reported with its own end, code and
  * bytes, whatever the order in which they end. */
 static void test_pool_outcomes(void **state)
 {
@@ -190,6 +190,7 @@ static void test_pool_outcomes(void **state)
     static int segv = 1, k0 = 0, k1 = 1;
     static char *missing[] = {"/nonexistent/conebench-no-such-program", NULL};
     static char *sh_both[] = {"/bin/sh", "-c", "printf out; printf err >&2; exit 5", NULL};
+    static char *named[] = {"cb-named", "-c", "printf %s \"$0\"", NULL}; /* path: /bin/sh */
     static char *sh_term[] = {"/bin/sh", "-c", "trap 'exit 3' TERM; while :; do sleep 0.01; done",
                               NULL};
     pool_case cases[] = {
@@ -201,6 +202,7 @@ static void test_pool_outcomes(void **state)
          -1},
         {{.argv = missing}, CB_CHILD_EXITED, 127, "", -1},
         {{.argv = sh_both}, CB_CHILD_EXITED, 5, "outerr", -1},
+        {{.argv = named, .path = "/bin/sh"}, CB_CHILD_EXITED, 0, "cb-named", -1},
         {{.argv = sh_term, .limits = {POOL_LIMIT_S, 0}, .term_grace_s = POOL_GUARD_S,
           .own_group = 1}, CB_CHILD_TIMED_OUT, SIGTERM, NULL, -1}}; /* sh may say why */
     enum { N = sizeof cases / sizeof *cases };

@@ -256,9 +256,10 @@ static int run_command(const ext_work *w, char *line, double limit, cb_child_res
 {
     int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
     int out = open(w->path[F_STDOUT], flags, 0666), errfd = open(w->path[F_STDERR], flags, 0666);
-    char sh[] = "/bin/sh", dash_c[] = "-c", *argv[] = {sh, dash_c, line, NULL};
-    cb_child_spec spec = {.argv = argv, .out_fd = out, .err_fd = errfd, .limits = {limit, 0},
-                          .term_grace_s = EXT_KILL_GRACE_S, .own_group = 1};
+    char sh[] = "sh", dash_c[] = "-c", *argv[] = {sh, dash_c, line, NULL};
+    cb_child_spec spec = {.argv = argv, .path = "/bin/sh", .out_fd = out, .err_fd = errfd,
+                          .limits = {limit, 0}, .term_grace_s = EXT_KILL_GRACE_S,
+                          .own_group = 1};
     int rc = out >= 0 && errfd >= 0 ? CB_OK
                                     : cb_fail(err, CB_ERR_IO, "external: %s: %s", w->dir,
                                               strerror(errno));
