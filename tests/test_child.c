@@ -6,7 +6,8 @@
  * far larger than a pipe buffer. cb_pool: children at once, each reported with its own end
  * (exit with output, crash, killed at the wall or the CPU limit, SIGTERM with a grace, exec of a
  * missing program) and its own bytes (two streams of 1 MB written in small writes are not
- * mixed), no zombie left; a full pool, a timeout; exec with files and an environment. cb_worker: a sequence of requests to one child, which is
+ * mixed), no zombie left; a full pool, a timeout; exec with stdin, files and an environment.
+ * cb_worker: a sequence of requests to one child, which is
  * replaced after a request it never answers or dies on. cb_problem_pack: dense, BSR and
  * factored problems round trip bit for bit; cut or damaged bytes are refused.
  * cb_solve_limited: which solvers stop themselves; a Siconos solve that cannot end (tol 1e-300,
@@ -181,7 +182,7 @@ static size_t stream_errors(const cb_child_result *r, int k)
     return bad;
 }
 
-/* Seven children at once, each ending its own way; each is reported with its own end, code and
+/* Nine children at once, each ending its own way; each is reported with its own end, code and
  * bytes, whatever the order in which they end. */
 static void test_pool_outcomes(void **state)
 {
@@ -189,6 +190,7 @@ static void test_pool_outcomes(void **state)
     static int segv = 1, k0 = 0, k1 = 1;
     static char *missing[] = {"/nonexistent/conebench-no-such-program", NULL};
     static char *sh_both[] = {"/bin/sh", "-c", "printf out; printf err >&2; exit 5", NULL};
+    static char *named[] = {"cb-named", "-c", "printf %s \"$0\"", NULL}; /* path: /bin/sh */
     static char *sh_term[] = {"/bin/sh", "-c", "trap 'exit 3' TERM; while :; do sleep 0.01; done",
                               NULL};
     pool_case cases[] = {
@@ -200,6 +202,7 @@ static void test_pool_outcomes(void **state)
          -1},
         {{.argv = missing}, CB_CHILD_EXITED, 127, "", -1},
         {{.argv = sh_both}, CB_CHILD_EXITED, 5, "outerr", -1},
+        {{.argv = named, .path = "/bin/sh"}, CB_CHILD_EXITED, 0, "cb-named", -1},
         {{.argv = sh_term, .limits = {POOL_LIMIT_S, 0}, .term_grace_s = POOL_GUARD_S,
           .own_group = 1}, CB_CHILD_TIMED_OUT, SIGTERM, NULL, -1}}; /* sh may say why */
     enum { N = sizeof cases / sizeof *cases };
@@ -270,28 +273,39 @@ static void test_pool_limits_of_use(void **state)
     assert_int_equal(errno, ECHILD);
 }
 
-/* An exec'd child's stdout and stderr go to the caller's descriptors when given (nothing is
- * collected), and its environment is the one given. */
+/* A temporary file holding text (""), open for reading and writing; its name is removed. */
+static int temp_file(const char *text)
+{
+    char path[] = "/tmp/cb_test_child_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    unlink(path);
+    assert_int_equal(cb_write_all(fd, text, strlen(text)), 0);
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    return fd;
+}
+
+/* An exec'd child reads the caller's descriptor as stdin, writes stdout and stderr to the
+ * caller's descriptors (nothing is collected), and has the environment given. */
 static void test_pool_exec_files_env(void **state)
 {
     (void)state;
-    char path[] = "/tmp/cb_test_child_XXXXXX", text[64] = "";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    char *argv[] = {"sh", "-c", "printf \"$CB_POOL_TEST\"; printf e >&2", NULL};
+    char text[64] = "";
+    int in = temp_file("-in-"), out = temp_file("");
+    char *argv[] = {"sh", "-c", "printf \"$CB_POOL_TEST\"; cat; printf e >&2", NULL};
     char *envp[] = {"CB_POOL_TEST=given", "PATH=/bin:/usr/bin", NULL};
-    cb_child_spec spec = {.argv = argv, .envp = envp, .out_fd = fd, .err_fd = fd};
+    cb_child_spec spec = {.argv = argv, .envp = envp, .in_fd = in, .out_fd = out, .err_fd = out};
     cb_child_result r;
     assert_int_equal(cb_child_run_spec(&spec, &r, NULL), CB_OK);
     assert_int_equal(r.end, CB_CHILD_EXITED);
     assert_int_equal(r.code, 0);
     assert_int_equal(r.len, 0);
     cb_child_result_free(&r);
-    ssize_t n = pread(fd, text, sizeof text - 1, 0);
-    close(fd);
-    unlink(path);
+    ssize_t n = pread(out, text, sizeof text - 1, 0);
+    close(in);
+    close(out);
     assert_true(n >= 0);
-    assert_string_equal(text, "givene");
+    assert_string_equal(text, "given-in-e");
 }
 
 /* ------------------------------------------------------------------ cb_worker */

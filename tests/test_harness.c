@@ -130,18 +130,19 @@ static int status_of(const cb_results *r, const char *solver)
 
 /* A crashing solver is recorded as crashed, a hanging one as time_limit (killed at 1.5 · 2 + 0.5
  * s: a hang never ends, and nsgs's run on nc = 5 takes milliseconds, 2 s even 50x slower); the
- * others still run and are judged (nsgs solves its problem). */
-static void test_crash_and_hang(void **state)
+ * others still run and are judged (nsgs solves its problem). One run at a time, then the three
+ * at once (--jobs 3): each row is its own run's. */
+static void crash_and_hang(int jobs)
 {
-    (void)state;
     const char *dir = cbt_tmpdir();
     cb_campaign *c = campaign(dir, "generate random kind=rolling3d nc=5 seeds=1\n"
                                    "solver test-crash\nsolver test-hang\nsolver nsgs\n"
                                    "tol 1e-8\ntime-limit 2\n");
     char out[600];
-    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(out, sizeof out, "%s/out%d", dir, jobs);
     cb_runner_settings s;
     settings(&s, out);
+    s.jobs = jobs;
     cb_runner_summary sum;
     cb_error err = {{0}};
     assert_int_equal(cb_run_campaign(c, &s, &sum, &err), CB_OK);
@@ -159,6 +160,13 @@ static void test_crash_and_hang(void **state)
     }
     cb_results_free(&r);
     cb_campaign_free(c);
+}
+
+static void test_crash_and_hang(void **state)
+{
+    (void)state;
+    crash_and_hang(1);
+    crash_and_hang(3);
 }
 
 /* Two problems, two solvers; siconos-admm does not take rollspin3d. */

@@ -1,7 +1,7 @@
 /* conebench — the external solver: write the problem and settings to a temporary directory, run
  * the user's command under the time limit, read back its solution and trace (external.h holds
  * the file contract). The judge (cb_solve) scores the result like every other solver's. */
-#define _GNU_SOURCE /* nftw, mkdtemp, close_range */
+#define _GNU_SOURCE /* nftw, mkdtemp */
 #include "external.h"
 
 #include <ctype.h>
@@ -9,25 +9,20 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "conebench/io.h"
 #include "base.h"
+#include "child.h"
 #include "fileio.h"
 #include "fclib_check.h"
 
 #define EXT_PATH_LEN 4096
 #define EXT_KILL_GRACE_S 1.0     /* SIGTERM at the limit, SIGKILL this much later */
-#define EXT_POLL_FIRST_S 1e-4    /* first pause between two looks at the command, doubled ... */
-#define EXT_POLL_MAX_S 0.01      /* ... up to this */
 #define EXT_TAIL_LINES 3         /* last stderr lines quoted in a failure's reason */
 #define EXT_TAIL_BYTES 480       /* of at most this many bytes */
 #define EXT_MAX_FILE_BYTES ((size_t)1 << 31)
@@ -252,81 +247,24 @@ static char *expand_cmd(const ext_work *w)
     return buf;
 }
 
-/* In the forked child: own process group, output to the files, no other descriptor of ours,
- * then /bin/sh -c line. */
-static void exec_command(const char *line, int out, int errfd)
-{
-    static const int reset[] = {SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGQUIT};
-    sigset_t none;
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    for (size_t i = 0; i < sizeof reset / sizeof *reset; i++)
-        signal(reset[i], SIG_DFL);
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    int in = open("/dev/null", O_RDONLY);
-    if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
-        _exit(127);
-    close_range(3, ~0U, 0);
-    execl("/bin/sh", "sh", "-c", line, (char *)NULL);
-    _exit(127);
-}
-
-static void pause_s(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
-    nanosleep(&ts, NULL);
-}
-
-/* Wait for pid to end; past limit seconds (limit ≤ 0: none) its group gets SIGTERM, then
- * SIGKILL EXT_KILL_GRACE_S later (*timed_out = 1). */
-static int wait_command(pid_t pid, double limit, int *wstatus, int *timed_out, cb_error *err)
-{
-    double t0 = cb_now(), pause = EXT_POLL_FIRST_S;
-    int signals_sent = 0;
-    *timed_out = 0;
-    for (;;) {
-        pid_t r = waitpid(pid, wstatus, WNOHANG);
-        if (r == pid)
-            return CB_OK;
-        if (r < 0 && errno != EINTR)
-            return cb_fail(err, CB_ERR_IO, "external: waitpid: %s", strerror(errno));
-        double elapsed = cb_now() - t0;
-        if (limit > 0 && elapsed > limit && signals_sent == 0) {
-            kill(-pid, SIGTERM);
-            signals_sent = *timed_out = 1;
-        } else if (signals_sent == 1 && elapsed > limit + EXT_KILL_GRACE_S) {
-            kill(-pid, SIGKILL);
-            signals_sent = 2;
-        }
-        pause_s(pause);
-        pause = fmin(2 * pause, EXT_POLL_MAX_S);
-    }
-}
-
-/* Run the command line; its group is killed when it ends (no process left behind). */
-static int run_command(const ext_work *w, const char *line, double limit, int *wstatus,
-                       int *timed_out, cb_error *err)
+/* Run the command line: /bin/sh -c line, a child of the pool (child.h) in a process group of
+ * its own, stdin /dev/null, stdout and stderr to the files; past limit seconds (≤ 0: none) the
+ * group gets SIGTERM, then SIGKILL EXT_KILL_GRACE_S later (res->end CB_CHILD_TIMED_OUT); the
+ * group is killed when the command ends (no process left behind). */
+static int run_command(const ext_work *w, char *line, double limit, cb_child_result *res,
+                       cb_error *err)
 {
     int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
     int out = open(w->path[F_STDOUT], flags, 0666), errfd = open(w->path[F_STDERR], flags, 0666);
+    char sh[] = "sh", dash_c[] = "-c", *argv[] = {sh, dash_c, line, NULL};
+    cb_child_spec spec = {.argv = argv, .path = "/bin/sh", .out_fd = out, .err_fd = errfd,
+                          .limits = {limit, 0}, .term_grace_s = EXT_KILL_GRACE_S,
+                          .own_group = 1};
     int rc = out >= 0 && errfd >= 0 ? CB_OK
                                     : cb_fail(err, CB_ERR_IO, "external: %s: %s", w->dir,
                                               strerror(errno));
-    pid_t pid = -1;
-    if (rc == CB_OK) {
-        fflush(NULL);
-        pid = fork();
-        if (pid == 0)
-            exec_command(line, out, errfd);
-        if (pid < 0)
-            rc = cb_fail(err, CB_ERR_IO, "external: fork: %s", strerror(errno));
-    }
-    if (pid > 0) {
-        setpgid(pid, pid); /* also here: no race with the first kill */
-        rc = wait_command(pid, limit, wstatus, timed_out, err);
-        kill(-pid, SIGKILL);
-    }
+    if (rc == CB_OK)
+        rc = cb_child_run_spec(&spec, res, err);
     if (out >= 0)
         close(out);
     if (errfd >= 0)
@@ -368,15 +306,14 @@ static void file_tail(const char *path, char *out, size_t cap)
 }
 
 /* 1 (and the reason in err) when the command did not exit with status 0. */
-static int command_failed(const ext_work *w, int wstatus, cb_error *err)
+static int command_failed(const ext_work *w, const cb_child_result *res, cb_error *err)
 {
     char tail[EXT_TAIL_BYTES + 64];
-    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)
+    if (res->end == CB_CHILD_EXITED && res->code == 0)
         return 0;
     file_tail(w->path[F_STDERR], tail, sizeof tail);
     cb_fail(err, CB_ERR_INPUT, "the command %s %d%s%s",
-            WIFSIGNALED(wstatus) ? "killed by signal" : "exited with status",
-            WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : WEXITSTATUS(wstatus),
+            res->end == CB_CHILD_EXITED ? "exited with status" : "killed by signal", res->code,
             tail[0] ? "; stderr: " : "", tail);
     return 1;
 }
@@ -560,7 +497,7 @@ static int ext_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
 {
     ext_work *w = work;
     char *line = NULL;
-    int wstatus = 0, timed_out = 0;
+    cb_child_result res = {0};
     cb_error_clear(err);
     w->dir[0] = '\0';
     info->status = CB_STATUS_STALLED;
@@ -573,11 +510,12 @@ static int ext_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     if (rc == CB_OK && !(line = expand_cmd(w)))
         rc = cb_fail(err, CB_ERR_NOMEM, "external: out of memory");
     if (rc == CB_OK)
-        rc = run_command(w, line, s->time_limit, &wstatus, &timed_out, err);
-    if (rc == CB_OK && timed_out)
+        rc = run_command(w, line, s->time_limit, &res, err);
+    if (rc == CB_OK && res.end == CB_CHILD_TIMED_OUT)
         info->status = CB_STATUS_TIME_LIMIT;
-    else if (rc == CB_OK && !command_failed(w, wstatus, err))
+    else if (rc == CB_OK && !command_failed(w, &res, err))
         rc = read_outputs(w, s, sol, info, err);
+    cb_child_result_free(&res);
     free(line);
     finish_dir(w);
     return rc;

@@ -4,13 +4,11 @@
 
 #include "conebench/common.h"
 
-/* cb_child_fn: stdin from /dev/null, stdout and stderr into fd, then execvp(argv[0], argv)
- * (arg is a NULL-terminated char *argv[]); make's job-server variables are dropped so that a
- * `make` started under `make` builds on its own. Returns 127 when exec fails. */
-int cb_gate_exec(void *arg, int fd);
-
-/* Run argv (execvp), wait up to deadline_s (≤ 0: no limit); *out (may be NULL) gets the output
- * (owned, free()), *status the exit status (−1 when killed or crashed). */
+/* Run argv (exec through the child pool, child.h: stdin from /dev/null, stdout and stderr
+ * collected; make's job-server variables are dropped so that a `make` started under `make`
+ * builds on its own; exit status 127 when argv[0] cannot be started), wait up to deadline_s
+ * (≤ 0: no limit); *out (may be NULL) gets the output (owned, free()), *status the exit status
+ * (−1 when killed or crashed). */
 int cb_gate_command(char *const argv[], double deadline_s, char **out, int *status,
                     cb_error *err);
 

@@ -84,40 +84,60 @@ static void build_cmd(const cb_campaign *c, int pi, int si, int ti, const char *
     cmd->argv[k] = NULL;
 }
 
-/* In the child about to exec: CONEBENCH_PLUGIN_PATH gains every plugin this process loaded
- * (--plugin, a campaign's plugin line), so that both binaries of the gate know their solvers. */
-static void pass_plugins(void)
+#define PLUGIN_VAR "CONEBENCH_PLUGIN_PATH="
+
+/* The environment of a command of the gate: this process's without make's job-server
+ * variables (a `make` started under `make` builds on its own), CONEBENCH_PLUGIN_PATH gaining
+ * every plugin this process loaded (--plugin, a campaign's plugin line), so that both binaries
+ * of the gate know their solvers. envp[] borrows environ's strings and plugins (one
+ * allocation: the pointers, then the text of CONEBENCH_PLUGIN_PATH); NULL when out of memory. */
+static char **gate_env(void)
 {
-    char list[8192] = "";
+    static const char *const dropped[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", PLUGIN_VAR};
+    extern char **environ;
     const char *old = getenv("CONEBENCH_PLUGIN_PATH");
-    size_t k = (size_t)snprintf(list, sizeof list, "%s", old ? old : "");
-    for (int i = 0; i < cb_plugin_count() && k < sizeof list; i++)
-        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", k ? ":" : "", cb_plugin_path(i));
-    if (list[0] && k < sizeof list)
-        setenv("CONEBENCH_PLUGIN_PATH", list, 1);
+    size_t n = 0, k = 0, text = 8192, head = strlen(PLUGIN_VAR);
+    while (environ[n])
+        n++;
+    char **envp = malloc((n + 2) * sizeof *envp + text);
+    if (!envp)
+        return NULL;
+    char *list = (char *)(envp + n + 2);
+    size_t at = (size_t)snprintf(list, text, "%s%s", PLUGIN_VAR, old ? old : "");
+    for (int i = 0; i < cb_plugin_count() && at < text; i++)
+        at += (size_t)snprintf(list + at, text - at, "%s%s", at > head ? ":" : "",
+                               cb_plugin_path(i));
+    size_t ndrop = at > head && at < text ? 4 : 3; /* too long: the variable as it was */
+    for (size_t i = 0; i < n; i++) {
+        size_t d = 0;
+        while (d < ndrop && strncmp(environ[i], dropped[d], strlen(dropped[d])) != 0)
+            d++;
+        if (d == ndrop)
+            envp[k++] = environ[i];
+    }
+    if (ndrop == 4)
+        envp[k++] = list;
+    envp[k] = NULL;
+    return envp;
 }
 
-int cb_gate_exec(void *arg, int fd)
+/* Run argv (exec, through the pool: stdin /dev/null, stdout and stderr collected) in the
+ * gate's environment, killed after deadline_s (≤ 0: no limit). Returns as cb_child_run_spec. */
+static int gate_exec(char *const argv[], double deadline_s, cb_child_result *res, cb_error *err)
 {
-    char **argv = arg;
-    pass_plugins();
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0)
-        dup2(null, 0);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    unsetenv("MAKEFLAGS");
-    unsetenv("MFLAGS");
-    unsetenv("MAKELEVEL");
-    execvp(argv[0], argv);
-    return 127;
+    char **envp = gate_env();
+    cb_child_spec spec = {.argv = argv, .envp = envp, .limits = {deadline_s, 0}};
+    int rc = envp ? cb_child_run_spec(&spec, res, err)
+                  : cb_fail(err, CB_ERR_NOMEM, "bench: out of memory");
+    free(envp);
+    return rc;
 }
 
 int cb_gate_command(char *const argv[], double deadline_s, char **out, int *status,
                     cb_error *err)
 {
-    cb_child_result res;
-    int rc = cb_child_run(cb_gate_exec, (void *)argv, deadline_s, &res, err);
+    cb_child_result res = {0};
+    int rc = gate_exec(argv, deadline_s, &res, err);
     *status = rc == CB_OK && res.end == CB_CHILD_EXITED ? res.code : -1;
     if (out) {
         *out = res.data;
@@ -191,7 +211,7 @@ static int run_one(char **argv, double deadline, solve_answer *a, cb_error *err)
 {
     cb_child_result res;
     memset(a, 0, sizeof *a);
-    int rc = cb_child_run(cb_gate_exec, argv, deadline, &res, err);
+    int rc = gate_exec(argv, deadline, &res, err);
     if (rc != CB_OK)
         return rc;
     if (parse_answer(res.data ? res.data : "", a) != CB_OK) {

@@ -9,14 +9,10 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,22 +20,18 @@
 #include "reference.h"
 #include "results.h"
 #include "base.h"
+#include "child.h"
 #include "fileio.h"
 #include "solve_limited.h"
 
 #define MAX_JOBS 256
 #define MSG_LEN 8192
+#define STOP_CHECK_S 0.02 /* the longest wait for a child before the stop flag is read again */
 
+/* A run in a child of the pool (the pool's id indexes these). */
 typedef struct {
-    pid_t pid;
-    int fd;
     cb_run_ref ref;
-    double start, deadline; /* wall clock: the start and the wall guard's kill */
-    clockid_t cpu_clock;    /* the child's CPU clock (valid when has_cpu_clock) */
-    int has_cpu_clock;
-    int killed;
-    size_t len;
-    char msg[MSG_LEN];
+    double start; /* cb_now() at its start: the time of a run that gave no row */
 } child;
 
 typedef struct {
@@ -168,18 +160,13 @@ static double run_dist_ref(const run_ctx *x, const cb_run_ref *r, const cb_probl
     return dist;
 }
 
-/* Child side of one run: read, solve (judged by cb_solve), send "P ...", then "R row" or "E msg"
- * (both when the solver does not support the problem: the row says unsupported, the message
- * goes to errors.log). Never returns. */
-static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
+/* Child side of one run (a child of the pool, child.h: default signal actions, dies with the
+ * parent): read, solve (judged by cb_solve), send "P ...", then "R row" or "E msg" (both when
+ * the solver does not support the problem: the row says unsupported, the message goes to
+ * errors.log). Returns the exit status: 0 when a row was sent. */
+static int child_main(const run_ctx *x, const cb_run_ref *r, int fd)
 {
     const cb_campaign *c = x->c;
-    static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t i = 0; i < sizeof crash_signals / sizeof *crash_signals; i++)
-        signal(crash_signals[i], SIG_DFL); /* a crash must kill the child, whatever the parent set */
-    signal(SIGINT, SIG_DFL);               /* the parent's interruption handler is not ours */
-    signal(SIGTERM, SIG_DFL);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
     cb_problem *p = NULL;
     cb_solution sol = {0};
     cb_info info = {0};
@@ -226,35 +213,35 @@ static void child_main(const run_ctx *x, const cb_run_ref *r, int fd)
         write_all(fd, msg, (size_t)snprintf(msg, sizeof msg, "E %s\n", err.text)); /* last: kept */
     if (rc == CB_OK || unsupported)
         send_row(x, r, p, &info, dist_ref, fd);
-    _exit(rc == CB_OK || unsupported ? 0 : 2);
+    return rc == CB_OK || unsupported ? 0 : 2; /* (the child ends here: nothing to free) */
 }
 
-static int spawn(run_ctx *x, child *ch, const cb_run_ref *r, cb_error *err)
+/* What a child of the pool runs: runs.csv is the parent's alone. */
+typedef struct {
+    const run_ctx *x;
+    cb_run_ref r;
+} run_job;
+
+static int run_in_child(void *arg, int fd)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return cb_fail(err, CB_ERR_IO, "pipe: %s", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return cb_fail(err, CB_ERR_IO, "fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        close(x->out_fd);
-        child_main(x, r, fds[1]);
-    }
-    close(fds[1]);
-    memset(ch, 0, sizeof *ch);
-    ch->pid = pid;
-    ch->fd = fds[0];
-    ch->ref = *r;
-    ch->start = cb_now();
-    ch->deadline = ch->start + CB_WALL_GUARD_FACTOR * x->c->time_limit + x->s->kill_after;
-    ch->has_cpu_clock = clock_getcpuclockid(pid, &ch->cpu_clock) == 0;
-    return CB_OK;
+    const run_job *j = arg;
+    close(j->x->out_fd);
+    return child_main(j->x, &j->r, fd);
+}
+
+/* Start run r in the pool. The child is killed (status time_limit) past its wall guard or
+ * past its budget's CPU seconds plus kill_after (it stops itself at the budget: this catches
+ * one that cannot). */
+static int spawn(run_ctx *x, cb_pool *pool, child *kids, const cb_run_ref *r, cb_error *err)
+{
+    run_job job = {x, *r};
+    cb_child_spec spec = {.fn = run_in_child, .arg = &job};
+    spec.limits.wall_s = CB_WALL_GUARD_FACTOR * x->c->time_limit + x->s->kill_after;
+    spec.limits.cpu_s = x->c->time_limit + x->s->kill_after;
+    int id = -1, rc = cb_pool_start(pool, &spec, &id, err);
+    if (rc == CB_OK)
+        kids[id] = (child){*r, cb_now()};
+    return rc;
 }
 
 /* One line of errors.log: "run_id problem label: message". */
@@ -265,17 +252,20 @@ static void log_error(const run_ctx *x, const cb_result *row, const char *msg)
                 (int)strcspn(msg, "\n"), msg);
 }
 
-/* Turn a finished child's messages and exit status into a row. */
-static void child_row(const run_ctx *x, child *ch, int wstatus, cb_result *row)
+/* Turn a finished child's messages and end into a row. */
+static void child_row(const run_ctx *x, const child *ch, const cb_child_result *res,
+                      cb_result *row)
 {
-    char *rline = NULL, *eline = NULL, *pline = strstr(ch->msg, "P ") == ch->msg ? ch->msg : NULL;
-    for (char *l = ch->msg; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    char *rline = NULL, *eline = NULL, *pline = strstr(res->data, "P ") == res->data ? res->data
+                                                                                       : NULL;
+    int exited = res->end == CB_CHILD_EXITED;
+    for (char *l = res->data; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         if (!strncmp(l, "R ", 2))
             rline = l + 2;
         if (!strncmp(l, "E ", 2))
             eline = l + 2;
     }
-    if (rline && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+    if (rline && exited && res->code == 0) {
         rline[strcspn(rline, "\n")] = '\0';
         if (cb_result_parse(rline, row) == CB_OK) {
             if (eline) /* an unsupported run: its row and why */
@@ -287,15 +277,14 @@ static void child_row(const run_ctx *x, child *ch, int wstatus, cb_result *row)
     if (pline)
         sscanf(pline, "P %64s %15s %d", row->sha256, row->kind, &row->nc);
     row->time_s = cb_now() - ch->start; /* (a trace write fault "F" never gets here: finish) */
-    row->status = ch->killed ? CB_STATUS_TIME_LIMIT
-                  : (eline && WIFEXITED(wstatus)) ? CB_STATUS_BAD_INPUT
-                                                   : CB_STATUS_CRASHED;
+    row->status = res->end == CB_CHILD_TIMED_OUT ? CB_STATUS_TIME_LIMIT
+                  : (eline && exited)             ? CB_STATUS_BAD_INPUT
+                                                  : CB_STATUS_CRASHED;
     if (eline)
         log_error(x, row, eline);
     else if (row->status == CB_STATUS_CRASHED && x->errlog)
         fprintf(x->errlog, "%s %s %s: child %s %d\n", row->run_id, row->problem, row->label,
-                WIFSIGNALED(wstatus) ? "killed by signal" : "exited with",
-                WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : WEXITSTATUS(wstatus));
+                exited ? "exited with" : "killed by signal", res->code);
 }
 
 static void progress(run_ctx *x, int final)
@@ -356,21 +345,17 @@ static int log_written(const run_ctx *x, cb_error *err)
     return cb_fail_at(err, CB_ERR_IO, path, 0, "cannot write: %s", strerror(errno));
 }
 
-/* Reap a child whose pipe closed: append its row. A trace the child could not write ("F") ends
- * the campaign: the run is not recorded. */
-static int finish(run_ctx *x, child *ch, cb_error *err)
+/* A child that ended: append its row. A trace the child could not write ("F") ends the
+ * campaign: the run is not recorded. */
+static int finish(run_ctx *x, const child *ch, const cb_child_result *res, cb_error *err)
 {
-    int wstatus = 0;
-    close(ch->fd);
-    while (waitpid(ch->pid, &wstatus, 0) < 0 && errno == EINTR)
-        ;
     cb_result row;
     char line[4096];
-    const char *fault = tagged(ch->msg, "F ");
+    const char *fault = tagged(res->data, "F ");
     if (fault)
         return cb_fail(err, CB_ERR_IO, "%.*s (run %s not recorded: --resume runs it again)",
                        (int)strcspn(fault, "\n"), fault, ch->ref.id);
-    child_row(x, ch, wstatus, &row);
+    child_row(x, ch, res, &row);
     int n = cb_result_format(&row, line, sizeof line);
     int rc = n < 0 ? cb_fail(err, CB_ERR_INTERNAL, "result row too long for %s", row.run_id)
                    : log_written(x, err);
@@ -388,49 +373,16 @@ static int finish(run_ctx *x, child *ch, cb_error *err)
     return CB_OK;
 }
 
-/* 1 when the child is past its wall guard or has used its budget's CPU seconds plus
- * kill_after (it stops itself at the budget: this catches one that cannot). */
-static int past_limits(const run_ctx *x, const child *ch, double now)
+/* Wait (a little: the stop flag is read between two waits) for the next child to end and
+ * record its run; a run that ends after an interruption is dropped. */
+static int collect(run_ctx *x, cb_pool *pool, const child *kids, cb_error *err)
 {
-    struct timespec ts;
-    if (now > ch->deadline)
-        return 1;
-    return ch->has_cpu_clock && clock_gettime(ch->cpu_clock, &ts) == 0 &&
-           (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec > x->c->time_limit + x->s->kill_after;
-}
-
-/* Read what is available from running children; kill the ones past their limits. */
-static int pump(run_ctx *x, child *kids, int *nkids, cb_error *err)
-{
-    struct pollfd pf[MAX_JOBS];
-    for (int i = 0; i < *nkids; i++)
-        pf[i] = (struct pollfd){kids[i].fd, POLLIN, 0};
-    poll(pf, (nfds_t)*nkids, 20);
-    double now = cb_now();
-    for (int i = 0; i < *nkids && !stopped(x); i++) {
-        child *ch = &kids[i];
-        if (!ch->killed && past_limits(x, ch, now)) {
-            kill(ch->pid, SIGKILL);
-            ch->killed = 1;
-        }
-        if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-            continue;
-        ssize_t r = read(ch->fd, ch->msg + ch->len, MSG_LEN - 1 - ch->len);
-        if (r > 0) {
-            ch->len += (size_t)r;
-            ch->msg[ch->len] = '\0';
-            continue;
-        }
-        if ((r < 0 && errno == EINTR) || stopped(x)) /* interrupted: the run is dropped */
-            continue;
-        int rc = finish(x, ch, err);
-        kids[i] = kids[--*nkids];
-        pf[i] = pf[*nkids];
-        i--;
-        if (rc != CB_OK)
-            return rc;
-    }
-    return CB_OK;
+    cb_child_result res;
+    int id = -1, rc = cb_pool_wait(pool, STOP_CHECK_S, &id, &res, err);
+    if (rc == CB_OK && id >= 0 && !stopped(x))
+        rc = finish(x, &kids[id], &res, err);
+    cb_child_result_free(&res);
+    return rc;
 }
 
 static int cmp_id(const void *a, const void *b) { return strcmp(a, b); }
@@ -527,24 +479,22 @@ static int check_runner(const cb_runner_settings *s, cb_error *err)
 /* Keep up to `jobs` children running until every pending run is recorded. */
 static int run_all(run_ctx *x, const long *pending, long npending, cb_error *err)
 {
-    child *kids = cb_calloc((size_t)x->s->jobs, sizeof *kids); /* 8 KB each: not on the stack */
-    int nkids = 0, rc = kids ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    cb_pool *pool = NULL;
+    child *kids = cb_calloc((size_t)x->s->jobs, sizeof *kids);
+    int rc = kids ? cb_pool_new(x->s->jobs, &pool, err)
+                  : cb_fail(err, CB_ERR_NOMEM, "out of memory");
     long next = 0;
-    while (rc == CB_OK && !stopped(x) && (next < npending || nkids > 0)) {
-        while (rc == CB_OK && !stopped(x) && nkids < x->s->jobs && next < npending) {
+    while (rc == CB_OK && !stopped(x) && (next < npending || cb_pool_running(pool) > 0)) {
+        while (rc == CB_OK && !stopped(x) && cb_pool_running(pool) < x->s->jobs &&
+               next < npending) {
             cb_run_ref r;
             cb_campaign_run(x->c, pending[next++], &r);
-            if ((rc = spawn(x, &kids[nkids], &r, err)) == CB_OK)
-                nkids++;
+            rc = spawn(x, pool, kids, &r, err);
         }
         if (rc == CB_OK)
-            rc = pump(x, kids, &nkids, err);
+            rc = collect(x, pool, kids, err);
     }
-    for (int i = 0; i < nkids; i++) { /* error or interruption: no child left behind */
-        kill(kids[i].pid, SIGKILL);
-        close(kids[i].fd);
-        waitpid(kids[i].pid, NULL, 0);
-    }
+    cb_pool_free(pool); /* error or interruption: no child left behind */
     free(kids);
     return rc;
 }

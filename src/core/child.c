@@ -3,7 +3,7 @@
  * a sequence of requests. A worker's messages are framed: an 8-byte length (host order), then
  * the bytes. A child's end is seen on its pidfd (its process ended), or, where the kernel has
  * none, by looking every POOL_TICK_S. */
-#define _GNU_SOURCE /* execvpe, close_range, pidfd_open */
+#define _GNU_SOURCE /* execvpe, environ, close_range, pidfd_open */
 #include "child.h"
 
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ typedef struct {
 struct cb_pool {
     int cap, running;
     pool_slot *slot;
+    struct pollfd *pf; /* pf[2i]: slot i's pipe, pf[2i+1]: its pidfd */
 };
 
 struct cb_worker {
@@ -121,19 +123,23 @@ static void child_setup(pid_t parent, int own_group)
         _exit(127);
 }
 
-/* Exec side: stdin /dev/null, stdout and stderr to the spec's descriptors or to fd, nothing else
+/* Exec side: stdin, stdout and stderr from the spec's descriptors (/dev/null, fd), nothing else
  * open, exec. Never returns (127: the program could not be started). */
 static void child_exec(const cb_child_spec *sp, int fd)
 {
-    int in = open("/dev/null", O_RDONLY);
+    int in = sp->in_fd > 0 ? sp->in_fd : open("/dev/null", O_RDONLY);
     int o = sp->out_fd > 0 ? sp->out_fd : fd, e = sp->err_fd > 0 ? sp->err_fd : fd;
-    if (in < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+    in = fcntl(in, F_DUPFD, 3); /* copies above 2 first: no dup2 overwrites one not yet copied */
+    o = fcntl(o, F_DUPFD, 3);
+    e = fcntl(e, F_DUPFD, 3);
+    if (in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
         _exit(127);
     close_range(3, ~0U, 0);
-    if (sp->envp)
-        execvpe(sp->argv[0], sp->argv, sp->envp);
+    char *const *env = sp->envp ? sp->envp : environ;
+    if (sp->path)
+        execve(sp->path, sp->argv, env);
     else
-        execvp(sp->argv[0], sp->argv);
+        execvpe(sp->argv[0], sp->argv, env);
     _exit(127);
 }
 
@@ -260,6 +266,14 @@ static pump_end pump(int fd, pid_t pid, const kill_at *k, grow_buf *b)
     }
 }
 
+/* How a child ended, from its wait status ws and the signal the parent sent at a limit (0:
+ * none). */
+static void set_end(int ws, int sent, cb_child_result *out)
+{
+    out->end = sent ? CB_CHILD_TIMED_OUT : WIFEXITED(ws) ? CB_CHILD_EXITED : CB_CHILD_SIGNALED;
+    out->code = sent ? sent : WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+}
+
 /* Wait for a worker's child to end and say how it did (killed: at a limit). */
 static void reap(pid_t pid, int killed, double t0, cb_child_result *out)
 {
@@ -267,9 +281,7 @@ static void reap(pid_t pid, int killed, double t0, cb_child_result *out)
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;
     out->elapsed = real_now() - t0;
-    out->end = killed ? CB_CHILD_TIMED_OUT : WIFEXITED(ws) ? CB_CHILD_EXITED : CB_CHILD_SIGNALED;
-    out->code = killed ? SIGKILL : WIFEXITED(ws) ? WEXITSTATUS(ws)
-                                 : WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+    set_end(ws, killed ? SIGKILL : 0, out);
 }
 
 /* Hand the bytes of b from offset `skip` to out (NUL-terminated), or fail for memory. */
@@ -307,13 +319,14 @@ int cb_pool_new(int max_children, cb_pool **out, cb_error *err)
                        max_children, POOL_MAX);
     cb_pool *p = calloc(1, sizeof *p);
     pool_slot *slot = calloc((size_t)max_children, sizeof *slot);
-    if (!p || !slot) {
+    struct pollfd *pf = calloc(2 * (size_t)max_children, sizeof *pf);
+    if (!p || !slot || !pf) {
         free(p);
         free(slot);
+        free(pf);
         return cb_fail(err, CB_ERR_NOMEM, "child pool: out of memory");
     }
-    p->cap = max_children;
-    p->slot = slot;
+    *p = (cb_pool){max_children, 0, slot, pf};
     *out = p;
     return CB_OK;
 }
@@ -335,13 +348,27 @@ static void slot_release(cb_pool *p, pool_slot *s)
     p->running--;
 }
 
+/* A pidfd for pid, or -1 (then the pool looks for the child's end every POOL_TICK_S). A kernel
+ * (or valgrind) without pidfd_open is asked once. */
+static int open_pidfd(pid_t pid)
+{
+    static atomic_int unsupported;
+    if (atomic_load(&unsupported))
+        return -1;
+    int fd = pidfd_open(pid, 0);
+    if (fd < 0 && errno == ENOSYS)
+        atomic_store(&unsupported, 1);
+    return fd;
+}
+
 int cb_pool_start(cb_pool *pool, const cb_child_spec *spec, int *id, cb_error *err)
 {
     int i = 0, fds[2];
     if (id)
         *id = -1;
-    if (!spec || (!spec->fn && (!spec->argv || !spec->argv[0])))
-        return cb_fail(err, CB_ERR_INPUT, "child pool: nothing to run (no fn, no argv)");
+    if (!pool || !spec || (!spec->fn && (!spec->argv || !spec->argv[0])))
+        return cb_fail(err, CB_ERR_INPUT, "child pool: %s",
+                       pool ? "nothing to run (no fn, no argv)" : "no pool");
     while (i < pool->cap && pool->slot[i].pid)
         i++;
     if (i == pool->cap)
@@ -354,7 +381,7 @@ int cb_pool_start(cb_pool *pool, const cb_child_spec *spec, int *id, cb_error *e
     if (pid < 0)
         return CB_ERR_IO;
     fcntl(fds[0], F_SETFL, O_NONBLOCK);
-    *s = (pool_slot){pid, fds[0], pidfd_open(pid, 0), spec->own_group != 0, 0, 0,
+    *s = (pool_slot){pid, fds[0], open_pidfd(pid), spec->own_group != 0, 0, 0,
                      t0, spec->term_grace_s, INFINITY, kill_at_from(pid, &spec->limits, t0),
                      {0}};
     pool->running++;
@@ -401,11 +428,11 @@ static void slot_read(pool_slot *s, int drain)
 /* The smaller of two poll waits (-1: none). */
 static int min_ms(int a, int b) { return a < 0 ? b : b < 0 ? a : a < b ? a : b; }
 
-/* One poll over every child's pipe and pidfd (pf[2i], pf[2i+1] for slot i), no longer than ms
- * (-1: no limit) nor than the next limit of a child; reads what came. Returns -1 when a signal
- * interrupted it, else 0. */
-static int pool_poll(cb_pool *p, struct pollfd *pf, int ms)
+/* One poll over every child's pipe and pidfd, no longer than ms (-1: no limit) nor than the
+ * next limit of a child; reads what came. Returns -1 when a signal interrupted it, else 0. */
+static int pool_poll(cb_pool *p, int ms)
 {
+    struct pollfd *pf = p->pf;
     int tick = (int)(POOL_TICK_S * 1e3);
     for (int i = 0; i < p->cap; i++) {
         pool_slot *s = &p->slot[i];
@@ -422,11 +449,11 @@ static int pool_poll(cb_pool *p, struct pollfd *pf, int ms)
 }
 
 /* The id of a child whose process ended (reaped: *ws its status), or -1. */
-static int pool_ended(cb_pool *p, const struct pollfd *pf, int *ws)
+static int pool_ended(cb_pool *p, int *ws)
 {
     for (int i = 0; i < p->cap; i++) {
         pool_slot *s = &p->slot[i];
-        if (!s->pid || (s->pidfd >= 0 && !pf[2 * i + 1].revents))
+        if (!s->pid || (s->pidfd >= 0 && !p->pf[2 * i + 1].revents))
             continue;
         pid_t r;
         while ((r = waitpid(s->pid, ws, WNOHANG)) < 0 && errno == EINTR)
@@ -446,9 +473,7 @@ static int pool_finish(cb_pool *p, int i, int ws, cb_child_result *out, cb_error
     if (s->group)
         slot_signal(s, SIGKILL);
     out->elapsed = real_now() - s->t0;
-    out->end = s->sent ? CB_CHILD_TIMED_OUT : WIFEXITED(ws) ? CB_CHILD_EXITED : CB_CHILD_SIGNALED;
-    out->code = s->sent ? s->sent : WIFEXITED(ws) ? WEXITSTATUS(ws)
-                                  : WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+    set_end(ws, s->sent, out);
     if (s->nomem)
         rc = cb_fail(err, CB_ERR_NOMEM, "child process: out of memory for its output");
     if (rc == CB_OK)
@@ -465,20 +490,14 @@ int cb_pool_wait(cb_pool *pool, double timeout_s, int *id, cb_child_result *out,
     *id = -1;
     if (!pool || pool->running == 0)
         return CB_OK;
-    struct pollfd *pf = calloc(2 * (size_t)pool->cap, sizeof *pf);
-    if (!pf)
-        return cb_fail(err, CB_ERR_NOMEM, "child pool: out of memory");
     double end = timeout_s < 0 ? INFINITY : real_now() + timeout_s;
-    int ws = 0, rc = CB_OK;
+    int ws = 0;
     for (int stop = 0; !stop;) {
-        stop = pool_poll(pool, pf, wait_ms(end)) < 0; /* a signal: the caller looks at it */
-        *id = pool_ended(pool, pf, &ws);
+        stop = pool_poll(pool, wait_ms(end)) < 0; /* a signal: the caller looks at it */
+        *id = pool_ended(pool, &ws);
         stop = stop || *id >= 0 || wait_ms(end) == 0;
     }
-    if (*id >= 0)
-        rc = pool_finish(pool, *id, ws, out, err);
-    free(pf);
-    return rc;
+    return *id >= 0 ? pool_finish(pool, *id, ws, out, err) : CB_OK;
 }
 
 void cb_pool_free(cb_pool *pool)
@@ -495,6 +514,7 @@ void cb_pool_free(cb_pool *pool)
         slot_release(pool, s);
     }
     free(pool->slot);
+    free(pool->pf);
     free(pool);
 }
 

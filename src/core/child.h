@@ -6,10 +6,11 @@
  * function (fork, no exec: fn(arg, fd) writes its answer to fd and ends with _exit(fn's return
  * value), so no atexit handler, stdio flush or leak report runs in it; fn frees what it
  * allocated and writes everything itself, cb_write_all) or another program (exec of an argv,
- * searched in PATH, stdin from /dev/null, stdout and stderr into the collected output or into
- * files the caller opened). cb_child_run is a pool of one child: for calls into libraries that
- * may crash on bad data or cannot be interrupted (HDF5 reads, the Siconos solvers under a time
- * limit). A worker (cb_worker, below) is one persistent child answering a sequence of requests.
+ * no shell; stdin from /dev/null or a descriptor of the caller, stdout and stderr into the
+ * collected output or into files the caller opened). cb_child_run is a pool of one child: for
+ * calls into libraries that may crash on bad data or cannot be interrupted (HDF5 reads, the
+ * Siconos solvers under a time limit). A worker (cb_worker, below) is one persistent child
+ * answering a sequence of requests.
  *
  * In every child the crash signals (SEGV, BUS, FPE, ILL, ABRT), SIGINT, SIGTERM, SIGPIPE,
  * SIGCHLD and SIGQUIT take their default action, whatever the parent installed, no signal is
@@ -66,9 +67,12 @@ int cb_child_run_limits(cb_child_fn fn, void *arg, const cb_child_limits *lim,
 typedef struct {
     cb_child_fn fn;       /* run fn(arg, fd) in the child (fork, no exec); or, when NULL, ... */
     void *arg;
-    char *const *argv;    /* ... exec argv[0] (searched in PATH) with argv (NULL-terminated);
-                           * a program that cannot be started ends with exit status 127 */
+    char *const *argv;    /* ... exec the program with argv (NULL-terminated); a program that
+                           * cannot be started ends with exit status 127 */
+    const char *path;     /* exec: the program's file (NULL: argv[0], searched in PATH) */
     char *const *envp;    /* exec: its environment (NULL: this process's) */
+    int in_fd;            /* exec: > 0: its stdin reads that descriptor (e.g. a script written
+                           * to a temporary file); 0: /dev/null */
     int out_fd, err_fd;   /* exec: > 0: its stdout / stderr go to that descriptor; 0: into the
                            * collected output (the result's data) */
     cb_child_limits limits; /* when the parent stops it (≤ 0: no such limit) */
