@@ -692,7 +692,7 @@ static run_result run_limited(const cb_solver *sv, const cb_problem *prob)
  * without a global form (naming why) and a kind it does not take, before Siconos is called;
  * each runs to a status on global coulomb3d and rolling3d problems (8 bodies, 12 contacts, the
  * condensed W definite for coulomb3d); Siconos's global NSN-AC and NSGS_WR reach the judged
- * 1e-8 there, on the p that ipm finds on the same global form (coulomb3d: unique). */
+ * 1e-8 there, on the p that ipm+nsn finds on the same global form (coulomb3d: unique). */
 static void test_global_adapters(void **state)
 {
     (void)state;
@@ -705,7 +705,7 @@ static void test_global_adapters(void **state)
     cb_solution ref;
     cb_info ri;
     assert_int_equal(cb_solution_alloc(gp[0], &ref, NULL), CB_OK);
-    assert_int_equal(cb_solve(&cb_solver_ipm, gp[0], &s, &ref, &ri, NULL), CB_OK);
+    assert_int_equal(cb_solve(&cb_solver_ipm_nsn, gp[0], &s, &ref, &ri, NULL), CB_OK);
     assert_true(ri.solved);
     int global_rows = 0;
     for (int i = 0; i < cb_solver_count(); i++) {
