@@ -138,7 +138,19 @@ typedef struct cb_solver {
      * Calls cb_info_trace() each iteration (it is a no-op when tracing is off). */
     int (*solve)(void *work, const cb_settings *s, cb_solution *sol, cb_info *info, cb_error *err);
     void (*cleanup)(void *work);
+    /* Optional (NULL: the workspace sets the solver up again). Bring work, made by setup for
+     * this same prob (same storage, sizes and pattern of W), up to date after prob's q, μ's or
+     * W values changed (changed: CB_CHANGED_* flags; 0 after a solve with no change) so that it
+     * is exactly what a fresh setup would make: a solve afterwards gives the same bits. Keeps
+     * what does not depend on the change (symbolic analyses, buffers). On failure work is
+     * still valid for cleanup only. */
+    int (*update)(void *work, const cb_problem *prob, unsigned changed, cb_error *err);
 } cb_solver;
+
+/* What changed since work was set up or last solved (cb_solver.update). */
+#define CB_CHANGED_Q 1u
+#define CB_CHANGED_MU 2u
+#define CB_CHANGED_W 4u
 
 /* A solver's name (also an external solver's name= label): 1 to CB_SOLVER_NAME_MAX of these
  * characters, safe in file names, CSV cells and campaign lines. */
@@ -159,6 +171,48 @@ const char *cb_solver_suggest(const char *name, char *buf, size_t len);
  * its supports()). */
 int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
              cb_solution *sol, cb_info *info, cb_error *err);
+
+/* ---- Setup once, solve many (the shape of OSQP's API) ----
+ *
+ * cb_setup validates the solver, settings and problem (everything before allocating), copies
+ * the problem and the settings (options included: the caller may free theirs at once) and
+ * sets the solver up. The workspace owns its copies; cb_cleanup frees them (NULL ok).
+ * The updates validate their input (CB_ERR_INPUT naming the field and the reason; the
+ * workspace is then unchanged and usable) and copy it into the workspace's problem:
+ *   cb_update_q   n = nc·d values of q;
+ *   cb_update_mu  nc values of each of μ, μ_r, μ_s (NULL: unchanged);
+ *   cb_update_W   the stored values of W in its storage, same pattern: dense n² values, BSR
+ *                 nnzb·d² (the block pattern row_ptr/col is kept); refused for factored
+ *                 storage (its values are G and M⁻¹: set up again);
+ *   cb_update_q and cb_update_W are refused for a problem that carries its global form (q and
+ *   W were condensed from it: set up again).
+ * cb_warm_start sets the start of the next solve (n values; NULL: zeros). The start is zero
+ * after cb_setup and becomes each solve's p afterwards (the next solve starts from the last
+ * answer unless cb_warm_start says otherwise).
+ * cb_solve_ws solves from that start into sol (allocated by cb_solution_alloc for the problem;
+ * sol->p on entry is ignored), then judges, exactly as cb_solve: info, status rule, trace and
+ * the same bits as cb_solve on the updated problem from the same start.
+ * What each solver keeps (its update): nsn its KLU symbolic analysis and buffers (a dense W whose
+ * block pattern changed is analysed again), ipm its CHOLMOD symbolic analysis (local form, when
+ * the pattern of S is unchanged), nsgs/psor their diagonal-block factors when W's diagonal
+ * blocks did not change, apgd/admm/pfp/eg their buffers and the step estimates that depend on W
+ * alone; a solver without update (Siconos adapters, plugins) is set up again.
+ * Time: the setup, and the bringing up to date of the work after updates (done at the next
+ * solve), are counted in the next solve: its time_setup (wall seconds) and its budget
+ * (time_limit counts their CPU seconds; the wall guard their wall seconds). Budgets, timing
+ * fields, the verdict and the status rule hold per solve call. */
+typedef struct cb_workspace cb_workspace;
+int cb_setup(cb_workspace **ws, const cb_solver *solver, const cb_problem *prob,
+             const cb_settings *s, cb_error *err);
+int cb_update_q(cb_workspace *ws, const double *q, size_t n, cb_error *err);
+int cb_update_mu(cb_workspace *ws, const double *mu, const double *mu_r, const double *mu_s,
+                 size_t nc, cb_error *err);
+int cb_update_W(cb_workspace *ws, const double *values, size_t nvalues, cb_error *err);
+int cb_warm_start(cb_workspace *ws, const double *p, size_t n, cb_error *err);
+int cb_solve_ws(cb_workspace *ws, cb_solution *sol, cb_info *info, cb_error *err);
+void cb_cleanup(cb_workspace *ws);
+/* The workspace's problem (read-only; valid until cb_cleanup): sizes, pattern, current data. */
+const cb_problem *cb_workspace_problem(const cb_workspace *ws);
 
 /* 1 when this conebench has the Siconos adapters (siconos-nsgs, siconos-nsgs-light,
  * siconos-admm); 0 when built with make SICONOS=0 (they are then not in the registry). */
