@@ -39,6 +39,7 @@ static const cb_cli_opt sim_opts[] = {
     {"csv", 'c', "OUT", "write the time series (one row a step: man conebench, RESULTS FILES)"},
     {"every", 'e', "N", "one CSV row every N steps (default 1)"},
     {"json", 'j', NULL, "print one JSON object (keys: man conebench, JSON OUTPUT)"},
+    {"dump", 'D', "DIR", "write each step's CCP as DIR/step-NNNNNN.txt (Siconos text)"},
     {NULL, 0, NULL, NULL}};
 
 const cb_cli_opt cb_generate_scenario_opts[] = {
@@ -49,7 +50,7 @@ const cb_cli_opt cb_generate_scenario_opts[] = {
     {NULL, 0, NULL, NULL}};
 
 typedef struct {
-    const char *scenario, *model, *solver, *csv, *outdir, *steps, *storage;
+    const char *scenario, *model, *solver, *csv, *outdir, *steps, *storage, *dump;
     int json;
     long every;
     double tol;          /* the solver tolerance when have_tol, else the scenario's */
@@ -75,6 +76,7 @@ static int sim_option(int c, sim_args *a)
     case 'S': a->steps = optarg; return CB_EXIT_OK;
     case 'o': a->outdir = optarg; return CB_EXIT_OK;
     case 'W': a->storage = optarg; return CB_EXIT_OK;
+    case 'D': a->dump = optarg; return CB_EXIT_OK;
     default: return CB_EXIT_BADINPUT; /* getopt has said what is wrong */
     }
 }
@@ -131,6 +133,7 @@ static int run_settings(const sim_args *a, cb_run_settings *rs)
         rs->mj.solve.time_limit = a->time_limit;
     rs->mj.solve.options = a->options.items;
     rs->mj.solve.noptions = a->options.n;
+    rs->dump_dir = a->dump;
     if (a->storage && !strcmp(a->storage, "factored"))
         rs->mj.storage = CB_STORAGE_FACTORED;
     else if (a->storage && strcmp(a->storage, "bsr") != 0)
@@ -285,6 +288,9 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
         return rc;
     if (a->have_tol)
         scen->tol = a->tol;
+    cb_error err;
+    if (a->dump && (rc = cb_dump_dir_prepare(a->dump, &err)) != CB_OK)
+        return cb_cli_report(rc, &err);
     cb_outbuf o = {0};
     double t0 = cb_now(), interval = isatty(2) ? 10.0 : 60.0;
     csv_ctx c = {NULL, scen, a->every, rs.t_end > 0 ? rs.t_end : scen->t_end, t0, t0 + interval,
@@ -299,7 +305,6 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
         csv_row(&c, &s0, NULL, NULL);
     }
     cb_run_result res;
-    cb_error err;
     cb_error_clear(&err);
     rc = cb_nonsmooth_run(scen, &rs, csv_hook, &c, &res, &err);
     int st = rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);

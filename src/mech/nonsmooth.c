@@ -1,6 +1,7 @@
 /* conebench — running a scenario with the nonsmooth (Moreau–Jean + CCP) model. */
 #include "timestepper.h"
 #include "base.h"
+#include "scenarios.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -63,6 +64,9 @@ static int run_loop(const cb_scenario *scen, const cb_run_settings *rs, cb_syste
         if (rc != CB_OK)
             break;
         account(res, &rec);
+        if (rs->dump_dir && cb_mj_problem(w) &&
+            (rc = cb_dump_step_file(rs->dump_dir, k, cb_mj_problem(w), err)) != CB_OK)
+            break;
         int stop = cb_observer_update(&obs, scen, sys->bodies, sys->t);
         if (hook && hook(ctx, sys, w, &rec))
             stop = 1;

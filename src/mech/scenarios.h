@@ -83,6 +83,11 @@ typedef struct {
 } cb_dump_result;
 
 void cb_dump_settings_default(cb_dump_settings *s);
+/* dir exists (created when missing, one level) as a writable directory; else CB_ERR_INPUT
+ * "DIR: why" (CB_ERR_IO when it cannot be created). */
+int cb_dump_dir_prepare(const char *dir, cb_error *err);
+/* prob (step `step`'s CCP) as dir/step-NNNNNN.txt, Siconos text (cb_write_problem). */
+int cb_dump_step_file(const char *dir, long step, const cb_problem *prob, cb_error *err);
 /* CB_ERR_INPUT when a step lies beyond the scenario's horizon (t_end / h steps). */
 int cb_scenario_steps_check(const cb_scenario *s, const long *steps, int n, cb_error *err);
 /* Run s (end_on_stop cleared) up to the last chosen step and dump each chosen step. */

@@ -149,6 +149,8 @@ typedef struct {
     int use_settings_grid; /* 0: h, θ, tol from the scenario */
     double t_end;          /* > 0: overrides the scenario's t_end */
     long max_steps;        /* > 0: stop after this many steps */
+    const char *dump_dir;  /* not NULL: each step's CCP written as DIR/step-NNNNNN.txt
+                            * (scenarios.h: cb_dump_dir_prepare first, cb_dump_step_file) */
 } cb_run_settings;
 
 void cb_run_settings_default(cb_run_settings *s);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "conebench/io.h"
 #include "fileio.h"
@@ -112,6 +113,24 @@ static int ensure_dir(const char *dir, cb_error *err)
     if (mkdir(dir, 0777) != 0)
         return cb_fail(err, CB_ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
     return CB_OK;
+}
+
+int cb_dump_dir_prepare(const char *dir, cb_error *err)
+{
+    if (!dir || !*dir)
+        return cb_fail(err, CB_ERR_INPUT, "--dump: empty directory name");
+    int rc = ensure_dir(dir, err);
+    if (rc == CB_OK && access(dir, W_OK | X_OK) != 0)
+        rc = cb_fail(err, CB_ERR_INPUT, "%s: not writable: %s", dir, strerror(errno));
+    return rc;
+}
+
+int cb_dump_step_file(const char *dir, long step, const cb_problem *prob, cb_error *err)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/step-%06ld.txt", dir, step) >= (int)sizeof path)
+        return cb_fail(err, CB_ERR_INPUT, "%s: path too long", dir);
+    return cb_write_problem(path, prob, err);
 }
 
 int cb_scenario_dump_steps(cb_scenario *s, const cb_dump_settings *ds, cb_dump_result *res,
