@@ -84,7 +84,7 @@ typedef struct {
 
 void cb_dump_settings_default(cb_dump_settings *s);
 /* dir exists (created when missing, one level) as a writable directory; else CB_ERR_INPUT
- * "DIR: why" (CB_ERR_IO when it cannot be created). */
+ * "DIR: why" (not a directory, cannot be created, not writable). */
 int cb_dump_dir_prepare(const char *dir, cb_error *err);
 /* prob (step `step`'s CCP) as dir/step-NNNNNN.txt, Siconos text (cb_write_problem). */
 int cb_dump_step_file(const char *dir, long step, const cb_problem *prob, cb_error *err);

@@ -119,7 +119,7 @@ int cb_dump_dir_prepare(const char *dir, cb_error *err)
 {
     if (!dir || !*dir)
         return cb_fail(err, CB_ERR_INPUT, "--dump: empty directory name");
-    int rc = ensure_dir(dir, err);
+    int rc = ensure_dir(dir, err) == CB_OK ? CB_OK : CB_ERR_INPUT; /* err says why */
     if (rc == CB_OK && access(dir, W_OK | X_OK) != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "%s: not writable: %s", dir, strerror(errno));
     return rc;
