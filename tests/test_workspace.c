@@ -145,37 +145,50 @@ static void free_problems(cb_problem **p, int n)
         cb_problem_free(p[k]);
 }
 
-/* (1) setup + solve gives cb_solve's bits; so does a second solve with nothing changed (the
- * work is left as a fresh setup makes it), and a solve after the caller freed its problem and
- * options (the workspace owns copies). */
-static void test_setup_solve_same_bits(void **state)
+/* Run one case on every native solver × every problem it takes (a copy of the problem: the
+ * case may change it). */
+static void each_case(void (*one)(const cb_solver *sv, cb_problem *prob, int k))
 {
-    (void)state;
     cb_problem *probs[8];
     int np = problems(probs);
     for (int i = 0; i < cb_solver_count(); i++) {
         const cb_solver *sv = cb_solver_at(i);
-        if (!native(sv))
-            continue;
-        for (int k = 0; k < np; k++) {
+        for (int k = 0; native(sv) && k < np; k++) {
             if (sv->supports && sv->supports(probs[k], NULL) != CB_OK)
                 continue;
-            outcome ref = fresh(sv, probs[k]);
             cb_problem *copy = NULL;
             assert_int_equal(cb_problem_copy(probs[k], &copy, NULL), CB_OK);
-            cb_workspace *ws = setup(sv, copy);
-            cb_problem_free(copy); /* the workspace has its own */
-            outcome a = from_ws(ws), b = from_ws(ws);
-            char what[128];
-            snprintf(what, sizeof what, "%s on problem %d, first solve", sv->name, k);
-            assert_same(&ref, &a, what);
-            snprintf(what, sizeof what, "%s on problem %d, second solve", sv->name, k);
-            assert_same(&ref, &b, what);
-            outcome_free(&a), outcome_free(&b), outcome_free(&ref);
-            cb_cleanup(ws);
+            one(sv, copy, k);
+            cb_problem_free(copy);
         }
     }
     free_problems(probs, np);
+}
+
+/* (1) setup + solve gives cb_solve's bits; so does a second solve with nothing changed (the
+ * work is left as a fresh setup makes it), and a solve after the caller freed its problem (the
+ * workspace owns a copy). */
+static void setup_solve_case(const cb_solver *sv, cb_problem *prob, int k)
+{
+    outcome ref = fresh(sv, prob);
+    cb_problem *copy = NULL;
+    assert_int_equal(cb_problem_copy(prob, &copy, NULL), CB_OK);
+    cb_workspace *ws = setup(sv, copy);
+    cb_problem_free(copy); /* the workspace has its own */
+    outcome a = from_ws(ws), b = from_ws(ws);
+    char what[128];
+    snprintf(what, sizeof what, "%s on problem %d, first solve", sv->name, k);
+    assert_same(&ref, &a, what);
+    snprintf(what, sizeof what, "%s on problem %d, second solve", sv->name, k);
+    assert_same(&ref, &b, what);
+    outcome_free(&a), outcome_free(&b), outcome_free(&ref);
+    cb_cleanup(ws);
+}
+
+static void test_setup_solve_same_bits(void **state)
+{
+    (void)state;
+    each_case(setup_solve_case);
 }
 
 /* New q, μ and W values: x ← x·(1 + a sin(i + phase)) entry by entry (W: the pattern kept). */
@@ -217,39 +230,29 @@ static void change(cb_problem *mod, cb_workspace *ws, unsigned what, double phas
 
 /* (2) update_q / update_mu / update_W (each alone, then all three, then again) and solve: the
  * same bits as cb_solve of the modified problem. */
+static void updates_case(const cb_solver *sv, cb_problem *mod, int k)
+{
+    const unsigned steps[] = {CB_CHANGED_Q, CB_CHANGED_MU, CB_CHANGED_W,
+                              CB_CHANGED_Q | CB_CHANGED_MU | CB_CHANGED_W, CB_CHANGED_Q};
+    cb_workspace *ws = setup(sv, mod);
+    outcome first = from_ws(ws);
+    outcome_free(&first);
+    for (size_t t = 0; t < sizeof steps / sizeof *steps; t++) {
+        change(mod, ws, steps[t], (double)t);
+        outcome ref = fresh(sv, mod), got = from_ws(ws);
+        char what[128];
+        snprintf(what, sizeof what, "%s on problem %d after update %zu (flags %u)", sv->name, k,
+                 t, steps[t]);
+        assert_same(&ref, &got, what);
+        outcome_free(&ref), outcome_free(&got);
+    }
+    cb_cleanup(ws);
+}
+
 static void test_updates_same_bits(void **state)
 {
     (void)state;
-    cb_problem *probs[8];
-    int np = problems(probs);
-    const unsigned steps[] = {CB_CHANGED_Q, CB_CHANGED_MU, CB_CHANGED_W,
-                              CB_CHANGED_Q | CB_CHANGED_MU | CB_CHANGED_W, CB_CHANGED_Q};
-    for (int i = 0; i < cb_solver_count(); i++) {
-        const cb_solver *sv = cb_solver_at(i);
-        if (!native(sv))
-            continue;
-        for (int k = 0; k < np; k++) {
-            if (sv->supports && sv->supports(probs[k], NULL) != CB_OK)
-                continue;
-            cb_problem *mod = NULL;
-            assert_int_equal(cb_problem_copy(probs[k], &mod, NULL), CB_OK);
-            cb_workspace *ws = setup(sv, mod);
-            outcome first = from_ws(ws);
-            outcome_free(&first);
-            for (size_t t = 0; t < sizeof steps / sizeof *steps; t++) {
-                change(mod, ws, steps[t], (double)t);
-                outcome ref = fresh(sv, mod), got = from_ws(ws);
-                char what[128];
-                snprintf(what, sizeof what, "%s on problem %d after update %zu (flags %u)",
-                         sv->name, k, t, steps[t]);
-                assert_same(&ref, &got, what);
-                outcome_free(&ref), outcome_free(&got);
-            }
-            cb_cleanup(ws);
-            cb_problem_free(mod);
-        }
-    }
-    free_problems(probs, np);
+    each_case(updates_case);
 }
 
 /* A refused call: CB_ERR_INPUT with a message naming `field`. */
