@@ -407,12 +407,55 @@ static void test_warm_start(void **state)
     cb_problem_free(prob);
 }
 
+/* The budget holds per solve, as in cb_solve: a run whose budget is spent before it starts
+ * (cpu_spent = time_limit) is time_limit at once, p the start, no iteration, whether the work
+ * was set up by cb_solve or is kept in a workspace (twice: the first solve and a later one);
+ * the setup's time is charged to the first solve (time_setup), the judge still judges. */
+static void test_budget_per_solve(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(CB_KIND_COULOMB3D, 6, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 19);
+    cb_settings s;
+    settings(&s);
+    s.time_limit = 1.0, s.cpu_spent = 1.0;
+    cb_solution sol;
+    cb_info info;
+    cb_error err = {{0}};
+    assert_int_equal(cb_solution_alloc(prob, &sol, &err), CB_OK);
+    for (int i = 0; i < cb_solver_count(); i++) {
+        const cb_solver *sv = cb_solver_at(i);
+        if (!native(sv))
+            continue;
+        memset(sol.p, 0, sol.n * sizeof *sol.p);
+        assert_int_equal(cb_solve(sv, prob, &s, &sol, &info, &err), CB_OK);
+        assert_int_equal(info.status, CB_STATUS_TIME_LIMIT);
+        assert_int_equal(info.iterations, 0);
+        cb_workspace *ws = NULL;
+        assert_int_equal(cb_setup(&ws, sv, prob, &s, &err), CB_OK);
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal(cb_solve_ws(ws, &sol, &info, &err), CB_OK);
+            assert_int_equal(info.status, CB_STATUS_TIME_LIMIT);
+            assert_int_equal(info.iterations, 0);
+            assert_true(cb_all_finite(sol.p, sol.n));
+            for (size_t j = 0; j < sol.n; j++)
+                assert_true(sol.p[j] == 0.0); /* the start: zero */
+            assert_true(k > 0 || info.time_setup > 0); /* the setup, charged to the first */
+            assert_true(info.time_cpu >= s.cpu_spent);
+            assert_true(info.error_data > 0); /* judged: p = 0 solves no random problem */
+        }
+        cb_cleanup(ws);
+    }
+    cb_solution_free(&sol);
+    cb_problem_free(prob);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_setup_solve_same_bits), cmocka_unit_test(test_updates_same_bits),
         cmocka_unit_test(test_bad_inputs),            cmocka_unit_test(test_refused_storages),
         cmocka_unit_test(test_analysis_kept),         cmocka_unit_test(test_warm_start),
+        cmocka_unit_test(test_budget_per_solve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 /* conebench — the solver interface and registry.
  *
  * Every solver is a cb_solver function table: setup (validate + allocate opaque work), solve,
- * cleanup. Callers normally use cb_solve(), which times the phases, runs the solver, and then
- * re-scores the result with the judge (cb_judge). Two things are reported, never mixed:
+ * cleanup, and an optional update (new data, same pattern). Callers use cb_solve(), which times
+ * the phases, runs the solver, and then re-scores the result with the judge (cb_judge); or,
+ * for a sequence of problems of one pattern, a workspace (cb_setup, cb_update_*, cb_solve_ws,
+ * cb_cleanup, below), which keeps the solver's work between solves with the same results. Two things are reported, never mixed:
  *   info->status  the stop reason: why the run ended (converged: the solver's own stop test
  *                 fired; max_iter; time_limit: the budget was exceeded; diverged: a non-finite
  *                 iterate; stalled: the solver gave up before its cap; crashed, unsupported,
@@ -187,16 +189,23 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
  *   cb_update_q and cb_update_W are refused for a problem that carries its global form (q and
  *   W were condensed from it: set up again).
  * cb_warm_start sets the start of the next solve (n values; NULL: zeros). The start is zero
- * after cb_setup and becomes each solve's p afterwards (the next solve starts from the last
- * answer unless cb_warm_start says otherwise).
+ * after cb_setup and becomes each solve's p when it is finite (the next solve starts from the
+ * last answer unless cb_warm_start says otherwise).
  * cb_solve_ws solves from that start into sol (allocated by cb_solution_alloc for the problem;
  * sol->p on entry is ignored), then judges, exactly as cb_solve: info, status rule, trace and
  * the same bits as cb_solve on the updated problem from the same start.
- * What each solver keeps (its update): nsn its KLU symbolic analysis and buffers (a dense W whose
- * block pattern changed is analysed again), ipm its CHOLMOD symbolic analysis (local form, when
- * the pattern of S is unchanged), nsgs/psor their diagonal-block factors when W's diagonal
- * blocks did not change, apgd/admm/pfp/eg their buffers and the step estimates that depend on W
- * alone; a solver without update (Siconos adapters, plugins) is set up again.
+ * What each solver keeps (its update): nsn its KLU symbolic analysis, its buffers and nsgs's
+ * work (a dense W whose block pattern changed is analysed again); ipm its CHOLMOD symbolic
+ * analysis when the pattern of S is unchanged (local form; the rest of its work is rebuilt, and
+ * its nsn polish is set up inside each solve that polishes); nsgs/psor the factors of the
+ * diagonal blocks W did not change; apgd/admm/pfp/eg their buffers, and the step estimates that
+ * depend on W alone when W did not change; a solver without update (Siconos adapters, plugins)
+ * is set up again.
+ * Errors: cb_setup returns CB_ERR_INPUT for invalid settings, options or problem, or a problem
+ * the solver does not take (err from its supports()), CB_ERR_NOMEM; *ws is then NULL.
+ * cb_solve_ws returns CB_ERR_INPUT for a bad solution (info->status bad_input) and CB_ERR_NOMEM
+ * when bringing the work up to date ran out of memory: the start and data stay, and the next
+ * solve sets the solver up afresh.
  * Time: the setup, and the bringing up to date of the work after updates (done at the next
  * solve), are counted in the next solve: its time_setup (wall seconds) and its budget
  * (time_limit counts their CPU seconds; the wall guard their wall seconds). Budgets, timing
