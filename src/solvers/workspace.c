@@ -110,10 +110,11 @@ static int bring_up_to_date(cb_workspace *ws, cb_error *err)
     if (ws->prob->nc == 0 || (!ws->need_setup && !ws->used && !ws->changed))
         return CB_OK;
     cb_budget budget;
-    cb_settings run = ws->set;
+    cb_settings run = ws->set; /* the budget of the solve this work is for, as far as spent */
     run.budget = &budget;
-    run.cpu_spent = 0;
+    run.cpu_spent = ws->set.cpu_spent + ws->pend_cpu;
     cb_budget_start(&budget, &run);
+    budget.wall_end -= ws->pend_wall;
     double t0 = cb_now();
     int rc;
     if (!ws->need_setup && ws->solver->update) {
@@ -132,7 +133,7 @@ static int bring_up_to_date(cb_workspace *ws, cb_error *err)
     ws->changed = 0;
     ws->used = 0;
     ws->pend_wall += cb_now() - t0;
-    ws->pend_cpu += cb_budget_used(&budget);
+    ws->pend_cpu = cb_budget_used(&budget) - ws->set.cpu_spent;
     return rc;
 }
 
