@@ -24,7 +24,7 @@ __attribute__((visibility("default"))) int cb_plugin_solvers(int h, const cb_sol
 C
 echo 'int not_a_plugin(void) { return 0; }' > "$tmp/none.c"
 sed 's/"pjacobi", "projected/"nsgs", "projected/' "$root/examples/plugin/pjacobi.c" > "$tmp/clash.c"
-sed 's/pjacobi_solve, pjacobi_cleanup}/NULL, pjacobi_cleanup}/; s/"pjacobi", "projected/"half", "projected/' \
+sed 's/pjacobi_solve, pjacobi_cleanup, NULL}/NULL, pjacobi_cleanup, NULL}/; s/"pjacobi", "projected/"half", "projected/' \
   "$root/examples/plugin/pjacobi.c" > "$tmp/half.c"
 for p in abi none clash half; do build "$tmp/$p.c" "$tmp/$p.so"; done
 
