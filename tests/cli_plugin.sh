@@ -41,7 +41,7 @@ check "plugin option range" '[ "$rc" = 2 ] && grep -q "omega" "$tmp/err"'
 
 # Refusals: exit 2, the reason, nothing done.
 run "$bin" list solvers --plugin "$tmp/abi.so"
-check "abi" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: plugin $tmp/abi.so: built for plugin ABI 3, this conebench has ABI 2: rebuild it against this conebench'"'"'s headers" ]'
+check "abi" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: plugin $tmp/abi.so: built for plugin ABI 4, this conebench has ABI 3: rebuild it against this conebench'"'"'s headers" ]'
 run "$bin" list solvers --plugin "$tmp/none.so"
 check "not a plugin" '[ "$rc" = 2 ] && grep -q "plugin $tmp/none.so: not a conebench plugin (no cb_plugin_abi" "$tmp/err"'
 run "$bin" list solvers --plugin "$tmp/clash.so"
