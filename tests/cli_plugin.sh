@@ -51,7 +51,7 @@ check "incomplete" '[ "$rc" = 2 ] && grep -q "solver half: setup, solve, cleanup
 run "$bin" solve "$tmp/r.dat" --solver pjacobi --plugin "$tmp/nothere.so"
 check "no file" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: plugin $tmp/nothere.so: no such file" ]'
 CONEBENCH_PLUGIN_PATH="$tmp/abi.so" run "$bin" list solvers
-check "env abi" '[ "$rc" = 2 ] && grep -q "^conebench: CONEBENCH_PLUGIN_PATH: plugin $tmp/abi.so: built for plugin ABI 3" "$tmp/err"'
+check "env abi" '[ "$rc" = 2 ] && grep -q "^conebench: CONEBENCH_PLUGIN_PATH: plugin $tmp/abi.so: built for plugin ABI 4" "$tmp/err"'
 
 # Campaigns: a plugin line (relative to the campaign file), quoted words, seeds=A.
 cp "$tmp/pjacobi.so" "$tmp/abi.so" "$tmp/dir/" 2>/dev/null
@@ -61,7 +61,7 @@ check "campaign" '[ "$rc" = 0 ] && grep -q ",pjacobi,pjacobi # half,omega=0.5," 
 check "machine.txt" 'grep -q "^plugin: $tmp/dir/pjacobi.so sha256 $(sha256sum "$tmp/dir/pjacobi.so" | cut -c1-64)$" "$tmp/res/machine.txt"'
 printf 'name x\nplugin abi.so\nsolver nsgs\ngenerate random kind=coulomb3d nc=6 seeds=2\n' > "$tmp/dir/bad.conf"
 run "$bin" run "$tmp/dir/bad.conf" -o "$tmp/res2" --quiet
-check "campaign abi" '[ "$rc" = 2 ] && grep -q "^conebench: $tmp/dir/bad.conf:2: plugin $tmp/dir/abi.so: built for plugin ABI 3" "$tmp/err" && [ ! -e "$tmp/res2" ]'
+check "campaign abi" '[ "$rc" = 2 ] && grep -q "^conebench: $tmp/dir/bad.conf:2: plugin $tmp/dir/abi.so: built for plugin ABI 4" "$tmp/err" && [ ! -e "$tmp/res2" ]'
 printf 'solver nsgs label="open\ngenerate random kind=coulomb3d nc=6 seeds=2\n' > "$tmp/dir/quote.conf"
 run "$bin" run "$tmp/dir/quote.conf" -o "$tmp/res3" --quiet
 check "unterminated quote" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: $tmp/dir/quote.conf:1: unterminated \" quote" ] && [ ! -e "$tmp/res3" ]'
