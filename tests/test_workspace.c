@@ -407,6 +407,30 @@ static void test_warm_start(void **state)
     cb_problem_free(prob);
 }
 
+/* A solver without update (a Siconos adapter) is set up again by the workspace: after new q
+ * and μ values its solve is cb_solve's on the modified problem, status, iterations and p. */
+static void test_no_update_hook(void **state)
+{
+    (void)state;
+    CBT_REQUIRE_SICONOS();
+    const cb_solver *sv = cb_solver_find("siconos-nsgs");
+    assert_non_null(sv);
+    assert_null(sv->update);
+    cb_problem *mod = random_problem(CB_KIND_COULOMB3D, 8, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 23);
+    cb_workspace *ws = setup(sv, mod);
+    for (int t = 0; t < 3; t++) {
+        if (t > 0)
+            change(mod, ws, CB_CHANGED_Q | CB_CHANGED_MU, t);
+        outcome ref = fresh(sv, mod), got = from_ws(ws);
+        assert_int_equal(got.info.status, ref.info.status);
+        assert_int_equal(got.info.iterations, ref.info.iterations);
+        assert_memory_equal(got.p, ref.p, got.n * sizeof *got.p);
+        outcome_free(&ref), outcome_free(&got);
+    }
+    cb_cleanup(ws);
+    cb_problem_free(mod);
+}
+
 /* The budget holds per solve, as in cb_solve: a run whose budget is spent before it starts
  * (cpu_spent = time_limit) is time_limit at once, p the start, no iteration, whether the work
  * was set up by cb_solve or is kept in a workspace (twice: the first solve and a later one);
@@ -455,7 +479,7 @@ int main(void)
         cmocka_unit_test(test_setup_solve_same_bits), cmocka_unit_test(test_updates_same_bits),
         cmocka_unit_test(test_bad_inputs),            cmocka_unit_test(test_refused_storages),
         cmocka_unit_test(test_analysis_kept),         cmocka_unit_test(test_warm_start),
-        cmocka_unit_test(test_budget_per_solve),
+        cmocka_unit_test(test_budget_per_solve),     cmocka_unit_test(test_no_update_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
