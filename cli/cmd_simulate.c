@@ -412,7 +412,9 @@ int cb_cmd_simulate(int argc, char **argv)
         if (!strcmp(a.model, "nonsmooth"))
             rc = simulate_nonsmooth(&a, &scen);
         else if (!strcmp(a.model, "analytic"))
-            rc = simulate_analytic(&a, &scen);
+            rc = a.dump ? cb_cli_usage_error("--dump: only the nonsmooth model has problems to "
+                                             "write")
+                        : simulate_analytic(&a, &scen);
         else
             rc = cb_cli_usage_error("--model: '%s' is not nonsmooth, analytic, compliant, "
                                     "compliant-legacy or compliant-edem",

@@ -2,7 +2,8 @@
 # conebench simulate --dump DIR: every step's CCP as DIR/step-NNNNNN.txt (Siconos text). The run
 # is the same with and without it (same summary, same bits); each file reads back as the step's
 # problem, the one `generate SCENARIO --steps K` writes for that step; a DIR that is a file or
-# cannot be created is refused before the run: exit 2, `conebench: DIR: why`, nothing on stdout.
+# cannot be created is refused before the run: exit 2, `conebench: DIR: why`, nothing on stdout;
+# so is --dump with the analytic model (no problem to write).
 # Usage: cli_dump.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") # absolute: the test runs in $tmp
@@ -33,5 +34,8 @@ check "a file as DIR: exit 2, said, before the run" \
 run "$bin" simulate sphere-plane --param t_end=0.002 --dump no/such/dir
 check "a DIR that cannot be created: exit 2, said, before the run" \
   '[ "$rc" = 2 ] && grep -q "^conebench: no/such/dir: cannot create" err && [ ! -s out ] && [ ! -e no ]'
+run "$bin" simulate sphere-plane --model analytic --dump d2
+check "--model analytic has nothing to dump: exit 2, said" \
+  '[ "$rc" = 2 ] && grep -qx "conebench: --dump: only the nonsmooth model has problems to write" err && [ ! -e d2 ]'
 echo "cli dump: $pass passed, $fail failed"
 [ "$fail" = 0 ]
