@@ -221,6 +221,7 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
         return rc;
     if (a->have_tol)
         scen->tol = a->tol;
+    cb_error err;
     cb_outbuf o = {0};
     double t0 = cb_now(), interval = isatty(2) ? 10.0 : 60.0;
     csv_ctx c = {{NULL, scen, a->every}, rs.t_end > 0 ? rs.t_end : scen->t_end, t0,
@@ -231,7 +232,6 @@ static int simulate_nonsmooth(const sim_args *a, cb_scenario *scen)
     if (c.csv.f)
         cb_sim_csv_start(&c.csv);
     cb_run_result res;
-    cb_error err;
     cb_error_clear(&err);
     rc = cb_nonsmooth_run(scen, &rs, csv_hook, &c, &res, &err);
     int st = rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);

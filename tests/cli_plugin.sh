@@ -24,7 +24,7 @@ __attribute__((visibility("default"))) int cb_plugin_solvers(int h, const cb_sol
 C
 echo 'int not_a_plugin(void) { return 0; }' > "$tmp/none.c"
 sed 's/"pjacobi", "projected/"nsgs", "projected/' "$root/examples/plugin/pjacobi.c" > "$tmp/clash.c"
-sed 's/pjacobi_solve, pjacobi_cleanup}/NULL, pjacobi_cleanup}/; s/"pjacobi", "projected/"half", "projected/' \
+sed 's/pjacobi_solve, pjacobi_cleanup, NULL}/NULL, pjacobi_cleanup, NULL}/; s/"pjacobi", "projected/"half", "projected/' \
   "$root/examples/plugin/pjacobi.c" > "$tmp/half.c"
 for p in abi none clash half; do build "$tmp/$p.c" "$tmp/$p.so"; done
 
@@ -41,7 +41,7 @@ check "plugin option range" '[ "$rc" = 2 ] && grep -q "omega" "$tmp/err"'
 
 # Refusals: exit 2, the reason, nothing done.
 run "$bin" list solvers --plugin "$tmp/abi.so"
-check "abi" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: plugin $tmp/abi.so: built for plugin ABI 3, this conebench has ABI 2: rebuild it against this conebench'"'"'s headers" ]'
+check "abi" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: plugin $tmp/abi.so: built for plugin ABI 4, this conebench has ABI 3: rebuild it against this conebench'"'"'s headers" ]'
 run "$bin" list solvers --plugin "$tmp/none.so"
 check "not a plugin" '[ "$rc" = 2 ] && grep -q "plugin $tmp/none.so: not a conebench plugin (no cb_plugin_abi" "$tmp/err"'
 run "$bin" list solvers --plugin "$tmp/clash.so"
@@ -51,7 +51,7 @@ check "incomplete" '[ "$rc" = 2 ] && grep -q "solver half: setup, solve, cleanup
 run "$bin" solve "$tmp/r.dat" --solver pjacobi --plugin "$tmp/nothere.so"
 check "no file" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: plugin $tmp/nothere.so: no such file" ]'
 CONEBENCH_PLUGIN_PATH="$tmp/abi.so" run "$bin" list solvers
-check "env abi" '[ "$rc" = 2 ] && grep -q "^conebench: CONEBENCH_PLUGIN_PATH: plugin $tmp/abi.so: built for plugin ABI 3" "$tmp/err"'
+check "env abi" '[ "$rc" = 2 ] && grep -q "^conebench: CONEBENCH_PLUGIN_PATH: plugin $tmp/abi.so: built for plugin ABI 4" "$tmp/err"'
 
 # Campaigns: a plugin line (relative to the campaign file), quoted words, seeds=A.
 cp "$tmp/pjacobi.so" "$tmp/abi.so" "$tmp/dir/" 2>/dev/null
@@ -61,7 +61,7 @@ check "campaign" '[ "$rc" = 0 ] && grep -q ",pjacobi,pjacobi # half,omega=0.5," 
 check "machine.txt" 'grep -q "^plugin: $tmp/dir/pjacobi.so sha256 $(sha256sum "$tmp/dir/pjacobi.so" | cut -c1-64)$" "$tmp/res/machine.txt"'
 printf 'name x\nplugin abi.so\nsolver nsgs\ngenerate random kind=coulomb3d nc=6 seeds=2\n' > "$tmp/dir/bad.conf"
 run "$bin" run "$tmp/dir/bad.conf" -o "$tmp/res2" --quiet
-check "campaign abi" '[ "$rc" = 2 ] && grep -q "^conebench: $tmp/dir/bad.conf:2: plugin $tmp/dir/abi.so: built for plugin ABI 3" "$tmp/err" && [ ! -e "$tmp/res2" ]'
+check "campaign abi" '[ "$rc" = 2 ] && grep -q "^conebench: $tmp/dir/bad.conf:2: plugin $tmp/dir/abi.so: built for plugin ABI 4" "$tmp/err" && [ ! -e "$tmp/res2" ]'
 printf 'solver nsgs label="open\ngenerate random kind=coulomb3d nc=6 seeds=2\n' > "$tmp/dir/quote.conf"
 run "$bin" run "$tmp/dir/quote.conf" -o "$tmp/res3" --quiet
 check "unterminated quote" '[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "conebench: $tmp/dir/quote.conf:1: unterminated \" quote" ] && [ ! -e "$tmp/res3" ]'

@@ -3,7 +3,7 @@
 # build examples/embed with pkg-config, run it (it must solve), and list the shared libraries
 # of the example and of libconebench.so: no Siconos when built with SICONOS=0. The installed
 # CLI must find its campaigns and plots in PREFIX/share/conebench from any directory. Then the
-# plugin example (below).
+# plugin and sequence examples (below).
 # Usage: install_check.sh MAKE BUILD SICONOS
 set -u
 make=${1:-make}
@@ -91,6 +91,27 @@ for b in noiter:max_iter nowork:counters; do
   fi
 done
 rm -rf "$pl"
+# examples/sequence: built with pkg-config only, run on 200 steps of three-spheres (3 contacts,
+# the pattern of W settles: cb_update_W is exercised) dumped by the installed CLI, with nsn and
+# ipm: both ways (setup once, setup every step) must give the same bits and solve every step.
+sq=$(mktemp -d /tmp/cbsequence.XXXXXX)
+cp examples/sequence/sequence.c examples/sequence/Makefile "$sq/"
+if (cd "$sq" && env -u CONEBENCH_HOME PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s) \
+     >"$sq/build.log" 2>&1; then
+  "$cb" generate three-spheres --steps 1:200:1 -o "$sq/steps" >/dev/null 2>&1 ||
+    bad "generate three-spheres --steps did not run"
+  [ "$(ls "$sq/steps"/*.dat | wc -l)" = 200 ] ||
+    bad "generate --steps: $(ls "$sq/steps"/*.dat | wc -l) files, expected 200"
+  out=$("$sq/sequence" "$sq/steps" 2 nsn ipm 2>&1) || bad "examples/sequence: $out"
+  echo "$out" | sed 's/^/install-check: examples\/sequence: /'
+  for s in nsn ipm; do
+    echo "$out" | grep -q "^$s .*setups: once=[0-9]* every=200 .*same_bits=yes" ||
+      bad "examples/sequence: no line for $s with same bits"
+  done
+else
+  bad "examples/sequence did not build: $(tail -5 "$sq/build.log")"
+fi
+rm -rf "$sq"
 camps=$(cd / && env -u CONEBENCH_HOME "$prefix/bin/conebench" list campaigns 2>&1 | grep -c '^ci ')
 [ "$camps" = 1 ] || bad "the installed CLI does not find its campaigns from /"
 rm -rf "$ex"

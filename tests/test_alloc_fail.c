@@ -265,12 +265,92 @@ static void test_coulomb3d_global(void **state)
                      "coulomb3d global");
 }
 
+/* One workspace's life (solver.h) on the BSR problem prob with the fail_at-th allocation failing
+ * (0: none): cb_setup, a solve, new q and W values, a solve, and, when that second solve ran out
+ * of memory (its update; *retried = 1), the same solve again with nothing failing, which must
+ * work (the workspace is still usable); cb_cleanup. Returns the first failing code; p_out gets
+ * the last answer. */
+static int ws_failing(const cb_solver *sv, const cb_problem *prob, long fail_at, long *count,
+                      long *leaked, double *p_out, int *retried)
+{
+    cb_settings s;
+    cb_settings_default(&s);
+    s.max_iter = 200;
+    cb_solution sol;
+    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
+    size_t n = cb_problem_n(prob), nw = (size_t)prob->bsr.nnzb * prob->d * prob->d;
+    cb_info info = {0};
+    cb_error err;
+    cb_workspace *ws = NULL;
+    *retried = 0;
+    arm(fail_at);
+    int rc = cb_setup(&ws, sv, prob, &s, &err), again = CB_OK;
+    if (rc == CB_OK && (rc = cb_solve_ws(ws, &sol, &info, &err)) == CB_OK) {
+        cb_info_free(&info);
+        rc = cb_update_q(ws, prob->q, n, &err);
+        if (rc == CB_OK)
+            rc = cb_update_W(ws, prob->bsr.val, nw, &err);
+        if (rc == CB_OK && (rc = cb_solve_ws(ws, &sol, &info, &err)) == CB_ERR_NOMEM) {
+            hook.fail_at = 0; /* the start is still the first answer */
+            cb_info_free(&info);
+            again = cb_solve_ws(ws, &sol, &info, &err);
+            *retried = 1;
+        }
+    }
+    cb_info_free(&info);
+    cb_cleanup(ws);
+    hook.armed = 0;
+    assert_int_equal(again, CB_OK);
+    *count = hook.count;
+    *leaked = nlive;
+    memcpy(p_out, sol.p, n * sizeof *p_out);
+    cb_solution_free(&sol);
+    return rc;
+}
+
+/* Every allocation of a workspace's life fails in turn, for every native solver: CB_ERR_NOMEM
+ * from the call that ran out, nothing left allocated, and a workspace whose update ran out
+ * still solves, to the bits of the run where nothing failed. */
+static void test_workspace(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(CB_KIND_ROLLING3D, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 6, 3);
+    size_t n = cb_problem_n(prob);
+    double *p_ref = cb_malloc_array(n, sizeof *p_ref), *p = cb_malloc_array(n, sizeof *p);
+    assert_non_null(p_ref);
+    assert_non_null(p);
+    for (size_t i = 0; i < NNATIVE; i++) {
+        const cb_solver *sv = cb_solver_find(native[i]);
+        long count, leaked, c;
+        int retried, nretried = 0;
+        assert_int_equal(ws_failing(sv, prob, 0, &count, &leaked, p_ref, &retried), CB_OK);
+        assert_int_equal(leaked, 0);
+        for (long k = 1; k <= count; k += cbt_quick() && k >= QUICK_ALL ? QUICK_STRIDE : 1) {
+            int rc = ws_failing(sv, prob, k, &c, &leaked, p, &retried);
+            if ((rc != CB_ERR_NOMEM && !hook.shrink) || leaked != 0)
+                print_error("%s workspace: allocation %ld of %ld failed: rc %d, %ld leaked\n",
+                            sv->name, k, count, rc, leaked);
+            assert_int_equal(leaked, 0);
+            assert_true(rc == CB_ERR_NOMEM || hook.shrink);
+            if (retried || (rc == CB_OK && hook.shrink))
+                assert_memory_equal(p, p_ref, n * sizeof *p);
+            nretried += retried;
+        }
+        print_message("%-5s workspace: %ld allocations, each failed in turn (%d in an update, "
+                      "solved again after)\n", native[i], count, nretried);
+    }
+    free(p_ref);
+    free(p);
+    cb_problem_free(prob);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rolling3d_multibody),
         cmocka_unit_test(test_coulomb3d_spd),
         cmocka_unit_test(test_coulomb3d_global),
+        cmocka_unit_test(test_workspace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,8 +65,8 @@ static int spin_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *
     return CB_OK;
 }
 
-static const cb_solver nap = {"test-nap", "sleeps", NULL, NULL, t_setup, nap_solve, t_cleanup};
-static const cb_solver spin = {"test-spin", "spins", NULL, NULL, t_setup, spin_solve, t_cleanup};
+static const cb_solver nap = {"test-nap", "sleeps", NULL, NULL, t_setup, nap_solve, t_cleanup, NULL};
+static const cb_solver spin = {"test-spin", "spins", NULL, NULL, t_setup, spin_solve, t_cleanup, NULL};
 
 /* A random problem with its known solution in *pstar (caller frees). */
 static cb_problem *problem(double **pstar)

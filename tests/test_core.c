@@ -312,7 +312,7 @@ static int liar_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *
 static void liar_cleanup(void *w) { (void)w; }
 static const cb_option_spec liar_opts[] = {{"rho", "1.5", "step"}, {NULL, NULL, NULL}};
 static const cb_solver liar = {"liar", "claims success", liar_opts, NULL,
-                               liar_setup, liar_solve, liar_cleanup};
+                               liar_setup, liar_solve, liar_cleanup, NULL};
 
 static void test_solve_framework(void **state)
 {

@@ -62,11 +62,11 @@ static int wait_solve(void *w, const cb_settings *s, cb_solution *sol, cb_info *
     }
     return nap_solve(w, s, sol, i, e);
 }
-static const cb_solver crash = {"test-crash", "segfaults", NULL, NULL, t_setup, crash_solve, t_cleanup};
-static const cb_solver hang = {"test-hang", "never returns", NULL, NULL, t_setup, hang_solve, t_cleanup};
-static const cb_solver nap = {"test-nap", "sleeps 30 ms", NULL, NULL, t_setup, nap_solve, t_cleanup};
+static const cb_solver crash = {"test-crash", "segfaults", NULL, NULL, t_setup, crash_solve, t_cleanup, NULL};
+static const cb_solver hang = {"test-hang", "never returns", NULL, NULL, t_setup, hang_solve, t_cleanup, NULL};
+static const cb_solver nap = {"test-nap", "sleeps 30 ms", NULL, NULL, t_setup, nap_solve, t_cleanup, NULL};
 static const cb_solver waiter = {"test-wait", "waits for go_file", NULL, NULL, t_setup, wait_solve,
-                                 t_cleanup};
+                                 t_cleanup, NULL};
 
 static const cb_solver *find(const char *name)
 {

@@ -134,7 +134,7 @@ static int pjacobi_solve(void *work, const cb_settings *s, cb_solution *sol, cb_
 
 static const cb_solver pjacobi = {
     "pjacobi", "projected Jacobi (example plugin, examples/plugin)", pjacobi_options,
-    pjacobi_supports, pjacobi_setup, pjacobi_solve, pjacobi_cleanup};
+    pjacobi_supports, pjacobi_setup, pjacobi_solve, pjacobi_cleanup, NULL};
 
 static const cb_solver *const tables[] = {&pjacobi};
 CB_PLUGIN_DEFINE(tables, 1)

@@ -16,7 +16,9 @@
  * iteration); same input → same bits and counters; fill info->work (the work profile ranks
  * solvers by it; a solver whose counters are all zero is not ranked by work); call
  * cb_info_trace() once per iteration with a non-decreasing iteration number; refuse unknown
- * options (cb_options_check). The judge, not the solver, decides solved (solver.h).
+ * options (cb_options_check). The judge, not the solver, decides solved (solver.h). The update
+ * slot is optional (NULL: a workspace sets the solver up again); when set, the work it updates
+ * must solve to the same bits as a fresh setup's.
  *
  * Ownership: the tables and their strings must live as long as the process (static data in the
  * plugin); conebench never unloads a plugin it loaded. */
@@ -27,7 +29,7 @@
 
 /* The plugin ABI: raised whenever a struct a plugin sees (cb_solver, cb_settings, cb_info,
  * cb_solution, cb_work, cb_problem) or a helper's signature changes. */
-#define CB_PLUGIN_ABI 2
+#define CB_PLUGIN_ABI 3
 
 /* The entry point's type (what cb_plugin_solvers must be). */
 typedef int (*cb_plugin_entry)(int host_abi, const cb_solver *const **tables, int *count);

@@ -1,8 +1,10 @@
 /* conebench — the solver interface and registry.
  *
  * Every solver is a cb_solver function table: setup (validate + allocate opaque work), solve,
- * cleanup. Callers normally use cb_solve(), which times the phases, runs the solver, and then
- * re-scores the result with the judge (cb_judge). Two things are reported, never mixed:
+ * cleanup, and an optional update (new data, same pattern). Callers use cb_solve(), which times
+ * the phases, runs the solver, and then re-scores the result with the judge (cb_judge); or,
+ * for a sequence of problems of one pattern, a workspace (cb_setup, cb_update_*, cb_solve_ws,
+ * cb_cleanup, below), which keeps the solver's work between solves with the same results. Two things are reported, never mixed:
  *   info->status  the stop reason: why the run ended (converged: the solver's own stop test
  *                 fired; max_iter; time_limit: the budget was exceeded; diverged: a non-finite
  *                 iterate; stalled: the solver gave up before its cap; crashed, unsupported,
@@ -157,7 +159,19 @@ typedef struct cb_solver {
      * Calls cb_info_trace() each iteration (it is a no-op when tracing is off). */
     int (*solve)(void *work, const cb_settings *s, cb_solution *sol, cb_info *info, cb_error *err);
     void (*cleanup)(void *work);
+    /* Optional (NULL: the workspace sets the solver up again). Bring work, made by setup for
+     * this same prob (same storage, sizes and pattern of W), up to date after prob's q, μ's or
+     * W values changed (changed: CB_CHANGED_* flags; 0 after a solve with no change) so that it
+     * is exactly what a fresh setup would make: a solve afterwards gives the same bits. Keeps
+     * what does not depend on the change (symbolic analyses, buffers). On failure work is
+     * still valid for cleanup only. */
+    int (*update)(void *work, const cb_problem *prob, unsigned changed, cb_error *err);
 } cb_solver;
+
+/* What changed since work was set up or last solved (cb_solver.update). */
+#define CB_CHANGED_Q 1u
+#define CB_CHANGED_MU 2u
+#define CB_CHANGED_W 4u
 
 /* Registry. */
 int cb_solver_count(void);
@@ -173,6 +187,55 @@ const char *cb_solver_suggest(const char *name, char *buf, size_t len);
  * its supports()). */
 int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
              cb_solution *sol, cb_info *info, cb_error *err);
+
+/* ---- Setup once, solve many (the shape of OSQP's API) ----
+ *
+ * cb_setup validates the solver, settings and problem (everything before allocating), copies
+ * the problem and the settings (options included: the caller may free theirs at once) and
+ * sets the solver up. The workspace owns its copies; cb_cleanup frees them (NULL ok).
+ * The updates validate their input (CB_ERR_INPUT naming the field and the reason; the
+ * workspace is then unchanged and usable) and copy it into the workspace's problem:
+ *   cb_update_q   n = nc·d values of q;
+ *   cb_update_mu  nc values of each of μ, μ_r, μ_s (NULL: unchanged);
+ *   cb_update_W   the stored values of W in its storage, same pattern: dense n² values, BSR
+ *                 nnzb·d² (the block pattern row_ptr/col is kept); refused for factored
+ *                 storage (its values are G and M⁻¹: set up again);
+ *   cb_update_q and cb_update_W are refused for a problem that carries its global form (q and
+ *   W were condensed from it: set up again).
+ * cb_warm_start sets the start of the next solve (n values; NULL: zeros). The start is zero
+ * after cb_setup and becomes each solve's p when it is finite (the next solve starts from the
+ * last answer unless cb_warm_start says otherwise).
+ * cb_solve_ws solves from that start into sol (allocated by cb_solution_alloc for the problem;
+ * sol->p on entry is ignored), then judges, exactly as cb_solve: info, status rule, trace and
+ * the same bits as cb_solve on the updated problem from the same start.
+ * What each solver keeps (its update): nsn its KLU symbolic analysis, its buffers and nsgs's
+ * work (a dense W whose block pattern changed is analysed again); ipm its CHOLMOD symbolic
+ * analysis when the pattern of S is unchanged (local form; the rest of its work is rebuilt);
+ * nsgs/psor the factors of the
+ * diagonal blocks W did not change; apgd/admm/pfp/eg their buffers, and the step estimates that
+ * depend on W alone when W did not change; a solver without update (the compositions ipm+nsn
+ * and nsn+nsgs, Siconos adapters, plugins) is set up again.
+ * Errors: cb_setup returns CB_ERR_INPUT for invalid settings, options or problem, or a problem
+ * the solver does not take (err from its supports()), CB_ERR_NOMEM; *ws is then NULL.
+ * cb_solve_ws returns CB_ERR_INPUT for a bad solution (info->status bad_input) and CB_ERR_NOMEM
+ * when bringing the work up to date ran out of memory: the start and data stay, and the next
+ * solve sets the solver up afresh.
+ * Time: the setup, and the bringing up to date of the work after updates (done at the next
+ * solve), are counted in the next solve: its time_setup (wall seconds) and its budget
+ * (time_limit counts their CPU seconds; the wall guard their wall seconds). Budgets, timing
+ * fields, the verdict and the status rule hold per solve call. */
+typedef struct cb_workspace cb_workspace;
+int cb_setup(cb_workspace **ws, const cb_solver *solver, const cb_problem *prob,
+             const cb_settings *s, cb_error *err);
+int cb_update_q(cb_workspace *ws, const double *q, size_t n, cb_error *err);
+int cb_update_mu(cb_workspace *ws, const double *mu, const double *mu_r, const double *mu_s,
+                 size_t nc, cb_error *err);
+int cb_update_W(cb_workspace *ws, const double *values, size_t nvalues, cb_error *err);
+int cb_warm_start(cb_workspace *ws, const double *p, size_t n, cb_error *err);
+int cb_solve_ws(cb_workspace *ws, cb_solution *sol, cb_info *info, cb_error *err);
+void cb_cleanup(cb_workspace *ws);
+/* The workspace's problem (read-only; valid until cb_cleanup): sizes, pattern, current data. */
+const cb_problem *cb_workspace_problem(const cb_workspace *ws);
 
 /* 1 when this conebench has the Siconos adapters (siconos-nsgs, siconos-nsgs-light,
  * siconos-admm); 0 when built with make SICONOS=0 (they are then not in the registry). */

@@ -523,4 +523,4 @@ static int ext_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
 
 const cb_solver cb_solver_external = {
     "external", "a user's command in any language (files in, solution out; man conebench)",
-    ext_options, ext_supports, ext_setup, ext_solve, ext_cleanup};
+    ext_options, ext_supports, ext_setup, ext_solve, ext_cleanup, NULL};

@@ -21,6 +21,11 @@ struct cb_mj_work {
     int nbodies;
     cb_solve_server *server;     /* the child that runs a solver that cannot stop itself at the
                                   * time limit (Siconos): one for all steps, made at first use */
+    cb_workspace *ws;            /* the solver's workspace, kept while the pattern of the CCP
+                                  * (kind, nc, W's block pattern), the solver and its settings
+                                  * stay the same: later steps update q, μ and W */
+    const cb_solver *ws_solver;
+    cb_settings ws_settings;     /* what ws was set up with */
 };
 
 void cb_mj_settings_default(cb_mj_settings *s)
@@ -97,6 +102,7 @@ void cb_mj_free(cb_mj_work *w)
     free(w->alive);
     cb_problem_free(w->prob);
     cb_solve_server_free(w->server);
+    cb_cleanup(w->ws);
     free(w);
 }
 
@@ -229,6 +235,56 @@ static void classify(const cb_mj_settings *s, cb_mj_work *w, cb_step_record *rec
     }
 }
 
+/* 1 when b has a's kind, size and BSR block pattern (new values for a's workspace). */
+static int same_pattern(const cb_problem *a, const cb_problem *b)
+{
+    return a->kind == b->kind && a->nc == b->nc && a->storage == CB_STORAGE_BSR &&
+           b->storage == CB_STORAGE_BSR && a->bsr.nnzb == b->bsr.nnzb && !b->global &&
+           !memcmp(a->bsr.row_ptr, b->bsr.row_ptr, ((size_t)a->nc + 1) * sizeof(int)) &&
+           !memcmp(a->bsr.col, b->bsr.col, (size_t)a->bsr.nnzb * sizeof(int));
+}
+
+/* This step's values into the kept workspace: CB_OK, or 1 when it cannot take them (a new
+ * pattern, solver or settings: set up again). */
+static int update_ws(const cb_mj_settings *s, cb_mj_work *w, cb_error *err)
+{
+    const cb_problem *old = cb_workspace_problem(w->ws), *p = w->prob;
+    if (w->ws_solver != s->solver || memcmp(&w->ws_settings, &s->solve, sizeof s->solve) ||
+        !same_pattern(old, p))
+        return 1;
+    size_t n = cb_problem_n(p), nc = (size_t)p->nc, nv = (size_t)p->bsr.nnzb * p->d * p->d;
+    int rc = cb_update_q(w->ws, p->q, n, err);
+    if (rc == CB_OK)
+        rc = cb_update_mu(w->ws, p->mu, p->mu_r, p->mu_s, nc, err);
+    if (rc == CB_OK)
+        rc = cb_update_W(w->ws, p->bsr.val, nv, err);
+    return rc;
+}
+
+/* The solve of this step: in a child when cb_solve_limited needs one, else through the kept
+ * workspace (set up again when the pattern changed): the same bits as cb_solve either way. */
+static int solve_step(const cb_mj_settings *s, cb_mj_work *w, cb_solution *sol, cb_info *info,
+                      cb_error *err)
+{
+    if (!cb_solve_runs_here(s->solver, w->prob, &s->solve, sol, w->server))
+        return cb_solve_limited(s->solver, w->prob, &s->solve, sol, info, w->server, NULL, err);
+    int rc = w->ws ? update_ws(s, w, err) : 1;
+    if (rc == 1) {
+        cb_cleanup(w->ws);
+        w->ws = NULL;
+        memset(info, 0, sizeof *info);
+        info->status = CB_STATUS_BAD_INPUT;
+        rc = cb_setup(&w->ws, s->solver, w->prob, &s->solve, err);
+        w->ws_solver = s->solver;
+        w->ws_settings = s->solve;
+    }
+    if (rc == CB_OK)
+        rc = cb_warm_start(w->ws, sol->p, sol->n, err);
+    if (rc == CB_OK)
+        rc = cb_solve_ws(w->ws, sol, info, err);
+    return rc;
+}
+
 /* Assemble and solve this step's CCP; fills p, y, modes and the record. */
 static int solve_ccp(cb_system *sys, const cb_mj_settings *s, cb_mj_work *w, size_t nprev,
                      cb_step_record *rec, cb_error *err)
@@ -252,7 +308,7 @@ static int solve_ccp(cb_system *sys, const cb_mj_settings *s, cb_mj_work *w, siz
         (rc = cb_solve_server_new(&w->server, err)) != CB_OK)
         return rc;
     t0 = cb_now();
-    rc = cb_solve_limited(s->solver, w->prob, &s->solve, &sol, &info, w->server, NULL, err);
+    rc = solve_step(s, w, &sol, &info, err);
     rec->time_solve = cb_now() - t0;
     cb_info_free(&info);
     if (rc != CB_OK)

@@ -13,6 +13,8 @@
  *     v_free = v⁻ + h M⁻¹ f(t)            (gravity; explicit gyroscopic torque −ω × I ω)
  *     contacts: detected with margin, kept when g + γ h u_N⁻ ≤ 0 (γ = ½ by default)
  *     solve y = W p + q, K* ∋ ŷ ⟂ p ∈ K with the chosen solver, warm start = previous p
+ *       (through one solver workspace, solver.h, kept while kind, nc and W's block pattern stay:
+ *       q, μ, W updated, the same bits as cb_solve; set up again when the pattern changes)
  *     v⁺ = v_free + M⁻¹ H p;   x⁺ = x⁻ + h (θ v⁺ + (1 − θ) v⁻);
  *     q⁺ = exp(h ω_θ / 2) ⊗ q⁻, ω_θ = θ ω⁺ + (1 − θ) ω⁻.
  * With constant forces, e = 0 and θ = 1 the step never increases the energy:

@@ -36,6 +36,7 @@ typedef struct {
     const cb_problem *prob;
     size_t n;
     ad_params par;
+    int rho_auto;         /* rho = auto: par.rho0 is estimated from W (auto_rho) */
     cb_judge_scale scale; /* the judge's data scales */
     double *p, *z, *z0, *u, *s, *y, *F, *b;      /* iterates, shift, velocity, rhs */
     double *r, *rh, *v, *pv, *sv, *t;           /* BiCGSTAB */
@@ -112,10 +113,23 @@ static int ad_setup(const cb_problem *prob, const cb_settings *s, void **work, c
                            &w->b, &w->r, &w->rh, &w->v, &w->pv, &w->sv, &w->t};
     for (size_t k = 0; k < AD_NVEC; k++)
         *v[k] = w->buf + k * n;
-    if (w->par.rho0 <= 0.0)
+    w->rho_auto = w->par.rho0 <= 0.0;
+    if (w->rho_auto)
         w->par.rho0 = auto_rho(w);
     cb_judge_scale_of(prob, &w->scale);
     *work = w;
+    return CB_OK;
+}
+
+/* After q, μ or W changed: the judge's scales, and rho = auto estimated again when W did. */
+static int ad_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
+{
+    ad_work *w = work;
+    (void)err;
+    w->prob = prob;
+    if (w->rho_auto && (changed & CB_CHANGED_W))
+        w->par.rho0 = auto_rho(w);
+    cb_judge_scale_of(prob, &w->scale);
     return CB_OK;
 }
 
@@ -279,4 +293,5 @@ const cb_solver cb_solver_admm = {
     .setup = ad_setup,
     .solve = ad_solve,
     .cleanup = ad_cleanup,
+    .update = ad_update,
 };

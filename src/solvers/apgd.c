@@ -52,6 +52,7 @@ typedef struct {
     const cb_problem *prob;
     size_t n;
     ap_params par;
+    int L0_auto;          /* L0 = auto: par.L0 is estimated from W (auto_L0) */
     cb_judge_scale scale; /* the judge's data scales */
     double *p, *yp;   /* p_k and y(p_k) = W p_k + q */
     double *pn, *yn;  /* candidate p_{k+1} and y(p_{k+1}) */
@@ -155,10 +156,23 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
     double **v[9] = {&w->p, &w->yp, &w->pn, &w->yn, &w->x, &w->yx, &w->F, &w->best, &w->shift};
     for (size_t k = 0; k < 9; k++)
         *v[k] = w->buf + k * n;
-    if (w->par.L0 <= 0.0)
+    w->L0_auto = w->par.L0 <= 0.0;
+    if (w->L0_auto)
         w->par.L0 = auto_L0(prob, w->x, w->yx);
     cb_judge_scale_of(prob, &w->scale);
     *work = w;
+    return CB_OK;
+}
+
+/* After q, μ or W changed: the judge's scales, and L0 = auto estimated again when W did. */
+static int ap_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
+{
+    ap_work *w = work;
+    (void)err;
+    w->prob = prob;
+    if (w->L0_auto && (changed & CB_CHANGED_W))
+        w->par.L0 = auto_L0(prob, w->x, w->yx);
+    cb_judge_scale_of(prob, &w->scale);
     return CB_OK;
 }
 
@@ -311,4 +325,5 @@ const cb_solver cb_solver_apgd = {
     .setup = ap_setup,
     .solve = ap_solve,
     .cleanup = ap_cleanup,
+    .update = ap_update,
 };

@@ -64,28 +64,6 @@ static const cb_option_spec composite_spec[] = {
                        "summary); KEY alone when only one phase takes it"},
     {NULL, NULL, NULL}};
 
-void cb_work_add(cb_work *to, const cb_work *w)
-{
-    to->block_products += w->block_products;
-    to->projections += w->projections;
-    to->local_iters += w->local_iters;
-    to->error_evals += w->error_evals;
-}
-
-void cb_info_phase(cb_info *info, const char *solver, int iterations, const cb_work *work,
-                   double time_s)
-{
-    cb_phase *ph = &info->phases[info->nphases < CB_PHASES_MAX ? info->nphases : CB_PHASES_MAX - 1];
-    if (info->nphases < CB_PHASES_MAX) {
-        memset(ph, 0, sizeof *ph);
-        snprintf(ph->solver, sizeof ph->solver, "%s", solver);
-        info->nphases++;
-    }
-    ph->iterations += iterations;
-    cb_work_add(&ph->work, work);
-    ph->time_s += time_s;
-}
-
 static const composite_def *def_of(const cb_solver *solver)
 {
     for (int i = 0; i < NCOMPOSITES; i++)

@@ -148,15 +148,21 @@ static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
     return rc;
 }
 
+/* Free what w holds (not w). */
+static void clear_work(ipm_work *w)
+{
+    ipm_normal_free(w->nm);
+    ipm_cones_free(&w->cones);
+    cb_problem_free(w->own);
+    free(w->buf);
+}
+
 static void ipm_cleanup(void *work)
 {
     ipm_work *w = work;
     if (!w)
         return;
-    ipm_normal_free(w->nm);
-    ipm_cones_free(&w->cones);
-    cb_problem_free(w->own);
-    free(w->buf);
+    clear_work(w);
     free(w);
 }
 
@@ -200,19 +206,19 @@ static void start_scales(ipm_work *w)
     w->tau_p = qi / ipm_normal_scale(w->nm);
 }
 
-static int ipm_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
+/* The work of prob with options par; the normal matrix takes donor's symbolic analysis when
+ * its pattern is donor's (donor NULL: analysed). */
+static int build_work(const cb_problem *prob, const ipm_params *par, const ipm_normal *donor,
+                      ipm_work **out, cb_error *err)
 {
-    ipm_params par;
-    *work = NULL;
-    int rc = parse_params(s, &par, err);
-    if (rc != CB_OK)
-        return rc;
+    int rc = CB_OK;
+    *out = NULL;
     ipm_work *w = cb_calloc(1, sizeof *w);
     if (!w)
         return cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory");
-    w->par = par, w->prob = prob, w->n = cb_problem_n(prob);
-    int global = par.form == IPM_FORM_GLOBAL ||
-                 (par.form == IPM_FORM_AUTO && prob->global && (size_t)prob->global->ndof <= w->n);
+    w->par = *par, w->prob = prob, w->n = cb_problem_n(prob);
+    int global = par->form == IPM_FORM_GLOBAL ||
+                 (par->form == IPM_FORM_AUTO && prob->global && (size_t)prob->global->ndof <= w->n);
     if (!global && prob->storage == CB_STORAGE_FACTORED) {
         rc = cb_problem_to_bsr(prob, &w->own, err);
         w->prob = w->own;
@@ -224,15 +230,43 @@ static int ipm_setup(const cb_problem *prob, const cb_settings *s, void **work, 
         rc = cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory (nc = %d)", prob->nc);
     if (rc == CB_OK)
         rc = global ? ipm_normal_new_global(w->prob, w->cones.fixed, &w->nm, err)
-                    : ipm_normal_new(w->prob, w->cones.fixed, par.supernodal, &w->nm, err);
+                    : ipm_normal_renew(w->prob, w->cones.fixed, par->supernodal, donor, &w->nm,
+                                       err);
     if (rc != CB_OK) {
         ipm_cleanup(w);
         return rc;
     }
     cb_judge_scale_of(prob, &w->scale);
-    w->rho = par.prox * ipm_normal_scale(w->nm);
+    w->rho = par->prox * ipm_normal_scale(w->nm);
     start_scales(w);
+    *out = w;
+    return CB_OK;
+}
+
+static int ipm_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
+{
+    ipm_params par;
+    *work = NULL;
+    int rc = parse_params(s, &par, err);
+    ipm_work *w = NULL;
+    if (rc == CB_OK)
+        rc = build_work(prob, &par, NULL, &w, err);
     *work = w;
+    return rc;
+}
+
+/* After prob's q, μ or W changed: the work built again as ipm_setup builds it, the CHOLMOD
+ * symbolic analysis kept when the pattern of S is unchanged (local form). */
+static int ipm_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
+{
+    ipm_work *w = work, *fresh = NULL;
+    (void)changed; /* q and μ move the start scales and the cones' fixed components: all anew */
+    int rc = build_work(prob, &w->par, w->nm, &fresh, err);
+    if (rc != CB_OK)
+        return rc;
+    clear_work(w);
+    *w = *fresh;
+    free(fresh);
     return CB_OK;
 }
 
@@ -684,4 +718,5 @@ const cb_solver cb_solver_ipm = {
     .setup = ipm_setup,
     .solve = ipm_solve,
     .cleanup = ipm_cleanup,
+    .update = ipm_update,
 };

@@ -23,6 +23,7 @@
 
 #include "detmath.h"
 #include "base.h"
+#include "solvers_internal.h"
 
 #define IPM_GLOBAL_SYM_RTOL 1e-12 /* M symmetric: every entry pair equal to this, relative */
 #define IPM_GLOBAL_REFINE 4         /* iterative refinement steps of a solve, at most ... */
@@ -73,10 +74,12 @@ static int sfac_analyze(sfac *f)
                                 NULL, f->Ax, NULL, 1, CHOLMOD_INT, CHOLMOD_REAL, CHOLMOD_DOUBLE,
                                 1, 1};
         f->L = cholmod_analyze(&f->A, &f->cm);
+        cb_analysis_count();
         return f->L ? CB_OK : CB_ERR_NOMEM;
     }
     klu_defaults(&f->kc);
     f->ks = klu_analyze(f->n, f->Ap, f->Ai, &f->kc);
+    cb_analysis_count();
     return f->ks ? CB_OK : CB_ERR_NOMEM;
 }
 

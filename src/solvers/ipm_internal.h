@@ -53,6 +53,10 @@ double ipm_soc_max_step(int k, const double *x, const double *dx);
 typedef struct ipm_normal ipm_normal;
 int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int supernodal,
                    ipm_normal **out, cb_error *err);
+/* The same, taking donor's symbolic analysis (not analysing again) when S has donor's pattern
+ * (donor NULL: none); donor is left as it was. */
+int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int supernodal,
+                     const ipm_normal *donor, ipm_normal **out, cb_error *err);
 /* Factor S + D + δ I, D given as nc diagonal blocks (d×d column-major). 0 when factored, 1 when
  * not positive definite (try a larger δ), CB_ERR_NOMEM. Counts the block products. */
 int ipm_normal_factor(ipm_normal *nm, const double *D, double delta, cb_work *cnt);

@@ -7,6 +7,7 @@
  * call to the global form's algebra (ipm_global.c). */
 #include "ipm_internal.h"
 #include "base.h"
+#include "solvers_internal.h"
 
 #include <cholmod.h>
 #include <math.h>
@@ -30,6 +31,7 @@ struct ipm_normal {
     cholmod_common cm;
     cholmod_sparse *A;
     cholmod_factor *L;
+    cholmod_factor *Lsym; /* L as cholmod_analyze made it (symbolic): a renewal starts there */
     cholmod_dense *X, *Y, *E;
 };
 
@@ -182,8 +184,38 @@ static double mean_diag(const ipm_normal *nm)
     return cnt && sum > 0 ? sum / cnt : 1.0;
 }
 
+/* 1 when nm's pattern of S is donor's (donor's symbolic analysis then holds for nm). */
+static int same_pattern(const ipm_normal *nm, const ipm_normal *donor)
+{
+    if (!donor || donor->gl || !donor->Lsym || donor->n != nm->n)
+        return 0;
+    const int *ap = nm->A->p, *bp = donor->A->p;
+    return ap[nm->n] == bp[nm->n] && !memcmp(ap, bp, ((size_t)nm->n + 1) * sizeof *ap) &&
+           !memcmp(nm->A->i, donor->A->i, (size_t)ap[nm->n] * sizeof *ap);
+}
+
+/* L from cholmod_analyze (counted), or a copy of donor's when the pattern is donor's; Lsym a
+ * copy of it before any factorisation. */
+static int analyse(ipm_normal *nm, const ipm_normal *donor)
+{
+    if (same_pattern(nm, donor)) {
+        nm->L = cholmod_copy_factor(donor->Lsym, &nm->cm);
+    } else {
+        nm->L = cholmod_analyze(nm->A, &nm->cm);
+        cb_analysis_count();
+    }
+    nm->Lsym = nm->L ? cholmod_copy_factor(nm->L, &nm->cm) : NULL;
+    return nm->L && nm->Lsym ? CB_OK : CB_ERR_NOMEM;
+}
+
 int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int supernodal,
                    ipm_normal **out, cb_error *err)
+{
+    return ipm_normal_renew(prob, fixed, supernodal, NULL, out, err);
+}
+
+int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int supernodal,
+                     const ipm_normal *donor, ipm_normal **out, cb_error *err)
 {
     *out = NULL;
     if (prob->storage != CB_STORAGE_DENSE && prob->storage != CB_STORAGE_BSR)
@@ -201,8 +233,7 @@ int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int super
     if (rc == CB_OK) {
         nm->scale = mean_diag(nm);
         memcpy(nm->A->x, nm->Sx, ((int *)nm->A->p)[nm->n] * sizeof *nm->Sx);
-        nm->L = cholmod_analyze(nm->A, &nm->cm);
-        rc = nm->L ? CB_OK : CB_ERR_NOMEM;
+        rc = analyse(nm, donor);
     }
     if (rc != CB_OK) {
         ipm_normal_free(nm);
@@ -343,6 +374,7 @@ void ipm_normal_free(ipm_normal *nm)
     cholmod_free_dense(&nm->X, &nm->cm), cholmod_free_dense(&nm->Y, &nm->cm);
     cholmod_free_dense(&nm->E, &nm->cm);
     cholmod_free_factor(&nm->L, &nm->cm);
+    cholmod_free_factor(&nm->Lsym, &nm->cm);
     cholmod_free_sparse(&nm->A, &nm->cm);
     cholmod_finish(&nm->cm);
     free(nm->Sx), free(nm->dpos);

@@ -270,22 +270,49 @@ static int alloc_work(const cb_problem *prob, const gs_options *o, gs_work **out
     return ok ? CB_OK : CB_ERR_NOMEM;
 }
 
-/* Per contact: W_αα, its LU (stick solution), ρ = 1/‖W_αα‖₂, ‖q_α‖. */
-static void precompute_contacts(gs_work *w)
+/* Contact α's W_αα, its LU (stick solution) and ρ = 1/‖W_αα‖₂; with keep, the factors stay
+ * when W_αα is bit for bit the one they were made from. */
+static void diagonal_block(gs_work *w, int a, int keep)
 {
     int d = w->d;
     size_t dd = (size_t)(d * d);
+    double *D = w->diag + a * dd, B[CB_MAX_DIM * CB_MAX_DIM];
+    cb_problem_diag_block(w->prob, a, B);
+    if (keep && memcmp(B, D, dd * sizeof *B) == 0)
+        return;
+    memcpy(D, B, dd * sizeof *B);
+    w->lu_ok[a] = cb_nsgs_lu_factor(d, D, w->lu + a * dd, w->piv + (size_t)a * d) == 0;
+    double nw = cb_nsgs_norm2(d, D);
+    w->rho_nm[a] = nw > 0 && isfinite(nw) ? 1.0 / nw : 1.0;
+}
+
+/* Per contact: W_αα, its LU, ρ (changed & CB_CHANGED_W; keep: the factors of unchanged blocks
+ * stay), ‖q_α‖ (CB_CHANGED_Q); the judge's scales always. */
+static void precompute_contacts(gs_work *w, unsigned changed, int keep)
+{
+    int d = w->d;
     for (int a = 0; a < w->nc; a++) {
-        double *D = w->diag + a * dd;
-        cb_problem_diag_block(w->prob, a, D);
-        w->lu_ok[a] = cb_nsgs_lu_factor(d, D, w->lu + a * dd, w->piv + (size_t)a * d) == 0;
-        double nw = cb_nsgs_norm2(d, D);
-        w->rho_nm[a] = nw > 0 && isfinite(nw) ? 1.0 / nw : 1.0;
-        w->qnorm[a] = cb_nrm2(w->prob->q + (size_t)a * d, (size_t)d);
+        if (changed & CB_CHANGED_W)
+            diagonal_block(w, a, keep);
+        if (changed & CB_CHANGED_Q)
+            w->qnorm[a] = cb_nrm2(w->prob->q + (size_t)a * d, (size_t)d);
     }
     cb_judge_scale_of(w->prob, &w->scale);
-    if (w->prob->storage == CB_STORAGE_BSR)
+    if ((changed & CB_CHANGED_W) && w->prob->storage == CB_STORAGE_BSR) {
+        memset(w->cptr, 0, ((size_t)w->nc + 1) * sizeof *w->cptr);
         build_columns(w);
+    }
+}
+
+/* The work as a fresh setup makes it after prob's q, μ or W values changed: the diagonal blocks
+ * refactored only where W_αα changed (μ alone: nothing but the scales). */
+static int gs_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
+{
+    gs_work *w = work;
+    (void)err;
+    w->prob = prob;
+    precompute_contacts(w, changed, 1);
+    return CB_OK;
 }
 
 static int gs_setup(const cb_problem *prob, const cb_settings *s, int psor, void **work,
@@ -302,7 +329,7 @@ static int gs_setup(const cb_problem *prob, const cb_settings *s, int psor, void
         return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory (nc = %d)", psor ? "psor" : "nsgs",
                        prob->nc);
     }
-    precompute_contacts(w);
+    precompute_contacts(w, CB_CHANGED_Q | CB_CHANGED_W, 0);
     *work = w;
     return CB_OK;
 }
@@ -751,6 +778,7 @@ const cb_solver cb_solver_nsgs = {
     .setup = nsgs_setup,
     .solve = gs_solve,
     .cleanup = gs_cleanup,
+    .update = gs_update,
 };
 
 const cb_solver cb_solver_psor = {
@@ -761,4 +789,5 @@ const cb_solver cb_solver_psor = {
     .setup = psor_setup,
     .solve = gs_solve,
     .cleanup = gs_cleanup,
+    .update = gs_update,
 };

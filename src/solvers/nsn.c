@@ -210,6 +210,39 @@ static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     return CB_OK;
 }
 
+/* The state a fresh setup leaves: every vector zero, the histories and the phase reset. */
+static void reset_state(nsn_work *w)
+{
+    size_t n = w->n, nd2 = (size_t)w->prob->nc * w->prob->d * w->prob->d;
+    double *vec[] = {w->sys.F, w->sys.z, w->y, w->dp, w->pt, w->yt, w->Ft, w->scratch, w->p0};
+    for (size_t k = 0; k < sizeof vec / sizeof *vec; k++)
+        memset(vec[k], 0, n * sizeof *vec[k]);
+    memset(w->sys.IJ, 0, nd2 * sizeof *w->sys.IJ);
+    memset(w->sys.A, 0, nd2 * sizeof *w->sys.A);
+    memset(w->psi_hist, 0, sizeof w->psi_hist);
+    memset(w->err_hist, 0, sizeof w->err_hist);
+    memset(&w->drift, 0, sizeof w->drift);
+    w->sys.eps = w->eps = w->r0 = w->p_ref = 0.0;
+    w->smoothing = 0;
+    w->lambda_boost = 1.0;
+}
+
+/* After prob's q, μ or W changed: the work as nsn_setup makes it, keeping the buffers, the KLU
+ * symbolic analysis (nsn_direct_update) and nsgs's work (its own update). */
+static int nsn_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
+{
+    nsn_work *w = work;
+    w->prob = prob, w->sys.prob = prob;
+    reset_state(w);
+    if (changed & CB_CHANGED_W)
+        scales(w);
+    cb_judge_scale_of(prob, &w->scale);
+    int rc = w->gs ? cb_solver_nsgs.update(w->gs, prob, changed, err) : CB_OK;
+    if (rc == CB_OK && w->direct)
+        rc = nsn_direct_update(&w->direct, prob, changed, err);
+    return rc;
+}
+
 /* ψ = ½‖F‖² of the system's current F. */
 static double merit(const nsn_work *w, const double *F)
 {
@@ -496,4 +529,5 @@ const cb_solver cb_solver_nsn = {
     .setup = nsn_setup,
     .solve = nsn_solve,
     .cleanup = nsn_cleanup,
+    .update = nsn_update,
 };

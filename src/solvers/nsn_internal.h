@@ -45,6 +45,9 @@ void nsn_system_apply(const nsn_system *sys, double lambda, const double *v, dou
  * in compressed columns from W's block pattern (the pattern is fixed: analysed once, KLU). */
 typedef struct nsn_direct nsn_direct;
 int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err);
+/* After prob's data changed (CB_CHANGED_* flags): *s as nsn_direct_new would make it, keeping
+ * its symbolic analysis unless a dense W's block pattern changed (*s may be replaced). */
+int nsn_direct_update(nsn_direct **s, const cb_problem *prob, unsigned changed, cb_error *err);
 /* Assemble and factor H + λ I; 0 on success, 1 when the matrix is singular (try a larger λ),
  * CB_ERR_NOMEM. Counts the block products of the assembly. */
 int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_work *cnt);

@@ -12,6 +12,7 @@
 
 #include "detmath.h"
 #include "base.h"
+#include "solvers_internal.h"
 
 #define AT(M, d, i, j) ((M)[(i) + (size_t)(j) * (d)])
 #define NSN_REFACTOR_RCOND 1e-12 /* klu_rcond below this: factor afresh (new pivots) */
@@ -102,7 +103,17 @@ static int scalar_pattern(nsn_direct *s)
     return CB_OK;
 }
 
-int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err)
+/* 1 when s and old have the same scalar pattern (old's analysis then holds for s). */
+static int same_pattern(const nsn_direct *s, const nsn_direct *old)
+{
+    return old && old->sym && old->n == s->n && old->Ap[old->n] == s->Ap[s->n] &&
+           !memcmp(old->Ap, s->Ap, ((size_t)s->n + 1) * sizeof *s->Ap) &&
+           !memcmp(old->Ai, s->Ai, (size_t)s->Ap[s->n] * sizeof *s->Ai);
+}
+
+/* The matrix of prob; its symbolic analysis taken from old (then cleared) when the pattern is
+ * old's, else klu_analyze. */
+static int direct_new(const cb_problem *prob, nsn_direct *old, nsn_direct **out, cb_error *err)
 {
     nsn_direct *s = cb_calloc(1, sizeof *s);
     *out = NULL;
@@ -112,8 +123,14 @@ int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err)
     s->nc = prob->nc, s->d = prob->d, s->n = prob->nc * prob->d;
     klu_defaults(&s->common);
     int rc = block_pattern(s) == CB_OK && scalar_pattern(s) == CB_OK ? CB_OK : CB_ERR_NOMEM;
-    if (rc == CB_OK && !(s->sym = klu_analyze(s->n, s->Ap, s->Ai, &s->common)))
+    if (rc == CB_OK && same_pattern(s, old)) {
+        s->sym = old->sym;
+        old->sym = NULL;
+    } else if (rc == CB_OK && !(s->sym = klu_analyze(s->n, s->Ap, s->Ai, &s->common))) {
         rc = CB_ERR_NOMEM;
+    } else if (rc == CB_OK) {
+        cb_analysis_count();
+    }
     if (rc != CB_OK) {
         nsn_direct_free(s);
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the Newton matrix (n = %d)",
@@ -161,6 +178,26 @@ int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_wo
     if (!s->num && s->common.status == KLU_OUT_OF_MEMORY)
         return CB_ERR_NOMEM;
     return !s->num || s->common.status != KLU_OK ? 1 : 0;
+}
+
+int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err)
+{
+    return direct_new(prob, NULL, out, err);
+}
+
+int nsn_direct_update(nsn_direct **s, const cb_problem *prob, unsigned changed, cb_error *err)
+{
+    nsn_direct *old = *s, *fresh;
+    klu_free_numeric(&old->num, &old->common); /* a fresh setup factors with a pivot search */
+    old->prob = prob;
+    if (!(changed & CB_CHANGED_W) || prob->storage == CB_STORAGE_BSR)
+        return CB_OK; /* BSR: the blocks are read in place, the pattern is row_ptr/col */
+    int rc = direct_new(prob, old, &fresh, err);
+    if (rc != CB_OK)
+        return rc;
+    nsn_direct_free(old);
+    *s = fresh;
+    return CB_OK;
 }
 
 int nsn_direct_solve(nsn_direct *s, double *b)

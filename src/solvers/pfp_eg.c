@@ -46,6 +46,7 @@ typedef struct {
     size_t n;
     int extragradient;
     pe_params par;
+    int rho_auto;         /* rho = auto: par.rho is estimated from W (auto_rho) */
     cb_judge_scale scale; /* the judge's data scales */
     pe_point cur, trial, next; /* next: eg corrector only */
     double *buf;               /* storage behind the points */
@@ -148,7 +149,8 @@ static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int ext
     w->n = n;
     w->extragradient = extragradient;
     w->par = par;
-    if (w->par.rho <= 0.0)
+    w->rho_auto = w->par.rho <= 0.0;
+    if (w->rho_auto)
         w->par.rho = auto_rho(prob);
     cb_judge_scale_of(prob, &w->scale);
     pe_point *pts[3] = {&w->cur, &w->trial, &w->next};
@@ -158,6 +160,18 @@ static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int ext
         pts[k]->F = w->buf + (3 * k + 2) * n;
     }
     *work = w;
+    return CB_OK;
+}
+
+/* After q, μ or W changed: the judge's scales, and rho = auto estimated again when W did. */
+static int pe_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
+{
+    pe_work *w = work;
+    (void)err;
+    w->prob = prob;
+    if (w->rho_auto && (changed & CB_CHANGED_W))
+        w->par.rho = auto_rho(prob);
+    cb_judge_scale_of(prob, &w->scale);
     return CB_OK;
 }
 
@@ -346,6 +360,7 @@ const cb_solver cb_solver_pfp = {
     .setup = pfp_setup,
     .solve = pe_solve,
     .cleanup = pe_cleanup,
+    .update = pe_update,
 };
 
 const cb_solver cb_solver_eg = {
@@ -357,4 +372,5 @@ const cb_solver cb_solver_eg = {
     .setup = eg_setup,
     .solve = pe_solve,
     .cleanup = pe_cleanup,
+    .update = pe_update,
 };

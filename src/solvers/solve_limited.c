@@ -314,17 +314,23 @@ static int sendable(const cb_problem *prob, const cb_settings *s, const cb_solut
     return 1;
 }
 
+int cb_solve_runs_here(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
+                       const cb_solution *sol, const cb_solve_server *server)
+{
+    return !solver || !s || !(s->time_limit > 0) || s->cpu_spent >= s->time_limit ||
+           !sendable(prob, s, sol) ||
+           (cb_solver_stops_at_limit(solver) &&
+            (server || !cb_solver_has_long_kernels(solver) ||
+             cb_problem_n(prob) < CB_KERNEL_CHILD_MIN_N));
+}
+
 int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
                      cb_solution *sol, cb_info *info, cb_solve_server *server, int *killed,
                      cb_error *err)
 {
     if (killed)
         *killed = 0;
-    if (!solver || !s || !(s->time_limit > 0) || s->cpu_spent >= s->time_limit ||
-        !sendable(prob, s, sol) ||
-        (cb_solver_stops_at_limit(solver) &&
-         (server || !cb_solver_has_long_kernels(solver) ||
-          cb_problem_n(prob) < CB_KERNEL_CHILD_MIN_N)))
+    if (cb_solve_runs_here(solver, prob, s, sol, server))
         return cb_solve(solver, prob, s, sol, info, err); /* in process (or it says what's wrong;
                                                            * or the budget is spent already) */
     solve_job job = {solver, prob, s, sol};

@@ -30,6 +30,10 @@ typedef struct cb_solve_server cb_solve_server;
 int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
                      cb_solution *sol, cb_info *info, cb_solve_server *server, int *killed,
                      cb_error *err);
+/* 1 when cb_solve_limited would run cb_solve in this process (no child): the caller may as well
+ * keep a workspace (solver.h: cb_setup) across such solves. */
+int cb_solve_runs_here(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
+                       const cb_solution *sol, const cb_solve_server *server);
 int cb_solve_server_new(cb_solve_server **out, cb_error *err);
 void cb_solve_server_free(cb_solve_server *server); /* stops its child; NULL ok */
 

@@ -122,145 +122,32 @@ int cb_option_int(const cb_settings *s, const cb_option_spec *spec, const char *
     return cb_kv_long(&v, key, lo, hi, out, err);
 }
 
-static int check_settings(const cb_settings *s, cb_error *err)
+static _Atomic long analyses;
+
+void cb_analysis_count(void) { analyses++; }
+
+long cb_analyses(void) { return analyses; }
+
+/* to += w, counter by counter. */
+void cb_work_add(cb_work *to, const cb_work *w)
 {
-    if (!(s->tol > 0) || !isfinite(s->tol))
-        return cb_fail(err, CB_ERR_INPUT, "tol: must be finite and > 0, got %g", s->tol);
-    if (s->max_iter < 1)
-        return cb_fail(err, CB_ERR_INPUT, "max_iter: must be ≥ 1, got %d", s->max_iter);
-    if (!(s->time_limit >= 0 && s->time_limit <= CB_TIME_LIMIT_MAX))
-        return cb_fail(err, CB_ERR_INPUT, "time_limit: must be 0 (none) or in (0, %.0f] s, got %g",
-                       CB_TIME_LIMIT_MAX, s->time_limit);
-    if (isnan(s->wall_limit) || !(s->cpu_spent >= 0) || !isfinite(s->cpu_spent))
-        return cb_fail(err, CB_ERR_INPUT, "wall_limit or cpu_spent: NaN or negative");
-    if (s->noptions < 0 || (s->noptions > 0 && !s->options))
-        return cb_fail(err, CB_ERR_INPUT, "options: inconsistent count %d", s->noptions);
-    return CB_OK;
+    to->block_products += w->block_products;
+    to->projections += w->projections;
+    to->local_iters += w->local_iters;
+    to->error_evals += w->error_evals;
 }
 
-/* The status rule, one for every solver (ours, Siconos', a user's), applied after the run.
- * The verdict (info->solved) is the judge's alone. The stop reason stays the solver's except:
- *  1. a run that used more than its budget (CPU seconds of setup and solve, cpu_spent
- *     included) is time_limit, whatever it returned (Siconos cannot be interrupted; a late
- *     answer is late for any solver); a run within its budget keeps its own stop reason,
- *     whatever the wall clock (time_limit then only when the solver stopped at the wall guard);
- *  2. a non-finite final iterate is diverged. */
-static void final_status(cb_info *info, const cb_judgement *j, const cb_settings *s)
+/* Append (or, past CB_PHASES_MAX, add to the last) the phase SOLVER with its counters. */
+void cb_info_phase(cb_info *info, const char *solver, int iterations, const cb_work *work,
+                   double time_s)
 {
-    info->error = j->error;
-    info->error_q = j->error_q;
-    info->error_data = j->error_data;
-    info->solved = j->solved;
-    if (s->time_limit > 0 && info->time_cpu > s->time_limit)
-        info->status = CB_STATUS_TIME_LIMIT;
-    else if (!j->finite)
-        info->status = CB_STATUS_DIVERGED;
-}
-
-/* The trace starts at iteration 0 whatever the solver records: (0, 0 s, judged error of the
- * warm start p0) goes first when the solver's first point is later (or it recorded none); p0 is
- * judged only then (most solvers record iteration 0 themselves). */
-static int trace_from_zero(cb_info *info, const cb_settings *s, const cb_problem *prob,
-                           const double *p0, cb_error *err)
-{
-    cb_judgement j0;
-    if (!s->trace || (info->ntrace > 0 && info->trace[0].iteration <= 0))
-        return CB_OK;
-    int rc = cb_judge(prob, p0, s->tol, NULL, &j0, err);
-    if (rc == CB_OK && cb_info_trace(info, s, 0, cb_now(), j0.error_data) != CB_OK)
-        rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
-    if (rc != CB_OK)
-        return rc;
-    cb_trace_point first = {0, 0.0, j0.error_data};
-    memmove(info->trace + 1, info->trace, (size_t)(info->ntrace - 1) * sizeof *info->trace);
-    info->trace[0] = first;
-    return CB_OK;
-}
-
-/* setup and solve under the budget of s (spent before the setup: no setup; spent by it: no
- * solve; then time_limit and p stays the warm start). A problem without contacts (nc = 0) is
- * solved by the empty p at once, whatever the solver: none is called. */
-static int budgeted_run(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
-                        cb_solution *sol, cb_info *info, cb_error *err)
-{
-    if (prob->nc == 0) {
-        info->status = CB_STATUS_CONVERGED;
-        return CB_OK;
+    cb_phase *ph = &info->phases[info->nphases < CB_PHASES_MAX ? info->nphases : CB_PHASES_MAX - 1];
+    if (info->nphases < CB_PHASES_MAX) {
+        memset(ph, 0, sizeof *ph);
+        snprintf(ph->solver, sizeof ph->solver, "%s", solver);
+        info->nphases++;
     }
-    cb_budget budget;
-    cb_settings run = *s;
-    run.budget = &budget;
-    cb_budget_start(&budget, s);
-    void *work = NULL;
-    double t0 = cb_now();
-    int rc = cb_time_up(&run) ? CB_OK : solver->setup(prob, &run, &work, err); /* spent: none */
-    info->time_setup = cb_now() - t0;
-    int set_up = rc == CB_OK && work; /* a failed setup freed its own work */
-    if (rc == CB_OK && cb_time_up(&run)) {
-        info->status = CB_STATUS_TIME_LIMIT; /* p keeps the warm start */
-        info->solver_error = NAN;
-    } else if (rc == CB_OK) {
-        t0 = cb_now();
-        rc = solver->solve(work, &run, sol, info, err);
-        info->time_solve = cb_now() - t0;
-    }
-    if (set_up)
-        solver->cleanup(work);
-    info->time_cpu = cb_budget_used(&budget);
-    return rc;
+    ph->iterations += iterations;
+    cb_work_add(&ph->work, work);
+    ph->time_s += time_s;
 }
-
-/* The run (budgeted_run), then the judge and the status rule (final_status). */
-static int run_judged(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
-                      cb_solution *sol, cb_info *info, cb_error *err)
-{
-    int rc = budgeted_run(solver, prob, s, sol, info, err);
-    if (rc != CB_OK)
-        return rc;
-    if (info->nphases == 0) /* a solver of one phase: the whole run */
-        cb_info_phase(info, solver->name, info->iterations, &info->work, info->time_solve);
-    double t0 = cb_now();
-    cb_judgement j;
-    rc = cb_judge(prob, sol->p, s->tol, sol->y, &j, err);
-    info->time_judge = cb_now() - t0;
-    if (rc == CB_OK)
-        final_status(info, &j, s);
-    if (rc == CB_OK && s->trace && info->ntrace == 0 && /* solvers that cannot trace: last point */
-        cb_info_trace(info, s, info->iterations, cb_now() - info->time_solve, info->error_data) != CB_OK)
-        rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
-    return rc;
-}
-
-int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
-             cb_solution *sol, cb_info *info, cb_error *err)
-{
-    memset(info, 0, sizeof *info);
-    info->status = CB_STATUS_BAD_INPUT;
-    if (!solver || !prob || !s || !sol || !sol->p || !sol->y)
-        return cb_fail(err, CB_ERR_INPUT, "solve: NULL argument");
-    int rc = check_settings(s, err);
-    if (rc == CB_OK)
-        rc = cb_problem_check(prob, err);
-    if (rc == CB_OK && sol->n != cb_problem_n(prob))
-        rc = cb_fail(err, CB_ERR_INPUT, "solution: size %zu, problem needs %zu", sol->n,
-                     cb_problem_n(prob));
-    if (rc == CB_OK && !cb_all_finite(sol->p, sol->n))
-        rc = cb_fail(err, CB_ERR_INPUT, "warm start: p has a non-finite entry");
-    if (rc != CB_OK)
-        return rc;
-    if (solver->supports && (rc = solver->supports(prob, err)) != CB_OK) {
-        info->status = CB_STATUS_UNSUPPORTED; /* not bad input: this solver does not take it */
-        return rc;
-    }
-    double *p0 = s->trace ? cb_malloc_array(sol->n, sizeof *p0) : NULL; /* for iteration 0 */
-    if (s->trace && !p0)
-        return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory (n = %zu)", sol->n);
-    if (p0)
-        memcpy(p0, sol->p, sol->n * sizeof *p0);
-    rc = run_judged(solver, prob, s, sol, info, err);
-    if (rc == CB_OK)
-        rc = trace_from_zero(info, s, prob, p0, err);
-    free(p0);
-    return rc;
-}
-

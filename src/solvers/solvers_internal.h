@@ -35,6 +35,11 @@ void cb_step_cost_start(cb_step_cost *c, const cb_settings *s, size_t n);
  * (cb_time_fits), 0 when it does not (the run stops: time_limit). */
 int cb_step_fits(const cb_settings *s, cb_step_cost *c);
 
+/* Symbolic analyses (klu_analyze, cholmod_analyze) the solvers ran in this process: an update
+ * keeps them, and the tests count them (solver.c). */
+void cb_analysis_count(void);
+long cb_analyses(void);
+
 extern const cb_solver cb_solver_pfp;               /* solvers/pfp_eg.c */
 extern const cb_solver cb_solver_eg;                /* solvers/pfp_eg.c */
 extern const cb_solver cb_solver_apgd;              /* solvers/apgd.c */

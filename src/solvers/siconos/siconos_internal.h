@@ -104,7 +104,7 @@ int cb_sic_configure_nsgs_full(SolverOptions *o, const cb_settings *s, cb_kind k
     }                                                                                        \
     const cb_solver cb_solver_##IDENT = {NAME,          SUMMARY,      OPTIONS,                \
                                          supports_##IDENT, setup_##IDENT, cb_sic_solve,       \
-                                         cb_sic_cleanup}
+                                         cb_sic_cleanup, NULL}
 
 /* Row and cb_solver in one: the row's fields after its solver pointer follow NAME's summary
  * and options. */
