@@ -694,7 +694,7 @@ static void test_cli(void **state)
 static void test_cli_map(void **state)
 {
     (void)state;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    if (!cbt_have_program("gnuplot")) {
         print_message("skipped: gnuplot absent\n");
         skip();
     }

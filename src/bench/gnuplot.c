@@ -1,25 +1,24 @@
-/* conebench — the one gnuplot driver (gnuplot.h): posix_spawnp, the script on a socket as
- * standard input (written without SIGPIPE when gnuplot is gone), messages to the log. */
+/* conebench — the one gnuplot driver (gnuplot.h): gnuplot started through the worker pool
+ * (src/core/child.h: exec, no shell), the script as its standard input (an anonymous memory
+ * file), its messages to the log. */
+#define _GNU_SOURCE /* memfd_create */
 #include "gnuplot.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "base.h"
+#include "child.h"
 
 #define GP_LOG_LINE 512 /* bytes of gnuplot's last message kept for the error */
-#define GP_EXEC_FAILED 127 /* a spawned child's exit status when its exec failed */
+#define GP_EXEC_FAILED 127 /* the pool's exit status for a program it could not start */
 #define GP_LOAD "%s\ncb_gp_script = %s\nload cb_gp_script\n" /* the definitions, the load */
-
-extern char **environ;
 
 /* Append n bytes of t to buf (len bytes, NUL kept): 0, or -1 when they do not fit. */
 static int put(char *buf, size_t len, size_t *k, const char *t, size_t n)
@@ -94,23 +93,6 @@ int cb_gnuplot_check(cb_error *err)
     return not_found(err);
 }
 
-/* Start gnuplot: stdin the socket end `in`, stderr the log `logfd`. 0 or an errno. */
-static int gp_spawn(int in, int logfd, pid_t *pid)
-{
-    posix_spawn_file_actions_t fa;
-    char *argv[] = {(char *)CB_GNUPLOT_PROGRAM, NULL};
-    int e = posix_spawn_file_actions_init(&fa);
-    if (e)
-        return e;
-    e = posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
-    if (!e)
-        e = posix_spawn_file_actions_adddup2(&fa, logfd, STDERR_FILENO);
-    if (!e)
-        e = posix_spawnp(pid, CB_GNUPLOT_PROGRAM, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    return e;
-}
-
 /* The script: the definitions, then `load` of plots/script (quoted, through a variable). */
 static int gp_script(const cb_gnuplot_job *j, char **text, cb_error *err)
 {
@@ -131,32 +113,45 @@ static int gp_script(const cb_gnuplot_job *j, char **text, cb_error *err)
     return rc;
 }
 
-/* Run gnuplot on text; *status its wait status. CB_ERR_IO when it cannot be started. */
-static int gp_run(const cb_gnuplot_job *j, const char *text, int *status, cb_error *err)
+/* The script text in an anonymous memory file, read from its start: its descriptor, or -1. */
+static int gp_script_fd(const char *text)
 {
-    int sv[2] = {-1, -1}, logfd = open(j->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    pid_t pid = -1;
-    int rc = CB_OK, e = 0;
+    int fd = memfd_create("conebench-gnuplot", MFD_CLOEXEC);
+    for (size_t off = 0, n = strlen(text); fd >= 0 && off < n;) {
+        ssize_t w = write(fd, text + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            close(fd);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    if (fd >= 0 && lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Run gnuplot on text (stdout and stderr to the log); *res how it ended. CB_ERR_IO when it
+ * cannot be started. */
+static int gp_run(const cb_gnuplot_job *j, const char *text, cb_child_result *res,
+                  cb_error *err)
+{
+    int logfd = open(j->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644), in = -1, rc;
+    char *argv[] = {(char *)CB_GNUPLOT_PROGRAM, NULL};
+    memset(res, 0, sizeof *res);
     if (logfd < 0)
         rc = cb_fail_at(err, CB_ERR_IO, j->log, 0, "cannot write: %s", strerror(errno));
-    else if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-        rc = cb_fail(err, CB_ERR_IO, "cannot run gnuplot: %s", strerror(errno));
-    else if ((e = gp_spawn(sv[1], logfd, &pid)) != 0)
-        rc = e == ENOENT ? not_found(err)
-                         : cb_fail(err, CB_ERR_IO, "cannot run gnuplot: %s", strerror(e));
-    if (sv[1] >= 0)
-        close(sv[1]);
-    for (size_t off = 0, n = strlen(text); rc == CB_OK && off < n;) {
-        ssize_t w = send(sv[0], text + off, n - off, MSG_NOSIGNAL);
-        if (w < 0 && errno != EINTR)
-            break; /* gnuplot is gone: its status says why */
-        off += w > 0 ? (size_t)w : 0;
-    }
-    if (sv[0] >= 0)
-        close(sv[0]);
-    while (rc == CB_OK && waitpid(pid, status, 0) < 0)
-        if (errno != EINTR)
-            rc = cb_fail(err, CB_ERR_IO, "gnuplot: %s", strerror(errno));
+    else if ((in = gp_script_fd(text)) < 0)
+        rc = cb_fail(err, CB_ERR_IO, "cannot run gnuplot: script: %s", strerror(errno));
+    else
+        rc = cb_child_run_spec(&(cb_child_spec){.argv = argv, .in_fd = in, .out_fd = logfd,
+                                                .err_fd = logfd},
+                               res, err);
+    if (in >= 0)
+        close(in);
     if (logfd >= 0)
         close(logfd);
     return rc;
@@ -175,20 +170,22 @@ static void gp_remove(const char *out)
 int cb_gnuplot(const cb_gnuplot_job *j, cb_error *err)
 {
     char *text = NULL, last[GP_LOG_LINE];
-    int status = 0, rc = gp_script(j, &text, err);
+    cb_child_result res = {0};
+    int rc = gp_script(j, &text, err);
     if (rc == CB_OK)
-        rc = gp_run(j, text, &status, err);
-    if (rc == CB_OK && WIFEXITED(status) && WEXITSTATUS(status) == GP_EXEC_FAILED)
-        rc = cb_gnuplot_check(err); /* where posix_spawnp cannot report a failed exec */
-    if (rc == CB_OK && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        rc = gp_run(j, text, &res, err);
+    int exited = res.end == CB_CHILD_EXITED;
+    if (rc == CB_OK && exited && res.code == GP_EXEC_FAILED)
+        rc = cb_gnuplot_check(err); /* the program could not be started: say why */
+    if (rc == CB_OK && !(exited && res.code == 0)) {
         log_tail(j->log, last, sizeof last);
         rc = cb_fail(err, CB_ERR_IO, "gnuplot failed on %s/%s (%s %d) drawing %s: %s (all of "
-                     "it in %s)", j->plots, j->script, WIFEXITED(status) ? "status" : "signal",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                     "it in %s)", j->plots, j->script, exited ? "status" : "signal", res.code,
                      j->out ? j->out : "a figure", last, j->log);
     }
     if (rc != CB_OK)
         gp_remove(j->out);
+    cb_child_result_free(&res);
     free(text);
     return rc;
 }

@@ -295,3 +295,17 @@ cb_problem *cbt_global_problem(cb_kind kind, int nb, int extra, int nc, double s
     cb_global_problem_free(&g);
     return prob;
 }
+
+int cbt_have_program(const char *name)
+{
+    const char *path = getenv("PATH");
+    char exe[4096];
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(exe, sizeof exe, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name);
+        if (access(exe, X_OK) == 0)
+            return 1;
+        p += n + (p[n] == ':');
+    }
+    return 0;
+}

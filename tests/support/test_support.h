@@ -99,5 +99,7 @@ int cbt_cli(const char *const *args, const char *out_path, const char *err_path)
 /* The whole file as a NUL-terminated string (malloc'd, caller frees); fails the test when it
  * cannot be read. */
 char *cbt_slurp(const char *path);
+/* 1 when an executable NAME is in one of $PATH's folders (no shell). */
+int cbt_have_program(const char *name);
 
 #endif
