@@ -20,8 +20,8 @@
  * between): a slower-moving, piecewise-variational field that stops the stalls below at the
  * price of more steps on easy problems. The default, auto, refreshes every step and switches to
  * every 3 steps once AP_STALL_STEPS steps have passed without a new best residual
- * (BENCHMARKS.md (c): 49/49 solved on a 49-problem sweep where 1 solves 47 and 3 solves 49
- * with more steps).
+ * (BENCHMARKS.md, "apgd's shift schedule": auto solves what every-3-steps solves, in fewer
+ * steps).
  * The iterate with the lowest residual is returned (APGD is not monotone). Convergence is not
  * guaranteed for μ > 0 (the shift makes the problem non-variational): on some singular
  * multibody W the residual stalls near 1e-4 where pfp and nsgs converge (test_pfp_eg.c); the

@@ -708,9 +708,9 @@ static int full_due(const gs_work *w, const cb_settings *s, int iter, double dp2
 }
 
 /* Exact block Gauss–Seidel (nsgs) can fall into a period-2 cycle on a rank-deficient W: two
- * sweeps alternate between two states and the residual stops falling (random rolling3d,
- * nc = 1000: 1.83e-4 / 1.70e-4, slowly rising, for thousands of sweeps: 86 % of its steps go
- * the other way than the one before; a slowly converging run such as Capsules-i125: 0.3 %).
+ * sweeps alternate between two states and the residual stops falling (random multibody
+ * rolling3d: two values, slowly rising, for thousands of sweeps, nearly every change of the
+ * opposite sign to the one before, where a slowly converging run rarely reverses).
  * After each full residual e: when the residual has zigzagged (each change of the opposite
  * sign to the one before) STALL_ZIGZAG times in a row, ω ← max(ω_min, 0.9 ω): the relaxed
  * sweep p + ω (p_local − p) damps the alternating mode (its −1 becomes 1 − 2ω). */

@@ -8,7 +8,7 @@
  * height = 0 chooses 10φ (batch 1) or 10φ plus 1.2 times the column the poured volume would
  * fill above the lattice footprint (packing 0.6), for large n. The plane is an unbounded
  * half-space by default: with a bounded 60φ square (width=60) every sphere rolls off it when
- * μ_r ≤ 1e-5 (measured: height 0), whereas the paper's Fig. 5 shows height = φ in that regime,
+ * μ_r ≤ 1e-5 (a final height of 0), whereas the paper's Fig. 5 shows height = φ in that regime,
  * so its plane must act as unbounded for contact; width > 0 gives the square (spheres beyond
  * its edge fall off and count neither in the height nor in the base).
  *
