@@ -1,6 +1,7 @@
 /* conebench example: solve a sequence of problems (the time steps of a simulation) with one
- * setup, and compare with a setup at every step. Reads every problem file of DIR named *.dat, in step order
- * (written by `conebench generate SCENARIO --steps 1:200:1 -o DIR`), then for each SOLVER, REPS times,
+ * setup, and compare with a setup at every step. Reads the problem files of DIR named *.dat, in
+ * step order (written by `conebench generate SCENARIO --steps 1:200:1 -o DIR`), then for each
+ * SOLVER, REPS times,
  * runs the sequence two ways, interleaved (the order alternates between repetitions):
  *   (a) setup once: cb_setup, then per step cb_update_q / cb_update_mu / cb_update_W and
  *       cb_warm_start from the previous step's p, cb_solve_ws; a new cb_setup only when the
