@@ -1,5 +1,6 @@
 /* conebench — the report a study returns: blocks, tables, failures; its markdown (study.h). */
 #include "study.h"
+#include "markdown.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -203,14 +204,6 @@ void cb_study_report_free(cb_study_report *r)
     memset(r, 0, sizeof *r);
 }
 
-/* One pipe-table row of n strings. */
-static void md_row(FILE *f, char *const *s, const cb_study_cell *c, int n)
-{
-    for (int k = 0; k < n; k++)
-        fprintf(f, "| %s ", s ? s[k] : c[k].text);
-    fputs("|\n", f);
-}
-
 int cb_study_write_md(FILE *f, const cb_study_report *r)
 {
     for (int k = 0; k < r->n; k++) {
@@ -222,12 +215,12 @@ int cb_study_write_md(FILE *f, const cb_study_report *r)
         else {
             const cb_study_table *t = &b->table;
             fputc('\n', f);
-            md_row(f, t->head, NULL, t->ncol);
-            for (int j = 0; j < t->ncol; j++)
-                fputs(j ? "---|" : "|---|", f);
-            fputc('\n', f);
-            for (int i = 0; i < cb_study_rows(t); i++)
-                md_row(f, NULL, &t->cell[i * t->ncol], t->ncol);
+            cb_md_head(f, t->ncol, (const char *const *)t->head, NULL);
+            for (int i = 0; i < cb_study_rows(t); i++) {
+                for (int j = 0; j < t->ncol; j++)
+                    cb_md_cell(f, t->cell[i * t->ncol + j].text);
+                cb_md_end(f);
+            }
         }
     }
     return ferror(f) ? CB_ERR_IO : CB_OK;
