@@ -92,6 +92,25 @@ static double peak_rss_mb(void)
     return (double)u.ru_maxrss / 1024.0;
 }
 
+/* The step is what the table claims: contacts, nsgs stopped at exactly `sweeps` sweeps (the
+ * sweep time is a difference of two such runs), and W holds at least its nc diagonal d×d
+ * blocks of doubles (rolling3d: d = 5) in BSR, at least nc·2 G blocks of d×6 when factored.
+ * 0, or 1 naming what is wrong. */
+static int check_step(long n, cb_storage storage, const step_numbers *s, int sweeps)
+{
+    const size_t d = 5;
+    size_t least = storage == CB_STORAGE_FACTORED ? (size_t)s->nc * 2 * d * 6 * sizeof(double)
+                                                  : (size_t)s->nc * d * d * sizeof(double);
+    const char *bad = s->nc < 1                  ? "no contact"
+                      : s->iterations != sweeps ? "nsgs did not run the sweeps asked"
+                      : s->w_bytes < least      ? "W smaller than its blocks"
+                                                : NULL;
+    if (bad)
+        fprintf(stderr, "bench_scaling: FAIL: n = %ld %s: %s (nc %d, %d sweeps of %d, W %zu B)\n",
+                n, cb_storage_name(storage), bad, s->nc, s->iterations, sweeps, s->w_bytes);
+    return bad != NULL;
+}
+
 /* Best-of-reps numbers of one size and storage; prints one table row. */
 static int measure(long n, cb_storage storage, int reps)
 {
@@ -100,6 +119,9 @@ static int measure(long n, cb_storage storage, int reps)
         step_numbers a = {0}, b = {0};
         if (one_step(n, storage, SWEEPS_1, &a) != CB_OK || one_step(n, storage, SWEEPS_2, &b) != CB_OK)
             return 1;
+        if (check_step(n, storage, &a, SWEEPS_1) || check_step(n, storage, &b, SWEEPS_2) ||
+            a.nc != b.nc)
+            return 1; /* (the same step twice: the same contacts) */
         if (r == 0 || a.t_solve < best1.t_solve)
             best1 = a;
         if (r == 0 || b.t_solve < best2.t_solve)
