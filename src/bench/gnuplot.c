@@ -117,19 +117,9 @@ static int gp_script(const cb_gnuplot_job *j, char **text, cb_error *err)
 static int gp_script_fd(const char *text)
 {
     int fd = memfd_create("conebench-gnuplot", MFD_CLOEXEC);
-    for (size_t off = 0, n = strlen(text); fd >= 0 && off < n;) {
-        ssize_t w = write(fd, text + off, n - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            close(fd);
-            return -1;
-        }
-        off += (size_t)w;
-    }
-    if (fd >= 0 && lseek(fd, 0, SEEK_SET) != 0) {
+    if (fd >= 0 && (cb_write_all(fd, text, strlen(text)) != 0 || lseek(fd, 0, SEEK_SET) != 0)) {
         close(fd);
-        return -1;
+        fd = -1;
     }
     return fd;
 }
