@@ -75,6 +75,23 @@ static int check_scenario(check_ctx *x, const cb_campaign_problem *p, cb_error *
     return rc == CB_OK ? CB_OK : at_line(x, p->line, rc, &e, err);
 }
 
+/* A `loop` line: the scenario exists and its parameters build (nothing simulated). */
+static int check_loop(check_ctx *x, const cb_campaign_loop *l, cb_error *err)
+{
+    cb_error e = {{0}};
+    cb_scenario sc;
+    const cb_scenario_def *def = cb_scenario_find(l->name);
+    int rc = def ? CB_OK
+                 : cb_fail(&e, CB_ERR_INPUT, "loop: unknown scenario '%s' (see conebench list "
+                           "scenarios)", l->name);
+    if (rc == CB_OK && (rc = cb_scenario_build(def, l->params.items, l->params.n, &sc, &e)) ==
+                           CB_OK) {
+        x->kinds[sc.kind] = 1;
+        cb_scenario_free(&sc);
+    }
+    return rc == CB_OK ? CB_OK : at_line(x, l->line, rc, &e, err);
+}
+
 static int tiny_problem(check_ctx *x, cb_kind k, cb_problem **out, cb_error *err)
 {
     cb_random_settings g;
@@ -146,6 +163,8 @@ int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test
             rc = p->generated ? check_random(&x, p, err) : check_scenario(&x, p, err);
         checked_line = p->line;
     }
+    for (int i = 0; i < c->nloops && rc == CB_OK; i++)
+        rc = check_loop(&x, &c->loops[i], err);
     for (int i = 0; i < c->nsolvers && rc == CB_OK; i++)
         rc = check_solver(&x, i, err);
     for (int k = 0; k < CB_KIND_COUNT; k++)
