@@ -413,6 +413,16 @@ int cb_steps_parse(const char *list, long **steps, int *n, cb_error *err)
     return rc;
 }
 
+/* Append "-WORD" to the tag (len bytes, *kt used) with '=', '/' and ' ' written '_'. */
+static void tag_word(char *tag, size_t len, size_t *kt, const char *word)
+{
+    if (*kt + 1 < len)
+        tag[(*kt)++] = '-';
+    for (const char *q = word; *q && *kt + 1 < len; q++)
+        tag[(*kt)++] = (*q == '=' || *q == '/' || *q == ' ') ? '_' : *q;
+    tag[*kt] = '\0';
+}
+
 /* A new scenario line record: name, parameters (copied), steps and output folder. */
 static int add_scenario(cb_campaign *c, const parse_ctx *x, const char *dir, long *steps, int n)
 {
@@ -460,11 +470,7 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
         }
         if (!strchr(x->tok[t], '=') || x->tok[t][0] == '=')
             return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "'%s' is not key=value", x->tok[t]);
-        if (kt + 1 < sizeof tag)
-            tag[kt++] = '-';
-        for (const char *q = x->tok[t]; *q && kt + 1 < sizeof tag; q++)
-            tag[kt++] = (*q == '=' || *q == '/' || *q == ' ') ? '_' : *q;
-        tag[kt] = '\0';
+        tag_word(tag, sizeof tag, &kt, x->tok[t]);
     }
     if (!steps || !*steps)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: steps=LIST is required");
@@ -503,16 +509,12 @@ static int parse_loop(cb_campaign *c, parse_ctx *x, cb_error *err)
     memset(l, 0, sizeof *l);
     l->line = x->line;
     size_t kt = (size_t)snprintf(tag, sizeof tag, "%s", x->tok[1]);
-    int rc = CB_OK;
-    for (int t = 2; t < x->ntok && rc == CB_OK; t++) {
+    for (int t = 2; t < x->ntok; t++) {
         cb_error e = {{0}};
-        if ((rc = cb_kv_parse(&l->params, x->tok[t], &e)) != CB_OK)
+        int rc = cb_kv_parse(&l->params, x->tok[t], &e);
+        if (rc != CB_OK)
             return cb_fail_at(err, rc, x->file, x->line, "%s", e.text);
-        if (kt + 1 < sizeof tag)
-            tag[kt++] = '-';
-        for (const char *q = x->tok[t]; *q && kt + 1 < sizeof tag; q++)
-            tag[kt++] = (*q == '=' || *q == '/' || *q == ' ') ? '_' : *q;
-        tag[kt] = '\0';
+        tag_word(tag, sizeof tag, &kt, x->tok[t]);
     }
     l->name = cb_strdup(x->tok[1]);
     l->tag = cb_strdup(tag);
