@@ -7,15 +7,16 @@
 #   pos_max, energy_max   the thresholds of "indistinguishable" (drawn dashed)
 #   floor  where a drift of 0 is drawn;  out  output without extension;  ttl  title
 set datafile separator ","
-set key top left box Left reverse width 1 font ",10"
+set key below box horizontal
 set grid
+set offsets 0, 0, graph 0.05, graph 0.05
 set logscale xy 10
 set format x "10^{%L}"
 set format y "10^{%L}"
 set xlabel "solver tolerance of every step"
 do for [fmt in "pngcairo svg"] {
-    if (fmt eq "pngcairo") { set terminal pngcairo size 1200,560 enhanced font "DejaVu Sans,11"; set output out.".png" }
-    else { set terminal svg size 1200,560 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
+    if (fmt eq "pngcairo") { set terminal pngcairo size 1200,640 enhanced font "DejaVu Sans,11"; set output out.".png" }
+    else { set terminal svg size 1200,640 enhanced font "DejaVu Sans,11" background "white"; set output out.".svg" }
     set multiplot layout 1,2 title ttl noenhanced
     set title "(a) final positions: max_k ‖x_k − x_{ref,k}‖ / body radius"
     set ylabel "position drift / smallest body radius"

@@ -226,7 +226,7 @@ static int make_trajs(loops_ctx *x, const cb_solver *(*find)(const char *), cb_e
         cb_settings_default(&t->set);
         t->set.tol = CB_LOOP_REF_TOL;
         t->set.max_iter = c->max_iter > CB_LOOP_REF_MAX_ITER ? c->max_iter : CB_LOOP_REF_MAX_ITER;
-        t->set.time_limit = c->time_limit;
+        t->set.time_limit = 0; /* no step budget: every step as exact as it gets */
         t->set.trace = 0;
         row_init(&c->loops[l], ref->name, "reference", CB_LOOP_REF_TOL, 0, 1, &t->row);
         for (long i = 0; i < per; i++) {
@@ -273,28 +273,25 @@ static int parse_answer(const char *data, traj *t)
     return t->x ? 0 : -1;
 }
 
-/* How a child ended into its row; a message it sent ("E ...") goes to errors.log. */
+/* How a child ended into its row; why one failed goes to errors.log (its message "E ...", or
+ * how it ended). */
 static void record(loops_ctx *x, traj *t, const cb_child_result *res)
 {
     const char *data = res->data ? res->data : "";
-    int exited = res->end == CB_CHILD_EXITED;
-    if (exited && res->code == 0 && parse_answer(data, t) == 0) {
-        snprintf(t->row.status, sizeof t->row.status, "ok");
-    } else {
-        snprintf(t->row.status, sizeof t->row.status, "%s",
-                 res->end == CB_CHILD_TIMED_OUT ? "time_limit"
-                 : exited && !strncmp(data, "E ", 2) ? "error"
-                                                     : "crashed");
-        if (x->errlog)
-            fprintf(x->errlog, "loop %s %s %s tol %g: %.*s\n", t->row.id, t->row.loop,
-                    t->row.label, t->row.tol, !strncmp(data, "E ", 2)
-                    ? (int)strcspn(data + 2, "\n") : 7, !strncmp(data, "E ", 2) ? data + 2
-                    : t->row.status);
-    }
+    int exited = res->end == CB_CHILD_EXITED, said = !strncmp(data, "E ", 2);
+    const char *status = res->end == CB_CHILD_TIMED_OUT ? "time_limit"
+                         : exited && said               ? "error"
+                                                        : "crashed";
+    if (exited && res->code == 0 && parse_answer(data, t) == 0)
+        status = "ok";
+    snprintf(t->row.status, sizeof t->row.status, "%s", status);
+    if (strcmp(status, "ok") && x->errlog)
+        fprintf(x->errlog, "loop %s %s %s tol %g: %.*s\n", t->row.id, t->row.loop, t->row.label,
+                t->row.tol, said ? (int)strcspn(data + 2, "\n") : (int)strlen(status),
+                said ? data + 2 : status);
     if (x->s->progress)
         fprintf(stderr, "conebench: loop %s: %s tol %g: %s, %ld steps, %.3g s CPU\n",
-                t->row.loop, t->row.label, t->row.tol, t->row.status, t->row.steps,
-                t->row.cpu_s);
+                t->row.loop, t->row.label, t->row.tol, status, t->row.steps, t->row.cpu_s);
 }
 
 /* Drift of t's end from its reference ref: max_k ‖x_k − x_ref,k‖ (and over the smallest body

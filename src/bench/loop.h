@@ -11,7 +11,8 @@
  * are exact at every step.
  *
  * Each trajectory is one child of a pool of `run --jobs` children. Limits: every step's solve
- * has the campaign's time-limit as its CPU budget (as in simulate --time-limit); the whole
+ * has the campaign's time-limit as its CPU budget (as in simulate --time-limit; the
+ * reference's steps have none); the whole
  * trajectory is killed (status time_limit) after CB_LOOP_BUDGET_FACTOR × time-limit + kill_after
  * seconds of its CPU time, or CB_WALL_GUARD_FACTOR times that of wall time.
  *
