@@ -125,5 +125,25 @@ if [ -z "$fig" ]; then
      [ -s "$d/figures/loop-sphere-pile-n_6-t_end_0.2-interval_0.02-steps-tol0.png" ]'
 fi
 
+# Failures are rows, not errors: a trajectory past its limit (time-limit 0.01 s: 100 × 0.01 + 2 s
+# of CPU time; apgd needs several times that on this pour at 1e-8) is killed with status
+# time_limit and why in errors.log; the reference (no step budget, at least 600 s for the whole)
+# and the others finish.
+f=$tmp/limit
+printf '%s\n' "loop sphere-pile n=20 t_end=1 interval=0.02" "solver apgd" "solver nsgs" "tol 1e-8" \
+  "time-limit 0.01" >"$tmp/limit.conf"
+run "$bin" run "$tmp/limit.conf" -o "$f" --jobs 2 --quiet
+check "a trajectory past its limit: status time_limit, no series; the others finish" \
+  '[ "$rc" = 0 ] && [ "$(grep -c ",apgd,apgd,1e-08,0,0,time_limit,0," "$f/loops.csv")" = 1 ] &&
+   [ "$(grep -c ",ok," "$f/loops.csv")" = 2 ] && grep -q "apgd tol 1e-08: time_limit$" "$f/errors.log" &&
+   [ "$(ls "$f/loops" | wc -l)" = 2 ]'
+if have_siconos "cli loop: a solver refusing the scenario's cone kind"; then
+  printf '%s\n' "loop sphere-spin t_end=0.01" "solver siconos-nsgs" "tol 1e-6" >"$tmp/kind.conf"
+  run "$bin" run "$tmp/kind.conf" -o "$tmp/kind" --quiet
+  check "a solver refusing the cone kind: status error, the reason in errors.log" \
+    '[ "$rc" = 0 ] && grep -q ",siconos-nsgs,siconos-nsgs,[^,]*,0,0,error," "$tmp/kind/loops.csv" &&
+     grep -q "siconos-nsgs: cone kind rollspin3d is not supported" "$tmp/kind/errors.log"'
+fi
+
 echo "cli loop: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -334,6 +334,8 @@ static int write_rows(const loops_ctx *x, cb_error *err)
 static int spawn(const loops_ctx *x, cb_pool *pool, long k, long *slot, cb_error *err)
 {
     double budget = CB_LOOP_BUDGET_FACTOR * x->c->time_limit + x->s->kill_after;
+    if (x->t[k].row.reference && budget < CB_LOOP_REF_BUDGET_S)
+        budget = CB_LOOP_REF_BUDGET_S;
     child_arg a = {x, &x->t[k]};
     cb_child_spec spec = {0};
     spec.fn = loop_child;

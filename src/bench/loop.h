@@ -14,7 +14,8 @@
  * has the campaign's time-limit as its CPU budget (as in simulate --time-limit; the
  * reference's steps have none); the whole
  * trajectory is killed (status time_limit) after CB_LOOP_BUDGET_FACTOR × time-limit + kill_after
- * seconds of its CPU time, or CB_WALL_GUARD_FACTOR times that of wall time.
+ * seconds of its CPU time (the reference's: at least CB_LOOP_REF_BUDGET_S, whatever the
+ * time-limit), or CB_WALL_GUARD_FACTOR times that of wall time.
  *
  * Outputs, next to runs.csv (whose layout is not touched):
  *   loops.csv         one row per trajectory (CB_LOOP_HEADER), written at once when every
@@ -44,6 +45,7 @@
 #define CB_LOOP_REF_TOL 1e-12
 #define CB_LOOP_REF_MAX_ITER 100000
 #define CB_LOOP_BUDGET_FACTOR 100.0 /* a trajectory's CPU budget in units of the time-limit */
+#define CB_LOOP_REF_BUDGET_S 600.0  /* the reference trajectory's CPU budget at least (s) */
 #define CB_LOOP_DRIFT_POS 1e-6      /* position drift, in units of the smallest body radius */
 #define CB_LOOP_DRIFT_ENERGY 1e-6   /* energy drift, in units of the reference's dissipation */
 #define CB_LOOP_FILE "loops.csv"
