@@ -32,6 +32,9 @@
  * (status ok), its final positions lie within CB_LOOP_DRIFT_POS × the smallest dynamic body's
  * bounding radius of the reference's (max over bodies of ‖x − x_ref‖), and its final energy
  * within CB_LOOP_DRIFT_ENERGY × the energy the reference dissipated (|E − E_ref| / |E₀ − E_ref|).
+ * A pile's final positions are chaotic (a grain that rolls left instead of right), so the report
+ * adds, for piles, the cheapest trajectory whose pile height and angle lie within
+ * CB_LOOP_PILE_SHAPE (relative) of the reference's: its macroscopic shape.
  */
 #ifndef CONEBENCH_LOOP_H
 #define CONEBENCH_LOOP_H
@@ -48,6 +51,7 @@
 #define CB_LOOP_REF_BUDGET_S 600.0  /* the reference trajectory's CPU budget at least (s) */
 #define CB_LOOP_DRIFT_POS 1e-6      /* position drift, in units of the smallest body radius */
 #define CB_LOOP_DRIFT_ENERGY 1e-6   /* energy drift, in units of the reference's dissipation */
+#define CB_LOOP_PILE_SHAPE 0.01     /* the report's pile-shape line: height and angle within 1 % */
 #define CB_LOOP_FILE "loops.csv"
 #define CB_LOOP_DIR "loops"
 

@@ -133,6 +133,36 @@ static void verdict_line(FILE *md, const entry *e, int m, const cb_loop_row *ref
     fprintf(md, ".\n\n");
 }
 
+/* 1 when r's pile height and angle lie within CB_LOOP_PILE_SHAPE of the reference's. */
+static int same_shape(const cb_loop_row *r, const cb_loop_row *ref)
+{
+    return !strcmp(r->status, "ok") &&
+           fabs(r->height_over_phi - ref->height_over_phi) <=
+               CB_LOOP_PILE_SHAPE * fabs(ref->height_over_phi) &&
+           fabs(r->pile_angle_deg - ref->pile_angle_deg) <=
+               CB_LOOP_PILE_SHAPE * fabs(ref->pile_angle_deg);
+}
+
+/* For a pile: the cheapest trajectory of the same macroscopic shape as the reference's. */
+static void shape_line(FILE *md, const entry *e, int m, const cb_loop_row *ref)
+{
+    int best = -1;
+    if (!ref || strcmp(ref->status, "ok") || isnan(ref->height_over_phi))
+        return;
+    for (int k = 0; k < m; k++)
+        if (same_shape(e[k].r, ref) && (best < 0 || e[k].cpu < e[best].cpu))
+            best = k;
+    fprintf(md, "Pile shape only (height and angle within %.0f %% of the reference's, positions "
+                "aside): cheapest ", 100 * CB_LOOP_PILE_SHAPE);
+    if (best < 0)
+        fprintf(md, "none.\n\n");
+    else
+        fprintf(md, "%s at tol %.0e (%.3f s CPU; height %.4g φ, angle %.2f°, reference %.4g φ, "
+                    "%.2f°).\n\n", e[best].r->label, e[best].r->tol, e[best].cpu,
+                e[best].r->height_over_phi, e[best].r->pile_angle_deg, ref->height_over_phi,
+                ref->pile_angle_deg);
+}
+
 /* The table of a loop line: its reference, then each entry. */
 static void loop_table(FILE *md, const entry *e, int m, const cb_loop_row *ref)
 {
@@ -334,6 +364,7 @@ static int loop_section(const cb_report_ctx *x, const cb_loop_row *rows, int n, 
     cb_figure_slug(tag, v.slug, sizeof v.slug);
     fprintf(md, "\n### %s\n\n", tag);
     verdict_line(md, e, v.m, v.ref);
+    shape_line(md, e, v.m, v.ref);
     if (v.ref && !isnan(v.ref->x_stop_closed))
         fprintf(md, "Reference stop distance %.9g m, closed form (Acary & Bourrier §6.1) %.9g m: "
                     "relative error %.2e, the scheme's own at the scenario's h.\n\n",
