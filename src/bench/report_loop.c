@@ -62,6 +62,7 @@ static void measure_cell(FILE *md, const cb_loop_row *r)
         cb_md_cell(md, "—");
 }
 
+/* One row of a loop line's table (cpu: the least over the repetitions). */
 static void entry_row(FILE *md, const cb_loop_row *r, double cpu, const char *verdict)
 {
     cb_md_cell(md, r->reference ? "reference " CB_LOOP_REF_SOLVER : r->label);
@@ -177,7 +178,7 @@ static void loop_table(FILE *md, const entry *e, int m, const cb_loop_row *ref)
         entry_row(md, e[k].r, e[k].cpu, e[k].indist ? "yes" : "no");
 }
 
-/* name = s quoted for gnuplot, appended to f ("; " before it unless first). */
+/* The definition line "name = S" (s quoted for gnuplot) appended to f. */
 static int gp_var(FILE *f, const char *name, const char *s, cb_error *err)
 {
     size_t len = CB_GP_QUOTED(strlen(s));
