@@ -214,7 +214,7 @@ $(BIN): $(BUILD)/cli/main.o $(CLI_OBJ) $(INTERNAL_A) $(LIB) $(DYNLIST)
 # tests of mech (TEST_MECH), of the harness (TEST_HARNESS) and of the gate (TEST_GATE). Test
 # objects are compiled like the library's (-MMD: each depends on the headers it includes).
 TEST_MECH    := test_compliant test_factored test_filippov test_filippov_check test_mechanics
-TEST_HARNESS := test_figures test_harness test_gnuplot test_markdown
+TEST_HARNESS := test_figures test_harness test_gnuplot test_markdown test_loop
 TEST_GATE    := test_gate
 TEST_STUDIES := test_filippov_study test_reproduce
 test_link = $(if $(filter $1,$(TEST_STUDIES)),$(STUDIES_A) $(HARNESS_A) $(MECH_A), \

@@ -413,6 +413,16 @@ int cb_steps_parse(const char *list, long **steps, int *n, cb_error *err)
     return rc;
 }
 
+/* Append "-WORD" to the tag (len bytes, *kt used) with '=', '/' and ' ' written '_'. */
+static void tag_word(char *tag, size_t len, size_t *kt, const char *word)
+{
+    if (*kt + 1 < len)
+        tag[(*kt)++] = '-';
+    for (const char *q = word; *q && *kt + 1 < len; q++)
+        tag[(*kt)++] = (*q == '=' || *q == '/' || *q == ' ') ? '_' : *q;
+    tag[*kt] = '\0';
+}
+
 /* A new scenario line record: name, parameters (copied), steps and output folder. */
 static int add_scenario(cb_campaign *c, const parse_ctx *x, const char *dir, long *steps, int n)
 {
@@ -460,11 +470,7 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
         }
         if (!strchr(x->tok[t], '=') || x->tok[t][0] == '=')
             return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "'%s' is not key=value", x->tok[t]);
-        if (kt + 1 < sizeof tag)
-            tag[kt++] = '-';
-        for (const char *q = x->tok[t]; *q && kt + 1 < sizeof tag; q++)
-            tag[kt++] = (*q == '=' || *q == '/' || *q == ' ') ? '_' : *q;
-        tag[kt] = '\0';
+        tag_word(tag, sizeof tag, &kt, x->tok[t]);
     }
     if (!steps || !*steps)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: steps=LIST is required");
@@ -488,6 +494,31 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
         p->scenario = c->nscenarios - 1;
     }
     return rc == CB_OK ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
+}
+
+/* loop NAME [k=v]...: the scenario's parameters (checked against the scenario by
+ * cb_campaign_check); its tag NAME-k_v-... names it in loops.csv and the report. */
+static int parse_loop(cb_campaign *c, parse_ctx *x, cb_error *err)
+{
+    char tag[512];
+    if (x->ntok < 2)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "loop: NAME [k=v]...");
+    if (grow((void **)&c->loops, c->nloops, sizeof *c->loops) != CB_OK)
+        return cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
+    cb_campaign_loop *l = &c->loops[c->nloops++];
+    memset(l, 0, sizeof *l);
+    l->line = x->line;
+    size_t kt = (size_t)snprintf(tag, sizeof tag, "%s", x->tok[1]);
+    for (int t = 2; t < x->ntok; t++) {
+        cb_error e = {{0}};
+        int rc = cb_kv_parse(&l->params, x->tok[t], &e);
+        if (rc != CB_OK)
+            return cb_fail_at(err, rc, x->file, x->line, "%s", e.text);
+        tag_word(tag, sizeof tag, &kt, x->tok[t]);
+    }
+    l->name = cb_strdup(x->tok[1]);
+    l->tag = cb_strdup(tag);
+    return l->name && l->tag ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
 }
 
 /* solver NAME [k=v]... [label=L]; the label defaults to the words, or to the value of a name=
@@ -662,6 +693,8 @@ static int parse_line(cb_campaign *c, parse_ctx *x, cb_error *err)
         return parse_scenario(c, x, err);
     if (!strcmp(d, "solver"))
         return parse_solver(c, x, err);
+    if (!strcmp(d, "loop"))
+        return parse_loop(c, x, err);
     if (!strcmp(d, "references"))
         return parse_references(c, x, err);
     if (!strcmp(d, "plugin"))
@@ -705,9 +738,9 @@ static int check_campaign(cb_campaign *c, const char *path, cb_error *err)
 {
     if (c->nsolvers == 0)
         return cb_fail(err, CB_ERR_INPUT, "%s: no solver directive (add `solver NAME`)", path);
-    if (c->nproblems == 0 && !c->data_missing)
-        return cb_fail(err, CB_ERR_INPUT, "%s: no problem, data, generate or scenario directive",
-                       path);
+    if (c->nproblems == 0 && c->nloops == 0 && !c->data_missing)
+        return cb_fail(err, CB_ERR_INPUT, "%s: no problem, data, generate, scenario or loop "
+                       "directive", path);
     if (c->ntols == 0)
         c->tols[c->ntols++] = 1e-8;
     if (!c->name) {
@@ -724,7 +757,12 @@ static int check_campaign(cb_campaign *c, const char *path, cb_error *err)
 /* At most CB_CAMPAIGN_MAX_RUNS runs so far (an absent tol line counts as its one default). */
 static int runs_bound(const cb_campaign *c, const parse_ctx *x, cb_error *err)
 {
-    long runs = (long)c->nproblems * c->nsolvers * (c->ntols ? c->ntols : 1) * c->repetitions;
+    long per = (long)c->nsolvers * (c->ntols ? c->ntols : 1) * c->repetitions;
+    long runs = (long)c->nproblems * per, loops = (long)c->nloops * (per + 1);
+    if (loops > CB_CAMPAIGN_MAX_LOOP_RUNS)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: the campaign now has %ld "
+                          "loop trajectories (%d loop lines x (%ld + 1 reference)); at most %ld",
+                          x->tok[0], loops, c->nloops, per, CB_CAMPAIGN_MAX_LOOP_RUNS);
     if (runs <= CB_CAMPAIGN_MAX_RUNS)
         return CB_OK;
     return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: the campaign now has %ld runs "
@@ -760,6 +798,18 @@ static int find_twice(named_line *v, int n, named_line *first, named_line *secon
     return found;
 }
 
+/* Two loop lines with one tag (scenario and parameters): their trajectories would share ids. */
+static int check_unique_loops(const cb_campaign *c, cb_error *err)
+{
+    for (int i = 1; i < c->nloops; i++)
+        for (int k = 0; k < i; k++)
+            if (!strcmp(c->loops[i].tag, c->loops[k].tag))
+                return cb_fail_at(err, CB_ERR_INPUT, c->path, c->loops[i].line, "loop '%s' is "
+                                  "already given at line %ld (one loop line per scenario and "
+                                  "parameter set)", c->loops[i].tag, c->loops[k].line);
+    return CB_OK;
+}
+
 /* Two problems with one name, or two solver lines with one label: their runs would have one run
  * id (sha256 of problem name|label|tol|rep). */
 static int check_unique(const cb_campaign *c, cb_error *err)
@@ -783,7 +833,7 @@ static int check_unique(const cb_campaign *c, cb_error *err)
         rc = cb_fail_at(err, CB_ERR_INPUT, c->path, b.line, "solver label '%s' is already used at "
                         "line %ld (give each solver line its own label=)", b.name, a.line);
     free(v);
-    return rc;
+    return rc == CB_OK ? check_unique_loops(c, err) : rc;
 }
 
 /* Parse every line of text; new problems and solvers remember their line. */
@@ -857,6 +907,12 @@ void cb_campaign_free(cb_campaign *c)
         free(sl->dir);
     }
     free(c->scenarios);
+    for (int i = 0; i < c->nloops; i++) {
+        cb_kv_list_free(&c->loops[i].params);
+        free(c->loops[i].name);
+        free(c->loops[i].tag);
+    }
+    free(c->loops);
     for (int i = 0; i < c->nsolvers; i++) {
         free(c->solvers[i].solver);
         free(c->solvers[i].label);

@@ -14,6 +14,10 @@
  *                                 mechanical scenario (`conebench generate NAME ... --steps
  *                                 LIST`), dumped under the output's problems/ before running;
  *                                 read_kind=rolling2d for 2D scenarios (d = 3 files)
+ *   loop NAME [key=value]...      solvers inside the time loop (src/bench/loop.h): each solver ×
+ *                                 tol × repetition drives its own trajectory of scenario NAME
+ *                                 (its parameters as `simulate --param`, e.g. t_end=1), plus one
+ *                                 reference trajectory at tol 1e-12; loops.csv, loops/<id>.csv
  *   solver NAME [key=value]... [label=LABEL]   one solver with one option set
  *   tol T...                      tolerances (each run is done for each)
  *   max-iter N    time-limit S    repetitions R    trace on|off
@@ -26,8 +30,9 @@
  * Errors are "FILE:LINE: what". Refused: a NUL byte; a second name, description, tol, max-iter,
  * time-limit, repetitions, trace or references line; a tolerance given twice; a key given twice
  * on a generate line; two problems with one name or two solver lines with one label (their runs
- * would share run ids); more than CB_CAMPAIGN_MAX_PROBLEMS problems or CB_CAMPAIGN_MAX_RUNS runs
- * (checked before the problems are allocated).
+ * would share run ids); two loop lines with one scenario and parameter set; more than
+ * CB_CAMPAIGN_MAX_PROBLEMS problems or CB_CAMPAIGN_MAX_RUNS runs (checked before the problems
+ * are allocated); more than CB_CAMPAIGN_MAX_LOOP_RUNS trajectories.
  *
  * Ownership: cb_campaign owns all its strings and arrays; cb_campaign_free releases them.
  */
@@ -43,6 +48,7 @@
 #define CB_CAMPAIGN_MAX_TOLS 8
 #define CB_CAMPAIGN_MAX_PROBLEMS 100000L /* problems of a campaign (seeds and steps included) */
 #define CB_CAMPAIGN_MAX_RUNS 1000000L    /* problems × solvers × tolerances × repetitions */
+#define CB_CAMPAIGN_MAX_LOOP_RUNS 10000L /* loop lines × (solvers × tolerances × repetitions + 1) */
 
 /* One problem of a campaign: a file, or a generator recipe written to a file before running. */
 typedef struct {
@@ -65,6 +71,14 @@ typedef struct {
     char *dir;           /* output folder of its step files */
 } cb_campaign_scenario;
 
+/* One `loop` line: a scenario run whole, once per solver × tol × repetition (loop.h). */
+typedef struct {
+    char *name;          /* scenario name */
+    char *tag;           /* NAME-k_v-...: its display name, unique in the campaign */
+    cb_kv_list params;   /* its k=v parameters as given */
+    long line;
+} cb_campaign_loop;
+
 /* One solver with one option set. */
 typedef struct {
     char *solver;
@@ -84,6 +98,8 @@ typedef struct {
     int nsolvers;
     cb_campaign_scenario *scenarios;
     int nscenarios;
+    cb_campaign_loop *loops;
+    int nloops;
     double tols[CB_CAMPAIGN_MAX_TOLS];
     int ntols;
     int max_iter;        /* default 10000 */
@@ -116,7 +132,8 @@ int cb_campaign_parse_with(const char *path, const char *gen_dir, cb_solver_look
  *    own validation; limits that depend on nc are checked when the problem is generated, by
  *    cb_campaign_prepare_problem, still before the first run and naming the line);
  *  - every `scenario` line names a scenario whose parameters build (the scenario registry's
- *    validation, without simulating) and whose steps lie within its horizon.
+ *    validation, without simulating) and whose steps lie within its horizon;
+ *  - every `loop` line names a scenario whose parameters build (nothing simulated).
  * find NULL: cb_solver_find. skip_test_solvers: names beginning with "test-" are not checked. */
 int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test_solvers,
                       cb_error *err);

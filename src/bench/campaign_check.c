@@ -54,6 +54,18 @@ static int check_random(check_ctx *x, const cb_campaign_problem *p, cb_error *er
     return rc == CB_OK ? CB_OK : at_line(x, p->line, rc, &e, err);
 }
 
+/* Build scenario name with its parameters (the registry's validation, nothing simulated); the
+ * line's directive (what) names an unknown scenario. */
+static int build_named(const char *what, const char *name, const cb_kv_list *params,
+                       cb_scenario *sc, cb_error *e)
+{
+    const cb_scenario_def *def = cb_scenario_find(name);
+    if (!def)
+        return cb_fail(e, CB_ERR_INPUT, "%s: unknown scenario '%s' (see conebench list "
+                       "scenarios)", what, name);
+    return cb_scenario_build(def, params->items, params->n, sc, e);
+}
+
 /* A `scenario` line: the scenario exists, its parameters build (the registry's validation,
  * nothing simulated), and its steps lie within the horizon. */
 static int check_scenario(check_ctx *x, const cb_campaign_problem *p, cb_error *err)
@@ -61,18 +73,26 @@ static int check_scenario(check_ctx *x, const cb_campaign_problem *p, cb_error *
     const cb_campaign_scenario *sl = &x->c->scenarios[p->scenario];
     cb_error e = {{0}};
     cb_scenario sc;
-    const cb_scenario_def *def = cb_scenario_find(sl->name);
-    int rc = def ? CB_OK
-                 : cb_fail(&e, CB_ERR_INPUT, "scenario: unknown scenario '%s' (see conebench list "
-                           "scenarios)", sl->name);
-    if (rc == CB_OK)
-        rc = cb_scenario_build(def, sl->params.items, sl->params.n, &sc, &e);
+    int rc = build_named("scenario", sl->name, &sl->params, &sc, &e);
     if (rc == CB_OK) {
         rc = cb_scenario_steps_check(&sc, sl->steps, sl->nsteps, &e);
         x->kinds[p->read.force_kind ? p->read.kind : sc.kind] = 1;
         cb_scenario_free(&sc);
     }
     return rc == CB_OK ? CB_OK : at_line(x, p->line, rc, &e, err);
+}
+
+/* A `loop` line: the scenario exists and its parameters build (nothing simulated). */
+static int check_loop(check_ctx *x, const cb_campaign_loop *l, cb_error *err)
+{
+    cb_error e = {{0}};
+    cb_scenario sc;
+    int rc = build_named("loop", l->name, &l->params, &sc, &e);
+    if (rc == CB_OK) {
+        x->kinds[sc.kind] = 1;
+        cb_scenario_free(&sc);
+    }
+    return rc == CB_OK ? CB_OK : at_line(x, l->line, rc, &e, err);
 }
 
 static int tiny_problem(check_ctx *x, cb_kind k, cb_problem **out, cb_error *err)
@@ -146,6 +166,8 @@ int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test
             rc = p->generated ? check_random(&x, p, err) : check_scenario(&x, p, err);
         checked_line = p->line;
     }
+    for (int i = 0; i < c->nloops && rc == CB_OK; i++)
+        rc = check_loop(&x, &c->loops[i], err);
     for (int i = 0; i < c->nsolvers && rc == CB_OK; i++)
         rc = check_solver(&x, i, err);
     for (int k = 0; k < CB_KIND_COUNT; k++)

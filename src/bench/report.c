@@ -273,12 +273,14 @@ static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md
     int rc = CB_OK;
     if (tally->rows < tally->expected)
         incomplete_section(x, tally, md);
-    else
+    else if (nt > 0) /* none: a campaign of loop lines only */
         rc = verdict_section(x, tols, nt, md);
     if (rc == CB_OK && tally->expected < 0)
         incomplete_section(x, tally, md);
-    if (rc == CB_OK)
+    if (rc == CB_OK && x->res.nrows > 0)
         method_section(x, md);
+    else if (rc == CB_OK) /* loop lines only */
+        fprintf(md, "\n# conebench report: %s\n", x->lim.campaign);
     if (rc == CB_OK)
         load_warning(x, md);
     for (int ti = 0; ti < nt && rc == CB_OK; ti++) {
@@ -293,6 +295,8 @@ static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md
             rc = cb_report_figures(x, &t, ti, md, err);
         cb_report_table_free(&t);
     }
+    if (rc == CB_OK)
+        rc = cb_report_loops(x, md, err);
     if (rc == CB_ERR_NOMEM)
         return cb_fail(err, rc, "report: out of memory");
     machine_section(x, md);

@@ -68,6 +68,10 @@ int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, 
  * table of the tightest tolerance, ntols tolerances in all. */
 int cb_report_verdict(const cb_report_limits *lim, const cb_report_table *t, int ntols, FILE *md);
 
+/* The section on solvers inside the time loop (report_loop.c) from DIR/loops.csv: nothing when
+ * it is absent. */
+int cb_report_loops(const cb_report_ctx *x, FILE *md, cb_error *err);
+
 /* ---- figures (figure_conv.c): shared by report and plot ---- */
 
 /* A solver label's fixed colour ("#rrggbb") and gnuplot point type: a table for the known

@@ -1,5 +1,6 @@
 /* conebench — report tables: the rows of one tolerance as problem × solver cells, and the
  * statistics of each solver (success, shifted geometric means, failures by status). */
+#include "loop.h"
 #include "report_internal.h"
 
 #include <errno.h>
@@ -56,7 +57,7 @@ int cb_report_load(const char *dir, cb_results *res, cb_report_limits *lim, cb_e
     int rc = check_dir(dir, err);
     if (rc == CB_OK)
         rc = cb_results_read(path, res, err);
-    if (rc == CB_OK && res->nrows == 0)
+    if (rc == CB_OK && res->nrows == 0 && !cb_loop_present(dir)) /* loop lines only: loops.csv */
         rc = cb_fail_at(err, CB_ERR_INPUT, path, 0, "no results (run a campaign first)");
     if (rc == CB_OK)
         load_limits(dir, lim);

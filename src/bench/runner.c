@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "conebench/io.h"
+#include "loop.h"
 #include "reference.h"
 #include "results.h"
 #include "base.h"
@@ -595,6 +596,8 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
         rc = run_all(&x, pending, npending, err);
         progress(&x, 1);
     }
+    if (rc == CB_OK && !stopped(&x) && s->shard_index == 0) /* loop lines (loop.h) */
+        rc = cb_run_loops(c, s, err);
     if (rc == CB_OK)
         rc = cb_note_load(s->outdir, "end", err);
     sum->interrupted = rc == CB_OK && stopped(&x) ? (int)*s->stop : 0;
