@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "scenario_registry.h"
+#include "sequence_run.h"
 #include "base.h"
 
 /* Progress of a scenario dump on stderr (verbose runs). */
@@ -67,4 +68,22 @@ int cb_campaign_prepare_problem(const cb_campaign *c, int i, int verbose, cb_err
         cb_problem_free(g);
     }
     return rc == CB_OK ? CB_OK : cb_fail_at(err, rc, c->path, p->line, "%s", e.text);
+}
+
+int cb_campaign_prepare_sequence(const cb_campaign *c, int k, int verbose, cb_error *err)
+{
+    const cb_campaign_sequence *q = &c->sequences[k];
+    cb_sequence *seq = NULL;
+    cb_error e = {{0}};
+    int rc = CB_OK, mapped = 0;
+    for (int m = 0; m < c->nwarm; m++)
+        mapped |= c->warm[m] == CB_WARM_MAPPED;
+    if (q->scenario >= 0 && !cb_sequence_is_dir(q->dir))
+        rc = run_scenario(&c->scenarios[q->scenario], verbose, &e);
+    if (rc == CB_OK && (q->scenario >= 0 || mapped)) /* a dump is a sequence; ids when mapped */
+        rc = cb_sequence_open(q->dir, &seq, &e);
+    if (rc == CB_OK && mapped)
+        rc = cb_sequence_need_ids(seq, &q->read, &e);
+    cb_sequence_free(seq);
+    return rc == CB_OK ? CB_OK : cb_fail_at(err, rc, c->path, q->line, "%s", e.text);
 }
