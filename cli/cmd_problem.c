@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <glob.h>
+#include <sys/stat.h>
 
 #include "campaign.h"
 #include "conebench/generate.h"
@@ -123,6 +124,9 @@ int cb_cmd_info(int argc, char **argv)
         rc = cb_cli_usage(&cb_command_info);
     if (rc != CB_EXIT_OK)
         return rc;
+    struct stat st;
+    if (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode))
+        return cb_cli_info_sequence(argv[optind], &rs, json);
     cb_problem *p = NULL;
     cb_error err = {{0}};
     rc = cb_read_problem(argv[optind], &rs, &p, &err);
@@ -278,7 +282,7 @@ int cb_cmd_list(int argc, char **argv)
 
 static const cb_cli_form list_forms[] = {{"list solvers|scenarios|campaigns [--plugin SO]", list_opts},
                                          {NULL, NULL}};
-static const cb_cli_form info_forms[] = {{"info FILE [options]", info_opts}, {NULL, NULL}};
+static const cb_cli_form info_forms[] = {{"info FILE|DIR [options]", info_opts}, {NULL, NULL}};
 static const cb_cli_form error_forms[] = {{"error FILE --solution SOL [options]", error_opts},
                                           {NULL, NULL}};
 
@@ -290,14 +294,17 @@ const cb_cli_command cb_command_list = {
     "conebench list solvers", "0 listed, 2 bad input"};
 
 const cb_cli_command cb_command_info = {
-    "info", cb_cmd_info, "describe a problem file (kind, sizes, norms, friction ranges, sha256)",
+    "info", cb_cmd_info, "describe a problem file (kind, sizes, norms, friction ranges, sha256) or a "
+    "step sequence",
     info_forms,
     "Reads FILE: Siconos text (dense, sparse-block or CSparse dump; global GFC3D/GRFC3D files\n"
     "are condensed to W = H' M^-1 H), FCLIB HDF5 (local, global, global rolling; read in a child\n"
     "process, so a file that crashes the HDF5 library is bad input) or conebench's own files.\n"
     "Prints kind, nc, d, storage, nonzero blocks, ||q||, the ranges of mu, mu_r, mu_s and the\n"
-    "sha256 of the file.",
-    "conebench info problem.dat --json",
+    "sha256 of the file. DIR: a step sequence (NAME-stepN files with their .ids, .meta, .sol;\n"
+    "conebench generate SCENARIO --steps): its steps, time span, nc range, how many steps have\n"
+    "contact ids and solutions, the contacts that appeared and vanished from step to step.",
+    "conebench info problem.dat --json\nconebench info steps/",
     "0 described, 1 failure, 2 bad input (conebench: FILE:LINE: what is wrong)"};
 
 const cb_cli_command cb_command_error = {

@@ -17,6 +17,7 @@
 #include "scenario_registry.h"
 #include "sim_csv.h"
 #include "timestepper.h"
+#include "fclib_check.h"
 #include "fileio.h"
 #include "kv.h"
 
@@ -44,12 +45,13 @@ static const cb_cli_opt sim_opts[] = {
 const cb_cli_opt cb_generate_scenario_opts[] = {
     STEP_OPTS,
     {"steps", 'S', "LIST", "the steps to write: 100,200,500 or FIRST:LAST:STRIDE items; required"},
-    {"output", CB_CLI_SHORT('o'), "DIR", "folder of DIR/SCENARIO-stepN.dat and .meta (created); "
+    {"output", CB_CLI_SHORT('o'), "DIR", "folder of DIR/SCENARIO-stepN.dat, .ids and .meta (created); "
                                          "required"},
+    {"format", 'F', "siconos|fclib", "step files as Siconos text (default) or FCLIB .hdf5"},
     {NULL, 0, NULL, NULL}};
 
 typedef struct {
-    const char *scenario, *model, *solver, *csv, *outdir, *steps, *storage;
+    const char *scenario, *model, *solver, *csv, *outdir, *steps, *storage, *format;
     int json;
     long every;
     double tol;          /* the solver tolerance when have_tol, else the scenario's */
@@ -75,6 +77,7 @@ static int sim_option(int c, sim_args *a)
     case 'S': a->steps = optarg; return CB_EXIT_OK;
     case 'o': a->outdir = optarg; return CB_EXIT_OK;
     case 'W': a->storage = optarg; return CB_EXIT_OK;
+    case 'F': a->format = optarg; return CB_EXIT_OK;
     default: return CB_EXIT_BADINPUT; /* getopt has said what is wrong */
     }
 }
@@ -354,8 +357,14 @@ int cb_cmd_generate_scenario(int argc, char **argv)
     cb_error err = {0};
     if (rc == CB_EXIT_OK && cb_steps_parse(a.steps, &steps, &nsteps, &err) != CB_OK)
         rc = cb_cli_usage_error("--%s", err.text);
+    if (rc == CB_EXIT_OK && a.format && strcmp(a.format, "siconos") && strcmp(a.format, "fclib"))
+        rc = cb_cli_usage_error("--format: '%s' is not siconos or fclib", a.format);
+    ds.format = a.format && !strcmp(a.format, "fclib") ? CB_FORMAT_FCLIB : CB_FORMAT_SICONOS;
     if (rc == CB_EXIT_OK)
         rc = build_scenario(&a, &scen);
+    if (rc == CB_EXIT_OK && ds.format == CB_FORMAT_FCLIB &&
+        cb_fclib_local_kind_check(a.outdir, scen.kind, &err) != CB_OK)
+        rc = cb_cli_usage_error("--format: %s", err.text);
     if (rc == CB_EXIT_OK)
         rc = run_settings(&a, &ds.run);
     if (rc == CB_EXIT_OK) {

@@ -7,6 +7,7 @@
 #ifndef CONEBENCH_CLI_COMMANDS_H
 #define CONEBENCH_CLI_COMMANDS_H
 
+#include "conebench/io.h"
 #include "util.h"
 
 /* Forms whose parser lives in another file than the command's descriptor (no call cycle between
@@ -39,6 +40,8 @@ extern const cb_cli_command cb_command_filippov;                              /*
 /* cli/cmd_problem.c: problem files and lists. */
 int cb_cmd_list(int argc, char **argv);
 int cb_cmd_info(int argc, char **argv);
+/* info DIR: describe the step sequence in DIR (cmd_info_sequence.c). */
+int cb_cli_info_sequence(const char *dir, const cb_read_settings *rs, int json);
 int cb_cmd_error(int argc, char **argv);
 /* cli/cmd_project.c */
 int cb_cmd_project(int argc, char **argv);

@@ -50,6 +50,8 @@ p=$tmp/p.dat
 "$bin" generate random --kind rolling3d --nc 20 --seed 3 -o "$p" --solution "$tmp/p.sol" 2>/dev/null
 json "conebench solve --json" "solve $p --solver nsgs --json"
 json "conebench info --json" "info $p --json"
+"$bin" generate three-spheres --steps 1:200:100 -o "$tmp/steps" >/dev/null
+json "conebench info DIR --json" "info $tmp/steps --json"
 json "conebench error" "error $p --solution $tmp/p.sol"
 json "conebench reference --json" "reference $p -o $tmp/p.ref --json" \
   "reference $p --check $tmp/p.ref --json"

@@ -255,6 +255,44 @@ static void test_updates_same_bits(void **state)
     each_case(updates_case);
 }
 
+/* (2b) cb_update_problem: a problem of the same pattern (new q, μ, W values) is taken by update
+ * (setup_again 0), one of another pattern (nc + 1) by a new setup (setup_again 1); both give
+ * the same bits as cb_solve of that problem. NULL arguments are refused. */
+static void update_problem_case(const cb_solver *sv, cb_problem *prob, int k)
+{
+    cb_problem *same = NULL, *other = NULL;
+    cb_error err = {{0}};
+    int again = -1;
+    assert_int_equal(cb_problem_copy(prob, &same, &err), CB_OK);
+    perturb(same->q, cb_problem_n(same), 0.2, 1.0);
+    perturb(same->mu, (size_t)same->nc, 0.3, 2.0);
+    for (size_t i = 0; i < w_count(same); i++)
+        w_values(same)[i] *= 1.03;
+    other = random_problem(prob->kind, prob->nc + 1, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 77);
+    cb_workspace *ws = setup(sv, prob);
+    const cb_problem *next[2] = {same, other};
+    for (int t = 0; t < 2; t++) {
+        assert_int_equal(cb_update_problem(&ws, next[t], &again, &err), CB_OK);
+        assert_int_equal(again, t == 1 || prob->global || prob->storage == CB_STORAGE_FACTORED);
+        outcome ref = fresh(sv, next[t]), got = from_ws(ws);
+        char what[128];
+        snprintf(what, sizeof what, "%s on problem %d, update_problem %d", sv->name, k, t);
+        assert_same(&ref, &got, what);
+        outcome_free(&ref), outcome_free(&got);
+    }
+    assert_int_equal(cb_update_problem(&ws, NULL, &again, &err), CB_ERR_INPUT);
+    assert_int_equal(cb_update_problem(NULL, other, &again, &err), CB_ERR_INPUT);
+    cb_cleanup(ws);
+    cb_problem_free(same);
+    cb_problem_free(other);
+}
+
+static void test_update_problem(void **state)
+{
+    (void)state;
+    each_case(update_problem_case);
+}
+
 /* A refused call: CB_ERR_INPUT with a message naming `field`. */
 static void refused(int rc, const cb_error *err, const char *field)
 {
@@ -476,6 +514,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_setup_solve_same_bits), cmocka_unit_test(test_updates_same_bits),
+        cmocka_unit_test(test_update_problem),
         cmocka_unit_test(test_bad_inputs),            cmocka_unit_test(test_refused_storages),
         cmocka_unit_test(test_analysis_kept),         cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_budget_per_solve),     cmocka_unit_test(test_no_update_hook),

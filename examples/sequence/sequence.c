@@ -3,8 +3,8 @@
  * step order (written by `conebench generate SCENARIO --steps 1:200:1 -o DIR`), then for each
  * SOLVER, REPS times,
  * runs the sequence two ways, interleaved (the order alternates between repetitions):
- *   (a) setup once: cb_setup, then per step cb_update_q / cb_update_mu / cb_update_W and
- *       cb_warm_start from the previous step's p, cb_solve_ws; a new cb_setup only when the
+ *   (a) setup once: cb_setup, then per step cb_update_problem (q, μ, W updated in place)
+ *       and cb_warm_start from the previous step's p, cb_solve_ws; set up again only when the
  *       step's pattern (kind, nc, storage, W's block pattern) differs from the last one;
  *   (b) setup every step: cb_solve (setup + solve + cleanup), from the same warm start.
  * Prints per solver: steps, setups of (a), CPU seconds of (a) and (b) (median over the
@@ -69,25 +69,6 @@ static int read_sequence(const char *dir, sequence *seq, cb_error *err)
     return rc;
 }
 
-/* 1 when b has a's kind, size, storage and pattern of W (new values for a's workspace). */
-static int same_pattern(const cb_problem *a, const cb_problem *b)
-{
-    if (a->kind != b->kind || a->nc != b->nc || a->storage != b->storage || b->global)
-        return 0;
-    if (a->storage == CB_STORAGE_DENSE)
-        return 1;
-    return a->storage == CB_STORAGE_BSR && a->bsr.nnzb == b->bsr.nnzb &&
-           !memcmp(a->bsr.row_ptr, b->bsr.row_ptr, ((size_t)a->nc + 1) * sizeof(int)) &&
-           !memcmp(a->bsr.col, b->bsr.col, (size_t)a->bsr.nnzb * sizeof(int));
-}
-
-/* The stored values of W: dense n², BSR nnzb·d². */
-static size_t w_count(const cb_problem *p)
-{
-    size_t n = cb_problem_n(p);
-    return p->storage == CB_STORAGE_DENSE ? n * n : (size_t)p->bsr.nnzb * p->d * p->d;
-}
-
 /* One run of the sequence: the answers (p of every step, owned by the caller), solved steps,
  * setups, CPU seconds. */
 typedef struct {
@@ -108,22 +89,11 @@ static void warm(const sequence *seq, const run *r, int k, double *p)
 
 /* Step k by the workspace: updated when the pattern is the last one's, else set up again. */
 static int step_ws(cb_workspace **ws, const cb_solver *sv, const cb_settings *s,
-                   const cb_problem *prev, const cb_problem *p, run *r, cb_error *err)
+                   const cb_problem *p, run *r, cb_error *err)
 {
-    int rc = CB_OK;
-    if (*ws && prev && same_pattern(prev, p)) {
-        rc = cb_update_q(*ws, p->q, cb_problem_n(p), err);
-        if (rc == CB_OK)
-            rc = cb_update_mu(*ws, p->mu, p->mu_r, p->mu_s, (size_t)p->nc, err);
-        if (rc == CB_OK)
-            rc = cb_update_W(*ws, p->storage == CB_STORAGE_DENSE ? p->W : p->bsr.val,
-                             w_count(p), err);
-        return rc;
-    }
-    cb_cleanup(*ws);
-    *ws = NULL;
-    r->setups++;
-    return cb_setup(ws, sv, p, s, err);
+    int again = 1, rc = *ws ? cb_update_problem(ws, p, &again, err) : cb_setup(ws, sv, p, s, err);
+    r->setups += again;
+    return rc;
 }
 
 /* The sequence once, way (a) (setup_once) or (b). */
@@ -144,7 +114,7 @@ static int run_sequence(const sequence *seq, const cb_solver *sv, int setup_once
         if (rc == CB_OK)
             warm(seq, r, k, sol.p);
         if (rc == CB_OK && setup_once) {
-            rc = step_ws(&ws, sv, &s, k ? seq->prob[k - 1] : NULL, p, r, err);
+            rc = step_ws(&ws, sv, &s, p, r, err);
             if (rc == CB_OK)
                 rc = cb_warm_start(ws, sol.p, sol.n, err);
             if (rc == CB_OK)

@@ -202,6 +202,11 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
  *                 storage (its values are G and M⁻¹: set up again);
  *   cb_update_q and cb_update_W are refused for a problem that carries its global form (q and
  *   W were condensed from it: set up again).
+ * cb_update_problem takes a whole new problem (a simulator's next time step): when it has the
+ *   workspace's kind, nc, storage (dense or BSR) and block pattern of W, it updates q, μ's and
+ *   W as the three calls above (*setup_again = 0); otherwise (another pattern, factored
+ *   storage, a global form) it sets the workspace up again for it with the same solver and
+ *   settings (*setup_again = 1; the start is then zero). On an error the old workspace stays.
  * cb_warm_start sets the start of the next solve (n values; NULL: zeros). The start is zero
  * after cb_setup and becomes each solve's p when it is finite (the next solve starts from the
  * last answer unless cb_warm_start says otherwise).
@@ -231,6 +236,8 @@ int cb_update_q(cb_workspace *ws, const double *q, size_t n, cb_error *err);
 int cb_update_mu(cb_workspace *ws, const double *mu, const double *mu_r, const double *mu_s,
                  size_t nc, cb_error *err);
 int cb_update_W(cb_workspace *ws, const double *values, size_t nvalues, cb_error *err);
+int cb_update_problem(cb_workspace **ws, const cb_problem *prob, int *setup_again,
+                      cb_error *err);
 int cb_warm_start(cb_workspace *ws, const double *p, size_t n, cb_error *err);
 int cb_solve_ws(cb_workspace *ws, cb_solution *sol, cb_info *info, cb_error *err);
 void cb_cleanup(cb_workspace *ws);

@@ -7,7 +7,7 @@
  * of the directory must carry the same NAME (other files are ignored). Beside each step file,
  * all optional:
  *   NAME-stepN.ids   contact identities: line 1 "conebench-ids NC", then NC lines "A B F", three
- *                    integers ≥ −1: the two bodies (B = −1: the ground or any fixed body) and a
+ *                    integers ≥ −1: the two bodies (−1 may stand for the ground or a fixed body) and a
  *                    feature that tells apart two contacts of one pair (a box corner, a Siconos
  *                    interaction number); line k + 2 is the contact of the rows k·d .. k·d + d − 1
  *                    of the problem. Two contacts of one step may not share an identity.
@@ -73,8 +73,24 @@ int cb_sequence_is_dir(const char *path);
 int cb_sequence_read_step(const cb_sequence *s, int k, const cb_read_settings *rs,
                           cb_problem **prob, cb_contact_ids *ids, cb_error *err);
 void cb_contact_ids_free(cb_contact_ids *ids);
+/* Read a .ids file of a step with nc contacts (the count must match, no identity twice). */
+int cb_contact_ids_read(const char *path, int nc, cb_contact_ids *ids, cb_error *err);
+/* Contacts of x whose identity is not in y; −1 when out of memory. */
+long cb_contact_ids_missing(const cb_contact_ids *x, const cb_contact_ids *y);
+/* ids has nc identities, none twice; else CB_ERR_INPUT "PATH:LINE: why" (line k + 2 = contact k,
+ * as in a .ids file). */
+int cb_contact_ids_check(const char *path, int nc, const cb_contact_ids *ids, cb_error *err);
 /* Write ids as a .ids file (atomically). */
 int cb_contact_ids_write(const char *path, const cb_contact_ids *ids, cb_error *err);
+
+/* FCLIB steps: the datasets /conebench/ids and /conebench/t (sequence_fclib.c, HDF5 C API).
+ * _ids: ids->id NULL when the file has no /conebench/ids; CB_ERR_INPUT "FILE: why" when it has
+ * one that is not nc × 3 integers from −1 up, or repeats an identity. _time: *t NaN when absent.
+ * _annotate: add both to an existing FCLIB file (written by cb_write_fclib), in place. */
+int cb_sequence_fclib_ids(const char *path, int nc, cb_contact_ids *ids, cb_error *err);
+int cb_sequence_fclib_time(const char *path, double *t, cb_error *err);
+int cb_sequence_fclib_annotate(const char *path, const cb_contact_ids *ids, double t,
+                               cb_error *err);
 
 /* Carry a solution from one step to the next by contact identity: for every contact of `to`
  * found in `from`, its d values of p_from are copied into p_to; the others are set to 0.
@@ -89,7 +105,8 @@ typedef struct {
     double nc_mean;
     long appeared;      /* contacts of a step not in the step before (steps with ids only) */
     long vanished;      /* contacts of a step not in the step after */
-    double turnover;    /* (appeared + vanished) / (2 · Σ nc over the compared steps), 0..1 */
+    double turnover;    /* (appeared + vanished) / Σ (nc_k−1 + nc_k) over the compared pairs of
+                           consecutive steps: 0 when no contact changes, 1 when all do */
     int with_ids;       /* steps that have contact identities */
     int with_sol;       /* steps that have a solution file */
     double t_first, t_last; /* NaN when not known */

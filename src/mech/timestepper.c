@@ -235,32 +235,6 @@ static void classify(const cb_mj_settings *s, cb_mj_work *w, cb_step_record *rec
     }
 }
 
-/* 1 when b has a's kind, size and BSR block pattern (new values for a's workspace). */
-static int same_pattern(const cb_problem *a, const cb_problem *b)
-{
-    return a->kind == b->kind && a->nc == b->nc && a->storage == CB_STORAGE_BSR &&
-           b->storage == CB_STORAGE_BSR && a->bsr.nnzb == b->bsr.nnzb && !b->global &&
-           !memcmp(a->bsr.row_ptr, b->bsr.row_ptr, ((size_t)a->nc + 1) * sizeof(int)) &&
-           !memcmp(a->bsr.col, b->bsr.col, (size_t)a->bsr.nnzb * sizeof(int));
-}
-
-/* This step's values into the kept workspace: CB_OK, or 1 when it cannot take them (a new
- * pattern, solver or settings: set up again). */
-static int update_ws(const cb_mj_settings *s, cb_mj_work *w, cb_error *err)
-{
-    const cb_problem *old = cb_workspace_problem(w->ws), *p = w->prob;
-    if (w->ws_solver != s->solver || memcmp(&w->ws_settings, &s->solve, sizeof s->solve) ||
-        !same_pattern(old, p))
-        return 1;
-    size_t n = cb_problem_n(p), nc = (size_t)p->nc, nv = (size_t)p->bsr.nnzb * p->d * p->d;
-    int rc = cb_update_q(w->ws, p->q, n, err);
-    if (rc == CB_OK)
-        rc = cb_update_mu(w->ws, p->mu, p->mu_r, p->mu_s, nc, err);
-    if (rc == CB_OK)
-        rc = cb_update_W(w->ws, p->bsr.val, nv, err);
-    return rc;
-}
-
 /* The solve of this step: in a child when cb_solve_limited needs one, else through the kept
  * workspace (set up again when the pattern changed): the same bits as cb_solve either way. */
 static int solve_step(const cb_mj_settings *s, cb_mj_work *w, cb_solution *sol, cb_info *info,
@@ -268,12 +242,14 @@ static int solve_step(const cb_mj_settings *s, cb_mj_work *w, cb_solution *sol, 
 {
     if (!cb_solve_runs_here(s->solver, w->prob, &s->solve, sol, w->server))
         return cb_solve_limited(s->solver, w->prob, &s->solve, sol, info, w->server, NULL, err);
-    int rc = w->ws ? update_ws(s, w, err) : 1;
-    if (rc == 1) {
+    int rc;
+    memset(info, 0, sizeof *info);
+    info->status = CB_STATUS_BAD_INPUT; /* until a solve fills it */
+    if (w->ws && w->ws_solver == s->solver && !memcmp(&w->ws_settings, &s->solve, sizeof s->solve)) {
+        rc = cb_update_problem(&w->ws, w->prob, NULL, err); /* set up again on a new pattern */
+    } else {
         cb_cleanup(w->ws);
         w->ws = NULL;
-        memset(info, 0, sizeof *info);
-        info->status = CB_STATUS_BAD_INPUT;
         rc = cb_setup(&w->ws, s->solver, w->prob, &s->solve, err);
         w->ws_solver = s->solver;
         w->ws_settings = s->solve;

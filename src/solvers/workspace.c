@@ -281,6 +281,50 @@ int cb_update_W(cb_workspace *ws, const double *values, size_t nvalues, cb_error
     return CB_OK;
 }
 
+/* 1 when b can replace a's data in a workspace: same kind, nc, storage (dense or BSR) and block
+ * pattern of W, neither carrying a global form. */
+static int same_pattern(const cb_problem *a, const cb_problem *b)
+{
+    if (a->kind != b->kind || a->nc != b->nc || a->storage != b->storage || a->global ||
+        b->global)
+        return 0;
+    if (a->storage == CB_STORAGE_DENSE)
+        return 1;
+    return a->storage == CB_STORAGE_BSR && a->bsr.nnzb == b->bsr.nnzb &&
+           !memcmp(a->bsr.row_ptr, b->bsr.row_ptr, ((size_t)a->nc + 1) * sizeof(int)) &&
+           !memcmp(a->bsr.col, b->bsr.col, (size_t)a->bsr.nnzb * sizeof(int));
+}
+
+int cb_update_problem(cb_workspace **ws, const cb_problem *prob, int *setup_again,
+                      cb_error *err)
+{
+    cb_workspace *fresh = NULL;
+    int again = 0, rc = !ws || !*ws || !prob
+                            ? cb_fail(err, CB_ERR_INPUT, "update: NULL %s", !prob ? "problem"
+                                                                                  : "workspace")
+                            : CB_OK;
+    const cb_problem *old = rc == CB_OK ? (*ws)->prob : NULL;
+    if (rc == CB_OK && same_pattern(old, prob)) {
+        size_t n = cb_problem_n(prob), nc = (size_t)prob->nc;
+        rc = cb_update_q(*ws, prob->q, n, err);
+        if (rc == CB_OK)
+            rc = cb_update_mu(*ws, prob->mu, prob->mu_r, prob->mu_s, nc, err);
+        if (rc == CB_OK)
+            rc = cb_update_W(*ws, prob->storage == CB_STORAGE_DENSE ? prob->W : prob->bsr.val,
+                             w_values(prob), err);
+    } else if (rc == CB_OK) {
+        again = 1;
+        rc = cb_setup(&fresh, (*ws)->solver, prob, &(*ws)->set, err);
+        if (rc == CB_OK) {
+            cb_cleanup(*ws);
+            *ws = fresh;
+        }
+    }
+    if (setup_again)
+        *setup_again = again;
+    return rc;
+}
+
 int cb_warm_start(cb_workspace *ws, const double *p, size_t n, cb_error *err)
 {
     if (!ws)

@@ -9,7 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
 #include "conebench/io.h"
+#include "sequence.h"
 #include "fileio.h"
 
 typedef struct {
@@ -52,23 +55,58 @@ static int write_meta(const char *path, const dump_ctx *x, const cb_system *sys,
     return cb_outbuf_commit(&o, path, err);
 }
 
-/* DIR/SCENARIO-stepN.dat + .meta of this step's CCP. */
+/* The identities of the step's contacts: body i, body j, feature (contact.h). */
+static int contact_ids(const cb_mj_work *w, cb_contact_ids *ids, cb_error *err)
+{
+    const cb_contact *c = cb_mj_contacts(w);
+    ids->n = cb_mj_ncontacts(w);
+    ids->id = malloc(((size_t)ids->n + 1) * sizeof *ids->id);
+    if (!ids->id)
+        return cb_fail(err, CB_ERR_NOMEM, "dump: out of memory");
+    for (int a = 0; a < ids->n; a++)
+        ids->id[a] = (cb_contact_id){c[a].i, c[a].j, c[a].feature};
+    return CB_OK;
+}
+
+/* The step's problem file (Siconos text, or FCLIB with /conebench/ids and /conebench/t) and,
+ * for Siconos text, its .ids beside it. */
+static int write_step_files(const dump_ctx *x, const char base[4096 - 16], const cb_problem *p,
+                            const cb_contact_ids *ids, double t, cb_error *err)
+{
+    char path[4096];
+    int fclib = x->ds->format == CB_FORMAT_FCLIB;
+    snprintf(path, sizeof path, "%s%s", base, fclib ? ".hdf5" : ".dat");
+    int rc = cb_write_problem_as(path, p, fclib ? CB_FORMAT_FCLIB : CB_FORMAT_SICONOS, err);
+    if (rc == CB_OK && fclib && (rc = cb_sequence_fclib_annotate(path, ids, t, err)) != CB_OK)
+        unlink(path);
+    if (rc == CB_OK && !fclib) {
+        snprintf(path, sizeof path, "%s.ids", base);
+        rc = cb_contact_ids_write(path, ids, err);
+    }
+    return rc;
+}
+
+/* DIR/SCENARIO-stepN.dat (or .hdf5) + .ids + .meta of this step's CCP. */
 static int dump_step(dump_ctx *x, const cb_system *sys, const cb_mj_work *w, long step,
                      cb_error *err)
 {
     const cb_scenario *s = x->scen;
-    char path[4096], name[256];
+    char path[4096], base[4096 - 16], name[256];
     cb_problem *p = NULL;
+    cb_contact_ids ids = {0};
     snprintf(name, sizeof name, "%s-step%ld", s->name, step);
     int rc = cb_problem_copy(cb_mj_problem(w), &p, err);
     if (rc == CB_OK && (cb_problem_set_name(p, name) != CB_OK ||
                         cb_problem_set_provenance(p, NULL, s->name, s->params, s->seed) != CB_OK))
         rc = cb_fail(err, CB_ERR_NOMEM, "dump: out of memory");
-    if (rc == CB_OK && snprintf(path, sizeof path, "%s/%s.dat", x->ds->outdir, name) >=
-                           (int)sizeof path)
+    if (rc == CB_OK && snprintf(base, sizeof base, "%s/%s", x->ds->outdir, name) >=
+                           (int)sizeof base)
         rc = cb_fail(err, CB_ERR_INPUT, "%s: path too long", x->ds->outdir);
     if (rc == CB_OK)
-        rc = cb_write_problem(path, p, err);
+        rc = contact_ids(w, &ids, err);
+    if (rc == CB_OK)
+        rc = write_step_files(x, base, p, &ids, sys->t - s->h, err);
+    snprintf(path, sizeof path, "%s%s", base, x->ds->format == CB_FORMAT_FCLIB ? ".hdf5" : ".dat");
     if (rc == CB_OK)
         rc = cb_sha256_file(path, p->prov.sha256, err);
     if (rc == CB_OK && x->ds->on_step)
@@ -78,6 +116,7 @@ static int dump_step(dump_ctx *x, const cb_system *sys, const cb_mj_work *w, lon
         rc = write_meta(path, x, sys, p, step, err);
     }
     cb_problem_free(p);
+    cb_contact_ids_free(&ids);
     return rc;
 }
 

@@ -16,6 +16,7 @@
 
 #include "compliant.h"
 #include "kv.h"
+#include "conebench/io.h"
 #include "scenario.h"
 #include "conebench/solver.h"
 #include "timestepper.h"
@@ -67,12 +68,15 @@ int cb_compliant_prepare(const char *scenario, const char *model, const cb_kv *p
                          int nparams, cb_scenario *scen, cb_compliant_settings *s, cb_error *err);
 
 /* The step dumper (scenarios/dump.c): run a scenario with the nonsmooth model and write the CCP
- * of each chosen step as outdir/NAME-stepN.dat with outdir/NAME-stepN.meta. */
+ * of each chosen step as outdir/NAME-stepN.dat with outdir/NAME-stepN.ids (its contacts' body
+ * pair and feature) and outdir/NAME-stepN.meta: a step sequence (src/io/sequence.h). With
+ * format CB_FORMAT_FCLIB the step is NAME-stepN.hdf5 holding its ids and time in /conebench. */
 typedef struct {
     const char *outdir;     /* created when missing (one level) */
     const long *steps;      /* sorted, unique, >= 1 (cb_steps_parse); not owned */
     int nsteps;
     cb_run_settings run;    /* solver, solve settings and options, storage */
+    cb_format format;       /* CB_FORMAT_SICONOS (default, also for AUTO) or CB_FORMAT_FCLIB */
     /* Called for each chosen step: path of the written problem, or NULL (no contact). */
     void (*on_step)(void *ctx, long step, double t, const char *path);
     void *ctx;
