@@ -47,43 +47,15 @@ static void send_row(int fd, const cb_result *row)
         cb_write_all(fd, msg, (size_t)n + 2);
 }
 
-/* 1 when b has a's kind, size, storage and pattern of W: a's workspace takes b's values. */
-static int same_pattern(const cb_problem *a, const cb_problem *b)
-{
-    if (a->kind != b->kind || a->nc != b->nc || a->storage != b->storage || a->global ||
-        b->global)
-        return 0;
-    if (a->storage == CB_STORAGE_DENSE)
-        return 1;
-    return a->storage == CB_STORAGE_BSR && a->bsr.nnzb == b->bsr.nnzb &&
-           !memcmp(a->bsr.row_ptr, b->bsr.row_ptr, ((size_t)a->nc + 1) * sizeof(int)) &&
-           !memcmp(a->bsr.col, b->bsr.col, (size_t)a->bsr.nnzb * sizeof(int));
-}
-
-/* The stored values of W: dense n², BSR nnzb·d². */
-static size_t w_count(const cb_problem *p)
-{
-    size_t n = cb_problem_n(p);
-    return p->storage == CB_STORAGE_DENSE ? n * n : (size_t)p->bsr.nnzb * p->d * p->d;
-}
-
-/* The workspace for step p: the last one updated with p's q, μ's and W when the pattern is the
- * same, else a new setup. */
+/* The workspace for step p: the last one updated with p's data when the pattern is the same
+ * (cb_update_problem sets it up again otherwise), a new one for the first step. */
 static int bring_workspace(seq_state *st, const cb_problem *p, cb_error *err)
 {
-    if (st->ws && st->prev && same_pattern(st->prev, p)) {
-        int rc = cb_update_q(st->ws, p->q, cb_problem_n(p), err);
-        if (rc == CB_OK)
-            rc = cb_update_mu(st->ws, p->mu, p->mu_r, p->mu_s, (size_t)p->nc, err);
-        if (rc == CB_OK)
-            rc = cb_update_W(st->ws, p->storage == CB_STORAGE_DENSE ? p->W : p->bsr.val,
-                             w_count(p), err);
-        return rc;
-    }
-    cb_cleanup(st->ws);
-    st->ws = NULL;
-    st->setups++;
-    return cb_setup(&st->ws, st->j->solver, p, &st->s, err);
+    int again = 1;
+    int rc = st->ws ? cb_update_problem(&st->ws, p, &again, err)
+                    : cb_setup(&st->ws, st->j->solver, p, &st->s, err);
+    st->setups += again;
+    return rc;
 }
 
 /* The start of step p (n values, zeros unless the mode carries the last answer). */
