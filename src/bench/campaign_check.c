@@ -8,7 +8,7 @@
 
 #include "campaign_internal.h"
 #include "scenario_registry.h"
-#include "sequence_run.h"
+#include "sequence.h"
 #include "base.h"
 
 #define TINY_NC 2 /* contacts of the problems options and generator parameters are tried on */

@@ -2,6 +2,8 @@
  * per the run's mode, each step judged (sequence_run.h). */
 #include "sequence_run.h"
 
+#include "run_row.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,28 +225,6 @@ int cb_sequence_child(const cb_sequence_job *j, int fd)
     free(st.prev_p);
     cb_sequence_free(st.seq);
     return rc == CB_OK || unsupported ? 0 : 2;
-}
-
-int cb_sequence_need_ids(const cb_sequence *s, const cb_read_settings *rs, cb_error *err)
-{
-    int rc = CB_OK;
-    for (int k = 0; k < s->nsteps && rc == CB_OK; k++) {
-        if (s->steps[k].ids)
-            continue;
-        cb_problem *p = NULL;
-        cb_contact_ids ids = {0};
-        size_t n = strlen(s->steps[k].path);
-        int text = n > 4 && !strcmp(s->steps[k].path + n - 4, ".dat"); /* no ids inside */
-        if (!text)
-            rc = cb_sequence_read_step(s, k, rs, &p, &ids, err);
-        if (rc == CB_OK && !ids.id)
-            rc = cb_fail(err, CB_ERR_INPUT, "%s: step %ld has no contact identities (no .ids "
-                         "file beside it): warm-start mapped needs them", s->steps[k].path,
-                         s->steps[k].step);
-        cb_problem_free(p);
-        cb_contact_ids_free(&ids);
-    }
-    return rc;
 }
 
 int cb_sequence_step_rows(const char *data, char **rows, size_t *len)

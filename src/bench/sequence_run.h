@@ -30,19 +30,11 @@ typedef struct {
  * status unsupported), 2 otherwise (the "E" message says why). */
 int cb_sequence_child(const cb_sequence_job *j, int fd);
 
-/* Every step of s has contact identities (a .ids file, or an FCLIB step's own, read with rs);
- * else CB_ERR_INPUT naming the first step without them. */
-int cb_sequence_need_ids(const cb_sequence *s, const cb_read_settings *rs, cb_error *err);
-
 /* The "R " lines of a child's messages but the last (its step rows), each with its '\n', into
  * *rows (malloc'd, NUL-terminated; "" when none) and their length. CB_ERR_NOMEM. */
 int cb_sequence_step_rows(const char *data, char **rows, size_t *len);
 
 /* The CPU seconds a sequence run may take in all: its steps' budgets. */
 double cb_sequence_budget(const cb_campaign *c, const cb_run_ref *r);
-
-/* The runner's (runner.c): the row fields known before running, and those of a judged run. */
-void cb_runner_row_init(const cb_campaign *c, const cb_run_ref *r, cb_result *row);
-void cb_runner_row_fill(cb_result *row, const cb_problem *p, const cb_info *info);
 
 #endif
