@@ -1,8 +1,8 @@
 # The cost of each step of one step sequence, for every (solver, warm start) run: iterations
-# per step (left), time per step (middle) and cumulative time (right). Variables set by
+# per step (left), CPU time per step (middle) and cumulative CPU time (right). Variables set by
 # `conebench report`:
 #   data  file with n blocks (separated by two blank lines), block i the run of titles' word
-#         i + 1: "# label" then rows "step iterations time_s cumulative_time_s solved(1/0)"
+#         i + 1: "# label" then rows "step iterations cpu_s cumulative_cpu_s solved(1/0)"
 #   n  blocks;  titles  the runs' names, each double-quoted, space separated (word())
 #   colours, points, dashes  each run's colour ("#rrggbb"), point type and dash type
 #   out  output file without extension (writes out.png, and out.svg when terms has svg)
@@ -27,12 +27,12 @@ do for [t in terms] {
          for [i=0:n-1] data index i using 1:(bad($5, $2 + 1)) with points pointtype 2 \
          pointsize 1.6 linecolor rgb "black" notitle
     set format y "10^{%T}"
-    set ylabel "time of the step [s] (setup + solve)"
+    set ylabel "CPU time of the step [s] (setup or update + solve)"
     plot for [i=0:n-1] data index i using 1:3 with linespoints dashtype dt(i) \
          linewidth 2 linecolor rgb col(i) pointtype pt(i) pointsize 0.6 notitle, \
          for [i=0:n-1] data index i using 1:(bad($5, $3)) with points pointtype 2 \
          pointsize 1.6 linecolor rgb "black" notitle
-    set ylabel "cumulative time [s]"
+    set ylabel "cumulative CPU time [s]"
     set key left top box opaque font ",9" title "solver, warm start"
     plot for [i=0:n-1] data index i using 1:4 with linespoints dashtype dt(i) \
          linewidth 2 linecolor rgb col(i) pointtype pt(i) pointsize 0.6 \

@@ -43,9 +43,10 @@ for s in seq:
     for col in ("iterations", "block_products", "projections", "error_evals"):
         if int(s[col]) != sum(int(r[col]) for r in st):
             failures.append("%s: %s is not the sum of the steps'" % (s["warm_start"], col))
-    t = sum(float(r["time_s"]) for r in st)
-    if abs(float(s["time_s"]) - t) > 1e-6 * max(t, 1e-3):
-        failures.append("%s: time_s %s, steps add up to %g" % (s["warm_start"], s["time_s"], t))
+    for col in ("time_s", "time_cpu_s"):
+        t = sum(float(r[col]) for r in st)
+        if not t > 0 or abs(float(s[col]) - t) > 1e-6 * t:
+            failures.append("%s: %s %s, steps add up to %g" % (s["warm_start"], col, s[col], t))
     if int(s["steps_unsolved"]) != unsolved or (s["solved"] == "yes") != (unsolved == 0):
         failures.append("%s: steps_unsolved/solved disagree with the steps" % s["warm_start"])
     if float(s["error_data"]) != max(float(r["error_data"]) for r in st):

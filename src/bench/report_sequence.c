@@ -58,13 +58,13 @@ static void release(seq_run *runs, int n)
         free(runs[i].steps);
 }
 
-/* The verdict line: the fastest run (total time) with every step solved. */
+/* The verdict line: the fastest run (total CPU time) with every step solved. */
 static void verdict_line(const seq_run *runs, int n, FILE *md)
 {
     int best = -1;
     for (int i = 0; i < n; i++)
         if (runs[i].row->solved && runs[i].row->status != CB_STATUS_UNSUPPORTED &&
-            (best < 0 || runs[i].row->time_s < runs[best].row->time_s))
+            (best < 0 || runs[i].row->time_cpu_s < runs[best].row->time_cpu_s))
             best = i;
     if (best < 0) {
         fprintf(md, "**Fastest through the whole sequence with every step solved: none** (no "
@@ -72,8 +72,8 @@ static void verdict_line(const seq_run *runs, int n, FILE *md)
         return;
     }
     fprintf(md, "**Fastest through the whole sequence with every step solved: %s** (warm start "
-                "%s): %.3f ms over %d steps, %d iterations in all.\n\n",
-            runs[best].row->label, runs[best].row->warm_start, 1e3 * runs[best].row->time_s,
+                "%s): %.3f ms of CPU time over %d steps, %d iterations in all.\n\n",
+            runs[best].row->label, runs[best].row->warm_start, 1e3 * runs[best].row->time_cpu_s,
             runs[best].nsteps, runs[best].row->iterations);
 }
 
@@ -81,7 +81,7 @@ static void verdict_line(const seq_run *runs, int n, FILE *md)
 static void totals_table(const seq_run *runs, int n, FILE *md)
 {
     static const char *const head[9] = {"solver", "warm start", "steps", "unsolved",
-                                        "iterations", "time [ms]", "mean per step [ms]",
+                                        "iterations", "CPU time [ms]", "mean per step [ms]",
                                         "worst error_data", "status"};
     cb_md_head(md, 9, head, "llrrrrrrl");
     for (int i = 0; i < n; i++) {
@@ -95,15 +95,15 @@ static void totals_table(const seq_run *runs, int n, FILE *md)
         else
             cb_md_cell(md, unsupported ? "n/a" : "—");
         cb_md_cellf(md, "%d", r->iterations);
-        cb_md_cellf(md, "%.3f", 1e3 * r->time_s);
-        cb_md_cellf(md, "%.4f", runs[i].nsteps ? 1e3 * r->time_s / runs[i].nsteps : NAN);
+        cb_md_cellf(md, "%.3f", 1e3 * r->time_cpu_s);
+        cb_md_cellf(md, "%.4f", runs[i].nsteps ? 1e3 * r->time_cpu_s / runs[i].nsteps : NAN);
         cb_md_cellf(md, "%.2e", r->error_data);
         cb_md_cell(md, cb_status_name(r->status));
         cb_md_end(md);
     }
-    fprintf(md, "\nTotals over the steps: iterations and times (setup + solve of each step, "
-                "wall seconds; each step's budget is CPU time) summed, the worst step's judged "
-                "error; a run is solved when the judge calls every step solved; status is the "
+    fprintf(md, "\nTotals over the steps: iterations and CPU time (of each step: setting the "
+                "workspace up or updating it, then the solve: the step's budget) summed, the "
+                "worst step's judged error; a run is solved when the judge calls every step solved; status is the "
                 "first unsolved step's stop reason (time_limit or crashed: the run ended there).\n");
 }
 
@@ -128,8 +128,8 @@ static int write_data(const char *path, const seq_run *runs, int n, char *titles
         double cum = 0;
         for (int k = 0; k < runs[i].nsteps; k++) {
             const cb_result *s = runs[i].steps[k];
-            cum += s->time_s;
-            fprintf(f, "%ld %d %.9g %.9g %d\n", s->step, s->iterations, s->time_s, cum,
+            cum += s->time_cpu_s;
+            fprintf(f, "%ld %d %.9g %.9g %d\n", s->step, s->iterations, s->time_cpu_s, cum,
                     s->solved);
         }
         kt += (size_t)snprintf(titles + kt, kt < SEQ_LIST ? SEQ_LIST - kt : 0, "%s\"%s\"",
@@ -180,8 +180,8 @@ static int step_figure(const cb_report_ctx *x, const char *name, double tol, con
     if (rc == CB_OK)
         fprintf(md, "\n![%s: cost of each step](figures/%s.png)\n\n*Each step of %s at tol %g, "
                     "every (solver, warm start) run: iterations (left; + 1 on the log axis), "
-                    "setup + solve time of the step (middle) and the time summed up to it "
-                    "(right). Colour and marker: the solver (as in every figure); line: the "
+                    "CPU time of the step (setup or update, and solve; middle) and the CPU time "
+                    "summed up to it (right). Colour and marker: the solver (as in every figure); line: the "
                     "warm start (solid cold, dashed previous, dotted mapped); a black cross: a "
                     "step the judge did not call solved. Repetition 0.*\n",
                 name, base, name, tol);

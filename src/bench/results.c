@@ -10,15 +10,15 @@
 #include "base.h"
 #include "fileio.h"
 
-#define NCOLS 30     /* columns of a row */
+#define NCOLS 31     /* columns of a row */
 #define NCOLS_OLD 25 /* the layout before the sequence columns (still read) */
 
 const char *cb_results_header(void)
 {
     return "run_id,problem,sha256,kind,nc,solver,label,options,tol,rep,status,iterations,error,"
            "error_q,time_s,time_setup_s,time_solve_s,block_products,projections,local_iters,"
-           "error_evals,machine,dist_ref,solved,error_data,sequence,step,warm_start,steps_unsolved,"
-           "sequence_run\n";
+           "error_evals,machine,dist_ref,solved,error_data,time_cpu_s,sequence,step,warm_start,"
+           "steps_unsolved,sequence_run\n";
 }
 
 /* Append a CSV string field (quoted when it has a comma, quote or line break). */
@@ -81,6 +81,7 @@ int cb_result_format(const cb_result *r, char *buf, size_t len)
         put_fmt(buf, len, &k, "%.17g", r->dist_ref);
     put_str(buf, len, &k, r->solved ? "yes" : "no", 0);
     put_fmt(buf, len, &k, "%.17g", r->error_data);
+    put_fmt(buf, len, &k, "%.9g", r->time_cpu_s);
     put_str(buf, len, &k, r->sequence, 0);
     if (r->step >= 0)
         put_fmt(buf, len, &k, "%.0f", (double)r->step);
@@ -162,14 +163,14 @@ static int opt_count(const char *s, long *out)
     return 0;
 }
 
-/* The sequence columns (25..29) of a row of the current layout. */
+/* The columns after error_data (25..30) of a row of the current layout. */
 static int parse_sequence_cols(char f[NCOLS][512], cb_result *r)
 {
     long unsolved = -1;
-    if (opt_count(f[26], &r->step) || opt_count(f[28], &unsolved) ||
-        copy_field(r->sequence, sizeof r->sequence, f[25]) ||
-        copy_field(r->warm_start, sizeof r->warm_start, f[27]) ||
-        copy_field(r->sequence_run, sizeof r->sequence_run, f[29]))
+    if (num(f[25], &r->time_cpu_s) || opt_count(f[27], &r->step) ||
+        opt_count(f[29], &unsolved) || copy_field(r->sequence, sizeof r->sequence, f[26]) ||
+        copy_field(r->warm_start, sizeof r->warm_start, f[28]) ||
+        copy_field(r->sequence_run, sizeof r->sequence_run, f[30]))
         return CB_ERR_INPUT;
     r->steps_unsolved = (int)unsolved;
     return CB_OK;
@@ -182,6 +183,7 @@ int cb_result_parse(const char *line, cb_result *r)
     memset(r, 0, sizeof *r);
     r->step = -1;
     r->steps_unsolved = -1;
+    r->time_cpu_s = NAN; /* not in the 25-column layout */
     int ncols = split_csv(line, f);
     if (ncols != NCOLS && ncols != NCOLS_OLD)
         return CB_ERR_INPUT;

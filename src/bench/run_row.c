@@ -39,7 +39,7 @@ void cb_runner_row_init(const cb_campaign *c, const cb_run_ref *r, cb_result *ro
     snprintf(row->machine, sizeof row->machine, "%s", cb_machine_id());
     row->tol = c->tols[r->tol];
     row->rep = r->rep;
-    row->error = row->error_q = row->error_data = row->dist_ref = NAN;
+    row->error = row->error_q = row->error_data = row->dist_ref = row->time_cpu_s = NAN;
 }
 
 /* The fields of row that a run on p (judged, or refused as unsupported) gives. */
@@ -59,5 +59,6 @@ void cb_runner_row_fill(cb_result *row, const cb_problem *p, const cb_info *info
     row->time_setup_s = info->time_setup;
     row->time_solve_s = info->time_solve;
     row->time_s = info->time_setup + info->time_solve;
+    row->time_cpu_s = info->time_cpu;
     row->work = info->work;
 }

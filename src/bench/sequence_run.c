@@ -107,6 +107,7 @@ static void step_row(seq_state *st, int k, const cb_problem *p, const cb_info *i
     t->nc = p->nc > t->nc ? p->nc : t->nc;
     t->iterations += row->iterations;
     t->time_s += row->time_s;
+    t->time_cpu_s = k ? t->time_cpu_s + row->time_cpu_s : row->time_cpu_s;
     t->time_setup_s += row->time_setup_s;
     t->time_solve_s += row->time_solve_s;
     t->work.block_products += row->work.block_products;
