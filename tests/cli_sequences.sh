@@ -122,5 +122,13 @@ check "an absent sequence folder is skipped with a note" '[ "$rc" = 0 ] &&
   grep -q "note: sequence folder scenes/absent-scene (skip.conf:2) is absent" err &&
   [ "$(wc -l <skipres/runs.csv)" = 2 ]'
 
+# A results folder of the 25-column layout (written before the sequence columns) still reads.
+cp -r skipres oldres
+cut -d, -f1-25 skipres/runs.csv >oldres/runs.csv
+run "$bin" status oldres
+check "status reads a 25-column runs.csv" '[ "$rc" = 0 ] && grep -q "1/1 runs done" out'
+run "$bin" report oldres --json
+check "report reads a 25-column runs.csv" '[ "$rc" = 0 ] && grep -q "\"runs\":1," out'
+
 echo "cli_sequences: $pass passed, $fail failed"
 [ "$fail" = 0 ]
