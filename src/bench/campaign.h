@@ -40,10 +40,12 @@
  * every step in order through one workspace (set up again only when the kind, nc or W's pattern
  * changes), each step judged and limited by time-limit of CPU time (runner.h, results.h).
  * Errors are "FILE:LINE: what". Refused: a NUL byte; a second name, description, tol, max-iter,
- * time-limit, repetitions, trace, references or warm-start line; a warm-start mode given twice; a tolerance given twice; a key given twice
- * on a generate line; two problems with one name or two solver lines with one label (their runs
- * would share run ids); more than CB_CAMPAIGN_MAX_PROBLEMS problems or CB_CAMPAIGN_MAX_RUNS runs
- * (checked before the problems are allocated).
+ * time-limit, repetitions, trace, references or warm-start line; a warm-start mode or a
+ * tolerance given twice; a key given twice on a generate line; two problems (or sequences) with
+ * one name or two solver lines with one label (their runs would share run ids); warm-start
+ * mapped with a sequence whose steps lack contact identities (the step named); more than
+ * CB_CAMPAIGN_MAX_PROBLEMS problems or CB_CAMPAIGN_MAX_RUNS runs (checked before the problems
+ * are allocated).
  *
  * Ownership: cb_campaign owns all its strings and arrays; cb_campaign_free releases them.
  */
@@ -58,7 +60,7 @@
 #define CB_CAMPAIGN_MAX_OPTIONS 16
 #define CB_CAMPAIGN_MAX_TOLS 8
 #define CB_CAMPAIGN_MAX_PROBLEMS 100000L /* problems of a campaign (seeds and steps included) */
-#define CB_CAMPAIGN_MAX_RUNS 1000000L    /* problems × solvers × tolerances × repetitions */
+#define CB_CAMPAIGN_MAX_RUNS 1000000L    /* cb_campaign_nruns (sequence runs included) */
 
 /* One problem of a campaign: a file, or a generator recipe written to a file before running. */
 typedef struct {
