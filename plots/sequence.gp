@@ -5,6 +5,7 @@
 #         i + 1: "# label" then rows "step iterations cpu_s cumulative_cpu_s solved(1/0)"
 #   n  blocks;  titles  the runs' names, each double-quoted, space separated (word())
 #   colours, points, dashes  each run's colour ("#rrggbb"), point type and dash type
+#   pi  a marker every pi-th step (pointinterval: markers stay apart on long sequences)
 #   out  output file without extension (writes out.png, and out.svg when terms has svg)
 #   terms  "pngcairo svg" or "pngcairo";  ttl  title
 set grid xtics ytics
@@ -22,20 +23,20 @@ do for [t in terms] {
     set key off
     set ylabel "iterations + 1 (log scale)"
     set format y "%g"
-    plot for [i=0:n-1] data index i using 1:($2 + 1) with linespoints dashtype dt(i) \
-         linewidth 2 linecolor rgb col(i) pointtype pt(i) pointsize 0.6 notitle, \
+    plot for [i=0:n-1] data index i using 1:($2 + 1) with linespoints pointinterval pi dashtype dt(i) \
+         linewidth 1.5 linecolor rgb col(i) pointtype pt(i) pointsize 0.6 notitle, \
          for [i=0:n-1] data index i using 1:(bad($5, $2 + 1)) with points pointtype 2 \
          pointsize 1.6 linecolor rgb "black" notitle
     set format y "10^{%T}"
     set ylabel "CPU time of the step [s] (setup or update + solve)"
-    plot for [i=0:n-1] data index i using 1:3 with linespoints dashtype dt(i) \
-         linewidth 2 linecolor rgb col(i) pointtype pt(i) pointsize 0.6 notitle, \
+    plot for [i=0:n-1] data index i using 1:3 with linespoints pointinterval pi dashtype dt(i) \
+         linewidth 1.5 linecolor rgb col(i) pointtype pt(i) pointsize 0.6 notitle, \
          for [i=0:n-1] data index i using 1:(bad($5, $3)) with points pointtype 2 \
          pointsize 1.6 linecolor rgb "black" notitle
     set ylabel "cumulative CPU time [s]"
-    set key left top box opaque font ",9" title "solver, warm start"
-    plot for [i=0:n-1] data index i using 1:4 with linespoints dashtype dt(i) \
-         linewidth 2 linecolor rgb col(i) pointtype pt(i) pointsize 0.6 \
+    set key right bottom box opaque font ",9" title "solver, warm start"
+    plot for [i=0:n-1] data index i using 1:4 with linespoints pointinterval pi dashtype dt(i) \
+         linewidth 1.5 linecolor rgb col(i) pointtype pt(i) pointsize 0.6 \
          title word(titles, i + 1) noenhanced, \
          NaN with points pointtype 2 pointsize 1.6 linecolor rgb "black" title "step not solved"
     unset multiplot

@@ -15,6 +15,7 @@
 #define SEQ_MAX_RUNS 64     /* runs one figure draws (as the convergence figures) */
 #define SEQ_LIST 8192       /* the figure's word lists */
 #define SEQ_NAMES_MAX 1000  /* sequences one report shows */
+#define SEQ_MARKERS 25      /* markers per curve, about (the lines join every step) */
 
 /* One sequence run: its sequence row and its step rows in step order. */
 typedef struct {
@@ -104,7 +105,8 @@ static void totals_table(const seq_run *runs, int n, FILE *md)
     fprintf(md, "\nTotals over the steps: iterations and CPU time (of each step: setting the "
                 "workspace up or updating it, then the solve: the step's budget) summed, the "
                 "worst step's judged error; a run is solved when the judge calls every step solved; status is the "
-                "first unsolved step's stop reason (time_limit or crashed: the run ended there).\n");
+                "first unsolved step's stop reason; unsolved — : the run was stopped before its end (killed "
+                "past the sum of its steps' budgets, or crashed).\n");
 }
 
 /* The figure's data file (one block per run with steps) and its word lists. */
@@ -147,6 +149,15 @@ static int write_data(const char *path, const seq_run *runs, int n, char *titles
     return kt < SEQ_LIST ? CB_OK : cb_fail(err, CB_ERR_INPUT, "%s: labels too long", path);
 }
 
+/* The most steps of the runs. */
+static int most_steps(const seq_run *runs, int n)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        m = runs[i].nsteps > m ? runs[i].nsteps : m;
+    return m;
+}
+
 /* The per-step figure of one sequence at one tolerance, linked and captioned in md. */
 static int step_figure(const cb_report_ctx *x, const char *name, double tol, const seq_run *runs,
                        int n, FILE *md, cb_error *err)
@@ -172,8 +183,9 @@ static int step_figure(const cb_report_ctx *x, const char *name, double tol, con
     if (rc != CB_OK)
         return rc;
     if (snprintf(vars, sizeof vars, "data=%s; out=%s; ttl=%s; n=%d; titles=%s; colours=\"%s\"; "
-                 "points=\"%s\"; dashes=\"%s\"; terms='pngcairo svg'", qd, qo, qttl, blocks,
-                 qt, colours, points, dashes) >= (int)sizeof vars)
+                 "points=\"%s\"; dashes=\"%s\"; pi=%d; terms='pngcairo svg'", qd, qo, qttl,
+                 blocks, qt, colours, points, dashes, 1 + most_steps(runs, n) / SEQ_MARKERS) >=
+        (int)sizeof vars)
         return cb_fail(err, CB_ERR_INPUT, "%s: too long for gnuplot", out);
     cb_gnuplot_job job = {x->plots, "sequence.gp", vars, log, out};
     rc = cb_gnuplot(&job, err);
