@@ -842,11 +842,14 @@ static int runs_bound(const cb_campaign *c, const parse_ctx *x, cb_error *err)
     long runs = per * (c->nproblems + (long)c->nsequences * (c->nwarm ? c->nwarm : 1));
     if (runs <= CB_CAMPAIGN_MAX_RUNS)
         return CB_OK;
+    char what[128] = "";
+    if (c->nsequences) /* the runs of sequences: their count times the warm-start modes */
+        snprintf(what, sizeof what, ", plus %d sequences x %d warm-start modes x the same",
+                 c->nsequences, c->nwarm ? c->nwarm : 1);
     return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: the campaign now has %ld runs "
-                      "(%d problems and %d sequences x warm-start modes, x %d solvers x %d "
-                      "tolerances x %d repetitions); at most %ld", x->tok[0], runs, c->nproblems,
-                      c->nsequences, c->nsolvers, c->ntols ? c->ntols : 1, c->repetitions,
-                      CB_CAMPAIGN_MAX_RUNS);
+                      "(%d problems x %d solvers x %d tolerances x %d repetitions%s); at most "
+                      "%ld", x->tok[0], runs, c->nproblems, c->nsolvers, c->ntols ? c->ntols : 1,
+                      c->repetitions, what, CB_CAMPAIGN_MAX_RUNS);
 }
 
 typedef struct {
