@@ -102,6 +102,19 @@ else
   echo "cli_sequences: report skipped: gnuplot not found"
 fi
 
+# The Siconos adapter takes the warm start: siconos-nsgs from the previous step's answer needs
+# fewer iterations in all than from 0 (three spheres at rest: the same problem step after step).
+if have_siconos cli_sequences; then
+  printf 'sequence scenario three-spheres steps=1:2000:100\nsolver siconos-nsgs\ntol 1e-8\nwarm-start cold previous\n' >sic.conf
+  run "$bin" run sic.conf -o sic --quiet
+  # the sequence rows (sequence set, step empty): warm_start and iterations
+  cold=$(awk -F, 'NR > 1 && $27 != "" && $28 == "" && $29 == "cold" { print $12 }' sic/runs.csv)
+  prev=$(awk -F, 'NR > 1 && $27 != "" && $28 == "" && $29 == "previous" { print $12 }' sic/runs.csv)
+  echo "cli_sequences: siconos-nsgs total iterations: cold $cold previous $prev"
+  check "siconos-nsgs warm-started: fewer iterations than cold" '[ "$rc" = 0 ] &&
+    [ -n "$cold" ] && [ -n "$prev" ] && [ "$prev" -lt "$cold" ]'
+fi
+
 # Mistakes: exit 2 naming the line, nothing created.
 bad() {
   printf "$2" >bad.conf
