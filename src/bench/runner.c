@@ -193,9 +193,10 @@ static int run_in_child(void *arg, int fd)
         return child_main(j->x, &j->r, fd);
     const cb_solver *sv = j->x->find(j->x->c->solvers[j->r.solver].solver);
     cb_sequence_job sj = {j->x->c, &j->r, sv, j->x->s->outdir, j->x->s->solutions};
-    if (!sv)
-        return 2;
-    return cb_sequence_child(&sj, fd);
+    if (sv)
+        return cb_sequence_child(&sj, fd);
+    write_all(fd, "E unknown solver\n", 17);
+    return 2;
 }
 
 /* Start run r in the pool. The child is killed (status time_limit) past its wall guard or
