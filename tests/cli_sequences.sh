@@ -80,6 +80,15 @@ while read -r id file solved; do
 done <steps.txt
 check "every step's verdict is conebench error's" '[ "$disagree" = 0 ] && [ "$agree" = $((3 * steps)) ]'
 
+# The same steps as a `sequence DIR` line: the same iterations step by step (deterministic).
+cp -r res/problems/seq-* pilecopy
+printf 'sequence pilecopy\nsolver nsgs\ntol %s\nwarm-start mapped\n' "$tol" >dir.conf
+run "$bin" run dir.conf -o dirres --quiet
+steps_of() { awk -F, -v m="$2" 'NR > 1 && $28 != "" && $29 == m { print $28, $12, $24 }' "$1" | sort -n; }
+check "sequence DIR: the scenario's steps, the same iterations" '[ "$rc" = 0 ] &&
+  [ "$(steps_of dirres/runs.csv mapped | wc -l)" = "$steps" ] &&
+  [ "$(steps_of dirres/runs.csv mapped)" = "$(steps_of res/runs.csv mapped)" ]'
+
 rows=$(wc -l <res/runs.csv)
 run "$bin" run seq.conf -o res --resume --solutions --quiet
 check "--resume: nothing to run again" '[ "$rc" = 0 ] && [ "$(wc -l <res/runs.csv)" = "$rows" ]'
