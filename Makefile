@@ -83,7 +83,7 @@ DEPS_STAMP := $(BUILD)/config.mk
 
 export CONEBENCH_QUICK CONEBENCH_DATA LSAN_OPTIONS ASAN_OPTIONS
 
-.PHONY: all lib test check coverage sanitize valgrind fuzz fuzz-run bench install-deps check-deps clean help demo \
+.PHONY: all lib test check coverage sanitize valgrind fuzz fuzz-run bench bench-sequences install-deps check-deps clean help demo \
         bench-check bench-baseline slurm-check reproduce xmax-figure pile-figure scaling install install-check
 
 all: $(BIN) $(LIB) $(SOLIB)
@@ -100,6 +100,7 @@ help:
 	@echo "make fuzz         build libFuzzer targets (build-fuzz/); make fuzz-run FUZZ_SECONDS=60"
 	@echo "                  (corpus kept in fuzz-corpus/, findings in fuzz-corpus/findings/)"
 	@echo "make bench        benchmarks against Siconos (see BENCHMARKS.md)"
+	@echo "make bench-sequences  warm-started solvers through step sequences (BENCHMARKS.md)"
 	@echo "make bench-check  CI performance gate: deterministic figures vs results/baseline, time vs its REVISION"
 	@echo "make bench-baseline  record results/baseline (figures + REVISION = HEAD; commit first)"
 	@echo "make slurm-check  (root) the ci campaign on a one-node Slurm cluster: 4-task array, requeue, merge, report"
@@ -341,6 +342,19 @@ fuzz-run: fuzz
 
 bench: $(BUILD)/bench/bench_siconos
 	$(BUILD)/bench/bench_siconos
+
+# Warm-started solvers through step sequences (BENCHMARKS.md, sequences): a sphere-pile pour
+# made here (build/sequences/pour, 101 consecutive steps) and the Siconos-made box stack and
+# Kapla tower of `make scenes` when SCENES_DIR has them (else skipped, saying so).
+SEQ_SOLVERS ?= siconos-nsgs nsgs nsn ipm apgd
+SEQ_ARGS ?= --rounds 5 --tol 1e-8 --time-limit 2
+bench-sequences: $(BUILD)/bench/bench_sequence $(BIN)
+	@mkdir -p $(BUILD)/sequences; [ -d $(BUILD)/sequences/pour ] || $(BIN) generate sphere-pile --param n=60 --param t_end=1.5 \
+	  --steps 1000:1100:1 -o $(BUILD)/sequences/pour >/dev/null
+	@for d in $(BUILD)/sequences/pour $(SCENES_DIR)/box-stack $(SCENES_DIR)/kapla; do \
+	  if [ -d $$d ]; then OPENBLAS_NUM_THREADS=1 $(BUILD)/bench/bench_sequence $$d $(SEQ_ARGS) \
+	    $(SEQ_SOLVERS) || exit 1; \
+	  else echo "bench-sequences: $$d skipped: absent (make scenes writes it)"; fi; done
 
 # W memory, assembly time and nsgs sweep time per contact on piles of 1e3, 1e4, 1e5 spheres
 # (about 5 minutes and 3 GB at 1e5; SCALING_ARGS=--quick stops at 1e4).

@@ -58,6 +58,7 @@
 #define IPM_NEIGHBOURHOOD 1e-3 /* wide neighbourhood: min eigenvalue² of λ_j ≥ this · μ */
 #define IPM_BACKTRACK 0.8      /* step shortening factor until the step is central enough */
 #define IPM_MAX_BACKTRACK 40
+#define IPM_WARM_LIFT 1.0      /* a warm start's normals are lifted by this · τ_p (start_point) */
 #define IPM_STICK 1e-3          /* De Saxcé derivative smoothed below ‖y_t‖ ~ this · ‖e‖ */
 #define IPM_PROGRESS 0.5        /* stalled: the error has not fallen below this · its best ... */
 #define IPM_STALL 10           /* ... for this many iterations: stalled */
@@ -271,7 +272,10 @@ static int ipm_update(void *work, const cb_problem *prob, unsigned changed, cb_e
 }
 
 /* p strictly inside K: p = τ_p e_N per contact from zero, else the warm start with r_N raised
- * above max_j ‖x_j‖/μ_j by 1e-2 τ_p; z = τ_z e per cone. Fixed components are set to 0. */
+ * above max_j ‖x_j‖/μ_j by 1e-2 τ_p and then lifted by IPM_WARM_LIFT·τ_p (a warm start on the
+ * cone's boundary against the central z = τ_z e stalls the Mehrotra steps; lifted, it keeps the
+ * warm start's direction at the cold start's distance from the boundary); z = τ_z e per cone.
+ * Fixed components are set to 0. */
 static void start_point(ipm_work *w, double *p)
 {
     const ipm_cones *c = &w->cones;
@@ -286,7 +290,7 @@ static void start_point(ipm_work *w, double *p)
         for (int i = 1; i < c->dim[j]; i++)
             nx += p[c->comp[j][i]] * p[c->comp[j][i]];
         double need = sqrt(nx) / c->mu[j] + 1e-2 * w->tau_p;
-        *pn = zero ? w->tau_p : fmax(*pn, need);
+        *pn = zero ? w->tau_p : fmax(*pn, need) + IPM_WARM_LIFT * w->tau_p;
         double *zj = w->z + (size_t)j * IPM_STRIDE;
         zj[0] = w->tau_z, zj[1] = zj[2] = 0.0;
     }
