@@ -185,6 +185,10 @@ int cb_cmd_run(int argc, char **argv)
     if (code == CB_OK && c->data_missing)
         fprintf(stderr, "conebench: note: the Siconos data folder (../shared/data or "
                         "$CONEBENCH_DATA) is absent: its problems are skipped\n");
+    if (code == CB_OK && c->sequences_missing)
+        fprintf(stderr, "conebench: note: sequence folder %s is absent: skipped (%d sequence "
+                        "line%s; scenes/ folders are made by `make scenes`)\n",
+                c->missing_sequence, c->sequences_missing, c->sequences_missing > 1 ? "s" : "");
     rc = code == CB_OK ? run_parsed(c, &rs, argv[optind], out, &err) : cb_cli_report(code, &err);
     cb_campaign_free(c);
     return rc;

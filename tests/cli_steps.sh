@@ -47,7 +47,7 @@ run "$bin" generate disk-rolling --steps 1 -o nope --format fclib
 check "--format fclib of a rolling2d scenario: exit 2 before work" '[ "$rc" = 2 ] && [ ! -e nope ]'
 mkdir empty
 run "$bin" info empty
-check "info of a folder without step files: exit 2" '[ "$rc" = 2 ] && grep -q "no step file" err'
+check "info of a folder without step files: exit 2" '[ "$rc" = 2 ] && grep -q "a directory without step files" err'
 
 echo "cli steps: $pass passed, $fail failed"
 [ "$fail" = 0 ]

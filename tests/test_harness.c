@@ -638,6 +638,56 @@ static void test_campaign_errors(void **state)
     }
 }
 
+/* runs.csv rows of sequence runs: a step row and a sequence row read back field for field; a row
+ * of the 25-column layout (before the sequence columns) reads as a single problem's; a step that
+ * is not a whole number is refused. */
+static void test_result_sequence_columns(void **state)
+{
+    (void)state;
+    cb_result step = {0}, back;
+    char line[4096];
+    snprintf(step.run_id, sizeof step.run_id, "0123456789abcdef");
+    snprintf(step.problem, sizeof step.problem, "pile-step40");
+    snprintf(step.kind, sizeof step.kind, "rolling3d");
+    snprintf(step.sequence, sizeof step.sequence, "pile");
+    snprintf(step.warm_start, sizeof step.warm_start, "mapped");
+    snprintf(step.sequence_run, sizeof step.sequence_run, "fedcba9876543210");
+    step.step = 40, step.steps_unsolved = -1, step.iterations = 7, step.solved = 1;
+    step.tol = 1e-6, step.error = step.error_q = step.error_data = 5e-7, step.dist_ref = NAN;
+    step.time_s = 0.25, step.time_cpu_s = 0.125;
+    int n = cb_result_format(&step, line, sizeof line);
+    assert_true(n > 0);
+    line[n - 1] = '\0';
+    assert_int_equal(cb_result_parse(line, &back), CB_OK);
+    assert_true(cb_result_is_step(&back));
+    assert_int_equal(back.step, 40);
+    assert_int_equal(back.steps_unsolved, -1);
+    assert_string_equal(back.sequence_run, step.sequence_run);
+    assert_string_equal(back.warm_start, "mapped");
+    assert_true(back.time_cpu_s == 0.125 && back.iterations == 7 && back.solved);
+    cb_result seq = step; /* its sequence row: no step, the unsolved count */
+    seq.step = -1, seq.steps_unsolved = 2, seq.sequence_run[0] = '\0';
+    n = cb_result_format(&seq, line, sizeof line);
+    line[n - 1] = '\0';
+    assert_int_equal(cb_result_parse(line, &back), CB_OK);
+    assert_false(cb_result_is_step(&back));
+    assert_int_equal(back.steps_unsolved, 2);
+    char *cut = line; /* the first 25 fields: the earlier layout */
+    for (int k = 0; k < 25 && cut; k++)
+        cut = strchr(cut + (k > 0), ',');
+    assert_non_null(cut);
+    *cut = '\0';
+    assert_int_equal(cb_result_parse(line, &back), CB_OK);
+    assert_false(cb_result_is_step(&back));
+    assert_true(isnan(back.time_cpu_s) && back.sequence[0] == '\0' && back.steps_unsolved == -1);
+    n = cb_result_format(&step, line, sizeof line);
+    line[n - 1] = '\0';
+    char *at = strstr(line, ",pile,40,");
+    assert_non_null(at);
+    memcpy(at + 6, "4x", 2);
+    assert_int_equal(cb_result_parse(line, &back), CB_ERR_INPUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -647,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_campaign_errors), cmocka_unit_test(test_steps_parse),
         cmocka_unit_test(test_unsupported_runs), cmocka_unit_test(test_unsupported_report),
         cmocka_unit_test(test_interrupt_then_resume),
+        cmocka_unit_test(test_result_sequence_columns),
     };
     return cmocka_run_group_tests_name("harness", tests, NULL, NULL);
 }

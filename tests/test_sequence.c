@@ -183,7 +183,7 @@ static void test_open_refused(void **state)
     assert_non_null(strstr(err.text, "a-step1.meta:2: t: 'abc' is not a finite number"));
     d = fresh_dir("seq-empty");
     assert_int_equal(cb_sequence_open(d, &s, &err), CB_ERR_INPUT);
-    assert_non_null(strstr(err.text, "no step file"));
+    assert_non_null(strstr(err.text, "a directory without step files"));
     assert_false(cb_sequence_is_dir(d));
     assert_null(s);
 }

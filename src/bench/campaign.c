@@ -16,6 +16,7 @@
 #include "base.h"
 #include "fileio.h"
 #include "kv.h"
+#include "sequence.h"
 
 #define MAX_TOKENS 64
 #define SEED_MAX 1000000000000L /* largest seed of a generate line */
@@ -25,7 +26,8 @@
 
 /* Directives that may appear once per campaign file. */
 static const char *const single_lines[] = {"name", "description", "tol", "max-iter", "time-limit",
-                                           "repetitions", "trace", "references"};
+                                           "repetitions", "trace", "references",
+                                           "warm-start"};
 #define NSINGLE (sizeof single_lines / sizeof *single_lines)
 
 typedef struct {
@@ -442,8 +444,13 @@ static int add_scenario(cb_campaign *c, const parse_ctx *x, const char *dir, lon
     return rc;
 }
 
-/* scenario NAME [k=v]... steps=A,B,...: one problem per step, NAME-<params>-stepN. */
-static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
+static int add_sequence(cb_campaign *c, const char *dir, const char *name,
+                        const cb_read_settings *rs, int scenario, int nsteps);
+
+/* scenario NAME [k=v]... steps=A,B,...: one problem per step, NAME-<params>-stepN; as_sequence
+ * (`sequence scenario ...`, x without its first word): one sequence of those steps instead,
+ * written to GEN_DIR/seq-NAME-<params>. */
+static int parse_scenario(cb_campaign *c, parse_ctx *x, int as_sequence, cb_error *err)
 {
     char tag[512], dir[4096], path[4700], name[700];
     const char *steps = NULL;
@@ -474,18 +481,21 @@ static int parse_scenario(cb_campaign *c, parse_ctx *x, cb_error *err)
     }
     if (!steps || !*steps)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "scenario: steps=LIST is required");
-    snprintf(dir, sizeof dir, "%s/%s", x->gen_dir ? x->gen_dir : ".", tag);
+    snprintf(dir, sizeof dir, "%s/%s%s", x->gen_dir ? x->gen_dir : ".", as_sequence ? "seq-" : "",
+             tag);
     long *list = NULL;
     int nsteps = 0;
     cb_error serr = {0};
     if (cb_steps_parse(steps, &list, &nsteps, &serr) != CB_OK)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s", serr.text);
-    if (room_for(c, x, nsteps, err) != CB_OK) {
+    if (room_for(c, x, as_sequence ? 0 : nsteps, err) != CB_OK) {
         free(list);
         return CB_ERR_INPUT;
     }
     int rc = add_scenario(c, x, dir, list, nsteps);
-    for (int k = 0; rc == CB_OK && k < nsteps; k++) {
+    if (rc == CB_OK && as_sequence)
+        rc = add_sequence(c, dir, tag, &rs, c->nscenarios - 1, nsteps);
+    for (int k = 0; rc == CB_OK && !as_sequence && k < nsteps; k++) {
         snprintf(path, sizeof path, "%s/%s-step%ld.dat", dir, x->tok[1], list[k]);
         snprintf(name, sizeof name, "%s-step%ld", tag, list[k]);
         rc = add_problem(c, path, name, NULL);
@@ -637,6 +647,104 @@ static int parse_plugin(parse_ctx *x, cb_error *err)
     return rc == CB_OK ? CB_OK : cb_fail_at(err, rc, x->file, x->line, "%s", e.text);
 }
 
+static const char *const warm_names[CB_WARM_COUNT] = {"cold", "previous", "mapped"};
+
+const char *cb_warm_name(cb_warm_mode m)
+{
+    return (unsigned)m < CB_WARM_COUNT ? warm_names[m] : "?";
+}
+
+/* warm-start MODE...: each of cold, previous, mapped at most once. */
+static int parse_warm(cb_campaign *c, parse_ctx *x, cb_error *err)
+{
+    if (x->ntok < 2)
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "warm-start: MODE... (cold, "
+                          "previous, mapped)");
+    c->nwarm = 0;
+    for (int t = 1; t < x->ntok; t++) {
+        int m = 0;
+        while (m < CB_WARM_COUNT && strcmp(x->tok[t], warm_names[m]))
+            m++;
+        if (m == CB_WARM_COUNT)
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "warm-start: unknown mode '%s' "
+                              "(cold, previous or mapped)", x->tok[t]);
+        for (int u = 0; u < c->nwarm; u++)
+            if (c->warm[u] == (cb_warm_mode)m)
+                return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "warm-start: %s is given "
+                                  "twice", x->tok[t]);
+        c->warm[c->nwarm++] = (cb_warm_mode)m;
+    }
+    return CB_OK;
+}
+
+static int add_sequence(cb_campaign *c, const char *dir, const char *name,
+                        const cb_read_settings *rs, int scenario, int nsteps)
+{
+    if (grow((void **)&c->sequences, c->nsequences, sizeof *c->sequences) != CB_OK)
+        return CB_ERR_NOMEM;
+    cb_campaign_sequence *q = &c->sequences[c->nsequences++];
+    memset(q, 0, sizeof *q);
+    q->dir = cb_strdup(dir);
+    q->name = cb_strdup(name);
+    q->read = *rs;
+    q->scenario = scenario;
+    q->nsteps = nsteps;
+    return q->dir && q->name ? CB_OK : CB_ERR_NOMEM;
+}
+
+/* The first missing sequence folder, for the note of `run` ("DIR (FILE:LINE)"). */
+static int note_missing(cb_campaign *c, const parse_ctx *x, const char *dir)
+{
+    char note[4400];
+    if (c->sequences_missing++)
+        return CB_OK;
+    snprintf(note, sizeof note, "%s (%s:%ld)", dir, x->file, x->line);
+    c->missing_sequence = cb_strdup(note);
+    return c->missing_sequence ? CB_OK : CB_ERR_NOMEM;
+}
+
+/* sequence DIR [read_kind=K] | sequence scenario NAME [k=v]... steps=LIST [read_kind=K]. A folder
+ * that is absent is skipped (noted); one that is not a sequence is refused here. */
+static int parse_sequence(cb_campaign *c, parse_ctx *x, cb_error *err)
+{
+    cb_read_settings rs;
+    cb_read_settings_default(&rs);
+    if (x->ntok >= 2 && !strcmp(x->tok[1], "scenario")) {
+        parse_ctx y = *x;
+        for (int t = 1; t < x->ntok; t++)
+            y.tok[t - 1] = x->tok[t];
+        y.ntok = x->ntok - 1;
+        return parse_scenario(c, &y, 1, err);
+    }
+    if (x->ntok == 3 && !strncmp(x->tok[2], "read_kind=", 10)) {
+        if (cb_kind_parse(x->tok[2] + 10, &rs.kind) != CB_OK)
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "read_kind: unknown '%s'",
+                              x->tok[2] + 10);
+        rs.force_kind = 1;
+    } else if (x->ntok != 2) {
+        return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "sequence: DIR [read_kind=K] or "
+                          "sequence scenario NAME [key=value]... steps=LIST");
+    }
+    if (!is_dir(x->tok[1]))
+        return note_missing(c, x, x->tok[1]) == CB_OK ? CB_OK : cb_fail(err, CB_ERR_NOMEM,
+                                                                         "out of memory");
+    cb_sequence *seq = NULL;
+    cb_error e = {{0}};
+    char name[512];
+    int rc = cb_sequence_open(x->tok[1], &seq, &e);
+    if (rc != CB_OK)
+        return cb_fail_at(err, rc == CB_ERR_NOMEM ? rc : CB_ERR_INPUT, x->file, x->line,
+                          "sequence: %s", e.text);
+    size_t n = strlen(x->tok[1]);
+    while (n > 1 && x->tok[1][n - 1] == '/')
+        n--;
+    snprintf(name, sizeof name, "%.*s", (int)n, x->tok[1]);
+    const char *slash = strrchr(name, '/');
+    rc = add_sequence(c, seq->dir, slash ? slash + 1 : name, &rs, -1, seq->nsteps);
+    cb_sequence_free(seq);
+    return rc == CB_OK ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+}
+
 /* Join tokens 1.. with spaces (for name/description). */
 static char *join_rest(parse_ctx *x)
 {
@@ -690,7 +798,11 @@ static int parse_line(cb_campaign *c, parse_ctx *x, cb_error *err)
     if (!strcmp(d, "generate"))
         return parse_generate(c, x, err);
     if (!strcmp(d, "scenario"))
-        return parse_scenario(c, x, err);
+        return parse_scenario(c, x, 0, err);
+    if (!strcmp(d, "sequence"))
+        return parse_sequence(c, x, err);
+    if (!strcmp(d, "warm-start"))
+        return parse_warm(c, x, err);
     if (!strcmp(d, "solver"))
         return parse_solver(c, x, err);
     if (!strcmp(d, "loop"))
@@ -738,9 +850,12 @@ static int check_campaign(cb_campaign *c, const char *path, cb_error *err)
 {
     if (c->nsolvers == 0)
         return cb_fail(err, CB_ERR_INPUT, "%s: no solver directive (add `solver NAME`)", path);
-    if (c->nproblems == 0 && c->nloops == 0 && !c->data_missing)
-        return cb_fail(err, CB_ERR_INPUT, "%s: no problem, data, generate, scenario or loop "
-                       "directive", path);
+    if (c->nproblems == 0 && c->nloops == 0 && c->nsequences == 0 && !c->data_missing &&
+        !c->sequences_missing)
+        return cb_fail(err, CB_ERR_INPUT, "%s: no problem, data, generate, scenario, sequence or "
+                       "loop directive", path);
+    if (c->nwarm == 0)
+        c->warm[c->nwarm++] = CB_WARM_COLD;
     if (c->ntols == 0)
         c->tols[c->ntols++] = 1e-8;
     if (!c->name) {
@@ -758,17 +873,22 @@ static int check_campaign(cb_campaign *c, const char *path, cb_error *err)
 static int runs_bound(const cb_campaign *c, const parse_ctx *x, cb_error *err)
 {
     long per = (long)c->nsolvers * (c->ntols ? c->ntols : 1) * c->repetitions;
-    long runs = (long)c->nproblems * per, loops = (long)c->nloops * (per + 1);
+    long runs = per * (c->nproblems + (long)c->nsequences * (c->nwarm ? c->nwarm : 1));
+    long loops = (long)c->nloops * (per + 1);
     if (loops > CB_CAMPAIGN_MAX_LOOP_RUNS)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: the campaign now has %ld "
                           "loop trajectories (%d loop lines x (%ld + 1 reference)); at most %ld",
                           x->tok[0], loops, c->nloops, per, CB_CAMPAIGN_MAX_LOOP_RUNS);
     if (runs <= CB_CAMPAIGN_MAX_RUNS)
         return CB_OK;
+    char what[128] = "";
+    if (c->nsequences) /* the runs of sequences: their count times the warm-start modes */
+        snprintf(what, sizeof what, ", plus %d sequences x %d warm-start modes x the same",
+                 c->nsequences, c->nwarm ? c->nwarm : 1);
     return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: the campaign now has %ld runs "
-                      "(%d problems x %d solvers x %d tolerances x %d repetitions); at most %ld",
-                      x->tok[0], runs, c->nproblems, c->nsolvers, c->ntols ? c->ntols : 1,
-                      c->repetitions, CB_CAMPAIGN_MAX_RUNS);
+                      "(%d problems x %d solvers x %d tolerances x %d repetitions%s); at most "
+                      "%ld", x->tok[0], runs, c->nproblems, c->nsolvers, c->ntols ? c->ntols : 1,
+                      c->repetitions, what, CB_CAMPAIGN_MAX_RUNS);
 }
 
 typedef struct {
@@ -814,14 +934,17 @@ static int check_unique_loops(const cb_campaign *c, cb_error *err)
  * id (sha256 of problem name|label|tol|rep). */
 static int check_unique(const cb_campaign *c, cb_error *err)
 {
-    int n = c->nproblems > c->nsolvers ? c->nproblems : c->nsolvers;
+    int np = c->nproblems + c->nsequences, n = np > c->nsolvers ? np : c->nsolvers;
     named_line *v = malloc(((size_t)n + 1) * sizeof *v), a = {0}, b = {0};
     if (!v)
         return cb_fail(err, CB_ERR_NOMEM, "out of memory");
     int rc = CB_OK;
     for (int i = 0; i < c->nproblems; i++)
         v[i] = (named_line){c->problems[i].name, c->problems[i].line, i};
-    if (find_twice(v, c->nproblems, &a, &b))
+    for (int i = 0; i < c->nsequences; i++) /* a sequence's name is its rows' problem */
+        v[c->nproblems + i] = (named_line){c->sequences[i].name, c->sequences[i].line,
+                                           c->nproblems + i};
+    if (find_twice(v, np, &a, &b))
         rc = a.line == b.line
                  ? cb_fail_at(err, CB_ERR_INPUT, c->path, b.line, "problem '%s' is listed twice "
                               "on this line (one problem, one name)", b.name)
@@ -845,7 +968,7 @@ static int parse_lines(cb_campaign *c, parse_ctx *x, char *text, cb_error *err)
         if (next)
             *next++ = '\0';
         x->line++;
-        int np = c->nproblems, ns = c->nsolvers;
+        int np = c->nproblems, ns = c->nsolvers, nq = c->nsequences;
         rc = tokenize(line, x, err);
         if (rc == CB_OK && x->ntok > 0)
             rc = parse_line(c, x, err);
@@ -853,6 +976,8 @@ static int parse_lines(cb_campaign *c, parse_ctx *x, char *text, cb_error *err)
             c->problems[i].line = x->line;
         for (int i = ns; i < c->nsolvers; i++)
             c->solvers[i].line = x->line;
+        for (int i = nq; i < c->nsequences; i++)
+            c->sequences[i].line = x->line;
         if (rc == CB_OK && x->ntok > 0)
             rc = runs_bound(c, x, err);
     }
@@ -913,6 +1038,12 @@ void cb_campaign_free(cb_campaign *c)
         free(c->loops[i].tag);
     }
     free(c->loops);
+    for (int i = 0; i < c->nsequences; i++) {
+        free(c->sequences[i].dir);
+        free(c->sequences[i].name);
+    }
+    free(c->sequences);
+    free(c->missing_sequence);
     for (int i = 0; i < c->nsolvers; i++) {
         free(c->solvers[i].solver);
         free(c->solvers[i].label);
@@ -939,14 +1070,48 @@ void cb_campaign_settings(const cb_campaign *c, int si, int ti, cb_settings *s)
     s->noptions = c->solvers[si].options.n;
 }
 
-long cb_campaign_nruns(const cb_campaign *c)
+/* Runs of the problems (the first indices). */
+static long problem_runs(const cb_campaign *c)
 {
     return (long)c->nproblems * c->nsolvers * c->ntols * c->repetitions;
+}
+
+long cb_campaign_nruns(const cb_campaign *c)
+{
+    return problem_runs(c) +
+           (long)c->nsequences * c->nwarm * c->nsolvers * c->ntols * c->repetitions;
+}
+
+/* Sequence run j (0-based after the problems' runs): sequence, solver, tol, mode, rep. */
+static void sequence_run(const cb_campaign *c, long j, cb_run_ref *r)
+{
+    char key[2048], hex[65];
+    r->rep = (int)(j % c->repetitions);
+    j /= c->repetitions;
+    r->warm = (int)c->warm[j % c->nwarm];
+    j /= c->nwarm;
+    r->tol = (int)(j % c->ntols);
+    j /= c->ntols;
+    r->solver = (int)(j % c->nsolvers);
+    r->sequence = (int)(j / c->nsolvers);
+    r->problem = -1;
+    snprintf(key, sizeof key, "sequence|%s|%s|%.17g|%s|%d", c->sequences[r->sequence].name,
+             c->solvers[r->solver].label, c->tols[r->tol], cb_warm_name((cb_warm_mode)r->warm),
+             r->rep);
+    cb_sha256_buffer(key, strlen(key), hex);
+    memcpy(r->id, hex, 16);
+    r->id[16] = '\0';
 }
 
 void cb_campaign_run(const cb_campaign *c, long i, cb_run_ref *r)
 {
     r->index = i;
+    r->sequence = -1;
+    r->warm = CB_WARM_COLD;
+    if (i >= problem_runs(c)) {
+        sequence_run(c, i - problem_runs(c), r);
+        return;
+    }
     r->rep = (int)(i % c->repetitions);
     i /= c->repetitions;
     r->tol = (int)(i % c->ntols);

@@ -18,6 +18,19 @@
  *                                 tol × repetition drives its own trajectory of scenario NAME
  *                                 (its parameters as `simulate --param`, e.g. t_end=1), plus one
  *                                 reference trajectory at tol 1e-12; loops.csv, loops/<id>.csv
+ *   sequence DIR [read_kind=K]    a step sequence (src/io/sequence.h: NAME-stepN files, with
+ *                                 .ids contact identities), relative to the working directory;
+ *                                 skipped, with a note, when the folder is absent (scenes/...
+ *                                 made by `make scenes`); a folder that is not a sequence is an
+ *                                 error naming the line
+ *   sequence scenario NAME [key=value]... steps=LIST [read_kind=K]   the chosen steps of a
+ *                                 scenario as one sequence (written, with their .ids, under the
+ *                                 output's problems/ before running, like `scenario` lines)
+ *   warm-start MODE...            how a sequence run starts each step, each run done for each
+ *                                 mode: cold (p = 0), previous (the previous step's p when its
+ *                                 size is the step's, else 0), mapped (carried contact by contact
+ *                                 by identity, cb_contact_ids_map; new contacts at 0: every step
+ *                                 needs its .ids). Default: cold
  *   solver NAME [key=value]... [label=LABEL]   one solver with one option set
  *   tol T...                      tolerances (each run is done for each)
  *   max-iter N    time-limit S    repetitions R    trace on|off
@@ -27,12 +40,17 @@
  *   plugin SO                     load a solver plugin (conebench/plugin.h), relative to the
  *                                 campaign file unless absolute, before the solvers naming it
  * A word may be "double-quoted" to hold spaces or '#' (the quotes are dropped).
+ * A sequence run (one per sequence × solver × tolerance × warm-start mode × repetition) solves
+ * every step in order through one workspace (set up again only when the kind, nc or W's pattern
+ * changes), each step judged and limited by time-limit of CPU time (runner.h, results.h).
  * Errors are "FILE:LINE: what". Refused: a NUL byte; a second name, description, tol, max-iter,
- * time-limit, repetitions, trace or references line; a tolerance given twice; a key given twice
- * on a generate line; two problems with one name or two solver lines with one label (their runs
- * would share run ids); two loop lines with one scenario and parameter set; more than
- * CB_CAMPAIGN_MAX_PROBLEMS problems or CB_CAMPAIGN_MAX_RUNS runs (checked before the problems
- * are allocated); more than CB_CAMPAIGN_MAX_LOOP_RUNS trajectories.
+ * time-limit, repetitions, trace, references or warm-start line; a warm-start mode or a
+ * tolerance given twice; a key given twice on a generate line; two problems (or sequences) with
+ * one name or two solver lines with one label (their runs would share run ids); warm-start
+ * mapped with a sequence whose steps lack contact identities (the step named); two loop lines
+ * with one scenario and parameter set; more than CB_CAMPAIGN_MAX_PROBLEMS problems or
+ * CB_CAMPAIGN_MAX_RUNS runs (checked before the problems are allocated); more than
+ * CB_CAMPAIGN_MAX_LOOP_RUNS trajectories.
  *
  * Ownership: cb_campaign owns all its strings and arrays; cb_campaign_free releases them.
  */
@@ -47,7 +65,7 @@
 #define CB_CAMPAIGN_MAX_OPTIONS 16
 #define CB_CAMPAIGN_MAX_TOLS 8
 #define CB_CAMPAIGN_MAX_PROBLEMS 100000L /* problems of a campaign (seeds and steps included) */
-#define CB_CAMPAIGN_MAX_RUNS 1000000L    /* problems × solvers × tolerances × repetitions */
+#define CB_CAMPAIGN_MAX_RUNS 1000000L    /* cb_campaign_nruns (sequence runs included) */
 #define CB_CAMPAIGN_MAX_LOOP_RUNS 10000L /* loop lines × (solvers × tolerances × repetitions + 1) */
 
 /* One problem of a campaign: a file, or a generator recipe written to a file before running. */
@@ -79,6 +97,22 @@ typedef struct {
     long line;
 } cb_campaign_loop;
 
+/* How a sequence run starts each step (`warm-start` lines). */
+typedef enum { CB_WARM_COLD = 0, CB_WARM_PREVIOUS = 1, CB_WARM_MAPPED = 2 } cb_warm_mode;
+#define CB_WARM_COUNT 3
+/* "cold", "previous", "mapped". */
+const char *cb_warm_name(cb_warm_mode m);
+
+/* One `sequence` line: a step folder (its runs: campaign.h, sequence runs). */
+typedef struct {
+    char *dir;           /* the folder of the step files (scenario ones: under gen_dir) */
+    char *name;          /* display name: the folder's last component (the problem column) */
+    cb_read_settings read; /* how to read each step */
+    int scenario;        /* `sequence scenario` lines: index in cb_campaign.scenarios, else -1 */
+    int nsteps;          /* steps (a scenario's: those asked; a step without contact is absent) */
+    long line;
+} cb_campaign_sequence;
+
 /* One solver with one option set. */
 typedef struct {
     char *solver;
@@ -107,6 +141,12 @@ typedef struct {
     int repetitions;     /* default 1 */
     int trace;           /* default 1 */
     int data_missing;    /* a `data` line was skipped because the data folder is absent */
+    cb_campaign_sequence *sequences;
+    int nsequences;
+    int sequences_missing; /* `sequence` lines skipped: their folder is absent */
+    char *missing_sequence; /* the first of them ("DIR (FILE:LINE)"), for the note */
+    cb_warm_mode warm[CB_WARM_COUNT]; /* the `warm-start` modes (default: cold alone) */
+    int nwarm;
     char *references;    /* `references DIR` (resolved against the campaign file's folder), or
                             NULL: reference files (io.h) for the runs.csv column dist_ref */
 } cb_campaign;
@@ -168,14 +208,22 @@ int cb_campaign_prepare_problem(const cb_campaign *c, int i, int verbose, cb_err
  * plus the line's options (pointing into c: keep c alive). */
 void cb_campaign_settings(const cb_campaign *c, int si, int ti, cb_settings *s);
 
-/* Number of runs: problems × solvers × tols × repetitions. */
+/* Write sequence k's step files if it is a scenario's and they are missing, then (for a mapped
+ * warm start) check that every step has its contact identities; errors name the campaign line. */
+int cb_campaign_prepare_sequence(const cb_campaign *c, int k, int verbose, cb_error *err);
+
+/* Number of runs: problems × solvers × tols × repetitions, then sequences × solvers × tols ×
+ * warm-start modes × repetitions. */
 long cb_campaign_nruns(const cb_campaign *c);
 
-/* The run with index i in the canonical order (problem, solver, tol, repetition). */
+/* The run with index i in the canonical order (problem, solver, tol, repetition), then the
+ * sequence runs (sequence, solver, tol, warm-start mode, repetition). */
 typedef struct {
     long index;
-    int problem, solver, tol, rep;
-    char id[17];         /* stable id: 16 hex digits of sha256(problem name|label|tol|rep) */
+    int problem, solver, tol, rep; /* problem -1 for a sequence run */
+    int sequence, warm;  /* a sequence run's sequence (-1: a problem's run) and cb_warm_mode */
+    char id[17];         /* stable id: 16 hex digits of sha256(problem name|label|tol|rep), for a
+                            sequence sha256(sequence|name|label|tol|mode|rep) */
 } cb_run_ref;
 
 void cb_campaign_run(const cb_campaign *c, long i, cb_run_ref *out);

@@ -8,6 +8,7 @@
 
 #include "campaign_internal.h"
 #include "scenario_registry.h"
+#include "sequence.h"
 #include "base.h"
 
 #define TINY_NC 2 /* contacts of the problems options and generator parameters are tried on */
@@ -68,18 +69,56 @@ static int build_named(const char *what, const char *name, const cb_kv_list *par
 
 /* A `scenario` line: the scenario exists, its parameters build (the registry's validation,
  * nothing simulated), and its steps lie within the horizon. */
-static int check_scenario(check_ctx *x, const cb_campaign_problem *p, cb_error *err)
+static int check_scenario_line(check_ctx *x, int scenario, const cb_read_settings *rs, long line,
+                               cb_error *err)
 {
-    const cb_campaign_scenario *sl = &x->c->scenarios[p->scenario];
+    const cb_campaign_scenario *sl = &x->c->scenarios[scenario];
     cb_error e = {{0}};
     cb_scenario sc;
     int rc = build_named("scenario", sl->name, &sl->params, &sc, &e);
     if (rc == CB_OK) {
         rc = cb_scenario_steps_check(&sc, sl->steps, sl->nsteps, &e);
-        x->kinds[p->read.force_kind ? p->read.kind : sc.kind] = 1;
+        x->kinds[rs->force_kind ? rs->kind : sc.kind] = 1;
         cb_scenario_free(&sc);
     }
-    return rc == CB_OK ? CB_OK : at_line(x, p->line, rc, &e, err);
+    return rc == CB_OK ? CB_OK : at_line(x, line, rc, &e, err);
+}
+
+static int check_scenario(check_ctx *x, const cb_campaign_problem *p, cb_error *err)
+{
+    return check_scenario_line(x, p->scenario, &p->read, p->line, err);
+}
+
+/* 1 when the campaign runs sequences with a mapped warm start. */
+static int wants_ids(const cb_campaign *c)
+{
+    for (int m = 0; m < c->nwarm; m++)
+        if (c->warm[m] == CB_WARM_MAPPED)
+            return 1;
+    return 0;
+}
+
+/* A `sequence DIR` line: the folder lists as a sequence, its first step reads (its kind is
+ * the campaign's), and every step has contact identities when a warm start is mapped. */
+static int check_sequence(check_ctx *x, const cb_campaign_sequence *q, cb_error *err)
+{
+    if (q->scenario >= 0)
+        return check_scenario_line(x, q->scenario, &q->read, q->line, err);
+    cb_sequence *seq = NULL;
+    cb_problem *prob = NULL;
+    cb_contact_ids ids = {0};
+    cb_error e = {{0}};
+    int rc = cb_sequence_open(q->dir, &seq, &e);
+    if (rc == CB_OK && wants_ids(x->c))
+        rc = cb_sequence_need_ids(seq, &q->read, &e);
+    if (rc == CB_OK)
+        rc = cb_sequence_read_step(seq, 0, &q->read, &prob, &ids, &e);
+    if (rc == CB_OK)
+        x->kinds[prob->kind] = 1;
+    cb_problem_free(prob);
+    cb_contact_ids_free(&ids);
+    cb_sequence_free(seq);
+    return rc == CB_OK ? CB_OK : at_line(x, q->line, rc, &e, err);
 }
 
 /* A `loop` line: the scenario exists and its parameters build (nothing simulated). */
@@ -168,6 +207,8 @@ int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test
     }
     for (int i = 0; i < c->nloops && rc == CB_OK; i++)
         rc = check_loop(&x, &c->loops[i], err);
+    for (int i = 0; i < c->nsequences && rc == CB_OK; i++)
+        rc = check_sequence(&x, &c->sequences[i], err);
     for (int i = 0; i < c->nsolvers && rc == CB_OK; i++)
         rc = check_solver(&x, i, err);
     for (int k = 0; k < CB_KIND_COUNT; k++)

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 
 #include "scenario_registry.h"
+#include "campaign_internal.h"
+#include "sequence.h"
 #include "base.h"
 
 /* Progress of a scenario dump on stderr (verbose runs). */
@@ -67,4 +69,44 @@ int cb_campaign_prepare_problem(const cb_campaign *c, int i, int verbose, cb_err
         cb_problem_free(g);
     }
     return rc == CB_OK ? CB_OK : cb_fail_at(err, rc, c->path, p->line, "%s", e.text);
+}
+
+int cb_sequence_need_ids(const cb_sequence *s, const cb_read_settings *rs, cb_error *err)
+{
+    int rc = CB_OK;
+    for (int k = 0; k < s->nsteps && rc == CB_OK; k++) {
+        if (s->steps[k].ids)
+            continue;
+        cb_problem *p = NULL;
+        cb_contact_ids ids = {0};
+        size_t n = strlen(s->steps[k].path);
+        int text = n > 4 && !strcmp(s->steps[k].path + n - 4, ".dat"); /* no ids inside */
+        if (!text)
+            rc = cb_sequence_read_step(s, k, rs, &p, &ids, err);
+        if (rc == CB_OK && !ids.id)
+            rc = cb_fail(err, CB_ERR_INPUT, "%s: step %ld has no contact identities (no .ids "
+                         "file beside it): warm-start mapped needs them", s->steps[k].path,
+                         s->steps[k].step);
+        cb_problem_free(p);
+        cb_contact_ids_free(&ids);
+    }
+    return rc;
+}
+
+int cb_campaign_prepare_sequence(const cb_campaign *c, int k, int verbose, cb_error *err)
+{
+    const cb_campaign_sequence *q = &c->sequences[k];
+    cb_sequence *seq = NULL;
+    cb_error e = {{0}};
+    int rc = CB_OK, mapped = 0;
+    for (int m = 0; m < c->nwarm; m++)
+        mapped |= c->warm[m] == CB_WARM_MAPPED;
+    if (q->scenario >= 0 && !cb_sequence_is_dir(q->dir))
+        rc = run_scenario(&c->scenarios[q->scenario], verbose, &e);
+    if (rc == CB_OK && (q->scenario >= 0 || mapped)) /* a dump is a sequence; ids when mapped */
+        rc = cb_sequence_open(q->dir, &seq, &e);
+    if (rc == CB_OK && mapped)
+        rc = cb_sequence_need_ids(seq, &q->read, &e);
+    cb_sequence_free(seq);
+    return rc == CB_OK ? CB_OK : cb_fail_at(err, rc, c->path, q->line, "%s", e.text);
 }

@@ -209,13 +209,14 @@ static int add_result(cb_bench *b, const cb_result *x)
     return CB_OK;
 }
 
-/* DIR/runs.csv (a `run` directory): wall seconds of each repetition. */
+/* DIR/runs.csv (a `run` directory): wall seconds of each repetition. The rows of sequence runs
+ * are left out: their steps and warm-start modes are not repetitions of one problem. */
 static int bench_from_runs(const char *path, cb_bench *out, cb_error *err)
 {
     cb_results res;
     int rc = cb_results_read(path, &res, err);
     for (int i = 0; rc == CB_OK && i < res.nrows; i++)
-        if (add_result(out, &res.rows[i]) != CB_OK)
+        if (!res.rows[i].sequence[0] && add_result(out, &res.rows[i]) != CB_OK)
             rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
     if (rc == CB_OK && res.nrows == 0)
         rc = cb_fail_at(err, CB_ERR_INPUT, path, 0, "no results");

@@ -216,6 +216,8 @@ static long place_rows(merge_ctx *x)
         for (int i = 0; i < x->sh[k].res.nrows; i++) {
             const cb_result *r = &x->sh[k].res.rows[i];
             run_key key, *hit;
+            if (cb_result_is_step(r)) /* goes with its sequence's row (write_rows) */
+                continue;
             memcpy(key.id, r->run_id, sizeof key.id);
             hit = bsearch(&key, x->keys, (size_t)x->nruns, sizeof key, cmp_key);
             if (!hit && ++bad)
@@ -245,7 +247,9 @@ static long list_missing(const merge_ctx *x)
         cb_run_ref r;
         cb_campaign_run(x->c, i, &r);
         fprintf(x->log, "conebench: missing run %s: %s, %s, tol %g, rep %d (shard %ld/%d)\n",
-                r.id, x->c->problems[r.problem].name, x->c->solvers[r.solver].label,
+                r.id, r.sequence >= 0 ? x->c->sequences[r.sequence].name
+                                      : x->c->problems[r.problem].name,
+                x->c->solvers[r.solver].label,
                 x->c->tols[r.tol], r.rep, i % count, count);
         n++;
     }
@@ -276,7 +280,23 @@ static int append_file(const char *from, const char *to, const char *header, cb_
     return rc;
 }
 
-/* tmp/runs.csv (rows in run order) and tmp/traces/ID.csv of every row that has one. */
+/* The step rows of sequence row r (in the shard that gave it), before r, in their order. */
+static int write_steps(const cb_results *res, const cb_result *r, FILE *out, cb_error *err)
+{
+    char line[4096];
+    for (int i = 0; i < res->nrows; i++) {
+        const cb_result *s = &res->rows[i];
+        if (!cb_result_is_step(s) || strcmp(s->sequence_run, r->run_id))
+            continue;
+        if (cb_result_format(s, line, sizeof line) < 0)
+            return cb_fail(err, CB_ERR_INTERNAL, "row of run %s too long", s->run_id);
+        fputs(line, out);
+    }
+    return CB_OK;
+}
+
+/* tmp/runs.csv (rows in run order, a sequence's step rows before its row) and
+ * tmp/traces/ID.csv of every row that has one. */
 static int write_rows(const merge_ctx *x, const char *tmp, cb_error *err)
 {
     char path[4200], from[4200], to[4200], line[4096];
@@ -291,7 +311,9 @@ static int write_rows(const merge_ctx *x, const char *tmp, cb_error *err)
     for (long i = 0; i < x->nruns && rc == CB_OK; i++) {
         if (!x->slot[i])
             continue;
-        if (cb_result_format(x->slot[i], line, sizeof line) < 0)
+        if (x->slot[i]->sequence[0])
+            rc = write_steps(&x->sh[x->owner[i]].res, x->slot[i], o.f, err);
+        if (rc == CB_OK && cb_result_format(x->slot[i], line, sizeof line) < 0)
             rc = cb_fail(err, CB_ERR_INTERNAL, "row of run %s too long", x->slot[i]->run_id);
         fputs(line, o.f);
         snprintf(from, sizeof from, "%s/traces/%s.csv", x->sh[x->owner[i]].dir,

@@ -297,6 +297,8 @@ static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md
     }
     if (rc == CB_OK)
         rc = cb_report_loops(x, md, err);
+    if (rc == CB_OK)
+        rc = cb_report_sequences(x, tols, nt, md, err);
     if (rc == CB_ERR_NOMEM)
         return cb_fail(err, rc, "report: out of memory");
     machine_section(x, md);
@@ -319,7 +321,7 @@ int cb_report(const cb_report_settings *s, cb_error *err)
     if (rc == CB_OK && s->figures) /* before any work (--no-figures: tables only) */
         rc = cb_gnuplot_check(err);
     if (rc == CB_OK)
-        rc = cb_report_load(s->dir, &x.res, &x.lim, err);
+        rc = cb_report_load(s->dir, &x.res, &x.seq, &x.lim, err);
     if (rc == CB_OK) /* duplicated or foreign run ids refused; missing runs: no verdict */
         rc = cb_results_dir_count(s->dir, &x.res, &tally, err);
     snprintf(path, sizeof path, "%s/figures", s->dir);
@@ -337,6 +339,7 @@ int cb_report(const cb_report_settings *s, cb_error *err)
         rc = cb_outbuf_commit(&md, path, err);
     cb_outbuf_discard(&md);
     cb_results_free(&x.res);
+    cb_results_free(&x.seq);
     cb_results_dir_unlock(lock);
     return rc;
 }

@@ -42,12 +42,21 @@ typedef struct {
 typedef struct {
     const cb_report_settings *s;
     cb_results res;
+    cb_results seq;      /* the rows of sequence runs (cb_report_load) */
     cb_report_limits lim;
     char plots[4096];    /* folder of the gnuplot scripts */
 } cb_report_ctx;
 
-/* Check DIR, read DIR/runs.csv (CB_ERR_INPUT when it has no rows) and DIR/limits.txt. */
-int cb_report_load(const char *dir, cb_results *res, cb_report_limits *lim, cb_error *err);
+/* Check DIR, read DIR/runs.csv (CB_ERR_INPUT when it has no rows) and DIR/limits.txt. The
+ * rows of sequence runs go to seq as read (NULL: dropped); res keeps the other rows and, for
+ * the tables and profiles, each sequence row (its totals) once, as a problem, with the label
+ * "LABEL warm=MODE" when its warm start is not cold; step rows are not in res. */
+int cb_report_load(const char *dir, cb_results *res, cb_results *seq, cb_report_limits *lim,
+                   cb_error *err);
+/* The sequences section of report.md (report_sequence.c): per sequence and tolerance, the
+ * verdict line, the table of totals and the per-step figures. Nothing when seq has no rows. */
+int cb_report_sequences(const cb_report_ctx *x, const double *tols, int nt, FILE *md,
+                        cb_error *err);
 /* Distinct tolerances of r, largest first; returns the count (at most max). */
 int cb_report_tols(const cb_results *r, double *tols, int max);
 /* Rows of tolerance tol → cells (problem × solver), median time over repetitions. */

@@ -51,7 +51,7 @@ int cb_report_summary_read(const char *dir, cb_report_summary *out, cb_error *er
     cb_report_limits lim;
     double tols[CB_REPORT_MAX_TOLS];
     memset(out, 0, sizeof *out);
-    int rc = cb_report_load(dir, &out->res, &lim, err), nt = 0;
+    int rc = cb_report_load(dir, &out->res, NULL, &lim, err), nt = 0;
     if (rc == CB_OK) {
         nt = cb_report_tols(&out->res, tols, CB_REPORT_MAX_TOLS);
         snprintf(out->campaign, sizeof out->campaign, "%s", lim.campaign);

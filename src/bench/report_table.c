@@ -49,9 +49,41 @@ static int check_dir(const char *dir, cb_error *err)
     return S_ISDIR(st.st_mode) ? CB_OK : cb_fail(err, CB_ERR_INPUT, "%s: not a directory", dir);
 }
 
-int cb_report_load(const char *dir, cb_results *res, cb_report_limits *lim, cb_error *err)
+/* Move the rows of sequence runs into seq (step rows and sequence rows, as read), keeping in
+ * res every other row and each sequence row as one cell of the tables: a sequence is a problem
+ * whose cost is its totals, and a warm-started run a solver of its own ("LABEL warm=MODE"). */
+static int split_sequences(cb_results *res, cb_results *seq)
+{
+    int k = 0, n = 0;
+    for (int i = 0; i < res->nrows; i++)
+        n += res->rows[i].sequence[0] != '\0';
+    memset(seq, 0, sizeof *seq);
+    if (n == 0)
+        return CB_OK;
+    if (!(seq->rows = malloc((size_t)n * sizeof *seq->rows)))
+        return CB_ERR_NOMEM;
+    for (int i = 0; i < res->nrows; i++) {
+        cb_result *r = &res->rows[i];
+        if (r->sequence[0])
+            seq->rows[seq->nrows++] = *r;
+        if (cb_result_is_step(r))
+            continue;
+        if (r->sequence[0] && strcmp(r->warm_start, "cold") != 0) {
+            char label[sizeof r->label];
+            snprintf(label, sizeof label, "%.200s warm=%.15s", r->label, r->warm_start);
+            memcpy(r->label, label, sizeof label);
+        }
+        res->rows[k++] = *r;
+    }
+    res->nrows = k;
+    return CB_OK;
+}
+
+int cb_report_load(const char *dir, cb_results *res, cb_results *seq, cb_report_limits *lim,
+                   cb_error *err)
 {
     char path[4096];
+    cb_results own = {0};
     memset(res, 0, sizeof *res);
     snprintf(path, sizeof path, "%s/runs.csv", dir);
     int rc = check_dir(dir, err);
@@ -59,6 +91,9 @@ int cb_report_load(const char *dir, cb_results *res, cb_report_limits *lim, cb_e
         rc = cb_results_read(path, res, err);
     if (rc == CB_OK && res->nrows == 0 && !cb_loop_present(dir)) /* loop lines only: loops.csv */
         rc = cb_fail_at(err, CB_ERR_INPUT, path, 0, "no results (run a campaign first)");
+    if (rc == CB_OK && split_sequences(res, seq ? seq : &own) != CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "report: out of memory");
+    cb_results_free(&own);
     if (rc == CB_OK)
         load_limits(dir, lim);
     return rc;

@@ -10,13 +10,15 @@
 #include "base.h"
 #include "fileio.h"
 
-#define NCOLS 25
+#define NCOLS 31     /* columns of a row */
+#define NCOLS_OLD 25 /* the layout before the sequence columns (still read) */
 
 const char *cb_results_header(void)
 {
     return "run_id,problem,sha256,kind,nc,solver,label,options,tol,rep,status,iterations,error,"
            "error_q,time_s,time_setup_s,time_solve_s,block_products,projections,local_iters,"
-           "error_evals,machine,dist_ref,solved,error_data\n";
+           "error_evals,machine,dist_ref,solved,error_data,time_cpu_s,sequence,step,warm_start,"
+           "steps_unsolved,sequence_run\n";
 }
 
 /* Append a CSV string field (quoted when it has a comma, quote or line break). */
@@ -46,14 +48,6 @@ static void put_fmt(char *buf, size_t len, size_t *k, const char *fmt, double v)
     else
         snprintf(tmp, sizeof tmp, fmt, v);
     put_str(buf, len, k, tmp, 0);
-}
-
-/* The last field: a number, %.17g (nan, inf as put_fmt). */
-static void put_fmt_last(char *buf, size_t len, size_t *k, double v)
-{
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, isnan(v) ? "nan" : "%.17g", v);
-    put_str(buf, len, k, tmp, 1);
 }
 
 int cb_result_format(const cb_result *r, char *buf, size_t len)
@@ -86,7 +80,19 @@ int cb_result_format(const cb_result *r, char *buf, size_t len)
     else
         put_fmt(buf, len, &k, "%.17g", r->dist_ref);
     put_str(buf, len, &k, r->solved ? "yes" : "no", 0);
-    put_fmt_last(buf, len, &k, r->error_data);
+    put_fmt(buf, len, &k, "%.17g", r->error_data);
+    put_fmt(buf, len, &k, "%.9g", r->time_cpu_s);
+    put_str(buf, len, &k, r->sequence, 0);
+    if (r->step >= 0)
+        put_fmt(buf, len, &k, "%.0f", (double)r->step);
+    else
+        put_str(buf, len, &k, "", 0);
+    put_str(buf, len, &k, r->warm_start, 0);
+    if (r->steps_unsolved >= 0)
+        put_fmt(buf, len, &k, "%.0f", r->steps_unsolved);
+    else
+        put_str(buf, len, &k, "", 0);
+    put_str(buf, len, &k, r->sequence_run, 1);
     if (k >= len)
         return -1;
     buf[k] = '\0';
@@ -142,13 +148,46 @@ static int copy_field(char *dst, size_t len, const char *src)
     return 0;
 }
 
+int cb_result_is_step(const cb_result *r) { return r->step >= 0; }
+
+/* An optional integer field: "" gives -1, else a whole number ≥ 0. */
+static int opt_count(const char *s, long *out)
+{
+    double v = -1;
+    *out = -1;
+    if (!*s)
+        return 0;
+    if (num(s, &v) != 0 || v < 0 || v != floor(v) || v > 1e15)
+        return -1;
+    *out = (long)v;
+    return 0;
+}
+
+/* The columns after error_data (25..30) of a row of the current layout. */
+static int parse_sequence_cols(char f[NCOLS][512], cb_result *r)
+{
+    long unsolved = -1;
+    if (num(f[25], &r->time_cpu_s) || opt_count(f[27], &r->step) ||
+        opt_count(f[29], &unsolved) || copy_field(r->sequence, sizeof r->sequence, f[26]) ||
+        copy_field(r->warm_start, sizeof r->warm_start, f[28]) ||
+        copy_field(r->sequence_run, sizeof r->sequence_run, f[30]))
+        return CB_ERR_INPUT;
+    r->steps_unsolved = (int)unsolved;
+    return CB_OK;
+}
+
 int cb_result_parse(const char *line, cb_result *r)
 {
     char f[NCOLS][512];
     double v[NCOLS] = {0};
     memset(r, 0, sizeof *r);
+    r->step = -1;
+    r->steps_unsolved = -1;
+    r->time_cpu_s = NAN; /* not in the 25-column layout */
     int ncols = split_csv(line, f);
-    if (ncols != NCOLS)
+    if (ncols != NCOLS && ncols != NCOLS_OLD)
+        return CB_ERR_INPUT;
+    if (ncols == NCOLS && parse_sequence_cols(f, r) != CB_OK)
         return CB_ERR_INPUT;
     r->dist_ref = NAN;
     if (f[22][0] && num(f[22], &r->dist_ref) != 0)

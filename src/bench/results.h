@@ -4,7 +4,17 @@
  * iterations, error, error_q, time_s, time_setup_s, time_solve_s, block_products, projections,
  * local_iters, error_evals, machine, dist_ref (empty when the problem has no reference or its
  * p* is not unique), solved (yes/no: the judge's verdict), error_data (the verdict's error).
- * status is the stop reason, solved the verdict (solver.h). Rows of other layouts are refused.
+ * status is the stop reason, solved the verdict (solver.h). Then time_cpu_s (the CPU seconds the
+ * run's budget counted: reading the problem, setup and solve; nan when the run gave none, e.g.
+ * crashed). Then the columns of step sequences
+ * (campaign lines `sequence`, empty on the row of a single problem): sequence (its name), step
+ * (N of the step file NAME-stepN; empty on the sequence's own row), warm_start (cold, previous or
+ * mapped), steps_unsolved (the sequence row: steps the judge did not call solved), sequence_run
+ * (a step row: the run id of its sequence's row). A sequence run writes one row per step, then
+ * its sequence row (totals: iterations, times and work counters summed, the worst step's
+ * errors, solved only when every step is); the run is done when its sequence row is there.
+ * Files of the earlier 25-column layout (without these six columns; time_cpu_s NaN) are read. Rows
+ * of other layouts are refused.
  * Fields are RFC 4180 CSV (quoted when needed). Rows are appended with one write() each (a
  * failed one is cut back), so a killed campaign leaves at most one torn last line, which
  * readers ignore (cb_results_read reports how many bytes of valid rows the file has).
@@ -34,7 +44,16 @@ typedef struct {
     cb_work work;
     char machine[17];
     double dist_ref;     /* ‖p − p*‖ / max(1, ‖p*‖) against the reference, NaN: none */
+    double time_cpu_s;   /* CPU seconds in the budget, NaN: not known */
+    char sequence[256];  /* the sequence's name, "" on the row of a single problem */
+    long step;           /* a step row's N, -1 otherwise */
+    char warm_start[16]; /* cold, previous, mapped ("" outside sequences) */
+    int steps_unsolved;  /* the sequence row's, -1 otherwise */
+    char sequence_run[17]; /* a step row's sequence run id, "" otherwise */
 } cb_result;
+
+/* 1 for the row of one step of a sequence run (not a run of its own: its run is sequence_run). */
+int cb_result_is_step(const cb_result *r);
 
 typedef struct {
     cb_result *rows;

@@ -21,8 +21,8 @@ int cb_results_count(const char *path, const cb_results *res, const cb_shard *sh
     t->rows = res->nrows;
     t->expected = -1;
     int rc = cb_results_check_unique(path, res, err);
-    if (rc == CB_OK && c->data_missing)
-        return CB_OK; /* its `data` lines were skipped here: the run list is not the one run */
+    if (rc == CB_OK && (c->data_missing || c->sequences_missing))
+        return CB_OK; /* its `data` or `sequence` lines were skipped here: not the run list */
     if (rc == CB_OK && !(ids = malloc(((size_t)n + 1) * sizeof *ids)))
         rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
     for (long i = sh->index; rc == CB_OK && i < n; i += sh->count) {
@@ -33,8 +33,12 @@ int cb_results_count(const char *path, const cb_results *res, const cb_shard *sh
     if (ids)
         qsort(ids, (size_t)k, sizeof *ids, cmp_id);
     for (int i = 0; rc == CB_OK && i < res->nrows; i++) {
-        if (bsearch(res->rows[i].run_id, ids, (size_t)k, sizeof *ids, cmp_id))
+        int step = cb_result_is_step(&res->rows[i]); /* a step row: its sequence's run counts */
+        t->rows -= step;
+        if (bsearch(step ? res->rows[i].sequence_run : res->rows[i].run_id, ids, (size_t)k,
+                    sizeof *ids, cmp_id))
             continue;
+        t->rows += step;
         t->rows--; /* a forced resume keeps rows of the earlier settings: not counted */
         cb_result_describe(&res->rows[i], what, sizeof what);
         if (!mixed)
@@ -71,7 +75,8 @@ int cb_results_dir_count(const char *dir, const cb_results *res, cb_results_tall
     if (rc == CB_OK) {
         t->rows = known ? t->rows : res->nrows;
         snprintf(t->why, sizeof t->why, "%s", !known ? e.text : t->expected < 0 ? "its campaign "
-                 "has `data` lines and the Siconos data folder is absent here" : "");
+                 "has `data` lines and the Siconos data folder is absent here, or `sequence` lines whose "
+                 "folder is absent" : "");
     }
     cb_campaign_free(c);
     cb_shard_free(&sh);

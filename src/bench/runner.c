@@ -20,6 +20,8 @@
 #include "loop.h"
 #include "reference.h"
 #include "results.h"
+#include "run_row.h"
+#include "sequence_run.h"
 #include "base.h"
 #include "child.h"
 #include "fileio.h"
@@ -66,32 +68,6 @@ static int make_dir(const char *path, cb_error *err)
     return CB_OK;
 }
 
-/* Options as "k=v;k=v". */
-static void options_string(const cb_campaign_solver *cs, char *buf, size_t len)
-{
-    size_t k = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < cs->options.n && k < len; i++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", i ? ";" : "", cs->options.items[i].key,
-                              cs->options.items[i].value);
-}
-
-/* The row fields known before running. */
-static void row_init(const cb_campaign *c, const cb_run_ref *r, cb_result *row)
-{
-    memset(row, 0, sizeof *row);
-    const cb_campaign_solver *cs = &c->solvers[r->solver];
-    snprintf(row->run_id, sizeof row->run_id, "%s", r->id);
-    snprintf(row->problem, sizeof row->problem, "%s", c->problems[r->problem].name);
-    snprintf(row->solver, sizeof row->solver, "%s", cs->solver);
-    snprintf(row->label, sizeof row->label, "%s", cs->label);
-    options_string(cs, row->options, sizeof row->options);
-    snprintf(row->machine, sizeof row->machine, "%s", cb_machine_id());
-    row->tol = c->tols[r->tol];
-    row->rep = r->rep;
-    row->error = row->error_q = row->error_data = row->dist_ref = NAN;
-}
-
 /* 0, or -1 with errno when a write fails. */
 static int write_all(int fd, const char *buf, size_t len)
 {
@@ -115,23 +91,10 @@ static void send_row(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
 {
     cb_result row;
     char msg[MSG_LEN];
-    row_init(x->c, r, &row);
-    snprintf(row.sha256, sizeof row.sha256, "%s", p->prov.sha256);
-    snprintf(row.kind, sizeof row.kind, "%s", cb_kind_name(p->kind));
-    row.nc = p->nc;
-    row.status = info->status;
-    row.iterations = info->iterations;
-    if (info->status != CB_STATUS_UNSUPPORTED) { /* never judged: error stays NaN */
-        row.error = info->error;
-        row.error_q = info->error_q;
-        row.error_data = info->error_data;
-        row.solved = info->solved;
+    cb_runner_row_init(x->c, r, &row);
+    cb_runner_row_fill(&row, p, info);
+    if (info->status != CB_STATUS_UNSUPPORTED)
         row.dist_ref = dist_ref;
-    }
-    row.time_setup_s = info->time_setup;
-    row.time_solve_s = info->time_solve;
-    row.time_s = info->time_setup + info->time_solve;
-    row.work = info->work;
     msg[0] = 'R', msg[1] = ' ';
     int n = cb_result_format(&row, msg + 2, sizeof msg - 2);
     if (n > 0)
@@ -227,7 +190,14 @@ static int run_in_child(void *arg, int fd)
 {
     const run_job *j = arg;
     close(j->x->out_fd);
-    return child_main(j->x, &j->r, fd);
+    if (j->r.sequence < 0)
+        return child_main(j->x, &j->r, fd);
+    const cb_solver *sv = j->x->find(j->x->c->solvers[j->r.solver].solver);
+    cb_sequence_job sj = {j->x->c, &j->r, sv, j->x->s->outdir, j->x->s->solutions};
+    if (sv)
+        return cb_sequence_child(&sj, fd);
+    write_all(fd, "E unknown solver\n", 17);
+    return 2;
 }
 
 /* Start run r in the pool. The child is killed (status time_limit) past its wall guard or
@@ -237,8 +207,9 @@ static int spawn(run_ctx *x, cb_pool *pool, child *kids, const cb_run_ref *r, cb
 {
     run_job job = {x, *r};
     cb_child_spec spec = {.fn = run_in_child, .arg = &job};
-    spec.limits.wall_s = CB_WALL_GUARD_FACTOR * x->c->time_limit + x->s->kill_after;
-    spec.limits.cpu_s = x->c->time_limit + x->s->kill_after;
+    double budget = cb_sequence_budget(x->c, r); /* a sequence: every step's */
+    spec.limits.wall_s = CB_WALL_GUARD_FACTOR * budget + x->s->kill_after;
+    spec.limits.cpu_s = budget + x->s->kill_after;
     int id = -1, rc = cb_pool_start(pool, &spec, &id, err);
     if (rc == CB_OK)
         kids[id] = (child){*r, cb_now()};
@@ -274,7 +245,7 @@ static void child_row(const run_ctx *x, const child *ch, const cb_child_result *
             return;
         }
     }
-    row_init(x->c, &ch->ref, row);
+    cb_runner_row_init(x->c, &ch->ref, row);
     if (pline)
         sscanf(pline, "P %64s %15s %d", row->sha256, row->kind, &row->nc);
     row->time_s = cb_now() - ch->start; /* (a trace write fault "F" never gets here: finish) */
@@ -357,11 +328,23 @@ static int finish(run_ctx *x, const child *ch, const cb_child_result *res, cb_er
         return cb_fail(err, CB_ERR_IO, "%.*s (run %s not recorded: --resume runs it again)",
                        (int)strcspn(fault, "\n"), fault, ch->ref.id);
     child_row(x, ch, res, &row);
+    char *rows = NULL; /* a sequence run: its step rows, appended with its row in one write */
+    size_t nrows = 0;
     int n = cb_result_format(&row, line, sizeof line);
     int rc = n < 0 ? cb_fail(err, CB_ERR_INTERNAL, "result row too long for %s", row.run_id)
                    : log_written(x, err);
+    if (rc == CB_OK && ch->ref.sequence >= 0 && res->end == CB_CHILD_EXITED && res->code == 0 &&
+        cb_sequence_step_rows(res->data, &rows, &nrows) == CB_OK) {
+        char *all = realloc(rows, nrows + (size_t)n + 1);
+        rows = all ? all : rows;
+        rc = all ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+        if (all)
+            memcpy(all + nrows, line, (size_t)n + 1);
+    }
     if (rc == CB_OK)
-        rc = append_row(x, line, (size_t)n, row.run_id, err);
+        rc = append_row(x, rows ? rows : line, rows ? nrows + (size_t)n : (size_t)n, row.run_id,
+                        err);
+    free(rows);
     if (rc != CB_OK)
         return rc;
     x->sum->done++;
@@ -440,7 +423,8 @@ static int generate_needed(run_ctx *x, const long *pending, long npending, cb_er
     for (long k = 0; k < npending && rc == CB_OK && !stopped(x); k++) {
         cb_run_ref r;
         cb_campaign_run(x->c, pending[k], &r);
-        rc = cb_campaign_prepare_problem(x->c, r.problem, x->s->progress, err);
+        rc = r.sequence >= 0 ? cb_campaign_prepare_sequence(x->c, r.sequence, x->s->progress, err)
+                             : cb_campaign_prepare_problem(x->c, r.problem, x->s->progress, err);
     }
     return rc;
 }

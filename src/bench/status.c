@@ -72,7 +72,8 @@ int cb_shard_status_read(const char *dir, const char *campaign, double now, cb_s
         st->total = cb_shard_runs(st->campaign_runs, sh.index, sh.count);
         st->done = tally.expected >= 0 ? tally.rows : sh.res.nrows; /* runs of this shard */
         for (int i = 0; i < sh.res.nrows; i++)
-            st->by_status[sh.res.rows[i].status] += !sh.res.rows[i].solved; /* failures */
+            st->by_status[sh.res.rows[i].status] += !sh.res.rows[i].solved &&
+                                                    !cb_result_is_step(&sh.res.rows[i]);
         int have = read_session(dir, &started, &rows_before);
         st->eta = st->done >= st->total ? 0
                   : have ? eta_of(st->total - st->done, st->done, started, rows_before, now)

@@ -35,7 +35,8 @@ static size_t step_name(const char *name, long *step)
     for (const char *s = strstr(name, STEP_TAG); s && s < dot; s = strstr(s + 1, STEP_TAG))
         tag = s;
     const char *digits = tag ? tag + strlen(STEP_TAG) : NULL;
-    if (!tag || tag == name || digits == dot || strspn(digits, "0123456789") != (size_t)(dot - digits))
+    if (!tag || tag == name || digits == dot ||
+        strspn(digits, "0123456789") != (size_t)(dot - digits))
         return 0;
     errno = 0;
     long n = strtol(digits, NULL, 10);
@@ -146,8 +147,8 @@ static int add_step(const char *dir, const char *file, long step, cb_sequence_st
     st->sol = sibling(dir, base, ".sol", &nomem);
     char *meta = sibling(dir, base, ".meta", &nomem);
     if (nomem || !st->path)
-        rc = cb_fail(err, nomem ? CB_ERR_NOMEM : CB_ERR_INPUT, "%s/%s: %s", dir, file,
-                     nomem ? "out of memory" : "not a regular file");
+        rc = cb_fail_at(err, nomem ? CB_ERR_NOMEM : CB_ERR_INPUT, dir, 0, "%s: %s", file,
+                        nomem ? "out of memory" : "not a regular file");
     if (rc == CB_OK && meta)
         rc = read_meta(meta, st, err);
     if (rc == CB_OK && isnan(st->t) && !st->ids && dot && strcmp(dot, ".dat") != 0)
@@ -172,13 +173,13 @@ static int collect_steps(cb_sequence *s, struct dirent **names, int n, cb_error 
         if (!nlen)
             continue;
         if (!s->name && !(s->name = strndup(names[k]->d_name, nlen)))
-            return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory", s->dir);
+            return cb_fail_at(err, CB_ERR_NOMEM, s->dir, 0, "out of memory");
         if (strlen(s->name) != nlen || strncmp(s->name, names[k]->d_name, nlen) != 0)
-            return cb_fail(err, CB_ERR_INPUT, "%s: step files of two sequences (%s and %s)",
-                           s->dir, s->name, names[k]->d_name);
+            return cb_fail_at(err, CB_ERR_INPUT, s->dir, 0, "step files of two sequences (%s and "
+                              "%s)", s->name, names[k]->d_name);
         if (s->nsteps == CB_SEQUENCE_MAX_STEPS)
-            return cb_fail(err, CB_ERR_INPUT, "%s: more than %d steps", s->dir,
-                           CB_SEQUENCE_MAX_STEPS);
+            return cb_fail_at(err, CB_ERR_INPUT, s->dir, 0, "more than %d steps",
+                              CB_SEQUENCE_MAX_STEPS);
         rc = add_step(s->dir, names[k]->d_name, step, &s->steps[s->nsteps++], err);
     }
     return rc;
@@ -190,23 +191,25 @@ int cb_sequence_open(const char *dir, cb_sequence **out, cb_error *err)
     struct stat st;
     *out = NULL;
     if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return cb_fail(err, CB_ERR_INPUT, "%s: not a directory", dir ? dir : "(null)");
+        return cb_fail_at(err, CB_ERR_INPUT, dir ? dir : "(null)", 0, "not a directory");
     int n = scandir(dir, &names, NULL, versionsort), rc = CB_OK;
     cb_sequence *s = cb_calloc(1, sizeof *s);
     if (n < 0)
-        rc = cb_fail(err, CB_ERR_INPUT, "%s: cannot list: %s", dir, strerror(errno));
-    else if (!s || !(s->dir = cb_strdup(dir)) || !(s->steps = cb_calloc((size_t)n + 1, sizeof *s->steps)))
-        rc = cb_fail(err, CB_ERR_NOMEM, "%s: out of memory", dir);
+        rc = cb_fail_at(err, CB_ERR_INPUT, dir, 0, "cannot list: %s", strerror(errno));
+    else if (!s || !(s->dir = cb_strdup(dir)) ||
+             !(s->steps = cb_calloc((size_t)n + 1, sizeof *s->steps)))
+        rc = cb_fail_at(err, CB_ERR_NOMEM, dir, 0, "out of memory");
     if (rc == CB_OK)
         rc = collect_steps(s, names, n, err);
     if (rc == CB_OK && s->nsteps == 0)
-        rc = cb_fail(err, CB_ERR_INPUT, "%s: no step file (NAME-stepN.dat, .hdf5 or .h5)", dir);
+        rc = cb_fail_at(err, CB_ERR_INPUT, dir, 0, "a directory without step files (NAME-stepN"
+                        ".dat, .hdf5 or .h5): neither a problem file nor a step sequence");
     if (rc == CB_OK)
         qsort(s->steps, (size_t)s->nsteps, sizeof *s->steps, by_step);
     for (int k = 1; rc == CB_OK && k < s->nsteps; k++)
         if (s->steps[k].step == s->steps[k - 1].step)
-            rc = cb_fail(err, CB_ERR_INPUT, "%s: step %ld twice (%s and %s)", dir,
-                         s->steps[k].step, s->steps[k - 1].path, s->steps[k].path);
+            rc = cb_fail_at(err, CB_ERR_INPUT, dir, 0, "step %ld twice (%s and %s)",
+                            s->steps[k].step, s->steps[k - 1].path, s->steps[k].path);
     for (int k = 0; k < n; k++)
         free(names[k]);
     free(names);
@@ -284,7 +287,7 @@ int cb_sequence_describe(const cb_sequence *s, const cb_read_settings *rs, cb_se
         cb_problem *p = NULL;
         rc = cb_sequence_read_step(s, k, rs, &p, &cur, err);
         if (rc == CB_OK && tally_step(st, p->nc, &cur, &prev, &compared) != CB_OK)
-            rc = cb_fail(err, CB_ERR_NOMEM, "%s: out of memory", s->dir);
+            rc = cb_fail_at(err, CB_ERR_NOMEM, s->dir, 0, "out of memory");
         st->with_sol += s->steps[k].sol != NULL;
         cb_problem_free(p);
         cb_contact_ids_free(&prev);
