@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Siconos-made step sequences (scripts/siconos_scenes.py, `make scenes`): a small box stack and a
+# small sphere pile (rolling friction, d = 5) simulated by Siconos, then checked by conebench,
+# not by Siconos' word: every step file has its .ids/.meta/.sol; `conebench info` reads every
+# step and its nc is the number of .ids lines and the .meta's nc; the judge (`conebench error`)
+# says Siconos' own solution of every step is solved at 1e-8 — Siconos solved to 1e-10 by its
+# own measure, and the judge's normalisation is not Siconos' (they differ by factors of order
+# one), so 1e-8 leaves two orders for that and none for a wrong solution or a wrong contact
+# order (errors of order one); siconos_iterations are positive integers; contact ids are unique
+# in a step and persist from one step to the next (Siconos keeps an interaction while its
+# contact lasts). Bad arguments exit 2 before any work; without python3-siconos (python -S hides
+# it) the script exits 77, saying so, and writes nothing. Skipped, saying so, when the Python
+# interpreter or python3-siconos is absent. Usage: cli_scenes.sh "RUNNER" BIN
+. "$(dirname "$0")/support/cli_common.sh" "$@"
+py=${PYTHON3:-/usr/bin/python3}
+script=$cb_tree/scripts/siconos_scenes.py
+name="cli scenes"
+judge_tol=1e-8
+
+if [ ! -x "$py" ]; then echo "$name: skipped: no Python interpreter ($py)"; exit 0; fi
+# prun ARGS...: the script, outputs in $tmp/pout, $tmp/perr, status in prc
+prun() { prc=0; "$py" "$@" >"$tmp/pout" 2>"$tmp/perr" </dev/null || prc=$?; }
+pcheck() {
+  if eval "$2"; then pass=$((pass + 1)); else
+    fail=$((fail + 1))
+    echo "FAIL [$1]: $2; exit $prc, stderr: $(head -c 300 "$tmp/perr"), stdout: $(head -c 300 "$tmp/pout")"
+  fi
+}
+
+# bad arguments: exit 2, a message naming the problem, nothing written
+prun "$script" no-such-scene -o "$tmp/bad"
+pcheck "unknown scene" '[ $prc = 2 ] && grep -q "unknown scene .no-such-scene." "$tmp/perr" && [ ! -e "$tmp/bad" ]'
+prun "$script" box-stack -o "$tmp/bad" --steps 0
+pcheck "steps 0" '[ $prc = 2 ] && grep -q "steps" "$tmp/perr" && [ ! -e "$tmp/bad" ]'
+prun "$script" box-stack -o "$tmp/bad" --tol 2
+pcheck "tol 2" '[ $prc = 2 ] && grep -q "tol" "$tmp/perr" && [ ! -e "$tmp/bad" ]'
+# without python3-siconos (python -S: no dist-packages): the skip status, saying so
+prun -S "$script" box-stack -o "$tmp/bad" --steps 5
+pcheck "absent siconos" '[ $prc = 77 ] && grep -q "skipped: python3-siconos" "$tmp/perr" && [ ! -e "$tmp/bad" ]'
+
+prun "$script" box-stack -o "$tmp/seq" --boxes 2 --steps 40 --tol 1e-10 -q
+if [ $prc = 77 ]; then
+  echo "$name: skipped: python3-siconos is not installed ($(head -c 200 "$tmp/perr"))"
+  echo "$name: $pass passed, $fail failed"; [ $fail = 0 ]; exit
+fi
+pcheck "box-stack run" '[ $prc = 0 ] && grep -q "^box-stack: 40 steps, " "$tmp/pout"'
+prun "$script" sphere-pile -o "$tmp/seq" --spheres 3 --steps 30 --tol 1e-10 -q
+pcheck "sphere-pile run" '[ $prc = 0 ] && grep -q "^sphere-pile: 30 steps, " "$tmp/pout"'
+
+# check_sequence DIR SCENE KIND: every step of the sequence, as the header says
+check_sequence() {
+  local dir=$1 scene=$2 kind=$3 n=0 f b nc ids prev=""
+  for f in "$dir"/"$scene"-step*.dat; do
+    [ -e "$f" ] || continue
+    n=$((n + 1)); b=${f%.dat}
+    check "$scene files ${b##*/}" '[ -s "$b.ids" ] && [ -s "$b.meta" ] && [ -s "$b.sol" ]'
+    run "$bin" info "$f"
+    check "$scene info ${b##*/}" '[ $rc = 0 ] && grep -q "^kind: $kind$" "$tmp/out"'
+    nc=$(sed -n 's/^nc: //p' "$tmp/out")
+    check "$scene ids count ${b##*/}" '[ "$(head -1 "$b.ids")" = "conebench-ids $nc" ] && [ $(($(wc -l <"$b.ids") - 1)) = "$nc" ] && grep -qx "nc=$nc" "$b.meta"'
+    ids=$(tail -n +2 "$b.ids")
+    check "$scene ids unique ${b##*/}" '[ "$(echo "$ids" | sort -u | wc -l)" = "$nc" ] && ! echo "$ids" | grep -qv "^[0-9][0-9]* \(-1\|[0-9][0-9]*\) [0-9][0-9]*$"'
+    check "$scene meta ${b##*/}" 'grep -q "^siconos_iterations=[1-9][0-9]*$" "$b.meta" && grep -qx "source=siconos" "$b.meta" && grep -q "^siconos_error=" "$b.meta"'
+    run "$bin" error "$f" --solution "$b.sol" --tol $judge_tol
+    check "$scene judge ${b##*/}" '[ $rc = 0 ] && grep -q "\"solved\":true" "$tmp/out"'
+    [ -n "$prev" ] && [ -n "$(comm -12 <(echo "$prev" | sort) <(echo "$ids" | sort))" ] && persist=1
+    prev=$ids
+  done
+  check "$scene steps" '[ $n -ge 5 ]'
+}
+persist=0
+check_sequence "$tmp/seq/box-stack" box-stack coulomb3d
+check "ids persist" '[ $persist = 1 ]'
+check "ground contacts" 'cat "$tmp"/seq/box-stack/*.ids | grep -q "^[0-9][0-9]* -1 "'
+check_sequence "$tmp/seq/sphere-pile" sphere-pile rolling3d
+# a second run replaces the first: no step beyond its last one is left
+prun "$script" box-stack -o "$tmp/seq" --boxes 2 --steps 25 --tol 1e-10 -q
+last=$(ls "$tmp/seq/box-stack" | sed -n 's/^box-stack-step\([0-9]*\)\.dat$/\1/p' | sort -n | tail -1)
+pcheck "rerun replaces" '[ $prc = 0 ] && [ "$last" = 25 ] && [ -z "$(ls -A "$tmp/seq" | grep "^\.")" ]'
+echo "$name: $pass passed, $fail failed"
+[ $fail = 0 ]
