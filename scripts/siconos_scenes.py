@@ -48,14 +48,14 @@ PROG = os.path.basename(sys.argv[0])
 # scene: (default steps, h, size option, default size, description)
 SCENES = {
     "box-stack": (200, 2e-3, "boxes", 5,
-                  "a stack of unit boxes (0.2 m) on the ground, mu 0.5"),
-    "kapla": (80, 1e-3, "levels", 10,
+                  "a stack of boxes (0.2 m, 1 kg) on the ground, mu 0.5"),
+    "kapla": (60, 1e-3, "levels", 16,
               "a tower of Kapla-like planks (1.2 x 0.24 x 0.08 m), 3 a level, crossed level to "
               "level, mu 0.5"),
     "capsule-heap": (300, 2e-3, "capsules", 40,
                      "capsules (radius 0.05 m, length 0.3 m) dropped from a 3 x 3 column into a "
                      "heap, mu 0.5"),
-    "sphere-pile": (300, 2e-3, "spheres", 45,
+    "sphere-pile": (100, 2e-3, "spheres", 27,
                     "spheres (radius 0.05 m) dropped from a 3 x 3 column into a pile, mu 0.5, "
                     "rolling friction mu_r 0.02 (RollingFrictionContact, d = 5)"),
 }
@@ -113,17 +113,18 @@ def parse_args(argv):
     p.add_argument("scenes", nargs="+", metavar="SCENE", help="a scene name or 'all'")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="folder of the scene folders DIR/SCENE (created)")
-    p.add_argument("--steps", type=positive_int(MAX_STEPS), help="time steps to simulate "
-                   "(default: the scene's)")
+    p.add_argument("--steps", type=positive_int(MAX_STEPS), metavar="N",
+                   help="time steps to simulate (default: the scene's)")
     p.add_argument("--h", type=real_in(0, 1), help="time step, s (default: the scene's)")
-    for opt in ("boxes", "levels", "capsules", "spheres"):
-        p.add_argument("--" + opt, type=positive_int(MAX_BODIES), help="size of the scene "
-                       "(default: see below)")
+    for opt, scene in (("boxes", "box-stack"), ("levels", "kapla"), ("capsules", "capsule-heap"),
+                       ("spheres", "sphere-pile")):
+        p.add_argument("--" + opt, type=positive_int(MAX_BODIES), metavar="N",
+                       help="%s of %s (default %d)" % (opt, scene, SCENES[scene][3]))
     p.add_argument("--tol", type=real_in(0, 1), default=1e-10,
                    help="Siconos NSGS tolerance (default 1e-10)")
     p.add_argument("--max-iter", type=positive_int(2**31 - 1), default=100000,
                    help="Siconos NSGS iteration limit per step (default 100000)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the random orientations "
+    p.add_argument("--seed", type=int, default=1, help="seed of the random placements "
                    "(capsule-heap, sphere-pile; default 1)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     a = p.parse_args(argv)
@@ -448,14 +449,21 @@ def simulate(w, name, folder, params, quiet):
     sim = w.simulation()
     prog = Progress(name, w.nsteps, quiet)
     stats = []
-    for k in range(w.nsteps):
-        t = sim.startingTime()
-        sim.computeOneStep()
-        nc = len(w.nsds.topology().indexSet(1).interactions())
-        if nc > 0:
-            stats.append(write_step(w, folder, name, k + 1, t, params))
-        prog.show(k, nc, stats[-1][1] if nc > 0 else 0)
-        sim.nextStep()
+    sys.stdout.flush()
+    stdout = os.dup(1)
+    os.dup2(2, 1)   # Siconos' own messages (e.g. a step at its iteration limit) to stderr
+    try:
+        for k in range(w.nsteps):
+            t = sim.startingTime()
+            sim.computeOneStep()
+            nc = len(w.nsds.topology().indexSet(1).interactions())
+            if nc > 0:
+                stats.append(write_step(w, folder, name, k + 1, t, params))
+            prog.show(k, nc, stats[-1][1] if nc > 0 else 0)
+            sim.nextStep()
+    finally:
+        os.dup2(stdout, 1)
+        os.close(stdout)
     prog.done()
     return stats
 

@@ -18,34 +18,28 @@ name="cli scenes"
 judge_tol=1e-8
 
 if [ ! -x "$py" ]; then echo "$name: skipped: no Python interpreter ($py)"; exit 0; fi
-# prun ARGS...: the script, outputs in $tmp/pout, $tmp/perr, status in prc
-prun() { prc=0; "$py" "$@" >"$tmp/pout" 2>"$tmp/perr" </dev/null || prc=$?; }
-pcheck() {
-  if eval "$2"; then pass=$((pass + 1)); else
-    fail=$((fail + 1))
-    echo "FAIL [$1]: $2; exit $prc, stderr: $(head -c 300 "$tmp/perr"), stdout: $(head -c 300 "$tmp/pout")"
-  fi
-}
+# prun ARGS...: the script (never under RUNNER: it is Python), as run() does for BIN
+prun() { rc=0; "$py" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?; }
 
 # bad arguments: exit 2, a message naming the problem, nothing written
 prun "$script" no-such-scene -o "$tmp/bad"
-pcheck "unknown scene" '[ $prc = 2 ] && grep -q "unknown scene .no-such-scene." "$tmp/perr" && [ ! -e "$tmp/bad" ]'
+check "unknown scene" '[ $rc = 2 ] && grep -q "unknown scene .no-such-scene." "$tmp/err" && [ ! -e "$tmp/bad" ]'
 prun "$script" box-stack -o "$tmp/bad" --steps 0
-pcheck "steps 0" '[ $prc = 2 ] && grep -q "steps" "$tmp/perr" && [ ! -e "$tmp/bad" ]'
+check "steps 0" '[ $rc = 2 ] && grep -q "steps" "$tmp/err" && [ ! -e "$tmp/bad" ]'
 prun "$script" box-stack -o "$tmp/bad" --tol 2
-pcheck "tol 2" '[ $prc = 2 ] && grep -q "tol" "$tmp/perr" && [ ! -e "$tmp/bad" ]'
+check "tol 2" '[ $rc = 2 ] && grep -q "tol" "$tmp/err" && [ ! -e "$tmp/bad" ]'
 # without python3-siconos (python -S: no dist-packages): the skip status, saying so
 prun -S "$script" box-stack -o "$tmp/bad" --steps 5
-pcheck "absent siconos" '[ $prc = 77 ] && grep -q "skipped: python3-siconos" "$tmp/perr" && [ ! -e "$tmp/bad" ]'
+check "absent siconos" '[ $rc = 77 ] && grep -q "skipped: python3-siconos" "$tmp/err" && [ ! -e "$tmp/bad" ]'
 
-prun "$script" box-stack -o "$tmp/seq" --boxes 2 --steps 40 --tol 1e-10 -q
-if [ $prc = 77 ]; then
-  echo "$name: skipped: python3-siconos is not installed ($(head -c 200 "$tmp/perr"))"
+prun "$script" box-stack -o "$tmp/seq" --boxes 2 --steps 30 --tol 1e-10 -q
+if [ $rc = 77 ]; then
+  echo "$name: skipped: python3-siconos is not installed ($(head -c 200 "$tmp/err"))"
   echo "$name: $pass passed, $fail failed"; [ $fail = 0 ]; exit
 fi
-pcheck "box-stack run" '[ $prc = 0 ] && grep -q "^box-stack: 40 steps, " "$tmp/pout"'
-prun "$script" sphere-pile -o "$tmp/seq" --spheres 3 --steps 30 --tol 1e-10 -q
-pcheck "sphere-pile run" '[ $prc = 0 ] && grep -q "^sphere-pile: 30 steps, " "$tmp/pout"'
+check "box-stack run" '[ $rc = 0 ] && grep -q "^box-stack: 30 steps, " "$tmp/out"'
+prun "$script" sphere-pile -o "$tmp/seq" --spheres 3 --steps 25 --tol 1e-10 -q
+check "sphere-pile run" '[ $rc = 0 ] && grep -q "^sphere-pile: 25 steps, " "$tmp/out"'
 
 # check_sequence DIR SCENE KIND: every step of the sequence, as the header says
 check_sequence() {
@@ -74,8 +68,8 @@ check "ids persist" '[ $persist = 1 ]'
 check "ground contacts" 'cat "$tmp"/seq/box-stack/*.ids | grep -q "^[0-9][0-9]* -1 "'
 check_sequence "$tmp/seq/sphere-pile" sphere-pile rolling3d
 # a second run replaces the first: no step beyond its last one is left
-prun "$script" box-stack -o "$tmp/seq" --boxes 2 --steps 25 --tol 1e-10 -q
+prun "$script" box-stack -o "$tmp/seq" --boxes 2 --steps 20 --tol 1e-10 -q
 last=$(ls "$tmp/seq/box-stack" | sed -n 's/^box-stack-step\([0-9]*\)\.dat$/\1/p' | sort -n | tail -1)
-pcheck "rerun replaces" '[ $prc = 0 ] && [ "$last" = 25 ] && [ -z "$(ls -A "$tmp/seq" | grep "^\.")" ]'
+check "rerun replaces" '[ $rc = 0 ] && [ "$last" = 20 ] && [ -z "$(ls -A "$tmp/seq" | grep "^\.")" ]'
 echo "$name: $pass passed, $fail failed"
 [ $fail = 0 ]
