@@ -28,6 +28,7 @@ Bullet mechanics) absent: skipped, saying so.
 import argparse
 import math
 import os
+import random
 import re
 import shutil
 import sys
@@ -41,28 +42,27 @@ MAX_STEPS = 1000000       # CB_SEQUENCE_MAX_STEPS of src/io/sequence.h
 MAX_BODIES = 100000
 GRAVITY = 9.81
 THETA = 0.50001           # Siconos' mechanics default for MoreauJeanOSI
-INSIDE_MARGIN = 0.02      # Bullet inside margin, a fraction of a shape's smallest size (Siconos' default)
+INSIDE_MARGIN = 0.02      # Bullet inside margin / a shape's smallest size (Siconos' default)
 ORDER_TOL = 1e-9         # |H_k v+ - u_k| / (1 + |u|max) of the contact-order check
 PROG = os.path.basename(sys.argv[0])
+MU = 0.5                  # Coulomb friction of every contact
+MU_R = 0.02               # rolling friction of the sphere pile's contacts
+WOOD, WATER = 500.0, 1000.0   # densities, kg/m³: planks; capsules and spheres
 
 # scene: (default steps, h, size option, default size, description)
 SCENES = {
     "box-stack": (200, 2e-3, "boxes", 5,
-                  "a stack of boxes (0.2 m, 1 kg) on the ground, mu 0.5"),
+                  "a stack of boxes (0.2 m, 1 kg) on the ground, mu %g" % MU),
     "kapla": (60, 1e-3, "levels", 16,
               "a tower of Kapla-like planks (1.2 x 0.24 x 0.08 m), 3 a level, crossed level to "
-              "level, mu 0.5"),
+              "level, mu %g" % MU),
     "capsule-heap": (300, 2e-3, "capsules", 40,
                      "capsules (radius 0.05 m, length 0.3 m) dropped from a 3 x 3 column into a "
-                     "heap, mu 0.5"),
+                     "heap, mu %g" % MU),
     "sphere-pile": (100, 2e-3, "spheres", 27,
-                    "spheres (radius 0.05 m) dropped from a 3 x 3 column into a pile, mu 0.5, "
-                    "rolling friction mu_r 0.02 (RollingFrictionContact, d = 5)"),
+                    "spheres (radius 0.05 m) dropped from a 3 x 3 column into a pile, mu %g, "
+                    "rolling friction mu_r %g (RollingFrictionContact, d = 5)" % (MU, MU_R)),
 }
-
-
-class UsageError(Exception):
-    pass
 
 
 def fail_usage(msg):
@@ -121,11 +121,11 @@ def parse_args(argv):
         p.add_argument("--" + opt, type=positive_int(MAX_BODIES), metavar="N",
                        help="%s of %s (default %d)" % (opt, scene, SCENES[scene][3]))
     p.add_argument("--tol", type=real_in(0, 1), default=1e-10,
-                   help="Siconos NSGS tolerance (default 1e-10)")
+                   help="Siconos NSGS tolerance (default %(default)g)")
     p.add_argument("--max-iter", type=positive_int(2**31 - 1), default=100000,
-                   help="Siconos NSGS iteration limit per step (default 100000)")
+                   help="Siconos NSGS iteration limit per step (default %(default)d)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random placements "
-                   "(capsule-heap, sphere-pile; default 1)")
+                   "(capsule-heap, sphere-pile; default %(default)d)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     a = p.parse_args(argv)
     if "all" in a.scenes:
@@ -216,12 +216,13 @@ class World:
         self.im.insertNonSmoothLaw(self.law, 0, 0)
         self.bodies = []
         self.by_number = {}
-        self.tol, self.max_iter = a.tol, a.max_iter
+        self.tol, self.max_iter, self.seed = a.tol, a.max_iter, a.seed
 
     def shape(self, kind, *dims):
         """A Bullet shape of Siconos with its inside margin (a fraction of its smallest size)."""
         sb = self.sb
-        s = {"box": sb.SiconosBox, "capsule": sb.SiconosCapsule, "sphere": sb.SiconosSphere}[kind](*dims)
+        make = {"box": sb.SiconosBox, "capsule": sb.SiconosCapsule, "sphere": sb.SiconosSphere}
+        s = make[kind](*dims)
         s.setInsideMargin(INSIDE_MARGIN * min(dims))
         s.setOutsideMargin(0.0)
         return s
@@ -260,7 +261,7 @@ class World:
         so.dparam[sn.SICONOS_DPARAM_TOL] = self.tol
         so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = self.max_iter
         self.osnsp.setKeepLambdaAndYState(True)   # warm start from the last step (Siconos' way)
-        if not self.rolling:   # a sparse-block W aborts Siconos' rolling NSGS (NM_extract_diag_block5)
+        if not self.rolling:   # a sparse-block W aborts the rolling NSGS (NM_extract_diag_block5)
             self.osnsp.setMStorageType(sn.NM_SPARSE_BLOCK)
         sim = sk.TimeStepping(self.nsds, td)
         sim.insertIntegrator(osi)
@@ -272,11 +273,6 @@ class World:
 
 
 # ---- scenes ---------------------------------------------------------------------------------
-
-DENSITY = 500.0   # kg/m³ (wood) for the boxes and planks, water for capsules and spheres below
-MU = 0.5
-MU_R = 0.02
-
 
 def build_box_stack(w, n, rng):
     """n boxes of 0.2 m, 1 kg, one on the other with 5 mm gaps, each shifted and turned a little
@@ -294,7 +290,7 @@ def build_kapla(w, levels, rng):
     """A tower of planks 1.2 x 0.24 x 0.08 m, three a level along x then three along y, each
     level resting on the one below (touching)."""
     L, W, H, per = 1.2, 0.24, 0.08, 3
-    m = DENSITY * L * W * H
+    m = WOOD * L * W * H
     w.ground()
     for k in range(levels):
         turn = quat_axis_angle([0.0, 0.0, 1.0], math.pi / 2 * (k % 2))
@@ -315,7 +311,7 @@ def build_capsule_heap(w, n, rng):
     """n capsules (radius 0.05 m, length 0.3 m) lying in a 3 x 3 column of layers, each turned
     at random about z and tilted up to 0.2 rad, dropped onto the ground."""
     r, L = 0.05, 0.3
-    m, inertia = capsule_mass_inertia(1000.0, r, L)
+    m, inertia = capsule_mass_inertia(WATER, r, L)
     w.ground()
     for i in range(n):
         axis_down = quat_axis_angle([0.0, 0.0, 1.0], math.pi / 2)       # Bullet's y axis to x
@@ -331,7 +327,7 @@ def build_sphere_pile(w, n, rng):
     """n spheres (radius 0.05 m) in a 3 x 3 column of layers, each moved at random by up to
     5 mm sideways, dropped onto the ground: a pile held by friction and rolling friction."""
     r = 0.05
-    m, inertia = sphere_mass_inertia(1000.0, r)
+    m, inertia = sphere_mass_inertia(WATER, r)
     w.ground()
     for i in range(n):
         pos = column_cell(i, 2 * r + 0.02, 2 * r + 0.01, r + 0.005)
@@ -480,13 +476,11 @@ def install(tmp, folder, name):
 
 
 def run_scene(mods, a, name):
-    import random
     steps, h, opt, size, _ = SCENES[name]
     steps = a.steps or steps
     h = a.h or h
     size = getattr(a, opt) or size
     w = World(mods, a, h, steps, name == "sphere-pile", MU, MU_R)
-    w.seed = a.seed
     params = BUILDERS[name](w, size, random.Random(a.seed))
     params += " mu=%g h=%g theta=%g tol=%g max_iter=%d" % (MU, h, THETA, a.tol, a.max_iter)
     os.makedirs(a.output, exist_ok=True)
