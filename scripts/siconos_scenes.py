@@ -9,9 +9,10 @@ step that has contacts as a conebench step sequence (src/io/sequence.h):
 
   DIR/SCENE/SCENE-stepN.dat   the problem (frictionContact_printInFilename /
                               rollingFrictionContact_printInFilename), N = 1, 2, ... the time step
-  DIR/SCENE/SCENE-stepN.ids   "conebench-ids NC", then per contact "A B F": the two bodies'
-                              Siconos numbers (B = -1: the ground) and the Siconos interaction
-                              number, in the order of the problem's contacts
+  DIR/SCENE/SCENE-stepN.ids   "conebench-ids NC", then per contact "A B F": the two bodies
+                              (their rank in the scene, 0, 1, ...; B = -1: the ground) and the
+                              Siconos interaction number (0 in the sphere pile: one contact a
+                              pair), in the order of the problem's contacts
   DIR/SCENE/SCENE-stepN.meta  key=value: scenario, params, step, t (start of the step), h, kind,
                               nc, source=siconos, siconos_solver, siconos_tol,
                               siconos_iterations, siconos_error
@@ -216,6 +217,11 @@ class World:
         self.im.insertNonSmoothLaw(self.law, 0, 0)
         self.bodies = []
         self.by_number = {}
+        self.index = {}        # Siconos' DS number -> the body's rank in the scene (0, 1, ...)
+        # Feature of a contact: the Siconos interaction number, which lasts as long as Bullet's
+        # contact point; Bullet makes a new point every step between two spheres, but two convex
+        # smooth bodies touch at one point at most: the sphere pile's feature is 0.
+        self.one_point = rolling
         self.tol, self.max_iter, self.seed = a.tol, a.max_iter, a.seed
 
     def shape(self, kind, *dims):
@@ -244,6 +250,7 @@ class World:
         self.nsds.insertDynamicalSystem(b)
         self.bodies.append(b)
         self.by_number[b.number()] = b
+        self.index[b.number()] = len(self.bodies) - 1
         return b
 
     def simulation(self):
@@ -370,7 +377,10 @@ def step_contacts(w, z, u):
         if not np.array_equal(lam, zk) or np.max(np.abs(hv - uk)) > ORDER_TOL * scale:
             raise SceneError("contact %d: the interaction's lambda or H v+ is not the problem's "
                              "block %d: the order of contacts is not index set 1's" % (k, k))
-        ids.append((nums[0], nums[1] if len(nums) > 1 else -1, inter.number()))
+        bodies = [w.index[n] for n in nums] + [-1]
+        ids.append((bodies[0], bodies[1], 0 if w.one_point else inter.number()))
+    if len(set(ids)) != len(ids):
+        raise SceneError("two contacts of one step share an identity")
     return ids
 
 

@@ -8,9 +8,10 @@
 # one), so 1e-8 leaves two orders for that and none for a wrong solution or a wrong contact
 # order (errors of order one); siconos_iterations are positive integers; contact ids are unique
 # in a step and persist from one step to the next (Siconos keeps an interaction while its
-# contact lasts). Bad arguments exit 2 before any work; without python3-siconos (python -S hides
-# it) the script exits 77, saying so, and writes nothing. Skipped, saying so, when the Python
-# interpreter or python3-siconos is absent. Usage: cli_scenes.sh "RUNNER" BIN
+# contact lasts; in the sphere pile, one contact a pair, the pair is the identity). Bad arguments
+# exit 2 before any work; without python3-siconos (python -S hides it) the script exits 77,
+# saying so, and writes nothing. Skipped, saying so, when the Python interpreter or
+# python3-siconos is absent. Usage: cli_scenes.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 py=${PYTHON3:-/usr/bin/python3}
 script=$cb_tree/scripts/siconos_scenes.py
@@ -66,7 +67,9 @@ persist=0
 check_sequence "$tmp/seq/box-stack" box-stack coulomb3d
 check "ids persist" '[ $persist = 1 ]'
 check "ground contacts" 'cat "$tmp"/seq/box-stack/*.ids | grep -q "^[0-9][0-9]* -1 "'
+persist=0
 check_sequence "$tmp/seq/sphere-pile" sphere-pile rolling3d
+check "ids persist (spheres)" '[ $persist = 1 ]'
 # a second run replaces the first: no step beyond its last one is left
 prun "$script" box-stack -o "$tmp/seq" --boxes 2 --steps 20 --tol 1e-10 -q
 last=$(ls "$tmp/seq/box-stack" | sed -n 's/^box-stack-step\([0-9]*\)\.dat$/\1/p' | sort -n | tail -1)
