@@ -109,6 +109,7 @@ help:
 	@echo "make xmax-figure  Acary Fig. 2: stop distance over (mu, mu_r) vs closed form (results/xmax/)"
 	@echo "make pile-figure  Acary Fig. 5: sphere-pile regimes, hours, resumable (results/pile/)"
 	@echo "make scaling      W assembly time/memory and nsgs sweep time on piles of 1e3..1e5 spheres"
+	@echo "make scenes       Siconos-made step sequences (python3-siconos) in scenes/ (SCENES_DIR=...)"
 	@echo "make install-deps install the Debian packages conebench needs (root, apt-get)"
 
 install-deps:
@@ -396,6 +397,20 @@ PILE_MU ?= 0.1 0.3 0.5 0.7 1
 PILE_MU_R ?= 1e-5 1e-4 1e-3 3e-3 1e-2 1e-1
 pile-figure: $(BIN)
 	sh scripts/pile_sweep.sh $(BIN) results/pile 2 "$(PILE_MU)" "$(PILE_MU_R)"
+
+# Step sequences made by Siconos' own mechanics (python3-siconos, Bullet): SCENES_DIR/SCENE/
+# SCENE-stepN.dat/.ids/.meta/.sol (scripts/siconos_scenes.py --help). SCENES picks the scenes,
+# SCENES_ARGS passes sizes (e.g. "--levels 20 --steps 200"). Skipped, saying so, without
+# python3-siconos (the script's exit status 77).
+SCENES_DIR ?= scenes
+SCENES ?= all
+SCENES_ARGS ?=
+PYTHON3 ?= /usr/bin/python3
+.PHONY: scenes
+scenes:
+	@rc=0; $(PYTHON3) scripts/siconos_scenes.py -o $(SCENES_DIR) $(SCENES_ARGS) $(SCENES) || rc=$$?; \
+	if [ $$rc = 77 ]; then echo "make scenes: skipped: python3-siconos is not installed"; rc=0; fi; \
+	exit $$rc
 
 # The main job: run the default campaign (isolated runs, 2 at a time) and write the report
 # (--resume: a second `make demo` continues or reuses the same results).
