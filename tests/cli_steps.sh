@@ -40,6 +40,10 @@ printf 'conebench-ids 2\n0 1 0\n0 1 0\n' >"$f"
 run "$bin" info bad
 check "a malformed .ids: exit 2 naming FILE:LINE" '[ "$rc" = 2 ] &&
   grep -q "^conebench: $f:1: 2 contact ids, the problem has nc = " err'
+rm -f "$f" && mkfifo "$f"
+run "$bin" info bad
+check "a FIFO as .ids: exit 2 naming it, nothing read from it" '[ "$rc" = 2 ] &&
+  grep -q "^conebench: $f:0: not a regular file" err'
 run "$bin" generate $pile --steps 400 -o nope --format hdf
 check "--format other: exit 2, nothing created" '[ "$rc" = 2 ] && [ ! -e nope ] &&
   grep -q "format: .hdf. is not siconos or fclib" err'

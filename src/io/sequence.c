@@ -59,7 +59,8 @@ int cb_sequence_is_dir(const char *path)
     return found;
 }
 
-/* DIR/BASE.EXT when it exists as a regular file, else NULL (*nomem set when allocation failed). */
+/* DIR/BASE.EXT when it exists (whatever its type: the reader refuses what is not a regular
+ * file, naming it), else NULL (*nomem set when allocation failed). */
 static char *sibling(const char *dir, const char *base, const char *ext, int *nomem)
 {
     size_t len = strlen(dir) + strlen(base) + strlen(ext) + 2;
@@ -70,7 +71,7 @@ static char *sibling(const char *dir, const char *base, const char *ext, int *no
         return NULL;
     }
     snprintf(p, len, "%s/%s%s", dir, base, ext);
-    if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+    if (stat(p, &st) == 0)
         return p;
     free(p);
     return NULL;
@@ -148,7 +149,7 @@ static int add_step(const char *dir, const char *file, long step, cb_sequence_st
     char *meta = sibling(dir, base, ".meta", &nomem);
     if (nomem || !st->path)
         rc = cb_fail_at(err, nomem ? CB_ERR_NOMEM : CB_ERR_INPUT, dir, 0, "%s: %s", file,
-                        nomem ? "out of memory" : "not a regular file");
+                        nomem ? "out of memory" : "gone while the folder was listed");
     if (rc == CB_OK && meta)
         rc = read_meta(meta, st, err);
     if (rc == CB_OK && isnan(st->t) && !st->ids && dot && strcmp(dot, ".dat") != 0)
