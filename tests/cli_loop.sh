@@ -142,6 +142,16 @@ check "a trajectory past its limit: status time_limit, no series; the reference 
    grep -q ",nsn+nsgs,reference,[^,]*,0,1,ok," "$f/loops.csv" &&
    grep -q "apgd tol 1e-08: time_limit$" "$f/errors.log" &&
    [ "$(ls "$f/loops" | wc -l)" = "$(grep -c ",ok," "$f/loops.csv")" ]'
+# Sharded: loop lines run in shard 0 only; merge carries its loops.csv and loops/ over whole.
+# limit.conf has no name line: read back from a shard's campaign.conf it takes the name its run
+# recorded (limits.txt), so the shards' records check and merge.
+run "$bin" run "$tmp/limit.conf" -o "$tmp/sh0" --shard 0/2 --quiet
+run "$bin" run "$tmp/limit.conf" -o "$tmp/sh1" --shard 1/2 --quiet
+run "$bin" merge "$tmp/merged" "$tmp/sh0" "$tmp/sh1"
+check "merge of two shards keeps shard 0's loops.csv and per-step series" \
+  '[ "$rc" = 0 ] && [ ! -e "$tmp/sh1/loops.csv" ] && cmp -s "$tmp/sh0/loops.csv" "$tmp/merged/loops.csv" &&
+   [ "$(ls "$tmp/merged/loops")" = "$(ls "$tmp/sh0/loops")" ] && [ -n "$(ls "$tmp/merged/loops")" ]'
+
 if have_siconos "cli loop: a solver refusing the scenario's cone kind"; then
   printf '%s\n' "loop sphere-spin t_end=0.01" "solver siconos-nsgs" "tol 1e-6" >"$tmp/kind.conf"
   run "$bin" run "$tmp/kind.conf" -o "$tmp/kind" --quiet

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "runner.h"
@@ -349,6 +350,40 @@ static int write_logs(const merge_ctx *x, const char *tmp, cb_error *err)
     return rc;
 }
 
+/* The loop lines' results (loop.h), which only shard 0 writes: its loops.csv and every
+ * loops/ID.csv into tmp. */
+static int write_loops(const merge_ctx *x, const char *tmp, cb_error *err)
+{
+    char from[4600], to[4600];
+    struct dirent **names = NULL;
+    int rc = CB_OK, n = 0;
+    const char *dir = NULL;
+    for (int k = 0; k < x->n; k++)
+        if (x->sh[k].index == 0)
+            dir = x->sh[k].dir;
+    if (dir && strlen(dir) + strlen(tmp) > 4096)
+        return cb_fail_at(err, CB_ERR_INPUT, dir, 0, "path too long");
+    snprintf(from, sizeof from, "%s/loops.csv", dir ? dir : "");
+    snprintf(to, sizeof to, "%s/loops.csv", tmp);
+    if (!dir || access(from, F_OK) != 0)
+        return CB_OK;
+    rc = append_file(from, to, NULL, err);
+    snprintf(from, sizeof from, "%s/loops", dir);
+    snprintf(to, sizeof to, "%s/loops", tmp);
+    if (rc == CB_OK && (n = scandir(from, &names, NULL, alphasort)) >= 0 && mkdir(to, 0777) != 0)
+        rc = cb_fail_at(err, CB_ERR_IO, to, 0, "cannot create: %s", strerror(errno));
+    for (int k = 0; k < n; k++) {
+        if (rc == CB_OK && !cb_is_temp_name(names[k]->d_name) && names[k]->d_name[0] != '.') {
+            snprintf(from, sizeof from, "%s/loops/%s", dir, names[k]->d_name);
+            snprintf(to, sizeof to, "%s/loops/%s", tmp, names[k]->d_name);
+            rc = append_file(from, to, NULL, err);
+        }
+        free(names[k]);
+    }
+    free(names);
+    return rc;
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st, (void)flag, (void)ftw;
@@ -372,6 +407,8 @@ static int write_out(const merge_ctx *x, const char *out, cb_error *err)
         rc = write_rows(x, tmp, err);
     if (rc == CB_OK)
         rc = write_logs(x, tmp, err);
+    if (rc == CB_OK)
+        rc = write_loops(x, tmp, err);
     if (rc == CB_OK && rename(tmp, out) != 0)
         rc = cb_fail_at(err, CB_ERR_IO, out, 0, "cannot rename %s into place: %s", tmp,
                         strerror(errno));

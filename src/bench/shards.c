@@ -97,6 +97,22 @@ void cb_shard_free(cb_shard *sh)
     memset(sh, 0, sizeof *sh);
 }
 
+/* A campaign without a name line is named after its file: read back from DIR/campaign.conf it
+ * would be "campaign", so it takes the name the run recorded (limits.txt, "campaign NAME"). */
+static int recorded_name(const cb_shard *sh, cb_campaign *c, cb_error *err)
+{
+    size_t len = 0;
+    const char *v = cb_shard_value(sh->limits, "campaign", &len);
+    if (!v || strcmp(c->name, "campaign") != 0 || (len == 8 && !strncmp(v, "campaign", 8)))
+        return CB_OK;
+    char *name = strndup(v, len);
+    if (!name)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    free(c->name);
+    c->name = name;
+    return CB_OK;
+}
+
 int cb_shard_campaign(const cb_shard *sh, const char *file, cb_campaign **c, int *consistent,
                       cb_error *err)
 {
@@ -109,6 +125,8 @@ int cb_shard_campaign(const cb_shard *sh, const char *file, cb_campaign **c, int
     if (rc == CB_OK && file && strcmp((*c)->text, sh->conf) != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "%s is not the campaign %s ran: its text differs from "
                      "%s", file, sh->dir, path);
+    if (rc == CB_OK && !file)
+        rc = recorded_name(sh, *c, err);
     cb_runner_settings_default(&s);
     s.shard_index = sh->index;
     s.shard_count = sh->count;
