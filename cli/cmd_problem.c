@@ -220,11 +220,14 @@ static int list_campaigns(void)
     for (size_t i = 0; i < g.gl_pathc; i++) {
         cb_campaign *c = NULL;
         cb_error err;
-        if (cb_campaign_parse(g.gl_pathv[i], "/tmp", &c, &err) == CB_OK)
-            printf("%-16s %-6ld runs  %s\n", c->name, cb_campaign_nruns(c),
-                   c->description ? c->description : "");
-        else
+        long loops = 0; /* a loop campaign's trajectories: per line, every run and a reference */
+        if (cb_campaign_parse(g.gl_pathv[i], "/tmp", &c, &err) == CB_OK) {
+            loops = (long)c->nloops * ((long)c->nsolvers * c->ntols * c->repetitions + 1);
+            printf("%-16s %-6ld %s  %s\n", c->name, loops ? loops : cb_campaign_nruns(c),
+                   loops ? "trajectories" : "runs", c->description ? c->description : "");
+        } else {
             printf("%-16s (invalid: %s)\n", g.gl_pathv[i], err.text);
+        }
         cb_campaign_free(c);
     }
     globfree(&g);
@@ -290,7 +293,8 @@ const cb_cli_command cb_command_list = {
     "list", cb_cmd_list, "list the solvers, the scenarios or the campaigns", list_forms,
     "solvers: every solver with its options (key=default  help); scenarios: every mechanical\n"
     "scenario with its parameters (key=default  help); campaigns: the campaign files found in\n"
-    "campaigns/ of the share folder, with their run counts and descriptions.",
+    "campaigns/ of the share folder, with their run counts (a loop campaign: its trajectories)\n"
+    "and descriptions.",
     "conebench list solvers", "0 listed, 2 bad input"};
 
 const cb_cli_command cb_command_info = {
