@@ -156,6 +156,9 @@ static void test_ids_refused(void **state)
     expect_ids_refused("conebench-ids 2\n1 0 0\n", "b-step1.ids:3: the file ends after 1 of 2");
     expect_ids_refused("ids 2\n1 0 0\n1 2 0\n", "b-step1.ids:1: not a contact-id file");
     expect_ids_refused("conebench-ids 2\n1 0 0\n1 2 0\n7 7 7\n", "b-step1.ids:4: more lines");
+    /* a count the file cannot hold is refused before anything is allocated for it */
+    expect_ids_refused("conebench-ids 100000000\n1 0 0\n", "b-step1.ids:1: 100000000 contacts "
+                       "declared, the file's 30 bytes hold at most 5 lines");
 }
 
 /* Listing refusals: two names, one step twice, a bad .meta line, no step file. */

@@ -15,6 +15,7 @@
 #define IDS_MAGIC "conebench-ids"
 #define IDS_MAX_BYTES (1L << 30)
 #define IDS_MAX_BODY 1000000000000L /* body and feature numbers: −1 .. this */
+#define IDS_MIN_LINE 6               /* bytes of the shortest contact line, "0 0 0\n" */
 
 static int id_cmp(const cb_contact_id *x, const cb_contact_id *y)
 {
@@ -88,8 +89,10 @@ static int parse_id_field(char **s, long *out)
     return 1;
 }
 
-/* The lines of an .ids file (text already checked) into ids (n from the header). */
-static int parse_ids(const char *path, char *data, cb_contact_ids *ids, cb_error *err)
+/* The lines of an .ids file (text already checked, len bytes) into ids (n from the header, at
+ * most what len bytes can hold, checked before allocating). */
+static int parse_ids(const char *path, char *data, size_t len, cb_contact_ids *ids,
+                     cb_error *err)
 {
     char *line = data, *next = strchr(line, '\n');
     long n = -1;
@@ -99,6 +102,9 @@ static int parse_ids(const char *path, char *data, cb_contact_ids *ids, cb_error
     if (sscanf(line, IDS_MAGIC " %ld %c", &n, &tail) != 1 || n < 0 || n > INT_MAX / 8)
         return cb_fail_at(err, CB_ERR_INPUT, path, 1, "not a contact-id file (line 1 must be "
                           "'" IDS_MAGIC " NC')");
+    if ((size_t)n > len / IDS_MIN_LINE)
+        return cb_fail_at(err, CB_ERR_INPUT, path, 1, "%ld contacts declared, the file's %zu "
+                          "bytes hold at most %zu lines 'A B F'", n, len, len / IDS_MIN_LINE);
     if (!(ids->id = cb_malloc_array((size_t)n + 1, sizeof *ids->id)))
         return cb_fail_at(err, CB_ERR_NOMEM, path, 1, "out of memory");
     for (long k = 0; k < n; k++) {
@@ -149,7 +155,7 @@ int cb_contact_ids_read(const char *path, int nc, cb_contact_ids *ids, cb_error 
     if (rc == CB_OK)
         rc = cb_text_check(path, data, len, err);
     if (rc == CB_OK)
-        rc = parse_ids(path, data, ids, err);
+        rc = parse_ids(path, data, len, ids, err);
     if (rc == CB_OK)
         rc = cb_contact_ids_check(path, nc, ids, err);
     free(data);
