@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_input.h"
 #include "sequence.h"
 
 #define D 2 /* values per contact in the mapping check */
@@ -48,21 +49,12 @@ static void check_accepted(const cb_contact_ids *ids, int nc, const char *back)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64], back[80];
-    if (!path[0]) {
-        snprintf(path, sizeof path, "/tmp/cb_fuzz_ids_%ld.ids", (long)getpid());
-        snprintf(back, sizeof back, "%s.back", path);
-    }
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
+    const char *path = fuzz_input("read_ids", data, size);
     int nc = declared(data, size);
     cb_contact_ids ids = {0};
     cb_error err;
     if (cb_contact_ids_read(path, nc, &ids, &err) == CB_OK)
-        check_accepted(&ids, nc, back);
+        check_accepted(&ids, nc, fuzz_back());
     else
         assert(ids.id == NULL && err.text[0]);
     cb_contact_ids_free(&ids);

@@ -19,35 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static char g_path[64];
-
-static void remove_input(void)
-{
-    if (g_path[0])
-        unlink(g_path);
-}
-
-static const char *input_path(void)
-{
-    if (!g_path[0]) {
-        snprintf(g_path, sizeof g_path, "/tmp/cb_fuzz_read_problem.%ld", (long)getpid());
-        atexit(remove_input);
-    }
-    return g_path;
-}
+#include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = input_path();
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        abort(); /* the harness itself is broken: say so loudly */
-    if (size && fwrite(data, 1, size, f) != size)
-        abort();
-    if (fclose(f) != 0)
-        abort();
+    const char *path = fuzz_input("read_problem", data, size);
     cb_read_settings s;
     cb_read_settings_default(&s);
     cb_problem *p = NULL;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "conebench/io.h"
+#include "fuzz_input.h"
 
 /* p and y of the two reads agree bit for bit (NaN cannot be read: the reader refuses it). */
 static int same(const double *a, const double *b, size_t n)
@@ -18,16 +19,7 @@ static int same(const double *a, const double *b, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64], back[80];
-    if (!path[0]) {
-        snprintf(path, sizeof path, "/tmp/cb_fuzz_sol_%ld.sol", (long)getpid());
-        snprintf(back, sizeof back, "%s.back", path);
-    }
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
+    const char *path = fuzz_input("read_solution", data, size), *back = fuzz_back();
     int nc = 0, d = 0, nc2 = 0, d2 = 0;
     double *p = NULL, *y = NULL, *p2 = NULL, *y2 = NULL;
     cb_error err;
