@@ -135,6 +135,17 @@ static double process_cpu_seconds(void)
                            kids.ru_stime.tv_usec);
 }
 
+/* Peak resident set in bytes: the larger of this process's and of its largest reaped child's
+ * (a solver run in a child under a time limit). */
+static long long peak_rss_bytes(void)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    long kb = self.ru_maxrss > kids.ru_maxrss ? self.ru_maxrss : kids.ru_maxrss;
+    return 1024LL * kb;
+}
+
 /* The result as one JSON object (keys: docs/conebench.1, JSON OUTPUT). */
 /* "work":{the four counters}. */
 static void json_work(cb_json *j, const cb_work *w)
@@ -171,6 +182,8 @@ static void print_json(const solve_args *a, const cb_problem *p, const cb_info *
     cb_json_num_digits(&j, "time_judge_s", info->time_judge, 9);
     cb_json_num_digits(&j, "cpu_s", cpu, 9);
     cb_json_int(&j, "repeat", a->repeat);
+    cb_json_int(&j, "w_bytes", (long long)cb_problem_W_bytes(p));
+    cb_json_int(&j, "peak_rss", peak_rss_bytes());
     json_work(&j, &info->work);
     cb_json_array(&j, "phases");
     for (int i = 0; i < info->nphases; i++) {

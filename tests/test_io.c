@@ -669,6 +669,30 @@ static void test_sbm_unsorted_and_empty_row(void **state)
     cb_problem_free(p);
 }
 
+/* An SBM that already is BSR (d×d blocks, sorted columns) is taken as it is: row 0 holds
+ * blocks at columns 0 and 2, rows 1 and 2 none (filled1 = 2 describes row 0 only). */
+static void test_sbm_as_bsr(void **state)
+{
+    (void)state;
+    cb_problem *p = read_text("2\n3\n1\n6\n6\n2\n3\n3\n2\t4\t6\t\n2\t4\t6\t\n2\n2\n"
+                              "0\t2\t\n0\t2\t\n0\n1\n2\n3\n4\n1\n5\n6\n7\n8\n"
+                              "1 2 3 4 5 6\n0.1 0.2 0.3\n",
+                              "sbm_bsr.dat");
+    assert_int_equal(p->storage, CB_STORAGE_BSR);
+    assert_int_equal(p->bsr.nnzb, 2);
+    const int row_ptr[4] = {0, 2, 2, 2}, col[2] = {0, 2};
+    for (int a = 0; a <= 3; a++)
+        assert_int_equal(p->bsr.row_ptr[a], row_ptr[a]);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(p->bsr.col[k], col[k]);
+    const double want[2][6] = {{1, 3, 0, 0, 5, 7}, {2, 4, 0, 0, 6, 8}};
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+            assert_true(W_at(p, i, j) == (i < 2 ? want[i][j] : 0.0));
+    assert_true(p->mu[2] == 0.3 && p->q[5] == 6);
+    cb_problem_free(p);
+}
+
 static const char csc_text[] =
     "3\n1\n2\n3\n3\n2\n"
     "CSparse Version 3.2.0, Sept 12, 2017.  Copyright (c) Timothy A. Davis, 2006-2016\n"
@@ -942,6 +966,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_read_file_and_sha),
         cmocka_unit_test(test_sbm_unsorted_and_empty_row),
+        cmocka_unit_test(test_sbm_as_bsr),
         cmocka_unit_test(test_csparse_dumps),
         cmocka_unit_test(test_isComplete_flag_and_forced_kind),
         cmocka_unit_test(test_global_square_M),

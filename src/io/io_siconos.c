@@ -231,11 +231,26 @@ static int expect_word(lexer *lx, const char *field, const char *word)
 /* NumericsMatrix                                                                               */
 
 typedef struct {
+    int nbblocks, bn0, bn1, filled1, filled2;
+    int *rs, *cs, *idx1, *idx2; /* cumulative sizes, row pointers, column block indices */
+} sbm_layout;
+
+static void sbm_clear(sbm_layout *s)
+{
+    free(s->rs);
+    free(s->cs);
+    free(s->idx1);
+    free(s->idx2);
+}
+
+typedef struct {
     int storage;
-    long line;     /* line of size0, for messages about the whole matrix */
-    int m, n;      /* size0 × size1 */
-    double *dense; /* storage 0: m·n values, column-major */
-    cb_triplets t; /* storages 1 and 2 */
+    long line;       /* line of size0, for messages about the whole matrix */
+    int m, n;        /* size0 × size1 */
+    double *dense;   /* storage 0: m·n values, column-major */
+    sbm_layout sbm;  /* storage 1: the block layout ... */
+    double *sbm_val; /* ... and every block's values in file order (column-major blocks) */
+    cb_triplets t;   /* storage 2, and storages 0 and 1 once converted (as_triplets) */
 } nmatrix;
 
 static void triplets_clear(cb_triplets *t)
@@ -250,6 +265,10 @@ static void nmatrix_clear(nmatrix *a)
 {
     free(a->dense);
     a->dense = NULL;
+    sbm_clear(&a->sbm);
+    memset(&a->sbm, 0, sizeof a->sbm);
+    free(a->sbm_val);
+    a->sbm_val = NULL;
     triplets_clear(&a->t);
 }
 
@@ -339,19 +358,6 @@ static int read_cumulative(lexer *lx, const char *field, int count, int total, i
     return rc;
 }
 
-typedef struct {
-    int nbblocks, bn0, bn1, filled1, filled2;
-    int *rs, *cs, *idx1, *idx2; /* cumulative sizes, row pointers, column block indices */
-} sbm_layout;
-
-static void sbm_clear(sbm_layout *s)
-{
-    free(s->rs);
-    free(s->cs);
-    free(s->idx1);
-    free(s->idx2);
-}
-
 /* Row pointers (idx1) and column block indices (idx2) of an SBM. */
 static int read_sbm_index(lexer *lx, const char *name, sbm_layout *s)
 {
@@ -433,53 +439,70 @@ static int sbm_value_count(lexer *lx, const char *name, const sbm_layout *s, siz
     return CB_OK;
 }
 
-static int read_sbm_blocks(lexer *lx, const char *name, const sbm_layout *s, cb_triplets *t)
+/* Every block's values, in file order, into val. */
+static int read_sbm_blocks(lexer *lx, const char *name, const sbm_layout *s, double *val)
 {
     char field[64];
     int rc = CB_OK;
+    size_t pos = 0;
     for (int r = 0; r + 1 < s->filled1 && rc == CB_OK; r++) {
-        int r0 = r ? s->rs[r - 1] : 0, rows = s->rs[r] - r0;
+        int rows = s->rs[r] - (r ? s->rs[r - 1] : 0);
         for (int k = s->idx1[r]; k < s->idx1[r + 1] && rc == CB_OK; k++) {
-            int c = s->idx2[k], c0 = c ? s->cs[c - 1] : 0, cols = s->cs[c] - c0, num;
+            int c = s->idx2[k], cols = s->cs[c] - (c ? s->cs[c - 1] : 0), num;
             snprintf(field, sizeof field, "%s block %d", name, k);
             rc = read_int(lx, field, 0, INT_MAX, &num);
             if (rc == CB_OK && num != k)
                 rc = LX_FAIL(lx, "%s: block number %d, expected %d", field, num, k);
-            for (long long q = 0; q < (long long)rows * cols && rc == CB_OK; q++) {
-                double x;
-                rc = read_double(lx, field, (long)(q % rows), (long)(q / rows), &x);
-                if (rc == CB_OK)
-                    triplets_push(t, r0 + (int)(q % rows), c0 + (int)(q / rows), x);
-            }
+            for (long long q = 0; q < (long long)rows * cols && rc == CB_OK; q++)
+                rc = read_double(lx, field, (long)(q % rows), (long)(q / rows), &val[pos++]);
         }
     }
     return rc;
 }
 
-/* Storage 1 (SBM_write_in_file) into triplets (every stored entry, zeros included). */
+/* Storage 1 as triplets (every stored entry, zeros included), for the general paths. */
+static int sbm_to_triplets(lexer *lx, const char *name, nmatrix *a)
+{
+    const sbm_layout *s = &a->sbm;
+    size_t total = 0, pos = 0;
+    int rc = s->nbblocks ? sbm_value_count(lx, name, s, &total) : CB_OK;
+    if (rc == CB_OK)
+        rc = triplets_alloc(&a->t, a->m, a->n, total, lx, name);
+    for (int r = 0; rc == CB_OK && r + 1 < s->filled1; r++) {
+        int r0 = r ? s->rs[r - 1] : 0, rows = s->rs[r] - r0;
+        for (int k = s->idx1[r]; k < s->idx1[r + 1]; k++) {
+            int c = s->idx2[k], c0 = c ? s->cs[c - 1] : 0, cols = s->cs[c] - c0;
+            for (long long q = 0; q < (long long)rows * cols; q++)
+                triplets_push(&a->t, r0 + (int)(q % rows), c0 + (int)(q / rows),
+                              a->sbm_val[pos++]);
+        }
+    }
+    free(a->sbm_val);
+    a->sbm_val = NULL;
+    return rc;
+}
+
+/* Storage 1 (SBM_write_in_file): its layout and values, as stored (zeros included). */
 static int read_sbm_body(lexer *lx, const char *name, nmatrix *a)
 {
-    sbm_layout s = {0};
+    sbm_layout *s = &a->sbm;
     char field[64];
     size_t total = 0;
     snprintf(field, sizeof field, "%s nbblocks", name);
-    int rc = read_int(lx, field, 0, INT_MAX, &s.nbblocks);
-    if (rc == CB_OK && s.nbblocks == 0)
-        rc = triplets_alloc(&a->t, a->m, a->n, 0, lx, name);
-    if (rc != CB_OK || s.nbblocks == 0)
-        goto cleanup;
-    rc = read_sbm_layout(lx, name, a, &s);
+    int rc = read_int(lx, field, 0, INT_MAX, &s->nbblocks);
+    if (rc != CB_OK || s->nbblocks == 0)
+        return rc;
+    rc = read_sbm_layout(lx, name, a, s);
     if (rc == CB_OK)
-        rc = sbm_value_count(lx, name, &s, &total);
+        rc = sbm_value_count(lx, name, s, &total);
     if (rc == CB_OK)
-        rc = need_tokens(lx, total + (size_t)s.nbblocks, name);
-    if (rc == CB_OK)
-        rc = triplets_alloc(&a->t, a->m, a->n, total, lx, name);
-    if (rc == CB_OK)
-        rc = read_sbm_blocks(lx, name, &s, &a->t);
-cleanup:
-    sbm_clear(&s);
-    return rc;
+        rc = need_tokens(lx, total + (size_t)s->nbblocks, name);
+    if (rc != CB_OK)
+        return rc;
+    a->sbm_val = cb_malloc_array(total ? total : 1, sizeof(double));
+    if (!a->sbm_val)
+        return cb_fail(lx->err, CB_ERR_NOMEM, "%s: out of memory for %zu values", name, total);
+    return read_sbm_blocks(lx, name, s, a->sbm_val);
 }
 
 /* "m-by-n," of a CSparse header; must match the NumericsMatrix header. */
@@ -612,7 +635,7 @@ static int read_matrix_body(lexer *lx, const char *name, nmatrix *a)
     return read_csparse_body(lx, name, a);
 }
 
-/* Dense storage into triplets (nonzeros only), for the global path. */
+/* Dense storage into triplets (nonzeros only). */
 static int dense_to_triplets(lexer *lx, const char *name, nmatrix *a)
 {
     size_t count = (size_t)a->m * (size_t)a->n, nz = 0;
@@ -625,6 +648,14 @@ static int dense_to_triplets(lexer *lx, const char *name, nmatrix *a)
     free(a->dense);
     a->dense = NULL;
     return rc;
+}
+
+/* Any storage as triplets (a->t): dense nonzeros, every stored SBM entry, CSparse as read. */
+static int as_triplets(lexer *lx, const char *name, nmatrix *a)
+{
+    if (a->storage == 0)
+        return dense_to_triplets(lx, name, a);
+    return a->storage == 1 ? sbm_to_triplets(lx, name, a) : CB_OK;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -685,6 +716,61 @@ static int triplets_to_bsr(const cb_triplets *t, cb_kind kind, int nc, cb_proble
     if (rc == CB_OK)
         fill_bsr(e, (size_t)t->nnz, *out);
     free(e);
+    return rc;
+}
+
+/* 1 when an SBM already is d×d BSR: nc block rows and columns of size d, each row's block
+ * columns strictly increasing (no duplicate to sum). */
+static int sbm_is_bsr(const sbm_layout *s, int nc, int d)
+{
+    if (s->nbblocks == 0 || s->bn0 != nc || s->bn1 != nc)
+        return 0;
+    for (int r = 0; r < nc; r++)
+        if (s->rs[r] != (r + 1) * d || s->cs[r] != (r + 1) * d)
+            return 0;
+    for (int r = 0; r + 1 < s->filled1; r++)
+        for (int k = s->idx1[r] + 1; k < s->idx1[r + 1]; k++)
+            if (s->idx2[k] <= s->idx2[k - 1])
+                return 0;
+    return 1;
+}
+
+/* W in BSR without an intermediate copy: the SBM's values become the BSR values (both store
+ * blocks column-major, in the same order), its row pointers and block columns the pattern. */
+static int sbm_to_bsr(nmatrix *w, cb_kind kind, int nc, cb_problem **out, cb_error *err)
+{
+    const sbm_layout *s = &w->sbm;
+    int rc = cb_problem_alloc(kind, nc, CB_STORAGE_BSR, s->nbblocks, out, err);
+    if (rc != CB_OK)
+        return rc;
+    cb_bsr *b = &(*out)->bsr;
+    for (int r = 0; r <= nc; r++)
+        b->row_ptr[r] = r < s->filled1 ? s->idx1[r] : s->nbblocks;
+    memcpy(b->col, s->idx2, (size_t)s->nbblocks * sizeof(int));
+    free(b->val);
+    b->val = w->sbm_val;
+    w->sbm_val = NULL;
+    return CB_OK;
+}
+
+/* W of a local file as the problem's storage: dense as read, BSR otherwise. */
+static int local_storage(lexer *lx, nmatrix *w, cb_kind kind, int nc, cb_problem **out)
+{
+    int rc;
+    if (w->storage == 0) {
+        rc = cb_problem_alloc(kind, nc, CB_STORAGE_DENSE, 0, out, lx->err);
+        if (rc == CB_OK) {
+            free((*out)->W);
+            (*out)->W = w->dense;
+            w->dense = NULL;
+        }
+        return rc;
+    }
+    if (w->storage == 1 && sbm_is_bsr(&w->sbm, nc, cb_kind_dim(kind)))
+        return sbm_to_bsr(w, kind, nc, out, lx->err);
+    rc = as_triplets(lx, "W", w);
+    if (rc == CB_OK)
+        rc = triplets_to_bsr(&w->t, kind, nc, out, lx->err);
     return rc;
 }
 
@@ -822,16 +908,7 @@ static int finish_local(lexer *lx, cb_kind kind, int nc, nmatrix *w, cb_problem 
     int rc = need_tokens(lx, (size_t)nc * (size_t)cb_kind_dim(kind), "q");
     if (rc != CB_OK)
         return rc;
-    if (w->storage == 0) {
-        rc = cb_problem_alloc(kind, nc, CB_STORAGE_DENSE, 0, out, lx->err);
-        if (rc == CB_OK) {
-            free((*out)->W);
-            (*out)->W = w->dense;
-            w->dense = NULL;
-        }
-    } else {
-        rc = triplets_to_bsr(&w->t, kind, nc, out, lx->err);
-    }
+    rc = local_storage(lx, w, kind, nc, out);
     if (rc != CB_OK)
         return rc;
     cb_problem *p = *out;
@@ -890,8 +967,8 @@ static int read_global_rest(lexer *lx, cb_global_problem *g, nmatrix *mm, nmatri
                           hh->m, hh->n, mm->m, n);
     if (rc == CB_OK)
         rc = read_matrix_body(lx, "H", hh);
-    if (rc == CB_OK && hh->storage == 0)
-        rc = dense_to_triplets(lx, "H", hh);
+    if (rc == CB_OK)
+        rc = as_triplets(lx, "H", hh);
     if (rc != CB_OK)
         return rc;
     if ((rc = need_tokens(lx, (size_t)g->ndof, "q")) != CB_OK)
@@ -922,7 +999,7 @@ static int read_global(lexer *lx, cb_kind kind, int nc, nmatrix *mm, cb_problem 
 {
     cb_global_problem g = {0};
     nmatrix hh = {0};
-    int rc = mm->storage == 0 ? dense_to_triplets(lx, "M", mm) : CB_OK;
+    int rc = as_triplets(lx, "M", mm);
     g.kind = kind;
     g.nc = nc;
     g.ndof = mm->m;
