@@ -158,6 +158,7 @@ GLOBAL_ROW(siconos_global_admm_wr, "siconos-global-admm-wr",
            "Siconos 4.4 global ADMM_WR (gfc3d): condensed, then local ADMM",
            SICONOS_GLOBAL_FRICTION_3D_ADMM_WR);
 CB_SIC_ADAPTER(siconos_global_ipm, "siconos-global-ipm",
-               "Siconos 4.4 global interior point (gfc3d IPM) on M, H", NONE,
+               "Siconos 4.4 global interior point (gfc3d IPM) on M, H: the convex relaxation",
+               NONE,
                GFC3D(SICONOS_GLOBAL_FRICTION_3D_IPM), NO_LOCAL, CB_SIC_GLOBAL | CB_SIC_MUTE, 0,
                NULL);
