@@ -71,6 +71,17 @@ run "$bin" solve "$tmp/p.dat" --solver nsgs --trace "$tmp/dir"
 check "directory: exit 2" '[ "$rc" = 2 ] && [ -z "$(ls -A "$tmp/dir")" ] &&
   grep -qx "conebench: $tmp/dir:0: is a directory" "$tmp/err"'
 
+# /dev/stdout into a pipe: a link only the kernel follows (/proc/self/fd/1 → "pipe:[N]"), written
+# through as a shell redirection would.
+if [ -e /dev/stdout ]; then
+  "$bin" convert "$tmp/p.dat" /dev/stdout 2>"$tmp/err" | cat >"$tmp/piped.dat"
+  st=${PIPESTATUS[0]}
+  check "/dev/stdout into a pipe: the problem" '[ "$st" = 0 ] &&
+    [ "$(problem_of "$tmp/piped.dat")" = "$(problem_of "$tmp/p.dat")" ]'
+else
+  echo "cli outputs: /dev/stdout check skipped: no /dev/stdout"
+fi
+
 # /dev/full: exit 1 naming the file, and it stays a device; no partial output anywhere.
 if [ -c /dev/full ]; then
   run "$bin" solve "$tmp/p.dat" --solver nsgs --trace /dev/full

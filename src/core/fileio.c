@@ -206,6 +206,13 @@ static int resolve_target(cb_outfile *o, cb_error *err)
         free(cur);
         cur = next;
     }
+    struct stat st;
+    if (cur && !o->exists && stat(o->path, &st) == 0) { /* a link only the kernel can follow */
+        free(cur); /* (/dev/stdout → /proc/self/fd/1 → "pipe:[N]"): the path itself is the target */
+        cur = cb_strdup(o->path);
+        o->st = st;
+        o->exists = 1;
+    }
     o->target = cur;
     if (!cur)
         return cb_fail(err, CB_ERR_NOMEM, "out of memory");

@@ -85,17 +85,28 @@ int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **ou
     return rc;
 }
 
-/* Render into memory with `render`, then write atomically. */
+/* Render with `render` straight into a temporary file beside path (no copy of the text in
+ * memory), which becomes path once complete (cb_outfile: nothing at path before then). */
 static int write_rendered(const char *path, int (*render)(FILE *, const void *, cb_error *),
                           const void *arg, cb_error *err)
 {
-    cb_outbuf o;
-    int rc = cb_outbuf_open(&o, err);
+    cb_outfile o;
+    int rc = cb_outfile_begin(&o, path, err);
+    if (rc != CB_OK)
+        return rc;
+    FILE *f = fopen(o.tmp, "w");
+    if (!f)
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "write failed: %s", strerror(errno));
     if (rc == CB_OK)
-        rc = render(o.f, arg, err);
+        rc = render(f, arg, err);
+    int bad = f && ferror(f), e = errno; /* a failed write (full disk): named by path */
+    if (f && fclose(f) != 0 && !bad)
+        bad = 1, e = errno;
+    if (bad && (rc == CB_OK || rc == CB_ERR_IO))
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "write failed: %s", strerror(e ? e : EIO));
     if (rc == CB_OK)
-        return cb_outbuf_commit(&o, path, err);
-    cb_outbuf_discard(&o);
+        return cb_outfile_commit(&o, err);
+    cb_outfile_discard(&o);
     return rc;
 }
 
