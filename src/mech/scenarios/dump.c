@@ -86,18 +86,30 @@ static int write_step_files(const dump_ctx *x, const char base[4096 - 16], const
     return rc;
 }
 
-/* DIR/SCENARIO-stepN.dat (or .hdf5) + .ids + .meta of this step's CCP. */
+/* The strings a labelled view owns (its name and provenance), not the data it shares. */
+static void view_free(cb_problem *v)
+{
+    free(v->name);
+    free(v->prov.source);
+    free(v->prov.generator);
+    free(v->prov.params);
+}
+
+/* DIR/SCENARIO-stepN.dat (or .hdf5) + .ids + .meta of this step's CCP, written from a view of
+ * the time-stepper's problem that adds the step's name and provenance (W is not copied). */
 static int dump_step(dump_ctx *x, const cb_system *sys, const cb_mj_work *w, long step,
                      cb_error *err)
 {
     const cb_scenario *s = x->scen;
     char path[4096], base[4096 - 16], name[256];
-    cb_problem *p = NULL;
+    cb_problem view = *cb_mj_problem(w), *p = &view;
     cb_contact_ids ids = {0};
     snprintf(name, sizeof name, "%s-step%ld", s->name, step);
-    int rc = cb_problem_copy(cb_mj_problem(w), &p, err);
-    if (rc == CB_OK && (cb_problem_set_name(p, name) != CB_OK ||
-                        cb_problem_set_provenance(p, NULL, s->name, s->params, s->seed) != CB_OK))
+    view.name = NULL;
+    memset(&view.prov, 0, sizeof view.prov);
+    int rc = CB_OK;
+    if (cb_problem_set_name(p, name) != CB_OK ||
+        cb_problem_set_provenance(p, NULL, s->name, s->params, s->seed) != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "dump: out of memory");
     if (rc == CB_OK && snprintf(base, sizeof base, "%s/%s", x->ds->outdir, name) >=
                            (int)sizeof base)
@@ -115,7 +127,7 @@ static int dump_step(dump_ctx *x, const cb_system *sys, const cb_mj_work *w, lon
         snprintf(path, sizeof path, "%s/%s.meta", x->ds->outdir, name);
         rc = write_meta(path, x, sys, p, step, err);
     }
-    cb_problem_free(p);
+    view_free(&view);
     cb_contact_ids_free(&ids);
     return rc;
 }
