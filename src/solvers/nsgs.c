@@ -76,7 +76,7 @@ typedef struct {
     int *order;          /* visiting order of one sweep */
     int norder;
     int *cptr, *crow;    /* BSR only: block columns (pointers, block-row index) */
-    double *cval;        /* BSR only: the blocks again, column by column (streamed updates) */
+    int *cblk;           /* BSR only: each column entry's block in W's BSR values (no copy) */
     double *vel;         /* factored only: body velocities M⁻¹ Gᵀ p, 6 per body */
     cb_judge_scale scale; /* the judge's data scales */
     double local_tol;    /* of the current solve: min(option, max(tol/10, 1e-15)) */
@@ -210,17 +210,16 @@ static void gs_cleanup(void *work)
     free(w->order);
     free(w->cptr);
     free(w->crow);
-    free(w->cval);
+    free(w->cblk);
     free(w->vel);
     free(w);
 }
 
-/* Block-column copy of a BSR matrix: column β holds its blocks in row order (block-sparse
- * columns), so a column update streams through memory. */
+/* Block-column index of a BSR matrix: column β lists its blocks in row order (their rows and
+ * where W's BSR values hold them), so a column update reads W itself, never a copy. */
 static void build_columns(gs_work *w)
 {
     const cb_bsr *b = &w->prob->bsr;
-    size_t dd = (size_t)(w->d * w->d);
     for (int k = 0; k < b->nnzb; k++)
         w->cptr[b->col[k] + 1]++;
     for (int c = 0; c < w->nc; c++)
@@ -231,7 +230,7 @@ static void build_columns(gs_work *w)
         for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++) {
             int slot = fill[b->col[k]]++;
             w->crow[slot] = a;
-            memcpy(w->cval + (size_t)slot * dd, b->val + (size_t)k * dd, dd * sizeof(double));
+            w->cblk[slot] = k;
         }
 }
 
@@ -260,8 +259,8 @@ static int alloc_work(const cb_problem *prob, const gs_options *o, gs_work **out
     if (ok && prob->storage == CB_STORAGE_BSR) {
         w->cptr = cb_calloc(nc + 1, sizeof(int));
         w->crow = cb_malloc_array((size_t)prob->bsr.nnzb, sizeof(int));
-        w->cval = cb_malloc_array((size_t)prob->bsr.nnzb * dd, sizeof(double));
-        ok = w->cptr && w->crow && w->cval;
+        w->cblk = cb_malloc_array((size_t)prob->bsr.nnzb, sizeof(int));
+        ok = w->cptr && w->crow && w->cblk;
     }
     if (ok && prob->storage == CB_STORAGE_FACTORED) {
         w->vel = cb_malloc_array((size_t)prob->fac.nbody, 6 * sizeof(double));
@@ -379,7 +378,7 @@ static inline __attribute__((always_inline)) long long column_update_d(const gs_
     }
     size_t dd = (size_t)(d * d);
     for (int k = w->cptr[a]; k < w->cptr[a + 1]; k++)
-        cols_axpy(d, w->cval + (size_t)k * dd, (size_t)d, (size_t)d, dx,
+        cols_axpy(d, P->bsr.val + (size_t)w->cblk[k] * dd, (size_t)d, (size_t)d, dx,
                   y + (size_t)w->crow[k] * d);
     return w->cptr[a + 1] - w->cptr[a];
 }
