@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# conebench memory (man conebench, JSON OUTPUT: w_bytes, peak_rss): a sphere-pile step (3000
+# spheres at rest on a stepped pyramid, 8700 rolling3d contacts, W 17.8 MB in BSR) read from its
+# Siconos text file and solved by nsgs and apgd takes at most 2.5 times the bytes of W above what
+# the program holds before reading anything (its shared libraries: the peak_rss of a one-contact
+# solve), reading the file included; and at least W (the count is real). Skipped, saying so,
+# under a sanitizer or a RUNNER such as valgrind (they change what memory is).
+# Usage: cli_memory.sh "RUNNER" BIN
+. "$(dirname "$0")/support/cli_common.sh" "$@"
+
+if [ -n "$runner" ] || [ "${SANITIZED:-0}" = 1 ]; then
+  echo "cli memory: skipped: under a sanitizer or RUNNER the resident memory is not the program's"
+  exit 0
+fi
+# key NAME: the integer value of "NAME" in $tmp/out (one JSON object).
+key() { grep -o "\"$1\":[0-9]*" "$tmp/out" | cut -d: -f2; }
+
+run "$bin" generate sphere-pile --param n=3000 --param init=heap --steps 1 --tol 1e-4 -o "$tmp/pile"
+check "pile step written" '[ "$rc" = 0 ] && [ -s "$tmp/pile/sphere-pile-step1.dat" ]'
+run "$bin" generate random --kind rolling3d --nc 1 --seed 1 -o "$tmp/one.dat"
+run "$bin" solve "$tmp/one.dat" --solver nsgs --json
+base=$(key peak_rss)
+check "base: a one-contact solve" '[ "$rc" = 0 ] && [ "${base:-0}" -gt 0 ]'
+for s in nsgs apgd; do
+  run "$bin" solve "$tmp/pile/sphere-pile-step1.dat" --solver "$s" --max-iter 20 --json
+  w=$(key w_bytes)
+  peak=$(key peak_rss)
+  echo "cli memory: $s: W $w bytes, peak $peak, base $base: $(( (peak - base) * 100 / w ))% of W above base"
+  check "$s: peak ≥ W" '[ "$rc" = 0 ] && [ "$w" -gt 10000000 ] && [ "$peak" -ge "$w" ]'
+  check "$s: peak - base ≤ 2.5 W" '[ $(( (peak - base) * 2 )) -le $(( w * 5 )) ]'
+done
+
+echo "cli memory: $pass passed, $fail failed"
+[ "$fail" = 0 ]
