@@ -643,21 +643,29 @@ static int matrix_nnz(const fc_ctx *c, const char *field, const fc_matrix *A, in
     return CB_OK;
 }
 
-/* Copy the entries of A into t (allocated), checking index ranges and finiteness. */
-static int fill_triplets(const fc_ctx *c, const char *field, const fc_matrix *A, cb_triplets *t)
+/* Entry k's row and column; o is the compressed outer index, advanced as k grows. */
+static void entry_at(const fc_matrix *A, int k, int *o, int *r, int *col)
 {
-    int csc = A->nz == -1, o = 0;
-    for (int k = 0; k < t->nnz; k++) {
+    if (A->nz >= 0) {
+        *r = A->i[k];
+        *col = A->p[k];
+        return;
+    }
+    while (k >= A->p[*o + 1])
+        (*o)++;
+    *r = A->nz == -1 ? A->i[k] : *o;
+    *col = A->nz == -1 ? *o : A->i[k];
+}
+
+/* Check the nnz entries of A (index ranges, finiteness); with outer, also write each entry's
+ * compressed outer index there (its column for CSC, its row for CSR). */
+static int check_entries(const fc_ctx *c, const char *field, const fc_matrix *A, int nnz,
+                         int *outer)
+{
+    int o = 0;
+    for (int k = 0; k < nnz; k++) {
         int r, col;
-        if (A->nz >= 0) {
-            r = A->i[k];
-            col = A->p[k];
-        } else {
-            while (k >= A->p[o + 1])
-                o++;
-            r = csc ? A->i[k] : o;
-            col = csc ? o : A->i[k];
-        }
+        entry_at(A, k, &o, &r, &col);
         if (r < 0 || r >= A->m)
             return fc_fail(c, "%s/%s: row index %d out of range [0, %d) at entry %d", field,
                            A->nz == -2 ? "p" : "i", r, A->m, k);
@@ -666,14 +674,13 @@ static int fill_triplets(const fc_ctx *c, const char *field, const fc_matrix *A,
                            A->nz == -1 ? "p" : A->nz == -2 ? "i" : "p", col, A->n, k);
         if (!isfinite(A->x[k]))
             return fc_fail(c, "%s/x: entry %d is not finite", field, k);
-        t->i[k] = r;
-        t->j[k] = col;
-        t->x[k] = A->x[k];
+        if (outer)
+            outer[k] = o;
     }
     return CB_OK;
 }
 
-/* Any fclib layout → triplets (row, column, value). On failure t is left empty. */
+/* Any fclib layout → triplets (row, column, value), copied. On failure t is left empty. */
 static int matrix_to_triplets(const fc_ctx *c, const char *field, const fc_matrix *A, cb_triplets *t)
 {
     int nnz = 0;
@@ -687,10 +694,38 @@ static int matrix_to_triplets(const fc_ctx *c, const char *field, const fc_matri
     t->i = cb_malloc_array((size_t)nnz, sizeof(int));
     t->j = cb_malloc_array((size_t)nnz, sizeof(int));
     t->x = cb_malloc_array((size_t)nnz, sizeof(double));
-    rc = t->i && t->j && t->x ? fill_triplets(c, field, A, t) : fc_nomem(c, field);
+    rc = t->i && t->j && t->x ? check_entries(c, field, A, nnz, NULL) : fc_nomem(c, field);
+    for (int k = 0, o = 0; rc == CB_OK && k < nnz; k++) {
+        entry_at(A, k, &o, &t->i[k], &t->j[k]);
+        t->x[k] = A->x[k];
+    }
     if (rc != CB_OK)
         cb_triplets_free(t);
     return rc;
+}
+
+/* A as triplets that share A's arrays (no copy of the values): only a compressed layout's outer
+ * indices are written out, into *owned (the caller frees it; NULL for coordinates). */
+static int matrix_view(const fc_ctx *c, const char *field, const fc_matrix *A, cb_triplets *t,
+                       int **owned)
+{
+    int nnz = 0;
+    memset(t, 0, sizeof *t);
+    *owned = NULL;
+    int rc = matrix_nnz(c, field, A, &nnz);
+    if (rc == CB_OK && A->nz < 0 && !(*owned = cb_malloc_array(nnz ? (size_t)nnz : 1, sizeof(int))))
+        rc = fc_nomem(c, field);
+    if (rc == CB_OK)
+        rc = check_entries(c, field, A, nnz, *owned);
+    if (rc != CB_OK)
+        return rc;
+    t->nrow = A->m;
+    t->ncol = A->n;
+    t->nnz = nnz;
+    t->x = A->x;
+    t->i = A->nz == -2 ? *owned : A->i;
+    t->j = A->nz == -1 ? *owned : A->nz == -2 ? A->i : A->p;
+    return CB_OK;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -845,10 +880,11 @@ static int local_matrix(const fc_ctx *c, const fc_matrix *W, cb_kind kind, int n
             memcpy((*out)->W, W->x, nn * sizeof(double));
         return rc;
     }
-    rc = matrix_to_triplets(c, "/fclib_local/W", W, &t);
+    int *owned = NULL;
+    rc = matrix_view(c, "/fclib_local/W", W, &t, &owned);
     if (rc == CB_OK)
         rc = triplets_to_bsr(c, &t, kind, nc, out);
-    cb_triplets_free(&t);
+    free(owned); /* t shares W's arrays otherwise */
     return rc;
 }
 
