@@ -696,6 +696,50 @@ static FAST_INLINE cb_proj_case fast_kind(cb_kind kind, const cb_friction *f, co
     return CB_PROJ_NONFINITE;
 }
 
+/* On x86-64 with GCC or Clang the fast paths are compiled a second time for AVX and chosen at run
+ * time when the CPU and OS support it: the same SSE2 intrinsics, VEX-encoded (three-operand forms,
+ * fewer register copies). AVX alone has no fused multiply-add, so every operation and its
+ * rounding is the SSE2 path's: the bits do not depend on the CPU (test_cone compares the two). */
+#if FAST_SIMD && defined(__x86_64__) && defined(__GNUC__)
+#define FAST_AVX 1
+#define AVX_PATH __attribute__((target("avx"), noinline))
+#else
+#define FAST_AVX 0
+#endif
+
+/* 1 when the AVX copies of the fast paths may run (a predictable test of a cached CPU flag). */
+static inline int use_avx(void)
+{
+#if FAST_AVX
+    return __builtin_cpu_supports("avx");
+#else
+    return 0;
+#endif
+}
+
+#if FAST_AVX
+/* fast_kind, VEX-encoded. */
+static AVX_PATH cb_proj_case fast_kind_avx(cb_kind kind, const cb_friction *f, const double *x,
+                                           double *out)
+{
+    return fast_kind(kind, f, x, out);
+}
+#else
+#define fast_kind_avx fast_kind
+#endif
+
+/* out = P_K(x) for the cone of `kind` on the SSE2 path (the same bits as cb_project). */
+cb_proj_case cb_project_sse2(cb_kind kind, const cb_friction *f, const double *x, double *out)
+{
+    if (!kind_ok(kind) || !out)
+        return CB_PROJ_NONFINITE;
+    if (!f || !x) {
+        fill_nan(out, kind_dims[kind]);
+        return CB_PROJ_NONFINITE;
+    }
+    return fast_kind(kind, f, x, out);
+}
+
 /* out = P_K(x) for the cone of `kind`: dispatch to the straight-line path of that kind. */
 cb_proj_case cb_project(cb_kind kind, const cb_friction *f, const double *x, double *out)
 {
@@ -705,6 +749,8 @@ cb_proj_case cb_project(cb_kind kind, const cb_friction *f, const double *x, dou
         fill_nan(out, kind_dims[kind]);
         return CB_PROJ_NONFINITE;
     }
+    if (use_avx())
+        return fast_kind_avx(kind, f, x, out);
     return fast_kind(kind, f, x, out);
 }
 
@@ -723,12 +769,10 @@ static FAST_INLINE long batch_kind(cb_kind kind, size_t n, const cb_friction *f,
     return bad;
 }
 
-/* out_i = P_K(x_i) for n consecutive vectors: one specialised loop per kind. */
-long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double *x, double *out,
-                      cb_proj_case *cases)
+/* batch_kind with the kind a constant: one specialised loop per kind. */
+static FAST_INLINE long batch_any(cb_kind kind, size_t n, const cb_friction *f, const double *x,
+                                  double *out, cb_proj_case *cases)
 {
-    if (!kind_ok(kind) || (n > 0 && (!f || !x || !out)))
-        return -1;
     switch (kind) {
     case CB_KIND_COULOMB2D:
         return batch_kind(CB_KIND_COULOMB2D, n, f, x, out, cases);
@@ -742,6 +786,28 @@ long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double
         return batch_kind(CB_KIND_ROLLSPIN3D, n, f, x, out, cases);
     }
     return -1;
+}
+
+#if FAST_AVX
+/* batch_any, VEX-encoded. */
+static AVX_PATH long batch_any_avx(cb_kind kind, size_t n, const cb_friction *f, const double *x,
+                                   double *out, cb_proj_case *cases)
+{
+    return batch_any(kind, n, f, x, out, cases);
+}
+#else
+#define batch_any_avx batch_any
+#endif
+
+/* out_i = P_K(x_i) for n consecutive vectors. */
+long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double *x, double *out,
+                      cb_proj_case *cases)
+{
+    if (!kind_ok(kind) || (n > 0 && (!f || !x || !out)))
+        return -1;
+    if (use_avx())
+        return batch_any_avx(kind, n, f, x, out, cases);
+    return batch_any(kind, n, f, x, out, cases);
 }
 
 /* ------------------------------------------------------------------------------------------ */
