@@ -718,11 +718,50 @@ static inline int use_avx(void)
 }
 
 #if FAST_AVX
-/* fast_kind, VEX-encoded. */
-static AVX_PATH cb_proj_case fast_kind_avx(cb_kind kind, const cb_friction *f, const double *x,
-                                           double *out)
+/* The fast path of each kind, VEX-encoded; one function per kind so that none pays for another's
+ * stack frame. */
+static AVX_PATH cb_proj_case avx_coulomb2d(const cb_friction *f, const double *x, double *out)
 {
-    return fast_kind(kind, f, x, out);
+    return fast_one(2, f, x, out);
+}
+
+static AVX_PATH cb_proj_case avx_coulomb3d(const cb_friction *f, const double *x, double *out)
+{
+    return fast_one(3, f, x, out);
+}
+
+static AVX_PATH cb_proj_case avx_rolling2d(const cb_friction *f, const double *x, double *out)
+{
+    return fast_two(1, f, x, out);
+}
+
+static AVX_PATH cb_proj_case avx_rolling3d(const cb_friction *f, const double *x, double *out)
+{
+    return fast_two(2, f, x, out);
+}
+
+static AVX_PATH cb_proj_case avx_rollspin3d(const cb_friction *f, const double *x, double *out)
+{
+    return fast_rollspin3d(f, x, out);
+}
+
+/* fast_kind on the AVX copies (a tail call after inlining). */
+static FAST_INLINE cb_proj_case fast_kind_avx(cb_kind kind, const cb_friction *f, const double *x,
+                                              double *out)
+{
+    switch (kind) {
+    case CB_KIND_COULOMB2D:
+        return avx_coulomb2d(f, x, out);
+    case CB_KIND_COULOMB3D:
+        return avx_coulomb3d(f, x, out);
+    case CB_KIND_ROLLING2D:
+        return avx_rolling2d(f, x, out);
+    case CB_KIND_ROLLING3D:
+        return avx_rolling3d(f, x, out);
+    case CB_KIND_ROLLSPIN3D:
+        return avx_rollspin3d(f, x, out);
+    }
+    return CB_PROJ_NONFINITE;
 }
 #else
 #define fast_kind_avx fast_kind
