@@ -574,8 +574,8 @@ static FAST_INLINE cb_proj_case fast_two(int bs, const cb_friction *f, const dou
     lanes z = _mm_div_pd(mu, _mm_max_pd(n, _mm_set1_pd(FAST_LO))); /* n ∈ {0} ∪ (2^-400, 2^101] */
     lanes cap = _mm_or_pd(_mm_and_pd(in, rv),
                           _mm_andnot_pd(in, _mm_andnot_pd(zm, _mm_set1_pd(INFINITY))));
-    lanes r = _mm_max_pd(_mm_max_pd(R1, l_swap(R1)), _mm_max_pd(l_bcast0(R2), _mm_max_pd(rv, zero)));
-    r = _mm_min_pd(r, cap);                                   /* r_N⁺ (both lanes), r̄, or 0 */
+    lanes r = _mm_max_pd(_mm_max_pd(R1, l_swap(R1)), _mm_max_pd(rv, zero)); /* r_{01} comes last */
+    r = _mm_min_pd(_mm_max_pd(l_bcast0(R2), r), cap);         /* r_N⁺ (both lanes), r̄, or 0 */
     lanes k = _mm_min_pd(one, _mm_max_pd(_mm_mul_pd(r, z), _mm_and_pd(in, one))); /* 1 inside */
     _mm_store_sd(out, r);
     if (bs == 2) {
@@ -767,27 +767,31 @@ static FAST_INLINE cb_proj_case fast_kind_avx(cb_kind kind, const cb_friction *f
 #define fast_kind_avx fast_kind
 #endif
 
+/* 1 if cb_project's arguments are valid; else 0, with out NaN-filled when it can be. */
+static inline int project_args_ok(cb_kind kind, const cb_friction *f, const double *x, double *out)
+{
+    if (!kind_ok(kind) || !out)
+        return 0;
+    if (!f || !x) {
+        fill_nan(out, kind_dims[kind]);
+        return 0;
+    }
+    return 1;
+}
+
 /* out = P_K(x) for the cone of `kind` on the SSE2 path (the same bits as cb_project). */
 cb_proj_case cb_project_sse2(cb_kind kind, const cb_friction *f, const double *x, double *out)
 {
-    if (!kind_ok(kind) || !out)
+    if (!project_args_ok(kind, f, x, out))
         return CB_PROJ_NONFINITE;
-    if (!f || !x) {
-        fill_nan(out, kind_dims[kind]);
-        return CB_PROJ_NONFINITE;
-    }
     return fast_kind(kind, f, x, out);
 }
 
 /* out = P_K(x) for the cone of `kind`: dispatch to the straight-line path of that kind. */
 cb_proj_case cb_project(cb_kind kind, const cb_friction *f, const double *x, double *out)
 {
-    if (!kind_ok(kind) || !out)
+    if (!project_args_ok(kind, f, x, out))
         return CB_PROJ_NONFINITE;
-    if (!f || !x) {
-        fill_nan(out, kind_dims[kind]);
-        return CB_PROJ_NONFINITE;
-    }
     if (use_avx())
         return fast_kind_avx(kind, f, x, out);
     return fast_kind(kind, f, x, out);
