@@ -549,8 +549,9 @@ static FAST_INLINE cb_proj_case fast_one(int d, const cb_friction *f, const doub
 }
 
 /* Two blocks (rolling2d: size bs = 1, rolling3d: 2), one per lane: r_N = the largest of the
- * candidate roots r̄, r_{0}, r_{1}, r_{01}, from (r_{0}, r_{1}) and (r_{01}, 1/(m_0 m_1)) (two
- * divpd), k_i = μ_i r_N m_j/(m_0 m_1). */
+ * candidate roots r̄, r_{0}, r_{1}, r_{01} ((r_{0}, r_{1}) in one divpd, r_{01} in one divsd),
+ * clipped by a cap (r̄ inside, 0 polar, +∞ otherwise), and k_i = r_N (μ_i/m_i) with (μ_i/m_i) in
+ * a third divpd that does not wait for r_N. */
 static FAST_INLINE cb_proj_case fast_two(int bs, const cb_friction *f, const double *x, double *out)
 {
     const lanes zero = _mm_setzero_pd(), one = _mm_set1_pd(1), sign = _mm_set1_pd(-0.0);
@@ -567,17 +568,15 @@ static FAST_INLINE cb_proj_case fast_two(int bs, const cb_friction *f, const dou
     lanes n = bs == 2 ? _mm_sqrt_pd(q) : m, p = _mm_mul_pd(mu, n), q2 = _mm_mul_pd(mu, mu);
     lanes ps = l_swap(p), in = _mm_cmple_pd(n, _mm_mul_pd(mu, rv));
     in = _mm_and_pd(_mm_and_pd(in, l_swap(in)), _mm_cmpge_pd(rv, zero)); /* inside (both lanes) */
-    lanes zm = _mm_cmpge_pd(_mm_xor_pd(rv, sign), _mm_add_pd(p, ps)); /* polar */
+    lanes zm = _mm_cmpge_pd(_mm_xor_pd(rv, sign), _mm_add_pd(p, ps)); /* polar (both lanes) */
     lanes A = _mm_add_pd(rv, p), B = _mm_add_pd(one, q2);             /* sets {0}, {1} */
-    lanes mm = _mm_max_pd(n, _mm_set1_pd(FAST_LO)), mms = l_swap(mm); /* {0} ∪ (2^-400, 2^101] */
-    lanes R1 = _mm_div_pd(A, B), R2 = _mm_div_pd(_mm_unpacklo_pd(_mm_add_sd(A, ps), one),
-                                                 _mm_unpacklo_pd(_mm_add_sd(B, l_swap(q2)),
-                                                                 _mm_mul_pd(mm, mms)));
-    lanes r = _mm_max_pd(_mm_max_pd(R1, l_swap(R1)), _mm_max_pd(l_bcast0(R2), rv));
-    r = _mm_andnot_pd(zm, _mm_max_pd(r, zero));                       /* r_N⁺, 0 if polar */
-    r = _mm_or_pd(_mm_and_pd(in, rv), _mm_andnot_pd(in, r));          /* r̄ if inside */
-    lanes k = _mm_mul_pd(_mm_mul_pd(mu, r), _mm_mul_pd(mms, l_bcast1(R2)));
-    k = _mm_min_pd(one, _mm_max_pd(k, _mm_and_pd(in, one)));          /* 1 if inside */
+    lanes R1 = _mm_div_pd(A, B), R2 = _mm_div_sd(_mm_add_sd(A, ps), _mm_add_sd(B, l_swap(q2)));
+    lanes z = _mm_div_pd(mu, _mm_max_pd(n, _mm_set1_pd(FAST_LO))); /* n ∈ {0} ∪ (2^-400, 2^101] */
+    lanes cap = _mm_or_pd(_mm_and_pd(in, rv),
+                          _mm_andnot_pd(in, _mm_andnot_pd(zm, _mm_set1_pd(INFINITY))));
+    lanes r = _mm_max_pd(_mm_max_pd(R1, l_swap(R1)), _mm_max_pd(rv, zero)); /* r_{01} comes last */
+    r = _mm_min_pd(_mm_max_pd(l_bcast0(R2), r), cap);         /* r_N⁺ (both lanes), r̄, or 0 */
+    lanes k = _mm_min_pd(one, _mm_max_pd(_mm_mul_pd(r, z), _mm_and_pd(in, one))); /* 1 inside */
     _mm_store_sd(out, r);
     if (bs == 2) {
         _mm_storeu_pd(out + 1, _mm_mul_pd(v1, l_bcast0(k)));
@@ -607,7 +606,8 @@ static FAST_INLINE cb_proj_case fast_one(int d, const cb_friction *f, const doub
     return case_of(inside, zero);
 }
 
-/* Two blocks (rolling2d: size bs = 1, rolling3d: 2): r_N = max(r̄, r_{0}, r_{1}, r_{01}). */
+/* Two blocks (rolling2d: size bs = 1, rolling3d: 2): r_N = max(r̄, r_{0}, r_{1}, r_{01}),
+ * k_i = r_N (μ_i/m_i). */
 static FAST_INLINE cb_proj_case fast_two(int bs, const cb_friction *f, const double *x, double *out)
 {
     double r0 = x[0], a0 = x[1], a1 = bs == 2 ? x[2] : 0, b0 = x[1 + bs], b1 = bs == 2 ? x[4] : 0;
@@ -618,15 +618,15 @@ static FAST_INLINE cb_proj_case fast_two(int bs, const cb_friction *f, const dou
     if (!(fast_window(r0 * r0 + qa, ma) & fast_window(r0 * r0 + qb, mb) & fast_mu(mu0) &
           fast_mu(mu1)))
         return project_careful(bs == 2 ? CB_KIND_ROLLING3D : CB_KIND_ROLLING2D, f, x, out);
-    double n0 = bs == 2 ? sqrt(qa) : ma, n1 = bs == 2 ? sqrt(qb) : mb, r01, inv;
+    double n0 = bs == 2 ? sqrt(qa) : ma, n1 = bs == 2 ? sqrt(qb) : mb;
     double p0 = mu0 * n0, p1 = mu1 * n1, q0 = mu0 * mu0, q1 = mu1 * mu1;
     int inside = (r0 >= 0) & (n0 <= mu0 * r0) & (n1 <= mu1 * r0), zero = -r0 >= p0 + p1;
-    double m0 = bf_max(n0, FAST_LO), m1 = bf_max(n1, FAST_LO); /* {0} ∪ (2^-400, 2^101] */
-    bf_div2((r0 + p0) + p1, (1 + q0) + q1, 1, m0 * m1, &r01, &inv);
+    double r01 = ((r0 + p0) + p1) / ((1 + q0) + q1), z0, z1;
+    bf_div2(mu0, bf_max(n0, FAST_LO), mu1, bf_max(n1, FAST_LO), &z0, &z1); /* μ_i/m_i */
     double r = bf_max(bf_max((r0 + p0) / (1 + q0), (r0 + p1) / (1 + q1)), bf_max(r01, r0));
     r = flag_times(inside, r0) + flag_times(inside ^ 1, flag_times(zero ^ 1, bf_max(r, 0)));
-    double k0 = clip_k(inside ^ 1, mu0 * r * (m1 * inv));
-    double k1 = clip_k(inside ^ 1, mu1 * r * (m0 * inv));
+    double k0 = clip_k(inside ^ 1, r * z0);
+    double k1 = clip_k(inside ^ 1, r * z1);
     out[0] = r;
     out[1] = a0 * k0;
     out[1 + bs] = b0 * k1;
@@ -696,15 +696,104 @@ static FAST_INLINE cb_proj_case fast_kind(cb_kind kind, const cb_friction *f, co
     return CB_PROJ_NONFINITE;
 }
 
+/* On x86-64 with GCC or Clang the fast paths are compiled a second time for AVX and chosen at run
+ * time when the CPU and OS support it: the same SSE2 intrinsics, VEX-encoded (three-operand forms,
+ * fewer register copies). AVX alone has no fused multiply-add, so every operation and its
+ * rounding is the SSE2 path's: the bits do not depend on the CPU (test_cone compares the two). */
+#if FAST_SIMD && defined(__x86_64__) && defined(__GNUC__)
+#define FAST_AVX 1
+#define AVX_PATH __attribute__((target("avx"), noinline))
+#else
+#define FAST_AVX 0
+#endif
+
+/* 1 when the AVX copies of the fast paths may run (a predictable test of a cached CPU flag). */
+static inline int use_avx(void)
+{
+#if FAST_AVX
+    return __builtin_cpu_supports("avx");
+#else
+    return 0;
+#endif
+}
+
+#if FAST_AVX
+/* The fast path of each kind, VEX-encoded; one function per kind so that none pays for another's
+ * stack frame. */
+static AVX_PATH cb_proj_case avx_coulomb2d(const cb_friction *f, const double *x, double *out)
+{
+    return fast_one(2, f, x, out);
+}
+
+static AVX_PATH cb_proj_case avx_coulomb3d(const cb_friction *f, const double *x, double *out)
+{
+    return fast_one(3, f, x, out);
+}
+
+static AVX_PATH cb_proj_case avx_rolling2d(const cb_friction *f, const double *x, double *out)
+{
+    return fast_two(1, f, x, out);
+}
+
+static AVX_PATH cb_proj_case avx_rolling3d(const cb_friction *f, const double *x, double *out)
+{
+    return fast_two(2, f, x, out);
+}
+
+static AVX_PATH cb_proj_case avx_rollspin3d(const cb_friction *f, const double *x, double *out)
+{
+    return fast_rollspin3d(f, x, out);
+}
+
+/* fast_kind on the AVX copies (a tail call after inlining). */
+static FAST_INLINE cb_proj_case fast_kind_avx(cb_kind kind, const cb_friction *f, const double *x,
+                                              double *out)
+{
+    switch (kind) {
+    case CB_KIND_COULOMB2D:
+        return avx_coulomb2d(f, x, out);
+    case CB_KIND_COULOMB3D:
+        return avx_coulomb3d(f, x, out);
+    case CB_KIND_ROLLING2D:
+        return avx_rolling2d(f, x, out);
+    case CB_KIND_ROLLING3D:
+        return avx_rolling3d(f, x, out);
+    case CB_KIND_ROLLSPIN3D:
+        return avx_rollspin3d(f, x, out);
+    }
+    return CB_PROJ_NONFINITE;
+}
+#else
+#define fast_kind_avx fast_kind
+#endif
+
+/* 1 if cb_project's arguments are valid; else 0, with out NaN-filled when it can be. */
+static inline int project_args_ok(cb_kind kind, const cb_friction *f, const double *x, double *out)
+{
+    if (!kind_ok(kind) || !out)
+        return 0;
+    if (!f || !x) {
+        fill_nan(out, kind_dims[kind]);
+        return 0;
+    }
+    return 1;
+}
+
+/* out = P_K(x) for the cone of `kind` on the SSE2 path (the same bits as cb_project). */
+cb_proj_case cb_project_sse2(cb_kind kind, const cb_friction *f, const double *x, double *out)
+{
+    if (!project_args_ok(kind, f, x, out))
+        return CB_PROJ_NONFINITE;
+    return fast_kind(kind, f, x, out);
+}
+
 /* out = P_K(x) for the cone of `kind`: dispatch to the straight-line path of that kind. */
 cb_proj_case cb_project(cb_kind kind, const cb_friction *f, const double *x, double *out)
 {
-    if (!kind_ok(kind) || !out)
+    if (!project_args_ok(kind, f, x, out))
         return CB_PROJ_NONFINITE;
-    if (!f || !x) {
-        fill_nan(out, kind_dims[kind]);
-        return CB_PROJ_NONFINITE;
-    }
+    if (use_avx())
+        return fast_kind_avx(kind, f, x, out);
     return fast_kind(kind, f, x, out);
 }
 
@@ -723,12 +812,10 @@ static FAST_INLINE long batch_kind(cb_kind kind, size_t n, const cb_friction *f,
     return bad;
 }
 
-/* out_i = P_K(x_i) for n consecutive vectors: one specialised loop per kind. */
-long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double *x, double *out,
-                      cb_proj_case *cases)
+/* batch_kind with the kind a constant: one specialised loop per kind. */
+static FAST_INLINE long batch_any(cb_kind kind, size_t n, const cb_friction *f, const double *x,
+                                  double *out, cb_proj_case *cases)
 {
-    if (!kind_ok(kind) || (n > 0 && (!f || !x || !out)))
-        return -1;
     switch (kind) {
     case CB_KIND_COULOMB2D:
         return batch_kind(CB_KIND_COULOMB2D, n, f, x, out, cases);
@@ -742,6 +829,28 @@ long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double
         return batch_kind(CB_KIND_ROLLSPIN3D, n, f, x, out, cases);
     }
     return -1;
+}
+
+#if FAST_AVX
+/* batch_any, VEX-encoded. */
+static AVX_PATH long batch_any_avx(cb_kind kind, size_t n, const cb_friction *f, const double *x,
+                                   double *out, cb_proj_case *cases)
+{
+    return batch_any(kind, n, f, x, out, cases);
+}
+#else
+#define batch_any_avx batch_any
+#endif
+
+/* out_i = P_K(x_i) for n consecutive vectors. */
+long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double *x, double *out,
+                      cb_proj_case *cases)
+{
+    if (!kind_ok(kind) || (n > 0 && (!f || !x || !out)))
+        return -1;
+    if (use_avx())
+        return batch_any_avx(kind, n, f, x, out, cases);
+    return batch_any(kind, n, f, x, out, cases);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -14,6 +14,10 @@
 long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double *x, double *out,
                       cb_proj_case *cases);
 
+/* out = P_K(x) as cb_project, always on the SSE2 path (cb_project runs the same operations
+ * VEX-encoded when the CPU has AVX): for the test that the bits do not depend on the CPU. */
+cb_proj_case cb_project_sse2(cb_kind kind, const cb_friction *f, const double *x, double *out);
+
 /* P = P_K(x) (as cb_project) and J (d×d, column-major) an element of its generalised
  * (B-)Jacobian: I inside, 0 in the polar cone, and on the boundary the derivative for the
  * saturated set the projection chose (src/core/cone_jacobian.c derives it). P may alias x. */

@@ -3,8 +3,10 @@
  * (a) projection throughput: cb_project vs Siconos projectionOnRollingCone (rolling3d) and
  *     projectionOnCone (coulomb3d) on the same N random vectors (a mix of points inside K, in
  *     the polar cone −K*, and generic points that land on the boundary), best-of-R and median
- *     ns per vector. Siconos projects in place, so its loop copies each vector into the output
- *     first; both loops read N inputs and write N outputs.
+ *     ns per vector of thread CPU time (time the thread spends preempted on a loaded machine is
+ *     not counted). Siconos projects in place, so its loop copies each vector into the output
+ *     first; both loops read N inputs and write N outputs. Each repetition interleaves the two
+ *     in chunks of PROJ_CHUNK vectors (see interleaved_pass).
  * (b) time to tolerance 1e-8: conebench's nsgs (registry "nsgs", through cb_solve) against the
  *     siconos-nsgs adapter (FULL error evaluation) on the shipped rolling problems
  *     (../shared/data/rolling or $CONEBENCH_DATA) and on random multibody BSR rolling3d problems
@@ -49,6 +51,7 @@
 
 #define MAX_REPS 16
 #define NFRICTION 1024 /* coefficient table, indexed by vector number mod NFRICTION */
+#define PROJ_CHUNK 100000 /* vectors per interleaved chunk of a projection repetition */
 
 typedef struct {
     int quick;
@@ -135,24 +138,26 @@ static void proj_set_free(proj_set *s)
     free(s->out);
 }
 
-static double pass_ours(proj_set *s, long *cases)
+/* cb_project on vectors [lo, hi); returns the thread CPU seconds. */
+static double pass_ours(proj_set *s, size_t lo, size_t hi, long *cases)
 {
     size_t d = (size_t)s->d;
-    double t0 = cb_now();
-    for (size_t i = 0; i < s->n; i++) {
+    double t0 = cb_cpu_now();
+    for (size_t i = lo; i < hi; i++) {
         cb_proj_case c = cb_project(s->kind, &s->f[i % NFRICTION], s->x + i * d, s->out + i * d);
         if (cases)
             cases[c + 1]++;
     }
-    return cb_now() - t0;
+    return cb_cpu_now() - t0;
 }
 
-static double pass_siconos(proj_set *s)
+/* Siconos' projection (in place, after a copy) on vectors [lo, hi); returns the CPU seconds. */
+static double pass_siconos(proj_set *s, size_t lo, size_t hi)
 {
     size_t d = (size_t)s->d;
     int rolling = s->kind == CB_KIND_ROLLING3D;
-    double t0 = cb_now();
-    for (size_t i = 0; i < s->n; i++) {
+    double t0 = cb_cpu_now();
+    for (size_t i = lo; i < hi; i++) {
         const cb_friction *f = &s->f[i % NFRICTION];
         double *o = s->out + i * d;
         memcpy(o, s->x + i * d, d * sizeof(double));
@@ -161,7 +166,29 @@ static double pass_siconos(proj_set *s)
         else
             projectionOnCone(o, f->mu);
     }
-    return cb_now() - t0;
+    return cb_cpu_now() - t0;
+}
+
+/* One repetition: both sides project all n vectors, interleaved chunk by chunk (order alternating
+ * with the chunk and the repetition) so that a burst of load on the machine falls on both; at any
+ * moment the two work on chunks half the set apart, so each streams vectors it has not touched
+ * for a whole pass (neither finds the other's inputs in cache). */
+static void interleaved_pass(proj_set *s, int rep, double *t_ours, double *t_siconos)
+{
+    size_t nch = (s->n + PROJ_CHUNK - 1) / PROJ_CHUNK;
+    *t_ours = *t_siconos = 0;
+    for (size_t c = 0; c < nch; c++) {
+        size_t co = c * PROJ_CHUNK, cs = ((c + nch / 2) % nch) * PROJ_CHUNK;
+        size_t eo = co + PROJ_CHUNK < s->n ? co + PROJ_CHUNK : s->n;
+        size_t es = cs + PROJ_CHUNK < s->n ? cs + PROJ_CHUNK : s->n;
+        if ((c + (size_t)rep) % 2) {
+            *t_siconos += pass_siconos(s, cs, es);
+            *t_ours += pass_ours(s, co, eo, NULL);
+        } else {
+            *t_ours += pass_ours(s, co, eo, NULL);
+            *t_siconos += pass_siconos(s, cs, es);
+        }
+    }
 }
 
 /* max_i ‖ours_i − siconos_i‖∞ / max(1, ‖x_i‖∞): the two must agree. */
@@ -169,7 +196,7 @@ static double proj_agreement(proj_set *s)
 {
     size_t d = (size_t)s->d;
     double worst = 0, ours[CB_MAX_DIM];
-    pass_siconos(s);
+    pass_siconos(s, 0, s->n);
     for (size_t i = 0; i < s->n; i++) {
         const double *x = s->x + i * d, *sic = s->out + i * d;
         cb_project(s->kind, &s->f[i % NFRICTION], x, ours);
@@ -199,17 +226,11 @@ static int bench_projection(cb_kind kind, size_t n, int reps)
         return 0;
     }
     long cases[4] = {0};
-    pass_ours(&s, cases);
+    pass_ours(&s, 0, s.n, cases);
     double agree = proj_agreement(&s), to[MAX_REPS], ts[MAX_REPS];
-    for (int r = 0; r < reps; r++) { /* interleaved, alternating order */
+    for (int r = 0; r < reps; r++) {
         fprintf(stderr, "projection %s: repetition %d/%d\n", cb_kind_name(kind), r + 1, reps);
-        if (r % 2) {
-            ts[r] = pass_siconos(&s);
-            to[r] = pass_ours(&s, NULL);
-        } else {
-            to[r] = pass_ours(&s, NULL);
-            ts[r] = pass_siconos(&s);
-        }
+        interleaved_pass(&s, r, &to[r], &ts[r]);
     }
     double mo = median(to, reps), ms = median(ts, reps), scale = 1e9 / (double)n;
     printf("%-10s %9zu  inside %4.1f%%  zero %4.1f%%  boundary %4.1f%%  nonfinite %ld\n",
