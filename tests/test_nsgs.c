@@ -231,6 +231,68 @@ static void test_local_enum(void **state)
     }
 }
 
+/* The enumeration local solver on stiff blocks (W_αα = 10³ (AAᵀ + 0.05 I), the scale of the
+ * condensed gfc2d and slider-crank blocks), warm-started at its own cold solution p* moved by
+ * half the tolerance, ‖δ‖ = tol·scale/2: the returned p must meet the judge's residual
+ * ‖p − P_K(p − ŷ)‖ ≤ 10 tol·scale. A move of that size changes the residual by ~‖W_αα‖‖δ‖ =
+ * 500 tol·scale, so the solver must see it (a test at ρ = 1/‖W_αα‖ kept such p: nsgs stalled). */
+static void test_local_enum_stiff(void **state)
+{
+    (void)state;
+    const cb_kind kinds[] = {CB_KIND_COULOMB2D, CB_KIND_ROLLING2D};
+    const double tol = 1e-12, stiff = 1e3;
+    cb_rng rng;
+    cb_rng_seed(&rng, 11);
+    for (size_t k = 0; k < 2; k++) {
+        int d = kinds[k] == CB_KIND_COULOMB2D ? 2 : 3, n = 5000;
+        double worst = 0;
+        for (int t = 0; t < n; t++) {
+            double A[9], W[9] = {0}, lu[9], qbar[3], p[3] = {0}, y[3], rho = 1;
+            int piv[3];
+            for (int i = 0; i < d * d; i++)
+                A[i] = cb_rng_range(&rng, -1, 1);
+            for (int i = 0; i < d; i++)
+                for (int j = 0; j < d; j++) {
+                    for (int l = 0; l < d; l++)
+                        W[i + j * d] += stiff * A[i + l * d] * A[j + l * d];
+                    W[i + j * d] += i == j ? 0.05 * stiff : 0.0;
+                }
+            for (int i = 0; i < d; i++)
+                qbar[i] = cb_rng_range(&rng, -1, 1);
+            qbar[0] = -fabs(qbar[0]) - 0.1; /* closed: take-off never solves it */
+            cb_nsgs_local lp = {.kind = kinds[k], .d = d, .W = W, .lu = NULL, .piv = piv,
+                                .qbar = qbar, .qnorm = 1.0, .rho = &rho, .tol = tol,
+                                .max_iter = 100};
+            lp.f.mu = cb_rng_range(&rng, 0.05, 1.5);
+            lp.f.mu_r = cb_rng_range(&rng, 0.01, 0.5);
+            if (cb_nsgs_lu_factor(d, W, lu, piv) == 0)
+                lp.lu = lu;
+            lp.rho_nm = 1.0 / cb_nsgs_norm2(d, W);
+            cb_nsgs_local_stats st = {0, 0};
+            assert_int_equal(cb_nsgs_local_enum(&lp, p, &st), 0); /* p* from cold */
+            double scale = 1.0, dir[3], nd = 0;
+            for (int i = 0; i < d; i++) {
+                dir[i] = cb_rng_range(&rng, -1, 1);
+                nd += dir[i] * dir[i];
+                scale = fmax(scale, fabs(p[i]));
+            }
+            for (int i = 0; i < d; i++)
+                p[i] += 0.5 * tol * scale * dir[i] / sqrt(nd);
+            assert_int_equal(cb_nsgs_local_enum(&lp, p, &st), 0);
+            for (int i = 0; i < d; i++) {
+                y[i] = qbar[i];
+                for (int j = 0; j < d; j++)
+                    y[i] += W[i + j * d] * p[j];
+                scale = fmax(scale, fmax(fabs(p[i]), fabs(y[i])));
+            }
+            worst = fmax(worst, sqrt(cb_contact_residual2(kinds[k], &lp.f, p, y)) / scale);
+        }
+        print_message("  local enum stiff %s: %d warm problems, worst residual %.2e\n",
+                      cb_kind_name(kinds[k]), n, worst);
+        assert_true(worst <= 10 * tol);
+    }
+}
+
 /* cb_nsgs_norm2 against LAPACK's largest singular value (dgesvd) on 2000 random d×d blocks
  * (d = 2…6): never above σ₁ (power iteration is a lower bound), and within 1e-9 relative of σ₁
  * when (σ₂/σ₁)² ≤ 0.5 (the error then shrinks by ≥ 2 a step: 40 steps reach ~1e-12). */
@@ -665,6 +727,7 @@ int main(void)
         cmocka_unit_test(test_two_cycle_stall),
         cmocka_unit_test(test_local_tol_floor),
         cmocka_unit_test(test_local_enum),
+        cmocka_unit_test(test_local_enum_stiff),
         cmocka_unit_test(test_norm2),
         cmocka_unit_test(test_dense_vs_bsr),
         cmocka_unit_test(test_orders),
