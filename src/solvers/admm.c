@@ -14,7 +14,8 @@
  * (first_order.c, with the settle and resolvability guards). The inner tolerance follows the
  * outer error: ‖r_inner‖ ≤ min(0.1, err) ‖b‖, at most inner_max BiCGSTAB steps. With
  * linear=direct the step is exact: W + ρI factored by sparse LU (admm_direct.c) once and again
- * only when ρ changes, one pair of triangular solves an iteration (BiCGSTAB when it fails).
+ * only when ρ changes, one pair of triangular solves an iteration (BiCGSTAB when it fails), and
+ * the shift's W p + q read off the same equation: b − ρp + q, one W product an iteration.
  */
 #include "first_order.h"
 #include "admm_internal.h"
@@ -216,15 +217,35 @@ static void linear_solve(const ad_work *w, double rho, double tol, long max, cb_
 
 /* ---------------------------------------------------------------- iterations */
 
-/* s = ŷ(y) − y = g(y) at y = W x + q (the De Saxcé shift at x); 1 when finite. */
-static int shift_at(const ad_work *w, const double *x, cb_work *cnt)
+/* s = ŷ(t) − t = g(t) for the velocity t = W x + q already in w->t; 1 when finite. */
+static int shift_of_t(const ad_work *w)
 {
-    cb_problem_y(w->prob, x, w->t);
-    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     int ok = cb_fo_modified_velocity(w->prob, w->t, w->F);
     for (size_t i = 0; i < w->n; i++)
         w->s[i] = w->F[i] - w->t[i];
     return ok;
+}
+
+/* The De Saxcé shift at x: t = W x + q, then shift_of_t. */
+static int shift_at(const ad_work *w, const double *x, cb_work *cnt)
+{
+    cb_problem_y(w->prob, x, w->t);
+    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
+    return shift_of_t(w);
+}
+
+/* p = (W + ρI)⁻¹ b by the factors, and t = W p + q = b − ρ p + q from the same equation (no W
+ * product); 0 when the direct solve failed (p and t untouched). */
+static int direct_step(ad_work *w, double rho)
+{
+    memcpy(w->r, w->b, w->n * sizeof(double));
+    if (!w->dir || cb_admm_direct_solve(w->dir, rho, w->r) != CB_OK)
+        return 0;
+    for (size_t i = 0; i < w->n; i++) {
+        w->p[i] = w->r[i];
+        w->t[i] = w->b[i] - rho * w->p[i] + w->prob->q[i];
+    }
+    return 1;
 }
 
 /* y = W z + q and the judged residual at z; 1 when y is finite. */
@@ -257,10 +278,8 @@ static int admm_step(ad_run *r)
     for (size_t i = 0; i < n; i++)
         w->b[i] = r->rho * (w->z[i] - w->u[i]) - w->prob->q[i] - w->s[i];
     double tol = fmin(1e-2, isfinite(r->res.err) ? 1e-2 * r->res.err : 1e-2);
-    memcpy(w->r, w->b, n * sizeof(double));
-    if (w->dir && cb_admm_direct_solve(w->dir, r->rho, w->r) == CB_OK)
-        memcpy(w->p, w->r, n * sizeof(double));
-    else
+    int direct = direct_step(w, r->rho);
+    if (!direct)
         linear_solve(w, r->rho, tol, w->par.inner_max, &r->info->work);
     memcpy(w->z0, w->z, n * sizeof(double));
     for (size_t i = 0; i < n; i++)
@@ -275,7 +294,8 @@ static int admm_step(ad_run *r)
     }
     r->step = sqrt(dual);
     balance(r, sqrt(prim), r->rho * sqrt(dual));
-    return shift_at(w, w->p, &r->info->work) && evaluate(r);
+    int ok = direct ? shift_of_t(w) : shift_at(w, w->p, &r->info->work);
+    return ok && evaluate(r);
 }
 
 static int ad_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
