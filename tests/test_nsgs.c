@@ -171,6 +171,39 @@ static void test_random_large(void **state)
     }
 }
 
+/* A random local problem: W = scale (AAᵀ + 0.05 I) (d×d, column-major) with A in [−1, 1]^{d×d},
+ * q̄ in [−1, 1]^d. */
+static void random_block(cb_rng *rng, int d, double scale, double *W, double *qbar)
+{
+    double A[9];
+    for (int i = 0; i < d * d; i++)
+        A[i] = cb_rng_range(rng, -1, 1);
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++) {
+            double s = i == j ? 0.05 : 0.0;
+            for (int l = 0; l < d; l++)
+                s += A[i + l * d] * A[j + l * d];
+            W[i + j * d] = scale * s;
+        }
+    for (int i = 0; i < d; i++)
+        qbar[i] = cb_rng_range(rng, -1, 1);
+}
+
+/* The local problem of kind on (W, q̄) with μ in [0.05, 1.5], μ_r in [0.01, 0.5], W's LU (lu
+ * NULL when singular), ρ = 1/‖W‖₂ and the tolerance tol. */
+static cb_nsgs_local local_problem(cb_rng *rng, cb_kind kind, int d, const double *W, double *lu,
+                                   int *piv, const double *qbar, double *rho, double tol)
+{
+    cb_nsgs_local lp = {.kind = kind, .d = d, .W = W, .lu = NULL, .piv = piv, .qbar = qbar,
+                        .qnorm = 1.0, .rho = rho, .tol = tol, .max_iter = 100};
+    lp.f.mu = cb_rng_range(rng, 0.05, 1.5);
+    lp.f.mu_r = cb_rng_range(rng, 0.01, 0.5);
+    if (cb_nsgs_lu_factor(d, W, lu, piv) == 0)
+        lp.lu = lu;
+    lp.rho_nm = 1.0 / cb_nsgs_norm2(d, W);
+    return lp;
+}
+
 /* The enumeration local solver on 20000 random one-contact problems per planar kind (W_αα =
  * AAᵀ + 0.05 I with a random A, q̄ in [−1, 1]^d with q̄_N < 0 in 80 %, μ in [0.05, 1.5], μ_r in
  * [0.01, 0.5], from p = 0 and from a random warm p): every returned p is checked by the judge's
@@ -186,30 +219,14 @@ static void test_local_enum(void **state)
         int d = kinds[k] == CB_KIND_COULOMB2D ? 2 : 3, fallbacks = 0, n = 20000;
         double worst = 0;
         for (int t = 0; t < n; t++) {
-            double A[9], W[9] = {0}, lu[9], qbar[3], p[3] = {0}, rho = 1;
+            double W[9], lu[9], qbar[3], p[3] = {0}, rho = 1;
             int piv[3];
-            for (int i = 0; i < d * d; i++)
-                A[i] = cb_rng_range(&rng, -1, 1);
-            for (int i = 0; i < d; i++)
-                for (int j = 0; j < d; j++) {
-                    for (int l = 0; l < d; l++)
-                        W[i + j * d] += A[i + l * d] * A[j + l * d];
-                    W[i + j * d] += i == j ? 0.05 : 0.0;
-                }
-            for (int i = 0; i < d; i++)
-                qbar[i] = cb_rng_range(&rng, -1, 1);
+            random_block(&rng, d, 1.0, W, qbar);
             qbar[0] = cb_rng_uniform(&rng) < 0.8 ? -fabs(qbar[0]) : fabs(qbar[0]);
             if (t % 2) /* a random warm start (not necessarily in K: the solver must not care) */
                 for (int i = 0; i < d; i++)
                     p[i] = cb_rng_range(&rng, -1, 1);
-            cb_nsgs_local lp = {.kind = kinds[k], .d = d, .W = W, .lu = NULL, .piv = piv,
-                                .qbar = qbar, .qnorm = 1.0, .rho = &rho, .tol = 1e-12,
-                                .max_iter = 100};
-            lp.f.mu = cb_rng_range(&rng, 0.05, 1.5);
-            lp.f.mu_r = cb_rng_range(&rng, 0.01, 0.5);
-            if (cb_nsgs_lu_factor(d, W, lu, piv) == 0)
-                lp.lu = lu;
-            lp.rho_nm = 1.0 / cb_nsgs_norm2(d, W);
+            cb_nsgs_local lp = local_problem(&rng, kinds[k], d, W, lu, piv, qbar, &rho, 1e-12);
             cb_nsgs_local_stats st = {0, 0};
             assert_int_equal(cb_nsgs_local_enum(&lp, p, &st), 0);
             fallbacks += st.iters > (d == 2 ? 3 : 9);
@@ -247,27 +264,11 @@ static void test_local_enum_stiff(void **state)
         int d = kinds[k] == CB_KIND_COULOMB2D ? 2 : 3, n = 5000;
         double worst = 0;
         for (int t = 0; t < n; t++) {
-            double A[9], W[9] = {0}, lu[9], qbar[3], p[3] = {0}, y[3], rho = 1;
+            double W[9], lu[9], qbar[3], p[3] = {0}, y[3], rho = 1;
             int piv[3];
-            for (int i = 0; i < d * d; i++)
-                A[i] = cb_rng_range(&rng, -1, 1);
-            for (int i = 0; i < d; i++)
-                for (int j = 0; j < d; j++) {
-                    for (int l = 0; l < d; l++)
-                        W[i + j * d] += stiff * A[i + l * d] * A[j + l * d];
-                    W[i + j * d] += i == j ? 0.05 * stiff : 0.0;
-                }
-            for (int i = 0; i < d; i++)
-                qbar[i] = cb_rng_range(&rng, -1, 1);
+            random_block(&rng, d, stiff, W, qbar);
             qbar[0] = -fabs(qbar[0]) - 0.1; /* closed: take-off never solves it */
-            cb_nsgs_local lp = {.kind = kinds[k], .d = d, .W = W, .lu = NULL, .piv = piv,
-                                .qbar = qbar, .qnorm = 1.0, .rho = &rho, .tol = tol,
-                                .max_iter = 100};
-            lp.f.mu = cb_rng_range(&rng, 0.05, 1.5);
-            lp.f.mu_r = cb_rng_range(&rng, 0.01, 0.5);
-            if (cb_nsgs_lu_factor(d, W, lu, piv) == 0)
-                lp.lu = lu;
-            lp.rho_nm = 1.0 / cb_nsgs_norm2(d, W);
+            cb_nsgs_local lp = local_problem(&rng, kinds[k], d, W, lu, piv, qbar, &rho, tol);
             cb_nsgs_local_stats st = {0, 0};
             assert_int_equal(cb_nsgs_local_enum(&lp, p, &st), 0); /* p* from cold */
             double scale = 1.0, dir[3], nd = 0;
