@@ -475,7 +475,8 @@ static void test_apgd(void **state)
 }
 
 /* admm: bad options name the option; a fixed ρ and a small inner budget still solve an SPD
- * problem; on rockfall_14 (asymmetric, singular W) it reaches 1e-8 — the judge says so — where
+ * problem; on rockfall_14 (asymmetric, singular W) it reaches 1e-8 with either linear step
+ * (bicgstab, direct) — the judge says so — where
  * siconos-admm with its defaults ends at max_iter (test_siconos_adapter). */
 static void test_admm(void **state)
 {
@@ -497,13 +498,54 @@ static void test_admm(void **state)
     assert_int_equal(cb_read_problem(cbt_data_path("rolling/rockfall_14_25792.dat"), &rs, &prob,
                                      NULL),
                      CB_OK);
-    cb_settings s = settings_with(1e-8, 20000, NULL, 0);
-    cbt_run_result r = cbt_run(&cb_solver_admm, prob, &s, NULL);
-    print_message("  admm rockfall_14: %s after %d iterations, error %.3e\n",
-                  cb_status_name(r.info.status), r.info.iterations, r.info.error);
-    assert_true(r.info.solved);
-    assert_true(r.info.error <= 1e-8);
-    cbt_run_free(&r);
+    static const cb_option linear[][1] = {{{"linear", "bicgstab"}}, {{"linear", "direct"}}};
+    for (int l = 0; l < 2; l++) {
+        cb_settings s = settings_with(1e-8, 20000, linear[l], 1);
+        cbt_run_result r = cbt_run(&cb_solver_admm, prob, &s, NULL);
+        print_message("  admm linear=%s rockfall_14: %s after %d iterations, error %.3e\n",
+                      linear[l][0].value, cb_status_name(r.info.status), r.info.iterations,
+                      r.info.error);
+        assert_true(r.info.solved);
+        assert_true(r.info.error <= 1e-8);
+        cbt_run_free(&r);
+    }
+    cb_problem_free(prob);
+}
+
+/* admm linear=direct (sparse LU of W + ρI): on random problems with a known solution (every
+ * kind; SPD dense and BSR, multibody singular W, nc 1 to 300) it reaches TOL as judged, and each
+ * iteration costs one W product (the residual; the shift's W p comes from the linear equation)
+ * and no Krylov product: the work counter says block_products = (k + 2) · blocks_per_matvec
+ * (the residual at the start and the first shift; 1 when k = 0). A linear value outside the
+ * list is refused, naming the option (rockfall_14 with both steps: test_admm). */
+static void test_admm_direct(void **state)
+{
+    (void)state;
+    const cb_option direct[] = {{"linear", "direct"}};
+    const random_case cases[] = {SPD(1e2, 1, CB_STORAGE_DENSE, 20000, 1),
+                                 SPD(1e4, 30, CB_STORAGE_DENSE, 20000, 0),
+                                 SPD(1e2, 300, CB_STORAGE_BSR, 20000, 0),
+                                 MB(40, 0, 400000, 0)};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+        for (int k = 0; k < CB_KIND_COUNT; k++) {
+            cb_problem *prob = generate((cb_kind)k, &cases[c], 300 + 7 * c + (uint64_t)k, NULL);
+            cb_settings s = settings_with(TOL, cases[c].max_iter, direct, 1);
+            cbt_run_result r = cbt_run(&cb_solver_admm, prob, &s, NULL);
+            long long per = cb_problem_blocks_per_matvec(prob);
+            print_message("  admm linear=direct %-10s %-14s nc=%-4d it=%-6d err=%.2e\n",
+                          cb_kind_name((cb_kind)k), cases[c].label, cases[c].nc,
+                          r.info.iterations, r.info.error);
+            assert_int_equal(r.rc, CB_OK);
+            assert_true(r.info.solved && r.info.error <= TOL);
+            long long it = r.info.iterations;
+            assert_true(r.info.work.block_products == (it ? it + 2 : 1) * per);
+            cbt_run_free(&r);
+            cb_problem_free(prob);
+        }
+    random_case spd = {"spd", CB_GEN_SPD, 1e2, 0, 5, CB_STORAGE_DENSE, 0, 0, 0};
+    cb_problem *prob = generate(CB_KIND_COULOMB3D, &spd, 6, NULL);
+    static const cb_option bad[][1] = {{{"linear", "lu"}}};
+    check_options(&cb_solver_admm, prob, bad, 1, direct, 1);
     cb_problem_free(prob);
 }
 
@@ -571,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_apgd),
         cmocka_unit_test(test_admm),
+        cmocka_unit_test(test_admm_direct),
         cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_max_iter),
         cmocka_unit_test(test_infeasible),

@@ -12,9 +12,13 @@
  *
  * The iterate is z (always in K); the stopping test is the judge's natural-map residual at z
  * (first_order.c, with the settle and resolvability guards). The inner tolerance follows the
- * outer error: ‖r_inner‖ ≤ min(0.1, err) ‖b‖, at most inner_max BiCGSTAB steps.
+ * outer error: ‖r_inner‖ ≤ min(0.1, err) ‖b‖, at most inner_max BiCGSTAB steps. With
+ * linear=direct the step is exact: W + ρI factored by sparse LU (admm_direct.c) once and again
+ * only when ρ changes, one pair of triangular solves an iteration (BiCGSTAB when it fails), and
+ * the shift's W p + q read off the same equation: b − ρp + q, one W product an iteration.
  */
 #include "first_order.h"
+#include "admm_internal.h"
 #include "solvers_internal.h"
 
 #include "detmath.h"
@@ -30,6 +34,7 @@ typedef struct {
     double rho0;    /* ≤ 0: auto */
     int adaptive;   /* residual balancing on/off */
     long inner_max; /* BiCGSTAB steps per iteration */
+    int direct;     /* linear=direct: sparse LU of W + ρI */
 } ad_params;
 
 typedef struct {
@@ -41,6 +46,7 @@ typedef struct {
     double *p, *z, *z0, *u, *s, *y, *F, *b;      /* iterates, shift, velocity, rhs */
     double *r, *rh, *v, *pv, *sv, *t;           /* BiCGSTAB */
     double *buf;
+    cb_admm_direct *dir; /* linear=direct: the factors of W + ρI, else NULL */
 } ad_work;
 
 typedef struct {
@@ -55,6 +61,8 @@ static const cb_option_spec ad_options[] = {
     {"rho", "auto", "initial penalty rho > 0; auto = ‖W 1‖/‖1‖ (a scale of W)"},
     {"rho_mode", "adaptive", "adaptive (residual balancing, factor 2 at ratio 10) | fixed"},
     {"inner_max", "50", "BiCGSTAB steps per iteration for (W + rho I) p = b (>= 1)"},
+    {"linear", "bicgstab", "the linear step: bicgstab (matrix-free, inexact) | direct (sparse LU "
+                           "of W + rho I, refactored when rho changes)"},
     {NULL, NULL, NULL}};
 
 /* ---------------------------------------------------------------- options and setup */
@@ -68,9 +76,14 @@ static int read_params(const cb_settings *s, ad_params *par, cb_error *err)
         rc = cb_fo_option_positive_or_auto(s, ad_options, "rho", &par->rho0, err);
     if (rc == CB_OK)
         rc = cb_fo_option_adaptive(s, ad_options, "rho_mode", &par->adaptive, err);
-    if (rc != CB_OK)
-        return rc;
-    return cb_option_int(s, ad_options, "inner_max", 1, 100000, &par->inner_max, err);
+    if (rc == CB_OK)
+        rc = cb_option_int(s, ad_options, "inner_max", 1, 100000, &par->inner_max, err);
+    const char *lin = cb_option_get(s, ad_options, "linear");
+    par->direct = lin && strcmp(lin, "direct") == 0;
+    if (rc == CB_OK && !par->direct && !(lin && strcmp(lin, "bicgstab") == 0))
+        rc = cb_fail(err, CB_ERR_INPUT, "option linear: '%s' is not one of bicgstab | direct",
+                     lin ? lin : "");
+    return rc;
 }
 
 static void ad_cleanup(void *work)
@@ -78,6 +91,7 @@ static void ad_cleanup(void *work)
     ad_work *w = work;
     if (!w)
         return;
+    cb_admm_direct_free(w->dir);
     free(w->buf);
     free(w);
 }
@@ -117,6 +131,10 @@ static int ad_setup(const cb_problem *prob, const cb_settings *s, void **work, c
     if (w->rho_auto)
         w->par.rho0 = auto_rho(w);
     cb_judge_scale_of(prob, &w->scale);
+    if (par.direct && (rc = cb_admm_direct_new(prob, &w->dir, err)) != CB_OK) {
+        ad_cleanup(w);
+        return rc;
+    }
     *work = w;
     return CB_OK;
 }
@@ -125,11 +143,15 @@ static int ad_setup(const cb_problem *prob, const cb_settings *s, void **work, c
 static int ad_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
 {
     ad_work *w = work;
-    (void)err;
     w->prob = prob;
     if (w->rho_auto && (changed & CB_CHANGED_W))
         w->par.rho0 = auto_rho(w);
     cb_judge_scale_of(prob, &w->scale);
+    if (w->dir && (changed & CB_CHANGED_W)) { /* the pattern may have changed: start afresh */
+        cb_admm_direct_free(w->dir);
+        w->dir = NULL;
+        return cb_admm_direct_new(prob, &w->dir, err);
+    }
     return CB_OK;
 }
 
@@ -195,15 +217,35 @@ static void linear_solve(const ad_work *w, double rho, double tol, long max, cb_
 
 /* ---------------------------------------------------------------- iterations */
 
-/* s = ŷ(y) − y = g(y) at y = W x + q (the De Saxcé shift at x); 1 when finite. */
-static int shift_at(const ad_work *w, const double *x, cb_work *cnt)
+/* s = ŷ(t) − t = g(t) for the velocity t = W x + q already in w->t; 1 when finite. */
+static int shift_of_t(const ad_work *w)
 {
-    cb_problem_y(w->prob, x, w->t);
-    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     int ok = cb_fo_modified_velocity(w->prob, w->t, w->F);
     for (size_t i = 0; i < w->n; i++)
         w->s[i] = w->F[i] - w->t[i];
     return ok;
+}
+
+/* The De Saxcé shift at x: t = W x + q, then shift_of_t. */
+static int shift_at(const ad_work *w, const double *x, cb_work *cnt)
+{
+    cb_problem_y(w->prob, x, w->t);
+    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
+    return shift_of_t(w);
+}
+
+/* p = (W + ρI)⁻¹ b by the factors, and t = W p + q = b − ρ p + q from the same equation (no W
+ * product); 0 when the direct solve failed (p and t untouched). */
+static int direct_step(ad_work *w, double rho)
+{
+    memcpy(w->r, w->b, w->n * sizeof(double));
+    if (!w->dir || cb_admm_direct_solve(w->dir, rho, w->r) != CB_OK)
+        return 0;
+    for (size_t i = 0; i < w->n; i++) {
+        w->p[i] = w->r[i];
+        w->t[i] = w->b[i] - rho * w->p[i] + w->prob->q[i];
+    }
+    return 1;
 }
 
 /* y = W z + q and the judged residual at z; 1 when y is finite. */
@@ -236,7 +278,9 @@ static int admm_step(ad_run *r)
     for (size_t i = 0; i < n; i++)
         w->b[i] = r->rho * (w->z[i] - w->u[i]) - w->prob->q[i] - w->s[i];
     double tol = fmin(1e-2, isfinite(r->res.err) ? 1e-2 * r->res.err : 1e-2);
-    linear_solve(w, r->rho, tol, w->par.inner_max, &r->info->work);
+    int direct = direct_step(w, r->rho);
+    if (!direct)
+        linear_solve(w, r->rho, tol, w->par.inner_max, &r->info->work);
     memcpy(w->z0, w->z, n * sizeof(double));
     for (size_t i = 0; i < n; i++)
         w->F[i] = w->p[i] + w->u[i];
@@ -250,7 +294,8 @@ static int admm_step(ad_run *r)
     }
     r->step = sqrt(dual);
     balance(r, sqrt(prim), r->rho * sqrt(dual));
-    return shift_at(w, w->p, &r->info->work) && evaluate(r);
+    int ok = direct ? shift_of_t(w) : shift_at(w, w->p, &r->info->work);
+    return ok && evaluate(r);
 }
 
 static int ad_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,

@@ -462,6 +462,7 @@ int cb_nsgs_local_newton(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats
 /* ---- exact active-set enumeration for the polyhedral cones (coulomb2d, rolling2d) ---------- */
 
 #define ENUM_SLACK 1e-12 /* relative slack of the sign and cone tests; the residual test decides */
+#define ENUM_RHO 1.0     /* the judge's natural map p − P_K(p − ŷ): the residual enum tests */
 
 /* Coefficient of scalar friction component j (1 ≤ j < d): μ for T, μ_r for the rolling torque. */
 static double enum_coef(const cb_nsgs_local *lp, int j)
@@ -566,8 +567,12 @@ int cb_nsgs_local_enum(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *
         return 0;
     }
     nm_eval e;
-    nm_evaluate(lp, p, lp->rho_nm, &e); /* keep a p that already meets the tolerance: an   */
-    st->projections++;                   /* unchanged p_α spares the sweep its y update    */
+    /* keep a p that already meets the tolerance (an unchanged p_α spares the sweep its y
+     * update). The test is the judge's residual (ρ = 1): at ρ = 1/‖W_αα‖ ‖F‖ is ~‖W_αα‖ times
+     * smaller, so on a stiff block (‖W_αα‖ ~ 10³) a p off by 10³ × tol passed and the sweep
+     * stalled there */
+    nm_evaluate(lp, p, ENUM_RHO, &e);
+    st->projections++;
     if (local_ok(lp, e.nF, e.scale))
         return 0;
     enum_state_of(lp, p, warm);
@@ -579,7 +584,7 @@ int cb_nsgs_local_enum(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *
         st->iters++;
         if (!enum_try(lp, state, cand))
             continue;
-        nm_evaluate(lp, cand, lp->rho_nm, &e);
+        nm_evaluate(lp, cand, ENUM_RHO, &e);
         st->projections++;
         if (local_ok(lp, e.nF, e.scale)) {
             memcpy(p, cand, (size_t)d * sizeof(double));
