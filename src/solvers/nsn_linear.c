@@ -1,6 +1,7 @@
 /* conebench — the linear solvers of `nsn`: (H + λ I) Δ = b assembled in compressed columns from
  * W's block pattern and factored by KLU (SuiteSparse: sparse LU without BLAS, so the bits do
- * not depend on the CPU or the BLAS kernel), and a matrix-free restarted GMRES through the W
+ * not depend on the CPU or the BLAS kernel; AMD ordering, or on large contact graphs METIS
+ * nested dissection of the contact blocks when it fills less), and a matrix-free restarted GMRES through the W
  * kernels (factored storage, or when the direct solver fails) with block-Jacobi
  * preconditioning. */
 #include "nsn_internal.h"
