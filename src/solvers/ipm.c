@@ -62,7 +62,6 @@
 #define IPM_STICK 1e-3          /* De Saxcé derivative smoothed below ‖y_t‖ ~ this · ‖e‖ */
 #define IPM_PROGRESS 0.5        /* stalled: the error has not fallen below this · its best ... */
 #define IPM_STALL 10           /* ... for this many iterations: stalled */
-#define IPM_GAP_PROGRESS 0.1   /* before the error first halves: a gap fall that counts too */
 #define IPM_EXACT_MIN_STEP 0.1 /* shift=newton: below this step, the symmetric direction */
 #define IPM_CENTRAL 0.1        /* μ target ≥ this · ‖r_d‖ ‖p‖ (total over the cones) */
 #define IPM_GMRES_RESTART 25
@@ -651,24 +650,12 @@ static int drifted(ipm_work *w, double *p, cb_fo_residual *res, long *inner, cb_
     return 1;
 }
 
-/* Progress of the judged error (and, until it first halves, of the gap sᵀz). */
-typedef struct {
-    double best, gap;
-    int k_best, halved;
-} ipm_progress;
-
-/* 1 when the error has not halved for IPM_STALL iterations; until it first halves, a fall of
- * the gap sᵀz below IPM_GAP_PROGRESS times its last value counts as progress as well (on large
- * problems the judged error stays near its start while the barrier falls, then drops). */
-static int stalled(ipm_progress *g, double e, double gap, int k)
+/* 1 when the error has not halved for IPM_STALL iterations (best, k_best updated). */
+static int stalled(double e, int k, double *best, int *k_best)
 {
-    if (e <= IPM_PROGRESS * g->best) {
-        g->halved |= k > 0;
-        g->best = e, g->gap = gap, g->k_best = k;
-    } else if (!g->halved && gap <= IPM_GAP_PROGRESS * g->gap) {
-        g->gap = gap, g->k_best = k;
-    }
-    return k - g->k_best >= IPM_STALL;
+    if (e <= IPM_PROGRESS * *best)
+        *best = e, *k_best = k;
+    return k - *k_best >= IPM_STALL;
 }
 
 /* The warm start as it is (start_point moves it into the interior): a solution the stop test
@@ -697,10 +684,9 @@ static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
                      cb_error *err)
 {
     ipm_work *w = work;
-    double t0 = cb_now(), step = INFINITY;
+    double t0 = cb_now(), step = INFINITY, best = INFINITY;
     long inner = 0;
-    int k = 0, status = -1, broke = 0;
-    ipm_progress prog = {INFINITY, INFINITY, 0, 0};
+    int k = 0, k_best = 0, status = -1, broke = 0;
     cb_fo_residual res;
     cb_step_cost cost;
     if (warm_start_status(w, s, sol, t0, info) >= 0)
@@ -715,8 +701,7 @@ static int ipm_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         if (cb_info_trace(info, s, k, t0, res.err) != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory for the trace");
         status = cb_fo_stop_status(&res, step, w->scale.norm_q, s, k, t0);
-        ipm_cones_apply(&w->cones, sol->p, w->s);
-        if (status >= 0 || broke || stalled(&prog, res.err, gap_at(w, 0.0, w->s, w->z), k))
+        if (status >= 0 || broke || stalled(res.err, k, &best, &k_best))
             break;
         if (!cb_step_fits(s, &cost)) { /* a factorisation cannot be stopped: none that won't fit */
             status = CB_STATUS_TIME_LIMIT;
