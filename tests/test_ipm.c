@@ -305,9 +305,10 @@ static void test_options(void **state)
     cbt_run_free(&r0);
     cb_problem_free(mb);
     cb_problem *prob = random_problem(CB_KIND_ROLLING3D, 12, CB_GEN_SPD, CB_STORAGE_BSR, 5);
-    const char *good[4][2] = {{"shift", "newton"}, {"shift", "each"}, {"shift", "outer"},
-                              {"factor", "supernodal"}};
-    for (int i = 0; i < 4; i++) {
+    const char *good[6][2] = {{"shift", "newton"}, {"shift", "each"}, {"shift", "outer"},
+                              {"factor", "supernodal"}, {"ordering", "metis"},
+                              {"ordering", "nesdis"}};
+    for (int i = 0; i < 6; i++) {
         cb_option opt = {good[i][0], good[i][1]};
         cbt_run_result r = run_ipm(prob, &opt, 1);
         print_message("  %s=%s: %s, %d iterations, error %.2e\n", good[i][0], good[i][1],
@@ -315,13 +316,14 @@ static void test_options(void **state)
         assert_true(r.info.solved);
         cbt_run_free(&r);
     }
-    const char *bad[5][3] = {
+    const char *bad[6][3] = {
         {"shift", "fast", "option shift: 'fast' is not newton, each or outer"},
+        {"ordering", "rcm", "option ordering: 'rcm' is not amd, metis or nesdis"},
         {"factor", "qr", "option factor: 'qr' is not simplicial or supernodal"},
         {"polish", "nsn", "option polish: not an option of a phase of ipm+nsn"},
         {"prox", "-1", "option prox"},
         {"ipm.gmres_max", "-2", "option gmres_max"}};
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         cb_option opt = {bad[i][0], bad[i][1]};
         cbt_run_result r = run_ipm(prob, &opt, 1);
         assert_int_equal(r.rc, CB_ERR_INPUT);
@@ -329,6 +331,31 @@ static void test_options(void **state)
         assert_non_null(strstr(r.err.text, bad[i][2]));
         cbt_run_free(&r);
     }
+    cb_problem_free(prob);
+}
+
+/* The ordering changes the factor's fill, not the answer: ipm+nsn on an SPD rolling3d problem
+ * (unique solution) with the AMD, METIS and NESDIS orderings, simplicial and supernodal: each
+ * judged solved, the reactions equal to 1e-6 (relative). */
+static void test_orderings_same_solution(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(CB_KIND_ROLLING3D, 60, CB_GEN_SPD, CB_STORAGE_BSR, 9);
+    const char *order[3][2] = {{"amd", "simplicial"}, {"metis", "simplicial"},
+                               {"nesdis", "supernodal"}};
+    cbt_run_result r[3];
+    for (int i = 0; i < 3; i++) {
+        cb_option opt[2] = {{"ordering", order[i][0]}, {"factor", order[i][1]}};
+        r[i] = run_ipm(prob, opt, 2);
+        print_message("  ordering=%s factor=%s: %s, %d iterations, error %.2e\n", order[i][0],
+                      order[i][1], cb_status_name(r[i].info.status), r[i].info.iterations,
+                      r[i].info.error);
+        assert_true(r[i].info.solved);
+    }
+    for (int i = 1; i < 3; i++)
+        assert_true(cbt_vec_reldiff(r[i].p, r[0].p, cb_problem_n(prob), 1e-12) <= 1e-6);
+    for (int i = 0; i < 3; i++)
+        cbt_run_free(&r[i]);
     cb_problem_free(prob);
 }
 
@@ -487,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_known_solutions), cmocka_unit_test(test_factored),
         cmocka_unit_test(test_singular_W),
         cmocka_unit_test(test_data_files),      cmocka_unit_test(test_options),
+        cmocka_unit_test(test_orderings_same_solution),
         cmocka_unit_test(test_prox_bounded),    cmocka_unit_test(test_drift_guard),
         cmocka_unit_test(test_global_form),
         cmocka_unit_test(test_global_form_copies),

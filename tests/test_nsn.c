@@ -347,6 +347,72 @@ static void test_multibody_hard(void **state)
     }
 }
 
+/* A 3D grid of g³ contacts (coulomb3d), W = 7 I on the diagonal blocks and −I between grid
+ * neighbours (symmetric, diagonally dominant: positive definite), as BSR. */
+static cb_problem *grid_problem(int g)
+{
+    int nc = g * g * g, nnzb = 0;
+    cb_problem *prob = NULL;
+    assert_int_equal(cb_problem_alloc(CB_KIND_COULOMB3D, nc, CB_STORAGE_BSR, 7 * nc, &prob,
+                                      NULL), CB_OK);
+    for (int a = 0; a < nc; a++) {
+        int x = a % g, y = a / g % g, z = a / (g * g);
+        const int nb[7][3] = {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}, {0, 0, 0},
+                              {1, 0, 0},  {0, 1, 0},  {0, 0, 1}}; /* increasing column */
+        for (int k = 0; k < 7; k++) {
+            int xx = x + nb[k][0], yy = y + nb[k][1], zz = z + nb[k][2];
+            if (xx < 0 || yy < 0 || zz < 0 || xx >= g || yy >= g || zz >= g)
+                continue;
+            prob->bsr.col[nnzb] = xx + g * (yy + g * zz);
+            for (int i = 0; i < 3; i++)
+                prob->bsr.val[(size_t)nnzb * 9 + i * 4] = k == 3 ? 7.0 : -1.0;
+            nnzb++;
+        }
+        prob->bsr.row_ptr[a + 1] = nnzb;
+        prob->mu[a] = 0.5;
+    }
+    prob->bsr.nnzb = nnzb;
+    return prob;
+}
+
+/* The direct solver on a contact graph with small separators and nc ≥ NSN_ND_MIN_NC (a 14³
+ * grid: its analysis compares AMD with METIS nested dissection and takes the one with less
+ * fill): with A_α = I and I − J_α = 0 the system is (W + λ I) x = b, and the solution satisfies
+ * it to 1e-12 relative, checked with the W product. */
+static void test_direct_large_graph(void **state)
+{
+    (void)state;
+    cb_problem *prob = grid_problem(14);
+    assert_int_equal(cb_problem_check(prob, NULL), CB_OK);
+    size_t n = cb_problem_n(prob), dd = 9;
+    double *buf = calloc(5 * n + 2 * prob->nc * dd + prob->nc, sizeof *buf), lambda = 0.5;
+    double *b = buf, *x = b + n, *r = x + n, *F = r + n, *z = F + n, *IJ = z + n;
+    double *A = IJ + prob->nc * dd, *rho = A + prob->nc * dd;
+    cb_rng rng;
+    cb_rng_seed(&rng, 11);
+    for (size_t i = 0; i < n; i++)
+        x[i] = b[i] = cb_rng_normal(&rng);
+    for (int a = 0; a < prob->nc; a++)
+        for (int i = 0; i < 3; i++)
+            A[(size_t)a * dd + i * 4] = 1.0, rho[a] = 1.0;
+    nsn_system sys = {prob, prob->nc, prob->d, n, rho, F, IJ, A, z, 0, 0.0};
+    nsn_direct *s = NULL;
+    cb_work cnt = {0};
+    assert_int_equal(nsn_direct_new(prob, &s, NULL), CB_OK);
+    assert_int_equal(nsn_direct_factor(s, &sys, lambda, &cnt), 0);
+    assert_int_equal(nsn_direct_solve(s, x), CB_OK);
+    cb_problem_Wp(prob, x, r);
+    double rn = 0, bn = 0;
+    for (size_t i = 0; i < n; i++)
+        r[i] += lambda * x[i] - b[i], rn += r[i] * r[i], bn += b[i] * b[i];
+    print_message("  14^3 grid (nc = %d): |(W + lambda I) x - b| / |b| = %.1e\n", prob->nc,
+                  sqrt(rn / bn));
+    assert_true(sqrt(rn / bn) <= 1e-12);
+    nsn_direct_free(s);
+    free(buf);
+    cb_problem_free(prob);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_known_solutions),
         cmocka_unit_test(test_siconos_data),    cmocka_unit_test(test_superlinear),
         cmocka_unit_test(test_singular_w),      cmocka_unit_test(test_multibody_hard),
+        cmocka_unit_test(test_direct_large_graph),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,6 +78,7 @@ typedef struct {
     int newton;     /* shift=newton */
     long gmres_max; /* GMRES iterations per solve (shift=newton) */
     int supernodal; /* factor=supernodal */
+    int ordering;   /* IPM_ORDER_* (option ordering) */
     double prox;    /* ρ scale */
     int form;       /* IPM_FORM_* */
     long max_inner; /* interior-point iterations per shift value */
@@ -116,6 +117,8 @@ static const cb_option_spec ipm_options[] = {
                      "moved once the program is solved (keeps p bounded on a singular W), >= 0"},
     {"factor", "simplicial", "CHOLMOD factorisation: simplicial (LDL', no BLAS: the same bits "
                              "everywhere) | supernodal (BLAS)"},
+    {"ordering", "amd", "fill-reducing ordering of the normal matrix: amd | metis | nesdis "
+                        "(nested dissection: less fill on large contact graphs)"},
     {"max_inner", "100", "shift=outer: interior-point iterations per shift value (>= 1)"},
     {"gmres_max", "50", "shift=newton: GMRES iterations per linear solve (>= 0)"},
     {"form", "auto", "the problem the interior point works on: local (W) | global (M, H of a "
@@ -137,6 +140,11 @@ static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
                                                                            : IPM_FORM_AUTO;
     if (rc == CB_OK && strcmp(f, "simplicial") && strcmp(f, "supernodal"))
         rc = cb_fail(err, CB_ERR_INPUT, "option factor: '%s' is not simplicial or supernodal", f);
+    const char *od = rc == CB_OK ? cb_option_get(s, ipm_options, "ordering") : "";
+    p->ordering = !strcmp(od, "metis") ? IPM_ORDER_METIS
+                  : !strcmp(od, "nesdis") ? IPM_ORDER_NESDIS : IPM_ORDER_AMD;
+    if (rc == CB_OK && strcmp(od, "amd") && strcmp(od, "metis") && strcmp(od, "nesdis"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option ordering: '%s' is not amd, metis or nesdis", od);
     if (rc == CB_OK)
         rc = cb_option_double(s, ipm_options, "prox", 0, 1e6, &p->prox, err);
     if (rc == CB_OK)
@@ -231,8 +239,8 @@ static int build_work(const cb_problem *prob, const ipm_params *par, const ipm_n
         rc = cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory (nc = %d)", prob->nc);
     if (rc == CB_OK)
         rc = global ? ipm_normal_new_global(w->prob, w->cones.fixed, &w->nm, err)
-                    : ipm_normal_renew(w->prob, w->cones.fixed, par->supernodal, donor, &w->nm,
-                                       err);
+                    : ipm_normal_renew(w->prob, w->cones.fixed, par->supernodal, par->ordering,
+                                       donor, &w->nm, err);
     if (rc != CB_OK) {
         ipm_cleanup(w);
         return rc;

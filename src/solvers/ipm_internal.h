@@ -51,12 +51,17 @@ double ipm_soc_max_step(int k, const double *x, const double *dx);
  * block-diagonal Gᵀ W⁻² G, identity rows on fixed components), its CHOLMOD factorisation (the
  * block pattern of S is analysed once) and S p. Dense and BSR storage. */
 typedef struct ipm_normal ipm_normal;
+/* Fill-reducing ordering of the normal matrix: AMD (minimum degree), METIS (nested dissection
+ * by graph partitioning) or CHOLMOD's own nested dissection (NESDIS, METIS's partitioner). */
+enum { IPM_ORDER_AMD, IPM_ORDER_METIS, IPM_ORDER_NESDIS };
+/* supernodal: CHOLMOD's supernodal factorisation (dense BLAS kernels: the bits may depend on
+ * the CPU) instead of the simplicial LDLᵀ; ordering: IPM_ORDER_*. */
 int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int supernodal,
-                   ipm_normal **out, cb_error *err);
+                   int ordering, ipm_normal **out, cb_error *err);
 /* The same, taking donor's symbolic analysis (not analysing again) when S has donor's pattern
  * (donor NULL: none); donor is left as it was. */
 int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int supernodal,
-                     const ipm_normal *donor, ipm_normal **out, cb_error *err);
+                     int ordering, const ipm_normal *donor, ipm_normal **out, cb_error *err);
 /* Factor S + D + δ I, D given as nc diagonal blocks (d×d column-major). 0 when factored, 1 when
  * not positive definite (try a larger δ), CB_ERR_NOMEM. Counts the block products. */
 int ipm_normal_factor(ipm_normal *nm, const double *D, double delta, cb_work *cnt);

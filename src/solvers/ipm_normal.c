@@ -1,7 +1,8 @@
 /* conebench — the normal-equations matrix of `ipm` (ipm_internal.h): N = S + D + δ I with
  * S = (W + Wᵀ)/2 kept as its upper triangle in compressed columns over W's symmetrised block
  * pattern (dense or BSR storage), D the per-contact blocks of the Nesterov–Todd scaling, and its
- * sparse Cholesky factorisation by CHOLMOD (SuiteSparse), analysed once (AMD ordering).
+ * sparse Cholesky factorisation by CHOLMOD (SuiteSparse), analysed once (AMD ordering, or
+ * METIS/NESDIS nested dissection on request: less fill on contact graphs with small separators).
  * Simplicial LDLᵀ by default: no BLAS, so the bits do not depend on the CPU or the BLAS kernel;
  * supernodal (BLAS) on request. A normal matrix made by ipm_normal_new_global hands every
  * call to the global form's algebra (ipm_global.c). */
@@ -209,14 +210,15 @@ static int analyse(ipm_normal *nm, const ipm_normal *donor)
 }
 
 int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int supernodal,
-                   ipm_normal **out, cb_error *err)
+                   int ordering, ipm_normal **out, cb_error *err)
 {
-    return ipm_normal_renew(prob, fixed, supernodal, NULL, out, err);
+    return ipm_normal_renew(prob, fixed, supernodal, ordering, NULL, out, err);
 }
 
 int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int supernodal,
-                     const ipm_normal *donor, ipm_normal **out, cb_error *err)
+                     int ordering, const ipm_normal *donor, ipm_normal **out, cb_error *err)
 {
+    static const int cholmod_ordering[] = {CHOLMOD_AMD, CHOLMOD_METIS, CHOLMOD_NESDIS};
     *out = NULL;
     if (prob->storage != CB_STORAGE_DENSE && prob->storage != CB_STORAGE_BSR)
         return cb_fail(err, CB_ERR_INPUT, "ipm: the normal matrix needs dense or bsr storage");
@@ -227,7 +229,8 @@ int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int sup
     nm->nc = prob->nc, nm->d = prob->d, nm->n = prob->nc * prob->d;
     cholmod_start(&nm->cm);
     nm->cm.print = 0;
-    nm->cm.nmethods = 1, nm->cm.method[0].ordering = CHOLMOD_AMD, nm->cm.postorder = 1;
+    nm->cm.nmethods = 1, nm->cm.method[0].ordering = cholmod_ordering[ordering];
+    nm->cm.postorder = 1;
     nm->cm.supernodal = supernodal ? CHOLMOD_SUPERNODAL : CHOLMOD_SIMPLICIAL;
     int rc = build_pattern(nm);
     if (rc == CB_OK) {

@@ -1,10 +1,12 @@
 /* conebench — the linear solvers of `nsn`: (H + λ I) Δ = b assembled in compressed columns from
  * W's block pattern and factored by KLU (SuiteSparse: sparse LU without BLAS, so the bits do
- * not depend on the CPU or the BLAS kernel), and a matrix-free restarted GMRES through the W
+ * not depend on the CPU or the BLAS kernel; AMD ordering, or on large contact graphs METIS
+ * nested dissection of the contact blocks when it fills less), and a matrix-free restarted GMRES through the W
  * kernels (factored storage, or when the direct solver fails) with block-Jacobi
  * preconditioning. */
 #include "nsn_internal.h"
 
+#include <cholmod.h>
 #include <klu.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 
 #define AT(M, d, i, j) ((M)[(i) + (size_t)(j) * (d)])
 #define NSN_REFACTOR_RCOND 1e-12 /* klu_rcond below this: factor afresh (new pivots) */
+#define NSN_ND_MIN_NC 2000 /* from this many contacts: METIS nested dissection is considered */
 
 struct nsn_direct {
     const cb_problem *prob;
@@ -111,8 +114,48 @@ static int same_pattern(const nsn_direct *s, const nsn_direct *old)
            !memcmp(old->Ai, s->Ai, (size_t)s->Ap[s->n] * sizeof *s->Ai);
 }
 
+/* Block ordering of the contact graph (the upper triangle of the block pattern) by CHOLMOD:
+ * AMD or METIS, whichever its symbolic analysis finds gives less fill in the Cholesky factor
+ * of the symmetrised pattern. *nd = 1 and bperm (nc) set when METIS wins; 0: keep KLU's AMD. */
+static int nd_block_order(const nsn_direct *s, int *bperm, int *nd)
+{
+    cholmod_common cm;
+    cholmod_start(&cm);
+    cm.print = 0, cm.nmethods = 2, cm.postorder = 1;
+    cm.method[0].ordering = CHOLMOD_AMD, cm.method[1].ordering = CHOLMOD_METIS;
+    cholmod_sparse A = {(size_t)s->nc, (size_t)s->nc, (size_t)s->bptr[s->nc], s->bptr, s->brow,
+                        NULL, NULL, NULL, 1, CHOLMOD_INT, CHOLMOD_PATTERN, CHOLMOD_DOUBLE, 1, 1};
+    cholmod_factor *L = cholmod_analyze(&A, &cm);
+    int rc = L ? CB_OK : CB_ERR_NOMEM;
+    *nd = L && cm.method[cm.selected].ordering == CHOLMOD_METIS;
+    if (*nd)
+        memcpy(bperm, L->Perm, (size_t)s->nc * sizeof *bperm);
+    cholmod_free_factor(&L, &cm);
+    cholmod_finish(&cm);
+    return rc;
+}
+
+/* KLU's symbolic analysis of s: for nc ≥ NSN_ND_MIN_NC the contact blocks in nested-dissection
+ * order when that has less fill (contact graphs with small separators: piles), else AMD. */
+static klu_symbolic *analyse(nsn_direct *s)
+{
+    int nd = 0, *bperm = s->nc >= NSN_ND_MIN_NC ? cb_calloc((size_t)s->nc, sizeof *bperm) : NULL;
+    int *perm = bperm ? cb_calloc((size_t)s->n, sizeof *perm) : NULL;
+    klu_symbolic *sym = NULL;
+    if (perm && nd_block_order(s, bperm, &nd) == CB_OK && nd) {
+        for (int b = 0; b < s->nc; b++)
+            for (int c = 0; c < s->d; c++)
+                perm[b * s->d + c] = bperm[b] * s->d + c;
+        sym = klu_analyze_given(s->n, s->Ap, s->Ai, perm, perm, &s->common);
+    }
+    if (!nd)
+        sym = klu_analyze(s->n, s->Ap, s->Ai, &s->common);
+    free(bperm), free(perm);
+    return sym;
+}
+
 /* The matrix of prob; its symbolic analysis taken from old (then cleared) when the pattern is
- * old's, else klu_analyze. */
+ * old's, else analysed (analyse). */
 static int direct_new(const cb_problem *prob, nsn_direct *old, nsn_direct **out, cb_error *err)
 {
     nsn_direct *s = cb_calloc(1, sizeof *s);
@@ -126,7 +169,7 @@ static int direct_new(const cb_problem *prob, nsn_direct *old, nsn_direct **out,
     if (rc == CB_OK && same_pattern(s, old)) {
         s->sym = old->sym;
         old->sym = NULL;
-    } else if (rc == CB_OK && !(s->sym = klu_analyze(s->n, s->Ap, s->Ai, &s->common))) {
+    } else if (rc == CB_OK && !(s->sym = analyse(s))) {
         rc = CB_ERR_NOMEM;
     } else if (rc == CB_OK) {
         cb_analysis_count();

@@ -32,7 +32,7 @@ static int factor_test(const cb_problem *prob, int *definite, cb_error *err)
     unsigned char *fixed = cb_calloc(n, 1);
     double *D = cb_calloc(n * (size_t)prob->d, sizeof *D);
     ipm_normal *nm = NULL;
-    int rc = fixed && D ? ipm_normal_new(prob, fixed, 0, &nm, err)
+    int rc = fixed && D ? ipm_normal_new(prob, fixed, 0, IPM_ORDER_AMD, &nm, err)
                         : cb_fail(err, CB_ERR_NOMEM, "out of memory");
     if (rc == CB_OK) {
         int f = ipm_normal_factor(nm, D, 0.0, &(cb_work){0});
