@@ -58,6 +58,10 @@
 #define NSN_SMOOTH_GROWTH 1.5 /* a chunk undone when ‖p‖ passes this × the reference */
 #define NSN_STALL_WINDOW 30   /* smoothing phase ends: no decrease to NSN_STALL_GAIN × the */
 #define NSN_STALL_GAIN 0.1    /* error of NSN_STALL_WINDOW steps before */
+#define NSN_PLAIN_FAILS 6     /* smoothing=auto: the plain phase ends after this many line
+                                 searches failed in a row (λ grown by 10^6) */
+
+enum { NSN_SMOOTH_OFF, NSN_SMOOTH_ON, NSN_SMOOTH_AUTO };
 
 typedef struct {
     int ac;               /* formulation=ac: ρ_α = 1/‖W_αα‖ */
@@ -65,7 +69,8 @@ typedef struct {
     double reg;           /* λ scale */
     long gmres_max;       /* GMRES iterations per Newton step */
     long sweeps;          /* nsgs sweeps of the safeguard */
-    int smooth;           /* smoothing=auto (and formulation=ac): the smoothing phase first */
+    int smooth;           /* with formulation=ac: NSN_SMOOTH_OFF, _ON (the smoothing phase
+                             first) or _AUTO (plain first, smoothing when it stalls) */
 } nsn_params;
 
 typedef struct {
@@ -86,6 +91,10 @@ typedef struct {
     double gs_time;         /* its wall seconds */
     double *p0;             /* the starting point (the plain method restarts there) */
     int smoothing;          /* 1 while in the smoothing phase */
+    int smooth_first;       /* 1 at the smoothing phase's first step (ε_0 from there) */
+    int may_smooth;         /* smoothing=auto: 1 while the plain phase may hand over */
+    int fails;              /* line searches failed in a row (plain phase) */
+    int k0;                 /* the step the current phase started after */
     double eps, r0;         /* its current ε; ‖F(p_0)‖/√nc */
     double p_ref;           /* the largest ‖p‖ it accepted */
     cb_fo_drift drift;      /* the drift detector (first_order.h) */
@@ -102,9 +111,11 @@ static const cb_option_spec nsn_options[] = {
     {"gmres_max", "200", "GMRES iterations per Newton step (>= 1)"},
     {"fallback_sweeps", "0", "nsgs sweeps when the line search fails (>= 0; 0: no nsgs, only "
                              "a larger shift; nsn+nsgs sets 20)"},
-    {"smoothing", "auto", "auto: with formulation=ac, a smoothing Newton phase first (smoothed "
-                          "max and disk projections on a path eps -> 0; ends when p drifts along "
-                          "null(W) or stalls, then the plain method from the start) | off"},
+    {"smoothing", "auto", "with formulation=ac: auto: the plain method first, and when it stalls "
+                          "or p drifts, the smoothing phase from the start | on: the smoothing "
+                          "Newton phase first (smoothed max and disk projections on a path eps "
+                          "-> 0; ends when p drifts along null(W) or stalls, then the plain method "
+                          "from the start) | off: the plain method only"},
     {NULL, NULL, NULL}};
 
 static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
@@ -117,8 +128,8 @@ static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
         rc = cb_fail(err, CB_ERR_INPUT, "option formulation: '%s' is not natural or ac", f);
     if (rc == CB_OK && strcmp(l, "auto") && strcmp(l, "klu") && strcmp(l, "gmres"))
         rc = cb_fail(err, CB_ERR_INPUT, "option linear: '%s' is not auto, klu or gmres", l);
-    if (rc == CB_OK && strcmp(sm, "auto") && strcmp(sm, "off"))
-        rc = cb_fail(err, CB_ERR_INPUT, "option smoothing: '%s' is not auto or off", sm);
+    if (rc == CB_OK && strcmp(sm, "auto") && strcmp(sm, "on") && strcmp(sm, "off"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option smoothing: '%s' is not auto, on or off", sm);
     if (rc == CB_OK)
         rc = cb_option_double(s, nsn_options, "reg", 0, 1e10, &p->reg, err);
     if (rc == CB_OK)
@@ -127,7 +138,9 @@ static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
         rc = cb_option_int(s, nsn_options, "fallback_sweeps", 0, 1000000, &p->sweeps, err);
     p->ac = !strcmp(f, "ac");
     p->linear = !strcmp(l, "klu") ? 1 : !strcmp(l, "gmres") ? 2 : 0;
-    p->smooth = p->ac && !strcmp(sm, "auto");
+    p->smooth = !p->ac || !strcmp(sm, "off") ? NSN_SMOOTH_OFF
+                : !strcmp(sm, "on")             ? NSN_SMOOTH_ON
+                                                : NSN_SMOOTH_AUTO;
     return rc;
 }
 
@@ -195,12 +208,6 @@ static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     }
     scales(w);
     cb_judge_scale_of(prob, &w->scale);
-    cb_settings gs_settings = *s; /* nsgs with its own defaults: no nsn option */
-    gs_settings.options = NULL, gs_settings.noptions = 0;
-    if (par.sweeps > 0 && (rc = cb_solver_nsgs.setup(prob, &gs_settings, &w->gs, err)) != CB_OK) {
-        nsn_cleanup(w);
-        return rc;
-    }
     if (par.linear != 2 && prob->storage != CB_STORAGE_FACTORED &&
         (rc = nsn_direct_new(prob, &w->direct, err)) != CB_OK) {
         nsn_cleanup(w);
@@ -353,15 +360,31 @@ static int smooth_safeguard(nsn_work *w, const cb_settings *s, double *p, cb_wor
     return rc;
 }
 
+/* The safeguard's nsgs work, set up at its first use (nsgs with its own defaults: no nsn
+ * option), so a run that never needs it never pays for it. */
+static int safeguard_work(nsn_work *w, const cb_settings *s, cb_error *err)
+{
+    if (w->gs)
+        return CB_OK;
+    cb_settings gs = *s;
+    gs.options = NULL, gs.noptions = 0;
+    return cb_solver_nsgs.setup(w->prob, &gs, &w->gs, err);
+}
+
 /* The safeguard: fallback_sweeps sweeps of nsgs from p (the smoothing phase's own in that
- * phase), then y = W p + q with the judge's kernel; none (p and y kept) when fallback_sweeps = 0. */
+ * phase, which smoothing=auto runs whatever fallback_sweeps), then y = W p + q with the judge's
+ * kernel; none (p and y kept) when fallback_sweeps = 0 (outside that phase). */
 static int fallback_step(nsn_work *w, const cb_settings *s, double *p, cb_work *cnt,
                          cb_error *err)
 {
-    if (!w->gs)
+    int used = w->par.sweeps > 0 || (w->smoothing && w->par.smooth == NSN_SMOOTH_AUTO);
+    if (!used)
         return CB_OK;
-    int st, rc = w->smoothing ? smooth_safeguard(w, s, p, cnt, err)
-                              : nsgs_run(w, s, p, (int)w->par.sweeps, s->tol, &st, err);
+    int st, rc = safeguard_work(w, s, err);
+    if (rc != CB_OK)
+        return rc;
+    rc = w->smoothing ? smooth_safeguard(w, s, p, cnt, err)
+                      : nsgs_run(w, s, p, (int)w->par.sweeps, s->tol, &st, err);
     cb_problem_y(w->prob, p, w->y);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     return rc;
@@ -417,8 +440,11 @@ static int smooth_iterate(nsn_work *w, const cb_settings *s, double *p, int firs
 static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double err,
                    cb_work *cnt, cb_error *e)
 {
-    if (w->smoothing)
-        return smooth_iterate(w, s, p, k == 1, err, cnt, e);
+    if (w->smoothing) {
+        int first = w->smooth_first;
+        w->smooth_first = 0;
+        return smooth_iterate(w, s, p, first, err, cnt, e);
+    }
     if (!nsn_system_eval(&w->sys, p, w->y, cnt))
         return CB_ERR_INPUT; /* not finite: the caller reports diverged */
     double lambda = w->par.reg * fmin(1.0, err) * w->w_scale * w->lambda_boost;
@@ -427,39 +453,58 @@ static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double e
         return rc;
     memmove(w->psi_hist + 1, w->psi_hist, (NSN_MEMORY - 1) * sizeof *w->psi_hist);
     w->psi_hist[0] = merit(w, w->sys.F);
-    if (line_search(w, p, k, 0, cnt)) {
+    if (line_search(w, p, k - w->k0, 0, cnt)) {
         w->lambda_boost = fmax(1.0, w->lambda_boost / NSN_LAMBDA_GROW);
+        w->fails = 0;
     } else {
         w->lambda_boost *= NSN_LAMBDA_GROW;
+        w->fails++;
         return fallback_step(w, s, p, cnt, e);
     }
     return CB_OK;
 }
 
-/* After step k of the smoothing phase: end it when p drifts (first_order.h) or the error has
- * not fallen tenfold in NSN_STALL_WINDOW steps; the plain method then starts afresh from p_0
- * (res, y updated). */
-static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
+/* A new phase from p_0 after step k: the line search's and the drift detector's memories
+ * cleared (res, y updated). */
+static void restart(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
 {
-    double *old = &w->err_hist[k % NSN_STALL_WINDOW];
-    int stalled = k > NSN_STALL_WINDOW && res->err > NSN_STALL_GAIN * *old;
-    *old = res->err;
-    if (!w->smoothing || !(cb_fo_drift_update(&w->drift, res, w->y) == 2 || stalled))
-        return;
-    w->smoothing = 0;
     w->lambda_boost = 1.0;
+    w->fails = 0;
+    w->k0 = k;
     memset(w->psi_hist, 0, sizeof w->psi_hist);
+    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     memcpy(p, w->p0, w->n * sizeof *p);
     cb_problem_y(w->prob, p, w->y);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     cb_fo_residual_eval(w->prob, p, w->y, &w->scale, res, cnt);
 }
 
+/* After step k: the smoothing phase ends when p drifts (first_order.h) or its error has not
+ * fallen tenfold in NSN_STALL_WINDOW steps, and hands over to the plain method; smoothing=auto's
+ * plain phase ends (once) when its error has not fallen so or after NSN_PLAIN_FAILS failed line
+ * searches in a row (not on drift: Newton's first steps may grow ‖p‖ towards a solution), and
+ * hands over to the smoothing phase. The new phase starts from p_0. */
+static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
+{
+    double *old = &w->err_hist[k % NSN_STALL_WINDOW];
+    int stalled = k - w->k0 > NSN_STALL_WINDOW && res->err > NSN_STALL_GAIN * *old;
+    *old = res->err;
+    if (w->smoothing && (cb_fo_drift_update(&w->drift, res, w->y) == 2 || stalled)) {
+        w->smoothing = 0;
+    } else if (w->may_smooth && (stalled || w->fails >= NSN_PLAIN_FAILS)) {
+        w->may_smooth = 0;
+        w->smoothing = w->smooth_first = 1;
+    } else {
+        return;
+    }
+    restart(w, p, k, res, cnt);
+}
+
 /* With the safeguard: the phases nsn (its own counters) and nsgs (the safeguard's), and the
  * safeguard's counters added into the totals. Plain nsn: nothing (one phase, the whole run). */
 static void record_phases(const nsn_work *w, cb_info *info, double t0)
 {
-    if (!w->gs)
+    if (!w->gs && w->par.sweeps == 0)
         return;
     cb_info_phase(info, cb_solver_nsn.name, info->iterations, &info->work,
                   cb_now() - t0 - w->gs_time);
@@ -476,7 +521,9 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     cb_step_cost cost;
     int status = -1;
     cb_error_clear(err); /* a message set below comes from the step that failed */
-    w->smoothing = w->par.smooth, w->lambda_boost = 1.0, w->p_ref = 0.0;
+    w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
+    w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
+    w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);

@@ -1,0 +1,168 @@
+/* conebench — the dense backend of `nsn`'s direct solver (nsn_linear.c hands it the Newton
+ * systems of small problems): H + λ I assembled as one n×n column-major matrix from dense or
+ * BSR W and factored by Gaussian elimination with partial pivoting. Plain C in one fixed order
+ * of operations (no BLAS/LAPACK: the bits do not depend on the CPU or the BLAS kernel,
+ * detmath.h); no allocation after nsn_dense_new. */
+#include "nsn_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+
+#define AT(M, d, i, j) ((M)[(i) + (size_t)(j) * (d)])
+
+struct nsn_dense {
+    const cb_problem *prob;
+    int nc, d, n;
+    double *M;  /* n×n, column-major: H + λ I, then its LU factors */
+    int *piv;   /* row k was swapped with row piv[k] at step k */
+    int ok;     /* 1 once M holds the factors of a nonsingular matrix */
+};
+
+int nsn_dense_new(const cb_problem *prob, nsn_dense **out)
+{
+    nsn_dense *s = cb_calloc(1, sizeof *s);
+    *out = NULL;
+    if (!s)
+        return CB_ERR_NOMEM;
+    s->prob = prob, s->nc = prob->nc, s->d = prob->d, s->n = prob->nc * prob->d;
+    s->M = cb_calloc((size_t)s->n * s->n, sizeof *s->M);
+    s->piv = cb_calloc((size_t)s->n, sizeof *s->piv);
+    if (!s->M || !s->piv) {
+        nsn_dense_free(s);
+        return CB_ERR_NOMEM;
+    }
+    *out = s;
+    return CB_OK;
+}
+
+void nsn_dense_set_problem(nsn_dense *s, const cb_problem *prob)
+{
+    s->prob = prob;
+    s->ok = 0;
+}
+
+/* Block row α of A W into M (rows α d …): M_{αd+i, j} = Σ_l A_α(i, l) W_{αd+l, j}; dense W. */
+static void row_dense(nsn_dense *s, const double *A, int a)
+{
+    int d = s->d, n = s->n;
+    const double *W = s->prob->W;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < d; i++) {
+            double v = 0.0;
+            for (int l = 0; l < d; l++)
+                v += AT(A, d, i, l) * W[(size_t)(a * d + l) + (size_t)j * n];
+            s->M[(size_t)(a * d + i) + (size_t)j * n] = v;
+        }
+}
+
+/* Block row α of A W into M from the stored BSR blocks W_αβ (the others stay zero). */
+static void row_bsr(nsn_dense *s, const double *A, int a, cb_work *cnt)
+{
+    int d = s->d, n = s->n;
+    const cb_bsr *b = &s->prob->bsr;
+    for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++) {
+        const double *w = b->val + (size_t)k * d * d;
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++) {
+                double v = 0.0;
+                for (int l = 0; l < d; l++)
+                    v += AT(A, d, i, l) * AT(w, d, l, j);
+                s->M[(size_t)(a * d + i) + (size_t)(b->col[k] * d + j) * n] = v;
+            }
+        cnt->block_products += d;
+    }
+}
+
+/* M = H + λ I = diag(I − J_α) + λ I + A W, block row by block row. */
+static void assemble(nsn_dense *s, const nsn_system *sys, double lambda, cb_work *cnt)
+{
+    int d = s->d, n = s->n;
+    size_t dd = (size_t)d * d;
+    if (s->prob->storage == CB_STORAGE_BSR)
+        memset(s->M, 0, (size_t)n * n * sizeof *s->M);
+    for (int a = 0; a < s->nc; a++) {
+        if (s->prob->storage == CB_STORAGE_BSR)
+            row_bsr(s, sys->A + a * dd, a, cnt);
+        else
+            row_dense(s, sys->A + a * dd, a), cnt->block_products += (long long)s->nc * d;
+        const double *IJ = sys->IJ + a * dd;
+        for (int j = 0; j < d; j++)
+            for (int i = 0; i < d; i++)
+                s->M[(size_t)(a * d + i) + (size_t)(a * d + j) * n] +=
+                    AT(IJ, d, i, j) + (i == j) * lambda;
+    }
+}
+
+/* In-place LU with partial pivoting, P M = L U (unit L below the diagonal); 1 when a pivot is
+ * zero or not finite (singular), else 0. */
+static int lu(nsn_dense *s)
+{
+    int n = s->n;
+    double *M = s->M;
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(AT(M, n, i, k)) > fabs(AT(M, n, p, k)))
+                p = i;
+        double piv = AT(M, n, p, k);
+        if (piv == 0.0 || !isfinite(piv))
+            return 1;
+        s->piv[k] = p;
+        if (p != k)
+            for (int j = 0; j < n; j++) {
+                double t = AT(M, n, k, j);
+                AT(M, n, k, j) = AT(M, n, p, j);
+                AT(M, n, p, j) = t;
+            }
+        for (int i = k + 1; i < n; i++)
+            AT(M, n, i, k) /= piv;
+        for (int j = k + 1; j < n; j++) {
+            double u = AT(M, n, k, j);
+            if (u != 0.0)
+                for (int i = k + 1; i < n; i++)
+                    AT(M, n, i, j) -= AT(M, n, i, k) * u;
+        }
+    }
+    return 0;
+}
+
+int nsn_dense_factor(nsn_dense *s, const nsn_system *sys, double lambda, cb_work *cnt)
+{
+    assemble(s, sys, lambda, cnt);
+    s->ok = lu(s) == 0;
+    return s->ok ? 0 : 1;
+}
+
+/* b ← U⁻¹ L⁻¹ P b. */
+int nsn_dense_solve(const nsn_dense *s, double *b)
+{
+    int n = s->n;
+    const double *M = s->M;
+    if (!s->ok)
+        return CB_ERR_INTERNAL;
+    for (int k = 0; k < n; k++) {
+        double t = b[k];
+        b[k] = b[s->piv[k]];
+        b[s->piv[k]] = t;
+    }
+    for (int j = 0; j < n; j++)
+        for (int i = j + 1; i < n; i++)
+            b[i] -= AT(M, n, i, j) * b[j];
+    for (int j = n - 1; j >= 0; j--) {
+        b[j] /= AT(M, n, j, j);
+        for (int i = 0; i < j; i++)
+            b[i] -= AT(M, n, i, j) * b[j];
+    }
+    return CB_OK;
+}
+
+void nsn_dense_free(nsn_dense *s)
+{
+    if (!s)
+        return;
+    free(s->M), free(s->piv);
+    free(s);
+}
