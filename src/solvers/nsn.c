@@ -90,6 +90,7 @@ typedef struct {
     int gs_sweeps;          /* its sweeps */
     double gs_time;         /* its wall seconds */
     double *p0;             /* the starting point (the plain method restarts there) */
+    double *mem;            /* one block holding every array above */
     int smoothing;          /* 1 while in the smoothing phase */
     int smooth_first;       /* 1 at the smoothing phase's first step (ε_0 from there) */
     int may_smooth;         /* smoothing=auto: 1 while the plain phase may hand over */
@@ -152,9 +153,7 @@ static void nsn_cleanup(void *work)
     nsn_direct_free(w->direct);
     if (w->gs)
         cb_solver_nsgs.cleanup(w->gs);
-    free(w->rho), free(w->sys.F), free(w->sys.IJ), free(w->sys.A);
-    free(w->sys.z), free(w->y), free(w->dp), free(w->pt), free(w->yt), free(w->Ft);
-    free(w->scratch), free(w->p0);
+    free(w->mem);
     free(w);
 }
 
@@ -172,20 +171,22 @@ static void scales(nsn_work *w)
     w->w_scale = sum > 0 ? sum / prob->nc : 1.0;
 }
 
+/* Every array of the work carved from one zeroed block (one allocation per setup). */
 static int alloc_work(const cb_problem *prob, nsn_work *w)
 {
     size_t n = w->n, nc = (size_t)prob->nc, dd = (size_t)prob->d * prob->d;
-    w->rho = cb_calloc(nc, sizeof(double));
-    w->sys = (nsn_system){prob, prob->nc, prob->d, n, NULL, cb_calloc(n, sizeof(double)),
-                          cb_calloc(nc * dd, sizeof(double)), cb_calloc(nc * dd, sizeof(double)),
-                          cb_calloc(n, sizeof(double)), w->par.ac, 0.0};
-    w->sys.rho = w->rho;
-    w->y = cb_calloc(n, sizeof(double)), w->dp = cb_calloc(n, sizeof(double));
-    w->pt = cb_calloc(n, sizeof(double)), w->yt = cb_calloc(n, sizeof(double));
-    w->Ft = cb_calloc(n, sizeof(double)), w->scratch = cb_calloc(n, sizeof(double));
-    w->p0 = cb_calloc(n, sizeof(double));
-    return w->rho && w->sys.F && w->sys.IJ && w->sys.A && w->sys.z && w->y &&
-           w->dp && w->pt && w->yt && w->Ft && w->scratch && w->p0 ? CB_OK : CB_ERR_NOMEM;
+    w->mem = cb_calloc(nc + 9 * n + 2 * nc * dd, sizeof(double));
+    if (!w->mem)
+        return CB_ERR_NOMEM;
+    double *m = w->mem;
+    w->rho = m, m += nc;
+    w->sys = (nsn_system){prob, prob->nc, prob->d, n, w->rho, m, m + n, m + n + nc * dd,
+                          m + n + 2 * nc * dd, w->par.ac, 0.0};
+    m += 2 * n + 2 * nc * dd;
+    double **vec[] = {&w->y, &w->dp, &w->pt, &w->yt, &w->Ft, &w->scratch, &w->p0};
+    for (size_t k = 0; k < sizeof vec / sizeof *vec; k++, m += n)
+        *vec[k] = m;
+    return CB_OK;
 }
 
 static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)

@@ -23,17 +23,14 @@ struct nsn_dense {
 
 int nsn_dense_new(const cb_problem *prob, nsn_dense **out)
 {
-    nsn_dense *s = cb_calloc(1, sizeof *s);
+    size_t n = (size_t)prob->nc * prob->d; /* one block: the struct, M, then piv */
+    nsn_dense *s = cb_calloc(1, sizeof *s + (n * n + n) * sizeof(double));
     *out = NULL;
     if (!s)
         return CB_ERR_NOMEM;
-    s->prob = prob, s->nc = prob->nc, s->d = prob->d, s->n = prob->nc * prob->d;
-    s->M = cb_calloc((size_t)s->n * s->n, sizeof *s->M);
-    s->piv = cb_calloc((size_t)s->n, sizeof *s->piv);
-    if (!s->M || !s->piv) {
-        nsn_dense_free(s);
-        return CB_ERR_NOMEM;
-    }
+    s->prob = prob, s->nc = prob->nc, s->d = prob->d, s->n = (int)n;
+    s->M = (double *)(s + 1);
+    s->piv = (int *)(s->M + n * n);
     *out = s;
     return CB_OK;
 }
@@ -161,8 +158,5 @@ int nsn_dense_solve(const nsn_dense *s, double *b)
 
 void nsn_dense_free(nsn_dense *s)
 {
-    if (!s)
-        return;
-    free(s->M), free(s->piv);
     free(s);
 }
