@@ -5,7 +5,7 @@
  * Both have the same zeros: the solutions of the CCP. The residuals and their generalised
  * Jacobians are in nsn_internal.h:  F(p) = p − P(p − ρ ·),  H = I − D + A W  (block by block).
  * Each iteration solves (H + λ I) Δ = −F — sparse LU of the block-sparse matrix (KLU) on dense
- * and BSR storage, restarted GMRES through the W kernels on factored storage or when the
+ * and BSR storage (dense LU below NSN_DENSE_MAX rows: nsn_dense.c), restarted GMRES through the W kernels on factored storage or when the
  * factorisation fails — with λ = reg · min(1, e_k) · s_W (e_k the judged error, s_W the mean
  * ρ_α‖W_αα‖∞): a Levenberg–Marquardt/proximal shift that keeps the system solvable on a
  * singular W and vanishes as F → 0 (local superlinear convergence where H is nonsingular at the
@@ -13,13 +13,17 @@
  * values); when it fails, λ grows for the next step, and with fallback_sweeps > 0 (the
  * composite nsn+nsgs sets 20: composite.c) the safeguard is that many sweeps of nsgs from the
  * current iterate (block Gauss–Seidel makes progress where Newton's model does not yet hold, and
- * brings the iterate into Newton's basin). Plain nsn (fallback_sweeps = 0, the default) neither
- * sets up nor runs nsgs. With the safeguard, nsgs's share of the counters is a phase of its own
+ * brings the iterate into Newton's basin). With fallback_sweeps = 0 (the default) only the
+ * smoothing phase of smoothing=auto runs nsgs; nsgs is set up at its first use, so a run that
+ * does not need it does not pay for it. With the safeguard, nsgs's share of the counters is a phase of its own
  * (cb_info.phases: nsn, then nsgs with its sweeps), added into the totals. The stopping test is
  * the judge's (first_order.h), not ‖F‖.
  *
- * smoothing=auto (the default with formulation=ac) runs a smoothing Newton phase first: the
- * steps solve the smoothed map F_ε (nsn_internal.h) with a monotone search on ½‖F_ε‖², on a
+ * smoothing=auto (the default with formulation=ac) runs the plain method first, and when its
+ * error has not fallen tenfold in NSN_STALL_WINDOW steps or NSN_PLAIN_FAILS line searches in a
+ * row failed, the smoothing phase below from the starting point (once), with its nsgs
+ * safeguard whatever fallback_sweeps: where plain Newton converges the default is plain Newton.
+ * smoothing=on runs the smoothing Newton phase first: the steps solve the smoothed map F_ε (nsn_internal.h) with a monotone search on ½‖F_ε‖², on a
  * path ε_0 = ‖F(p_0)‖/√nc, ε ← ε/10 once ‖F_ε‖/√nc ≤ NSN_SMOOTH_ETA ε, and ε ≤ 100 r²/r_0
  * near the solution (smooth_path). On a singular W the nonsmooth ψ has stationary points that
  * are not solutions, where the line search on ψ fails step after step; F_ε has no kinks, and on
@@ -569,9 +573,9 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
 
 const cb_solver cb_solver_nsn = {
     .name = "nsn",
-    .summary = "semismooth Newton on Alart-Curnier's map (or the natural map), a smoothing "
-               "Newton phase first, sparse LU (KLU) or GMRES, Levenberg-Marquardt shift; no "
-               "nsgs inside (nsn+nsgs has it)",
+    .summary = "semismooth Newton on Alart-Curnier's map (or the natural map), sparse LU "
+               "(KLU; dense LU on small systems) or GMRES, Levenberg-Marquardt shift; when plain "
+               "Newton stalls, a smoothing Newton phase with an nsgs safeguard",
     .options = nsn_options,
     .supports = cb_fo_supports,
     .setup = nsn_setup,

@@ -41,18 +41,25 @@ void nsn_dense_set_problem(nsn_dense *s, const cb_problem *prob)
     s->ok = 0;
 }
 
-/* Block row α of A W into M (rows α d …): M_{αd+i, j} = Σ_l A_α(i, l) W_{αd+l, j}; dense W. */
-static void row_dense(nsn_dense *s, const double *A, int a)
+/* M = A W, column by column (dense W): M_{αd+i, j} = Σ_l A_α(i, l) W_{αd+l, j}. */
+static void product_dense(nsn_dense *s, const double *A_all)
 {
     int d = s->d, n = s->n;
-    const double *W = s->prob->W;
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < d; i++) {
-            double v = 0.0;
-            for (int l = 0; l < d; l++)
-                v += AT(A, d, i, l) * W[(size_t)(a * d + l) + (size_t)j * n];
-            s->M[(size_t)(a * d + i) + (size_t)j * n] = v;
+    size_t dd = (size_t)d * d;
+    for (int j = 0; j < n; j++) {
+        const double *wj = s->prob->W + (size_t)j * n;
+        double *mj = s->M + (size_t)j * n;
+        for (int a = 0; a < s->nc; a++) {
+            const double *A = A_all + a * dd, *w = wj + a * d;
+            double *m = mj + a * d;
+            for (int i = 0; i < d; i++) {
+                double v = 0.0;
+                for (int l = 0; l < d; l++)
+                    v += A[i + l * d] * w[l];
+                m[i] = v;
+            }
         }
+    }
 }
 
 /* Block row α of A W into M from the stored BSR blocks W_αβ (the others stay zero). */
@@ -78,13 +85,16 @@ static void assemble(nsn_dense *s, const nsn_system *sys, double lambda, cb_work
 {
     int d = s->d, n = s->n;
     size_t dd = (size_t)d * d;
-    if (s->prob->storage == CB_STORAGE_BSR)
+    int bsr = s->prob->storage == CB_STORAGE_BSR;
+    if (bsr) {
         memset(s->M, 0, (size_t)n * n * sizeof *s->M);
+    } else {
+        product_dense(s, sys->A);
+        cnt->block_products += (long long)s->nc * s->nc * d;
+    }
     for (int a = 0; a < s->nc; a++) {
-        if (s->prob->storage == CB_STORAGE_BSR)
+        if (bsr)
             row_bsr(s, sys->A + a * dd, a, cnt);
-        else
-            row_dense(s, sys->A + a * dd, a), cnt->block_products += (long long)s->nc * d;
         const double *IJ = sys->IJ + a * dd;
         for (int j = 0; j < d; j++)
             for (int i = 0; i < d; i++)
