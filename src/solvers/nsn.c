@@ -100,6 +100,8 @@ typedef struct {
     int may_smooth;         /* smoothing=auto: 1 while the plain phase may hand over */
     int fails;              /* line searches failed in a row (plain phase) */
     int k0;                 /* the step the current phase started after */
+    int sys_at_p;           /* 1: sys holds F and the blocks at the current p (the accepted
+                               trial's evaluation), no need to evaluate them again */
     double eps, r0;         /* its current ε; ‖F(p_0)‖/√nc */
     double p_ref;           /* the largest ‖p‖ it accepted */
     cb_fo_drift drift;      /* the drift detector (first_order.h) */
@@ -295,7 +297,7 @@ static double trial_merit(nsn_work *w, cb_work *cnt)
     cb_problem_y(w->prob, w->pt, w->yt);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     nsn_system trial = w->sys;
-    trial.F = w->Ft; /* IJ and A are overwritten too: evaluate again after acceptance */
+    trial.F = w->Ft; /* IJ and A are overwritten too: after an acceptance, the new p's */
     if (!nsn_system_eval(&trial, w->pt, w->yt, cnt) || !cb_all_finite(w->Ft, w->n))
         return INFINITY;
     return merit(w, w->Ft);
@@ -450,8 +452,9 @@ static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double e
         w->smooth_first = 0;
         return smooth_iterate(w, s, p, first, err, cnt, e);
     }
-    if (!nsn_system_eval(&w->sys, p, w->y, cnt))
+    if (!w->sys_at_p && !nsn_system_eval(&w->sys, p, w->y, cnt))
         return CB_ERR_INPUT; /* not finite: the caller reports diverged */
+    w->sys_at_p = 0;
     double lambda = w->par.reg * fmin(1.0, err) * w->w_scale * w->lambda_boost;
     int rc = newton_direction(w, lambda, cnt);
     if (rc != CB_OK)
@@ -461,6 +464,8 @@ static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double e
     if (line_search(w, p, k - w->k0, 0, cnt)) {
         w->lambda_boost = fmax(1.0, w->lambda_boost / NSN_LAMBDA_GROW);
         w->fails = 0;
+        double *F = w->sys.F; /* the accepted trial's F (and its blocks, left in sys) */
+        w->sys.F = w->Ft, w->Ft = F, w->sys_at_p = 1;
     } else {
         w->lambda_boost *= NSN_LAMBDA_GROW;
         w->fails++;
@@ -476,6 +481,7 @@ static void restart(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work 
     w->lambda_boost = 1.0;
     w->fails = 0;
     w->k0 = k;
+    w->sys_at_p = 0;
     memset(w->psi_hist, 0, sizeof w->psi_hist);
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     memcpy(p, w->p0, w->n * sizeof *p);
@@ -528,7 +534,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     cb_error_clear(err); /* a message set below comes from the step that failed */
     w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
     w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
-    w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0;
+    w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
