@@ -42,6 +42,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "detmath.h"
 #include "base.h"
@@ -125,7 +126,7 @@ static const cb_option_spec nsn_options[] = {
                           "from the start) | off: the plain method only"},
     {NULL, NULL, NULL}};
 
-static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
+static int parse_options(const cb_settings *s, nsn_params *p, cb_error *err)
 {
     int rc = cb_options_check(s, nsn_options, "nsn", err);
     const char *f = rc == CB_OK ? cb_option_get(s, nsn_options, "formulation") : "";
@@ -149,6 +150,27 @@ static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
                 : !strcmp(sm, "on")             ? NSN_SMOOTH_ON
                                                 : NSN_SMOOTH_AUTO;
     return rc;
+}
+
+/* The defaults parsed once from nsn_options (a solve without options reads no strings). */
+static nsn_params defaults;
+static int defaults_rc;
+static once_flag defaults_once = ONCE_FLAG_INIT;
+
+static void parse_defaults(void)
+{
+    cb_settings s;
+    cb_settings_default(&s);
+    defaults_rc = parse_options(&s, &defaults, NULL);
+}
+
+static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
+{
+    if (s->noptions > 0)
+        return parse_options(s, p, err);
+    call_once(&defaults_once, parse_defaults);
+    *p = defaults;
+    return defaults_rc == CB_OK ? CB_OK : cb_fail(err, defaults_rc, "nsn: bad option defaults");
 }
 
 static void nsn_cleanup(void *work)
