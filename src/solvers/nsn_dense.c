@@ -17,20 +17,22 @@ struct nsn_dense {
     const cb_problem *prob;
     int nc, d, n;
     double *M;  /* n×n, column-major: H + λ I, then its LU factors */
+    double *dinv; /* 1 / U_kk */
     int *piv;   /* row k was swapped with row piv[k] at step k */
     int ok;     /* 1 once M holds the factors of a nonsingular matrix */
 };
 
 int nsn_dense_new(const cb_problem *prob, nsn_dense **out)
 {
-    size_t n = (size_t)prob->nc * prob->d; /* one block: the struct, M, then piv */
-    nsn_dense *s = cb_calloc(1, sizeof *s + (n * n + n) * sizeof(double));
+    size_t n = (size_t)prob->nc * prob->d; /* one block: the struct, M, dinv, then piv */
+    nsn_dense *s = cb_calloc(1, sizeof *s + (n * n + 2 * n) * sizeof(double));
     *out = NULL;
     if (!s)
         return CB_ERR_NOMEM;
     s->prob = prob, s->nc = prob->nc, s->d = prob->d, s->n = (int)n;
     s->M = (double *)(s + 1);
-    s->piv = (int *)(s->M + n * n);
+    s->dinv = s->M + n * n;
+    s->piv = (int *)(s->dinv + n);
     *out = s;
     return CB_OK;
 }
@@ -103,8 +105,8 @@ static void assemble(nsn_dense *s, const nsn_system *sys, double lambda, cb_work
     }
 }
 
-/* In-place LU with partial pivoting, P M = L U (unit L below the diagonal); 1 when a pivot is
- * zero or not finite (singular), else 0. */
+/* In-place LU with partial pivoting, P M = L U (unit L below the diagonal, the column scaled by
+ * the pivot's reciprocal dinv_k = 1/U_kk); 1 when a pivot is zero or not finite (singular). */
 static int lu(nsn_dense *s)
 {
     int n = s->n;
@@ -124,8 +126,9 @@ static int lu(nsn_dense *s)
                 AT(M, n, k, j) = AT(M, n, p, j);
                 AT(M, n, p, j) = t;
             }
+        double inv = s->dinv[k] = 1.0 / piv;
         for (int i = k + 1; i < n; i++)
-            AT(M, n, i, k) /= piv;
+            AT(M, n, i, k) *= inv;
         for (int j = k + 1; j < n; j++) {
             double u = AT(M, n, k, j);
             if (u != 0.0)
@@ -159,7 +162,7 @@ int nsn_dense_solve(const nsn_dense *s, double *b)
         for (int i = j + 1; i < n; i++)
             b[i] -= AT(M, n, i, j) * b[j];
     for (int j = n - 1; j >= 0; j--) {
-        b[j] /= AT(M, n, j, j);
+        b[j] *= s->dinv[j];
         for (int i = 0; i < j; i++)
             b[i] -= AT(M, n, i, j) * b[j];
     }
