@@ -341,8 +341,9 @@ fuzz-run: fuzz
 	    echo "fuzz-run: $$n FAILED (exit $$rc); input in $(FUZZ_CORPUS)/findings/"; exit 1; fi; \
 	done
 
-bench: $(BUILD)/bench/bench_siconos
+bench: $(BUILD)/bench/bench_siconos $(BUILD)/bench/bench_small
 	$(BUILD)/bench/bench_siconos
+	OPENBLAS_NUM_THREADS=1 $(BUILD)/bench/bench_small
 
 # Warm-started solvers through step sequences (BENCHMARKS.md, sequences): a sphere-pile pour
 # made here (build/sequences/pour, 101 consecutive steps) and the Siconos-made box stack and

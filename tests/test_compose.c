@@ -99,23 +99,28 @@ static void test_ipm_then_nsn(void **state)
 }
 
 /* coulomb3d multibody nc 100 seed 3, where nsn+nsgs's line search fails and its safeguard
- * sweeps: nsn+nsgs has the phases nsn and nsgs (sweeps > 0) adding up to its totals; pure nsn
- * is one phase, solves it, and evaluates the judge's residual only as nsn does (once at the
- * start, once per step, once when the smoothing phase restarts: no nsgs sweep, which evaluates
- * it every sweep); nsn+nsgs with fallback_sweeps=0 (the user's option over the preset) is pure
- * nsn to the bit. */
+ * sweeps: nsn+nsgs has the phases nsn and nsgs (sweeps > 0) adding up to its totals; nsn with
+ * smoothing=on and no safeguard (fallback_sweeps = 0) is one phase, solves it, and evaluates
+ * the judge's residual only as nsn does (once at the start, once per step, once when the
+ * smoothing phase restarts: no nsgs sweep, which evaluates it every sweep); nsn+nsgs with
+ * fallback_sweeps=0 (the user's option over the preset) is that nsn to the bit. nsn's default
+ * (smoothing=auto) stalls in its plain phase here and hands over to the smoothing phase, whose
+ * safeguard is nsgs: two phases adding up, solved. */
 static void test_nsn_without_nsgs(void **state)
 {
     (void)state;
     cb_problem *prob = multibody(CB_KIND_COULOMB3D, 100, 3, CB_STORAGE_BSR);
     cbt_run_result hyb = run(&cb_solver_nsn_nsgs, prob, NULL, 0, 200, NULL);
-    cbt_run_result pure = run(&cb_solver_nsn, prob, NULL, 0, 200, NULL);
-    cb_option off = {"fallback_sweeps", "0"};
-    cbt_run_result none = run(&cb_solver_nsn_nsgs, prob, &off, 1, 200, NULL);
-    print_message("  nsn+nsgs: %d steps, %d nsgs sweeps; nsn: %s after %d steps, %lld error "
-                  "evaluations\n", hyb.info.iterations, hyb.info.phases[1].iterations,
+    cb_option on = {"smoothing", "on"}, off_on[] = {{"fallback_sweeps", "0"}, {"smoothing", "on"}};
+    cbt_run_result pure = run(&cb_solver_nsn, prob, &on, 1, 200, NULL);
+    cbt_run_result none = run(&cb_solver_nsn_nsgs, prob, off_on, 2, 200, NULL);
+    cbt_run_result dflt = run(&cb_solver_nsn, prob, NULL, 0, 200, NULL);
+    print_message("  nsn+nsgs: %d steps, %d nsgs sweeps; nsn smoothing=on: %s after %d steps, "
+                  "%lld error evaluations; nsn: %s after %d steps, %d nsgs sweeps\n",
+                  hyb.info.iterations, hyb.info.phases[1].iterations,
                   cb_status_name(pure.info.status), pure.info.iterations,
-                  pure.info.work.error_evals);
+                  pure.info.work.error_evals, cb_status_name(dflt.info.status),
+                  dflt.info.iterations, dflt.info.nphases > 1 ? dflt.info.phases[1].iterations : 0);
     assert_int_equal(hyb.info.nphases, 2);
     assert_string_equal(hyb.info.phases[0].solver, "nsn");
     assert_string_equal(hyb.info.phases[1].solver, "nsgs");
@@ -129,7 +134,11 @@ static void test_nsn_without_nsgs(void **state)
     assert_int_equal(none.info.iterations, pure.info.iterations);
     assert_work_equal(&none.info.work, &pure.info.work);
     assert_memory_equal(none.p, pure.p, cb_problem_n(prob) * sizeof *pure.p);
-    cbt_run_free(&hyb), cbt_run_free(&pure), cbt_run_free(&none);
+    assert_true(dflt.info.solved);
+    assert_int_equal(dflt.info.nphases, 2);
+    assert_string_equal(dflt.info.phases[1].solver, "nsgs");
+    assert_phases_sum(&dflt.info);
+    cbt_run_free(&hyb), cbt_run_free(&pure), cbt_run_free(&none), cbt_run_free(&dflt);
     cb_problem_free(prob);
 }
 

@@ -5,7 +5,7 @@
  * Both have the same zeros: the solutions of the CCP. The residuals and their generalised
  * Jacobians are in nsn_internal.h:  F(p) = p − P(p − ρ ·),  H = I − D + A W  (block by block).
  * Each iteration solves (H + λ I) Δ = −F — sparse LU of the block-sparse matrix (KLU) on dense
- * and BSR storage, restarted GMRES through the W kernels on factored storage or when the
+ * and BSR storage (dense LU below NSN_DENSE_MAX rows: nsn_dense.c), restarted GMRES through the W kernels on factored storage or when the
  * factorisation fails — with λ = reg · min(1, e_k) · s_W (e_k the judged error, s_W the mean
  * ρ_α‖W_αα‖∞): a Levenberg–Marquardt/proximal shift that keeps the system solvable on a
  * singular W and vanishes as F → 0 (local superlinear convergence where H is nonsingular at the
@@ -13,13 +13,17 @@
  * values); when it fails, λ grows for the next step, and with fallback_sweeps > 0 (the
  * composite nsn+nsgs sets 20: composite.c) the safeguard is that many sweeps of nsgs from the
  * current iterate (block Gauss–Seidel makes progress where Newton's model does not yet hold, and
- * brings the iterate into Newton's basin). Plain nsn (fallback_sweeps = 0, the default) neither
- * sets up nor runs nsgs. With the safeguard, nsgs's share of the counters is a phase of its own
+ * brings the iterate into Newton's basin). With fallback_sweeps = 0 (the default) only the
+ * smoothing phase of smoothing=auto runs nsgs; nsgs is set up at its first use, so a run that
+ * does not need it does not pay for it. With the safeguard, nsgs's share of the counters is a phase of its own
  * (cb_info.phases: nsn, then nsgs with its sweeps), added into the totals. The stopping test is
  * the judge's (first_order.h), not ‖F‖.
  *
- * smoothing=auto (the default with formulation=ac) runs a smoothing Newton phase first: the
- * steps solve the smoothed map F_ε (nsn_internal.h) with a monotone search on ½‖F_ε‖², on a
+ * smoothing=auto (the default with formulation=ac) runs the plain method first, and when its
+ * error has not fallen tenfold in NSN_STALL_WINDOW steps or NSN_PLAIN_FAILS line searches in a
+ * row failed, the smoothing phase below from the starting point (once), with its nsgs
+ * safeguard whatever fallback_sweeps: where plain Newton converges the default is plain Newton.
+ * smoothing=on runs the smoothing Newton phase first: the steps solve the smoothed map F_ε (nsn_internal.h) with a monotone search on ½‖F_ε‖², on a
  * path ε_0 = ‖F(p_0)‖/√nc, ε ← ε/10 once ‖F_ε‖/√nc ≤ NSN_SMOOTH_ETA ε, and ε ≤ 100 r²/r_0
  * near the solution (smooth_path). On a singular W the nonsmooth ψ has stationary points that
  * are not solutions, where the line search on ψ fails step after step; F_ε has no kinks, and on
@@ -38,6 +42,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "detmath.h"
 #include "base.h"
@@ -58,6 +63,10 @@
 #define NSN_SMOOTH_GROWTH 1.5 /* a chunk undone when ‖p‖ passes this × the reference */
 #define NSN_STALL_WINDOW 30   /* smoothing phase ends: no decrease to NSN_STALL_GAIN × the */
 #define NSN_STALL_GAIN 0.1    /* error of NSN_STALL_WINDOW steps before */
+#define NSN_PLAIN_FAILS 6     /* smoothing=auto: the plain phase ends after this many line
+                                 searches failed in a row (λ grown by 10^6) */
+
+enum { NSN_SMOOTH_OFF, NSN_SMOOTH_ON, NSN_SMOOTH_AUTO };
 
 typedef struct {
     int ac;               /* formulation=ac: ρ_α = 1/‖W_αα‖ */
@@ -65,7 +74,8 @@ typedef struct {
     double reg;           /* λ scale */
     long gmres_max;       /* GMRES iterations per Newton step */
     long sweeps;          /* nsgs sweeps of the safeguard */
-    int smooth;           /* smoothing=auto (and formulation=ac): the smoothing phase first */
+    int smooth;           /* with formulation=ac: NSN_SMOOTH_OFF, _ON (the smoothing phase
+                             first) or _AUTO (plain first, smoothing when it stalls) */
 } nsn_params;
 
 typedef struct {
@@ -85,7 +95,14 @@ typedef struct {
     int gs_sweeps;          /* its sweeps */
     double gs_time;         /* its wall seconds */
     double *p0;             /* the starting point (the plain method restarts there) */
+    double *mem;            /* one block holding every array above */
     int smoothing;          /* 1 while in the smoothing phase */
+    int smooth_first;       /* 1 at the smoothing phase's first step (ε_0 from there) */
+    int may_smooth;         /* smoothing=auto: 1 while the plain phase may hand over */
+    int fails;              /* line searches failed in a row (plain phase) */
+    int k0;                 /* the step the current phase started after */
+    int sys_at_p;           /* 1: sys holds F and the blocks at the current p (the accepted
+                               trial's evaluation), no need to evaluate them again */
     double eps, r0;         /* its current ε; ‖F(p_0)‖/√nc */
     double p_ref;           /* the largest ‖p‖ it accepted */
     cb_fo_drift drift;      /* the drift detector (first_order.h) */
@@ -102,12 +119,14 @@ static const cb_option_spec nsn_options[] = {
     {"gmres_max", "200", "GMRES iterations per Newton step (>= 1)"},
     {"fallback_sweeps", "0", "nsgs sweeps when the line search fails (>= 0; 0: no nsgs, only "
                              "a larger shift; nsn+nsgs sets 20)"},
-    {"smoothing", "auto", "auto: with formulation=ac, a smoothing Newton phase first (smoothed "
-                          "max and disk projections on a path eps -> 0; ends when p drifts along "
-                          "null(W) or stalls, then the plain method from the start) | off"},
+    {"smoothing", "auto", "with formulation=ac: auto: the plain method first, and when it stalls "
+                          "or p drifts, the smoothing phase from the start | on: the smoothing "
+                          "Newton phase first (smoothed max and disk projections on a path eps "
+                          "-> 0; ends when p drifts along null(W) or stalls, then the plain method "
+                          "from the start) | off: the plain method only"},
     {NULL, NULL, NULL}};
 
-static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
+static int parse_options(const cb_settings *s, nsn_params *p, cb_error *err)
 {
     int rc = cb_options_check(s, nsn_options, "nsn", err);
     const char *f = rc == CB_OK ? cb_option_get(s, nsn_options, "formulation") : "";
@@ -117,8 +136,8 @@ static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
         rc = cb_fail(err, CB_ERR_INPUT, "option formulation: '%s' is not natural or ac", f);
     if (rc == CB_OK && strcmp(l, "auto") && strcmp(l, "klu") && strcmp(l, "gmres"))
         rc = cb_fail(err, CB_ERR_INPUT, "option linear: '%s' is not auto, klu or gmres", l);
-    if (rc == CB_OK && strcmp(sm, "auto") && strcmp(sm, "off"))
-        rc = cb_fail(err, CB_ERR_INPUT, "option smoothing: '%s' is not auto or off", sm);
+    if (rc == CB_OK && strcmp(sm, "auto") && strcmp(sm, "on") && strcmp(sm, "off"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option smoothing: '%s' is not auto, on or off", sm);
     if (rc == CB_OK)
         rc = cb_option_double(s, nsn_options, "reg", 0, 1e10, &p->reg, err);
     if (rc == CB_OK)
@@ -127,8 +146,31 @@ static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
         rc = cb_option_int(s, nsn_options, "fallback_sweeps", 0, 1000000, &p->sweeps, err);
     p->ac = !strcmp(f, "ac");
     p->linear = !strcmp(l, "klu") ? 1 : !strcmp(l, "gmres") ? 2 : 0;
-    p->smooth = p->ac && !strcmp(sm, "auto");
+    p->smooth = !p->ac || !strcmp(sm, "off") ? NSN_SMOOTH_OFF
+                : !strcmp(sm, "on")             ? NSN_SMOOTH_ON
+                                                : NSN_SMOOTH_AUTO;
     return rc;
+}
+
+/* The defaults parsed once from nsn_options (a solve without options reads no strings). */
+static nsn_params defaults;
+static int defaults_rc;
+static once_flag defaults_once = ONCE_FLAG_INIT;
+
+static void parse_defaults(void)
+{
+    cb_settings s;
+    cb_settings_default(&s);
+    defaults_rc = parse_options(&s, &defaults, NULL);
+}
+
+static int parse_params(const cb_settings *s, nsn_params *p, cb_error *err)
+{
+    if (s->noptions > 0)
+        return parse_options(s, p, err);
+    call_once(&defaults_once, parse_defaults);
+    *p = defaults;
+    return defaults_rc == CB_OK ? CB_OK : cb_fail(err, defaults_rc, "nsn: bad option defaults");
 }
 
 static void nsn_cleanup(void *work)
@@ -139,9 +181,7 @@ static void nsn_cleanup(void *work)
     nsn_direct_free(w->direct);
     if (w->gs)
         cb_solver_nsgs.cleanup(w->gs);
-    free(w->rho), free(w->sys.F), free(w->sys.IJ), free(w->sys.A);
-    free(w->sys.z), free(w->y), free(w->dp), free(w->pt), free(w->yt), free(w->Ft);
-    free(w->scratch), free(w->p0);
+    free(w->mem);
     free(w);
 }
 
@@ -159,20 +199,22 @@ static void scales(nsn_work *w)
     w->w_scale = sum > 0 ? sum / prob->nc : 1.0;
 }
 
+/* Every array of the work carved from one zeroed block (one allocation per setup). */
 static int alloc_work(const cb_problem *prob, nsn_work *w)
 {
     size_t n = w->n, nc = (size_t)prob->nc, dd = (size_t)prob->d * prob->d;
-    w->rho = cb_calloc(nc, sizeof(double));
-    w->sys = (nsn_system){prob, prob->nc, prob->d, n, NULL, cb_calloc(n, sizeof(double)),
-                          cb_calloc(nc * dd, sizeof(double)), cb_calloc(nc * dd, sizeof(double)),
-                          cb_calloc(n, sizeof(double)), w->par.ac, 0.0};
-    w->sys.rho = w->rho;
-    w->y = cb_calloc(n, sizeof(double)), w->dp = cb_calloc(n, sizeof(double));
-    w->pt = cb_calloc(n, sizeof(double)), w->yt = cb_calloc(n, sizeof(double));
-    w->Ft = cb_calloc(n, sizeof(double)), w->scratch = cb_calloc(n, sizeof(double));
-    w->p0 = cb_calloc(n, sizeof(double));
-    return w->rho && w->sys.F && w->sys.IJ && w->sys.A && w->sys.z && w->y &&
-           w->dp && w->pt && w->yt && w->Ft && w->scratch && w->p0 ? CB_OK : CB_ERR_NOMEM;
+    w->mem = cb_calloc(nc + 9 * n + 2 * nc * dd, sizeof(double));
+    if (!w->mem)
+        return CB_ERR_NOMEM;
+    double *m = w->mem;
+    w->rho = m, m += nc;
+    w->sys = (nsn_system){prob, prob->nc, prob->d, n, w->rho, m, m + n, m + n + nc * dd,
+                          m + n + 2 * nc * dd, w->par.ac, 0.0};
+    m += 2 * n + 2 * nc * dd;
+    double **vec[] = {&w->y, &w->dp, &w->pt, &w->yt, &w->Ft, &w->scratch, &w->p0};
+    for (size_t k = 0; k < sizeof vec / sizeof *vec; k++, m += n)
+        *vec[k] = m;
+    return CB_OK;
 }
 
 static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
@@ -195,12 +237,6 @@ static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     }
     scales(w);
     cb_judge_scale_of(prob, &w->scale);
-    cb_settings gs_settings = *s; /* nsgs with its own defaults: no nsn option */
-    gs_settings.options = NULL, gs_settings.noptions = 0;
-    if (par.sweeps > 0 && (rc = cb_solver_nsgs.setup(prob, &gs_settings, &w->gs, err)) != CB_OK) {
-        nsn_cleanup(w);
-        return rc;
-    }
     if (par.linear != 2 && prob->storage != CB_STORAGE_FACTORED &&
         (rc = nsn_direct_new(prob, &w->direct, err)) != CB_OK) {
         nsn_cleanup(w);
@@ -283,7 +319,7 @@ static double trial_merit(nsn_work *w, cb_work *cnt)
     cb_problem_y(w->prob, w->pt, w->yt);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     nsn_system trial = w->sys;
-    trial.F = w->Ft; /* IJ and A are overwritten too: evaluate again after acceptance */
+    trial.F = w->Ft; /* IJ and A are overwritten too: after an acceptance, the new p's */
     if (!nsn_system_eval(&trial, w->pt, w->yt, cnt) || !cb_all_finite(w->Ft, w->n))
         return INFINITY;
     return merit(w, w->Ft);
@@ -353,15 +389,31 @@ static int smooth_safeguard(nsn_work *w, const cb_settings *s, double *p, cb_wor
     return rc;
 }
 
+/* The safeguard's nsgs work, set up at its first use (nsgs with its own defaults: no nsn
+ * option), so a run that never needs it never pays for it. */
+static int safeguard_work(nsn_work *w, const cb_settings *s, cb_error *err)
+{
+    if (w->gs)
+        return CB_OK;
+    cb_settings gs = *s;
+    gs.options = NULL, gs.noptions = 0;
+    return cb_solver_nsgs.setup(w->prob, &gs, &w->gs, err);
+}
+
 /* The safeguard: fallback_sweeps sweeps of nsgs from p (the smoothing phase's own in that
- * phase), then y = W p + q with the judge's kernel; none (p and y kept) when fallback_sweeps = 0. */
+ * phase, which smoothing=auto runs whatever fallback_sweeps), then y = W p + q with the judge's
+ * kernel; none (p and y kept) when fallback_sweeps = 0 (outside that phase). */
 static int fallback_step(nsn_work *w, const cb_settings *s, double *p, cb_work *cnt,
                          cb_error *err)
 {
-    if (!w->gs)
+    int used = w->par.sweeps > 0 || (w->smoothing && w->par.smooth == NSN_SMOOTH_AUTO);
+    if (!used)
         return CB_OK;
-    int st, rc = w->smoothing ? smooth_safeguard(w, s, p, cnt, err)
-                              : nsgs_run(w, s, p, (int)w->par.sweeps, s->tol, &st, err);
+    int st, rc = safeguard_work(w, s, err);
+    if (rc != CB_OK)
+        return rc;
+    rc = w->smoothing ? smooth_safeguard(w, s, p, cnt, err)
+                      : nsgs_run(w, s, p, (int)w->par.sweeps, s->tol, &st, err);
     cb_problem_y(w->prob, p, w->y);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     return rc;
@@ -417,49 +469,75 @@ static int smooth_iterate(nsn_work *w, const cb_settings *s, double *p, int firs
 static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double err,
                    cb_work *cnt, cb_error *e)
 {
-    if (w->smoothing)
-        return smooth_iterate(w, s, p, k == 1, err, cnt, e);
-    if (!nsn_system_eval(&w->sys, p, w->y, cnt))
+    if (w->smoothing) {
+        int first = w->smooth_first;
+        w->smooth_first = 0;
+        return smooth_iterate(w, s, p, first, err, cnt, e);
+    }
+    if (!w->sys_at_p && !nsn_system_eval(&w->sys, p, w->y, cnt))
         return CB_ERR_INPUT; /* not finite: the caller reports diverged */
+    w->sys_at_p = 0;
     double lambda = w->par.reg * fmin(1.0, err) * w->w_scale * w->lambda_boost;
     int rc = newton_direction(w, lambda, cnt);
     if (rc != CB_OK)
         return rc;
     memmove(w->psi_hist + 1, w->psi_hist, (NSN_MEMORY - 1) * sizeof *w->psi_hist);
     w->psi_hist[0] = merit(w, w->sys.F);
-    if (line_search(w, p, k, 0, cnt)) {
+    if (line_search(w, p, k - w->k0, 0, cnt)) {
         w->lambda_boost = fmax(1.0, w->lambda_boost / NSN_LAMBDA_GROW);
+        w->fails = 0;
+        double *F = w->sys.F; /* the accepted trial's F (and its blocks, left in sys) */
+        w->sys.F = w->Ft, w->Ft = F, w->sys_at_p = 1;
     } else {
         w->lambda_boost *= NSN_LAMBDA_GROW;
+        w->fails++;
         return fallback_step(w, s, p, cnt, e);
     }
     return CB_OK;
 }
 
-/* After step k of the smoothing phase: end it when p drifts (first_order.h) or the error has
- * not fallen tenfold in NSN_STALL_WINDOW steps; the plain method then starts afresh from p_0
- * (res, y updated). */
-static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
+/* A new phase from p_0 after step k: the line search's and the drift detector's memories
+ * cleared (res, y updated). */
+static void restart(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
 {
-    double *old = &w->err_hist[k % NSN_STALL_WINDOW];
-    int stalled = k > NSN_STALL_WINDOW && res->err > NSN_STALL_GAIN * *old;
-    *old = res->err;
-    if (!w->smoothing || !(cb_fo_drift_update(&w->drift, res, w->y) == 2 || stalled))
-        return;
-    w->smoothing = 0;
     w->lambda_boost = 1.0;
+    w->fails = 0;
+    w->k0 = k;
+    w->sys_at_p = 0;
     memset(w->psi_hist, 0, sizeof w->psi_hist);
+    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     memcpy(p, w->p0, w->n * sizeof *p);
     cb_problem_y(w->prob, p, w->y);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     cb_fo_residual_eval(w->prob, p, w->y, &w->scale, res, cnt);
 }
 
+/* After step k: the smoothing phase ends when p drifts (first_order.h) or its error has not
+ * fallen tenfold in NSN_STALL_WINDOW steps, and hands over to the plain method; smoothing=auto's
+ * plain phase ends (once) when its error has not fallen so or after NSN_PLAIN_FAILS failed line
+ * searches in a row (not on drift: Newton's first steps may grow ‖p‖ towards a solution), and
+ * hands over to the smoothing phase. The new phase starts from p_0. */
+static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
+{
+    double *old = &w->err_hist[k % NSN_STALL_WINDOW];
+    int stalled = k - w->k0 > NSN_STALL_WINDOW && res->err > NSN_STALL_GAIN * *old;
+    *old = res->err;
+    if (w->smoothing && (cb_fo_drift_update(&w->drift, res, w->y) == 2 || stalled)) {
+        w->smoothing = 0;
+    } else if (w->may_smooth && (stalled || w->fails >= NSN_PLAIN_FAILS)) {
+        w->may_smooth = 0;
+        w->smoothing = w->smooth_first = 1;
+    } else {
+        return;
+    }
+    restart(w, p, k, res, cnt);
+}
+
 /* With the safeguard: the phases nsn (its own counters) and nsgs (the safeguard's), and the
  * safeguard's counters added into the totals. Plain nsn: nothing (one phase, the whole run). */
 static void record_phases(const nsn_work *w, cb_info *info, double t0)
 {
-    if (!w->gs)
+    if (!w->gs && w->par.sweeps == 0)
         return;
     cb_info_phase(info, cb_solver_nsn.name, info->iterations, &info->work,
                   cb_now() - t0 - w->gs_time);
@@ -476,7 +554,9 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     cb_step_cost cost;
     int status = -1;
     cb_error_clear(err); /* a message set below comes from the step that failed */
-    w->smoothing = w->par.smooth, w->lambda_boost = 1.0, w->p_ref = 0.0;
+    w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
+    w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
+    w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
@@ -521,9 +601,9 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
 
 const cb_solver cb_solver_nsn = {
     .name = "nsn",
-    .summary = "semismooth Newton on Alart-Curnier's map (or the natural map), a smoothing "
-               "Newton phase first, sparse LU (KLU) or GMRES, Levenberg-Marquardt shift; no "
-               "nsgs inside (nsn+nsgs has it)",
+    .summary = "semismooth Newton on Alart-Curnier's map (or the natural map), sparse LU "
+               "(KLU; dense LU on small systems) or GMRES, Levenberg-Marquardt shift; when plain "
+               "Newton stalls, a smoothing Newton phase with an nsgs safeguard",
     .options = nsn_options,
     .supports = cb_fo_supports,
     .setup = nsn_setup,

@@ -55,6 +55,18 @@ int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_wo
 int nsn_direct_solve(nsn_direct *s, double *b);
 void nsn_direct_free(nsn_direct *s);
 
+/* The dense backend of the direct solver (nsn_dense.c): Newton systems of order n ≤
+ * NSN_DENSE_MAX are assembled as one dense matrix and factored by LU with partial pivoting (no
+ * pattern analysis, no allocation after nsn_dense_new); nsn_direct_* hand them over. */
+#define NSN_DENSE_MAX 100
+typedef struct nsn_dense nsn_dense;
+int nsn_dense_new(const cb_problem *prob, nsn_dense **out);
+/* After prob's data changed: the next factorisation reads prob. */
+void nsn_dense_set_problem(nsn_dense *s, const cb_problem *prob);
+int nsn_dense_factor(nsn_dense *s, const nsn_system *sys, double lambda, cb_work *cnt);
+int nsn_dense_solve(const nsn_dense *s, double *b);
+void nsn_dense_free(nsn_dense *s);
+
 /* Restarted GMRES(m) on (H + λ I) x = b through the W kernels (any storage), preconditioned by
  * the inverse diagonal blocks (H_αα + λ I)⁻¹; x starts at 0. Returns the iterations done, −1
  * when out of memory; stops at ‖r‖ ≤ rtol ‖b‖ or max_iter. */

@@ -31,6 +31,7 @@ struct nsn_direct {
     klu_common common;
     klu_symbolic *sym;
     klu_numeric *num;
+    nsn_dense *dense;    /* n ≤ NSN_DENSE_MAX: the dense backend instead of KLU (nsn_dense.c) */
 };
 
 /* The W block (α, β) of a dense or BSR problem, or NULL when it is absent or all zero
@@ -200,6 +201,8 @@ static void system_block(const nsn_system *sys, double lambda, int a, int b, con
 
 int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_work *cnt)
 {
+    if (s->dense)
+        return nsn_dense_factor(s->dense, sys, lambda, cnt);
     int d = s->d;
     double M[NSN_D2];
     for (int b = 0; b < s->nc; b++)
@@ -225,12 +228,28 @@ int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_wo
 
 int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err)
 {
-    return direct_new(prob, NULL, out, err);
+    if (prob->nc * prob->d > NSN_DENSE_MAX)
+        return direct_new(prob, NULL, out, err);
+    nsn_direct *s = cb_calloc(1, sizeof *s); /* small: the dense backend, no KLU */
+    if (s)
+        s->prob = prob, s->nc = prob->nc, s->d = prob->d, s->n = prob->nc * prob->d;
+    if (!s || nsn_dense_new(prob, &s->dense) != CB_OK) {
+        nsn_direct_free(s);
+        return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the Newton matrix (n = %d)",
+                       prob->nc * prob->d);
+    }
+    *out = s;
+    return CB_OK;
 }
 
 int nsn_direct_update(nsn_direct **s, const cb_problem *prob, unsigned changed, cb_error *err)
 {
     nsn_direct *old = *s, *fresh;
+    if (old->dense) {
+        old->prob = prob;
+        nsn_dense_set_problem(old->dense, prob);
+        return CB_OK;
+    }
     klu_free_numeric(&old->num, &old->common); /* a fresh setup factors with a pivot search */
     old->prob = prob;
     if (!(changed & CB_CHANGED_W) || prob->storage == CB_STORAGE_BSR)
@@ -245,6 +264,8 @@ int nsn_direct_update(nsn_direct **s, const cb_problem *prob, unsigned changed, 
 
 int nsn_direct_solve(nsn_direct *s, double *b)
 {
+    if (s->dense)
+        return nsn_dense_solve(s->dense, b);
     return s->num && klu_solve(s->sym, s->num, s->n, 1, b, &s->common) ? CB_OK : CB_ERR_INTERNAL;
 }
 
@@ -254,6 +275,7 @@ void nsn_direct_free(nsn_direct *s)
         return;
     klu_free_numeric(&s->num, &s->common);
     klu_free_symbolic(&s->sym, &s->common);
+    nsn_dense_free(s->dense);
     free(s->dense_copy);
     free(s->bptr), free(s->brow), free(s->wblk), free(s->Ap), free(s->Ai), free(s->Ax);
     free(s);

@@ -97,6 +97,8 @@ int cb_options_check(const cb_settings *s, const cb_option_spec *spec, const cha
                      cb_error *err)
 {
     char owner[256];
+    if (s->noptions == 0)
+        return CB_OK; /* nothing to check (and no message to compose) */
     snprintf(owner, sizeof owner, "an option of solver %s", solver ? solver : "?");
     cb_kv_view v = option_view(s, spec);
     return cb_kv_check(&v, owner, err);

@@ -505,14 +505,15 @@ int cb_solve(const cb_solver *solver, const cb_problem *prob, const cb_settings 
     cb_workspace *ws = NULL;
     if (rc == CB_OK)
         rc = ws_new(&ws, solver, prob, s, 0, err); /* borrows prob: nothing copied */
-    if (rc == CB_OK) {
-        cb_settings probe = *s; /* spent before the setup: no setup (time_limit, p unchanged) */
-        cb_budget b;
+    if (rc == CB_OK && s->cpu_spent > 0) {
+        cb_settings probe = *s; /* spent before the setup: no setup (time_limit, p unchanged); */
+        cb_budget b;            /* only cpu_spent can have used a budget up before the run */
         probe.budget = &b;
         cb_budget_start(&b, &probe);
         ws->skipped = cb_time_up(&probe);
-        rc = ws_run(ws, sol, info, err);
     }
+    if (rc == CB_OK)
+        rc = ws_run(ws, sol, info, err);
     cb_cleanup(ws);
     return rc;
 }
