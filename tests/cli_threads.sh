@@ -6,6 +6,7 @@
 # heap to its tolerance (the judge's verdict); `run --jobs J` with `threads N` above the online
 # cores says so on stderr. Usage: cli_threads.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") # absolute: the script works in $tmp
 cd "$tmp" || exit 1
 
 "$bin" generate random --kind rolling3d --nc 1500 --seed 3 -o mb.dat >/dev/null 2>&1
