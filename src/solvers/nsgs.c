@@ -32,6 +32,7 @@
 #include "solvers_internal.h"
 #include "nsgs_internal.h"
 #include "nsgs_colour.h"
+#include "first_order.h"
 #include "rng.h"
 
 #include "detmath.h"
@@ -489,8 +490,12 @@ static long long fac_push(const gs_work *w, int a, const double *dp)
 /* Factored: y = q + G v for every contact (before a full residual). */
 static void fac_sync_y(const gs_work *w, double *y, cb_work *wk)
 {
+    long long used = 0;
+    int threads = w->nc >= CB_PAR_MIN_ROWS ? cb_threads() : 1;
+    CB_OMP(omp parallel for num_threads(threads) schedule(static) reduction(+ : used))
     for (int a = 0; a < w->nc; a++)
-        wk->block_products += fac_y(w, a, y + (size_t)a * w->d);
+        used += fac_y(w, a, y + (size_t)a * w->d);
+    wk->block_products += used;
 }
 
 /* p_α ← p_α + ω (pn − p_α) (projected back on K when ω > 1), y += W_{:,α} Δp_α (factored:
@@ -696,14 +701,7 @@ static void next_order(gs_work *w, int first)
 static double full_error(const gs_work *w, const double *p, const double *y, cb_work *wk,
                          double *err_q)
 {
-    int d = w->d;
-    double e2 = 0;
-    for (int a = 0; a < w->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(w->prob, a, &f);
-        size_t off = (size_t)a * d;
-        e2 += cb_contact_residual2(w->prob->kind, &f, p + off, y + off);
-    }
+    double e2 = cb_fo_residual2(w->prob, p, y, w->dp2); /* dp2 free here: scratch */
     wk->projections += w->nc;
     wk->error_evals++;
     double np = cb_nrm2(p, w->n), ny = cb_nrm2(y, w->n);
