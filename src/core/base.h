@@ -38,6 +38,8 @@ int cb_sorted_union(const int *a, int na, const int *b, int nb, int shift, int *
  * a fixed order). */
 int cb_threads(void);
 int cb_threads_set(int n);
+/* cb_threads() for a loop over `rows` contacts or bodies, 1 below CB_PAR_MIN_ROWS. */
+int cb_threads_for(long long rows);
 /* Below this many contacts (or bodies) a product runs on one thread: too little work to share. */
 #define CB_PAR_MIN_ROWS 1024
 /* An OpenMP pragma, nothing when built without OpenMP (make OPENMP=). */

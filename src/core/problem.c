@@ -264,7 +264,7 @@ static void gemv_colorder(int m, int ncol, const double *restrict A, size_t ld,
 void cb_problem_Wp(const cb_problem *p, const double *x, double *y)
 {
     int n = (int)cb_problem_n(p), d = p->d, nc = p->nc;
-    int threads = nc >= CB_PAR_MIN_ROWS ? cb_threads() : 1;
+    int threads = cb_threads_for(nc);
     if (p->storage == CB_STORAGE_FACTORED) {
         cb_fac_Wp(p, x, y);
         return;

@@ -303,6 +303,7 @@ static int fac_Wp_threads(const cb_problem *p, const double *x, double *y, int t
     double *v = cb_malloc_array((size_t)nbody, 6 * sizeof(double));
     if (!v)
         return 0;
+    (void)threads; /* without OpenMP */
     CB_OMP(omp parallel num_threads(threads))
     {
         CB_OMP(omp for schedule(static))

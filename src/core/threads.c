@@ -26,6 +26,8 @@ int cb_threads(void)
     return run_threads;
 }
 
+int cb_threads_for(long long rows) { return rows >= CB_PAR_MIN_ROWS ? cb_threads() : 1; }
+
 int cb_threads_set(int n)
 {
     int old = run_threads;

@@ -25,7 +25,7 @@ static double residual2_of(const cb_problem *prob, int a, const double *p, const
 double cb_fo_residual2(const cb_problem *prob, const double *p, const double *y,
                        double *scratch)
 {
-    int nc = prob->nc, threads = scratch && nc >= CB_PAR_MIN_ROWS ? cb_threads() : 1;
+    int nc = prob->nc, threads = scratch ? cb_threads_for(nc) : 1;
     double e2 = 0.0;
     if (threads == 1) {
         for (int a = 0; a < nc; a++)
@@ -63,8 +63,7 @@ void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *
 
 int cb_fo_modified_velocity(const cb_problem *prob, const double *y, double *F)
 {
-    int threads = prob->nc >= CB_PAR_MIN_ROWS ? cb_threads() : 1;
-    CB_OMP(omp parallel for num_threads(threads) schedule(static))
+    CB_OMP(omp parallel for num_threads(cb_threads_for(prob->nc)) schedule(static))
     for (int a = 0; a < prob->nc; a++) {
         cb_friction f;
         cb_problem_friction(prob, a, &f);
@@ -77,8 +76,9 @@ int cb_fo_modified_velocity(const cb_problem *prob, const double *y, double *F)
 int cb_fo_project_step(const cb_problem *prob, const double *p, const double *F, double rho,
                        double *out, cb_work *cnt)
 {
-    int d = prob->d, ok = 1, threads = prob->nc >= CB_PAR_MIN_ROWS ? cb_threads() : 1;
-    CB_OMP(omp parallel for num_threads(threads) schedule(static) reduction(& : ok))
+    int d = prob->d, ok = 1;
+    CB_OMP(omp parallel for num_threads(cb_threads_for(prob->nc)) schedule(static)
+           reduction(& : ok))
     for (int a = 0; a < prob->nc; a++) {
         double z[CB_MAX_DIM];
         cb_friction f;

@@ -491,8 +491,8 @@ static long long fac_push(const gs_work *w, int a, const double *dp)
 static void fac_sync_y(const gs_work *w, double *y, cb_work *wk)
 {
     long long used = 0;
-    int threads = w->nc >= CB_PAR_MIN_ROWS ? cb_threads() : 1;
-    CB_OMP(omp parallel for num_threads(threads) schedule(static) reduction(+ : used))
+    CB_OMP(omp parallel for num_threads(cb_threads_for(w->nc)) schedule(static)
+           reduction(+ : used))
     for (int a = 0; a < w->nc; a++)
         used += fac_y(w, a, y + (size_t)a * w->d);
     wk->block_products += used;
@@ -641,9 +641,9 @@ static double visit(gs_work *w, int a, double *p, double *y, cb_work *wk)
 static double sweep_coloured(gs_work *w, double *p, double *y, cb_work *wk)
 {
     const cb_nsgs_colouring *c = &w->colouring;
-    int threads = w->prob->storage == CB_STORAGE_DENSE || w->nc < CB_PAR_MIN_ROWS ? 1 : cb_threads();
     long long bp = 0, pr = 0, li = 0;
-    CB_OMP(omp parallel num_threads(threads) reduction(+ : bp, pr, li))
+    CB_OMP(omp parallel num_threads(w->prob->storage == CB_STORAGE_DENSE ? 1 : cb_threads_for(w->nc))
+           reduction(+ : bp, pr, li))
     {
         cb_work mine = {0, 0, 0, 0};
         for (int k = 0; k < c->ncolours; k++) {
