@@ -118,6 +118,8 @@ done
 if ! run_threads "$tmp/.threads" >"$tmp/threads.log" 2>&1; then
   fail=1
   echo "repro: FAIL: threads: $(tail -3 "$tmp/threads.log")"
+else
+  echo "repro: threads: every solution the same at --threads 1 and 2"
 fi
 dir="$tmp/plain-libm"
 mkdir -p "$dir"
