@@ -27,13 +27,16 @@ HAVE_SICONOS := -DCB_HAVE_SICONOS=$(if $(filter 0,$(SICONOS)),0,1)
 # Library objects are position independent (one set for libconebench.a and .so; the bits of
 # every result are the same, tests/repro.sh checks it).
 PIC     := -fPIC -fno-semantic-interposition
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(EXTRA_CFLAGS) $(SRC_INC) $(HAVE_SICONOS) \
+# OpenMP (GCC's libgomp) for cb_settings.threads: the kernels use CB_OMP (base.h), which is
+# empty without it (OPENMP= builds serial code with the same bits).
+OPENMP  ?= -fopenmp
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(OPENMP) $(EXTRA_CFLAGS) $(SRC_INC) $(HAVE_SICONOS) \
              $(PKG_CFLAGS) $(SICONOS_CFLAGS)
-CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(PIC) $(EXTRA_CFLAGS) $(HAVE_SICONOS) $(PKG_CFLAGS)
+CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(OPENMP) $(PIC) $(EXTRA_CFLAGS) $(HAVE_SICONOS) $(PKG_CFLAGS)
 # What the library links against: libfclib/HDF5 (FCLIB files), KLU and CHOLMOD (SuiteSparse:
 # nsn's sparse LU, ipm's sparse Cholesky), LAPACKE/OpenBLAS, libcrypto (SHA-256; Debian's HDF5
-# needs it anyway), libm; Siconos only with the adapters.
-LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto -ldl -lm
+# needs it anyway), libgomp (OpenMP), libm; Siconos only with the adapters.
+LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto $(if $(OPENMP),-lgomp) -ldl -lm
 LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
@@ -72,7 +75,7 @@ HEADERS  := $(wildcard include/conebench/*.h src/*/*.h src/*/*/*.h cli/*.h tests
 # Debian packages conebench needs (install-deps) and a header that proves each is present.
 DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
             libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
-            libclang-rt-14-dev parallel lcov $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
+            libclang-rt-14-dev parallel lcov libgomp1 $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
 DEP_HEADERS := /usr/include/fclib.h /usr/include/suitesparse/klu.h \
                /usr/include/suitesparse/cholmod.h \
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \

@@ -37,6 +37,8 @@ static const cb_cli_opt opts[] = {
     {"kind", 'k', "K", "read FILE as cone kind K (e.g. rolling2d for d = 3; default: the file's)"},
     {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},
     {"repeat", 'R', "N", "solve N times from the same start, cpu_s = the least (default 1)"},
+    {"threads", 'T', "N", "threads of the run (1..64; default 1): W products, nsgs/psor with "
+                          "order=coloured; the same bits for any N"},
     {NULL, 0, NULL, NULL}};
 
 typedef struct {
@@ -72,6 +74,10 @@ static int solve_option(int c, solve_args *a)
     case 'j': a->json = 1; return CB_EXIT_OK;
     case 'P': return cb_cli_plugin(optarg);
     case 'R': return cb_cli_parse_long("--repeat", optarg, 1, MAX_REPEAT, &a->repeat);
+    case 'T':
+        rc = cb_cli_parse_long("--threads", optarg, 1, CB_THREADS_MAX, &v);
+        a->s.threads = (int)v;
+        return rc;
     case 'k':
         a->rs.force_kind = 1;
         return cb_kind_parse(optarg, &a->rs.kind) == CB_OK

@@ -7,7 +7,9 @@
 # iterations, errors) under every OpenBLAS core type the CPU can run (OPENBLAS_CORETYPE unset, Haswell,
 # Zen, SkylakeX, Sandybridge, Prescott), with OPENBLAS_NUM_THREADS = 1 and 2, and once with glibc's libm held to its plain x86-64 code
 # (GLIBC_TUNABLES hides FMA/AVX2/AVX-512, as on an older CPU). Every file's sha256 and every
-# figure must be identical in every configuration. Usage: repro.sh BIN
+# figure must be identical in every configuration. conebench's own threads (solve --threads):
+# nsgs and psor with order=coloured and apgd, admm, pfp, eg (W products) on problems above the
+# size that shares out work must write the same solution at --threads 1 and 2. Usage: repro.sh BIN
 set -u
 bin=$(cd "$(dirname "${1:-bin/conebench}")" && pwd)/$(basename "${1:-bin/conebench}")
 tmp=$(mktemp -d /tmp/cbrepro.XXXXXX)
@@ -63,6 +65,29 @@ run_nsn() {
   done
 }
 
+# conebench's threads: each solver at --threads 1 and 2 on a random multibody problem and a
+# pile heap of more contacts than CB_PAR_MIN_ROWS (base.h); the two solutions must be the same
+# bytes. Once (its kernels call no BLAS: the core type cannot matter).
+run_threads() {
+  mkdir -p "$1/thr"
+  "$bin" generate random --kind rolling3d --nc 1500 --seed 3 -o "$1/thr/mb.dat" &&
+    "$bin" generate sphere-pile --param init=heap --param n=500 --steps 1 -o "$1/thr/heap" ||
+    return 1
+  for f in "$1/thr/mb.dat" "$1"/thr/heap/*.dat; do
+    for sv in nsgs:order=coloured psor:order=coloured apgd admm pfp eg; do
+      local name=${sv%%:*} opt=() b; b=$(basename "$f" .dat)
+      [ "$sv" != "$name" ] && opt=(--option "${sv#*:}")
+      for t in 1 2; do
+        "$bin" solve "$f" --solver "$name" "${opt[@]}" --threads $t --tol 1e-12 --max-iter 20 \
+          --time-limit 0 --solution "$1/thr/$b.$name.t$t.sol" >/dev/null || return 1
+      done
+      cmp "$1/thr/$b.$name.t1.sol" "$1/thr/$b.$name.t2.sol" ||
+        { echo "threads: $b $sv differs between --threads 1 and 2"; return 1; }
+      rm "$1/thr/$b.$name.t2.sol"
+    done
+  done
+}
+
 # One configuration: problems, the ci campaign's figures, nsn's solutions, and a digest.
 run_config() {
   local dir=$1
@@ -90,6 +115,12 @@ for c in "${configs[@]}"; do
     if [ $((n % 2)) = 0 ]; then wait; fi
   done
 done
+if ! run_threads "$tmp/.threads" >"$tmp/threads.log" 2>&1; then
+  fail=1
+  echo "repro: FAIL: threads: $(tail -3 "$tmp/threads.log")"
+else
+  echo "repro: threads: every solution the same at --threads 1 and 2"
+fi
 dir="$tmp/plain-libm"
 mkdir -p "$dir"
 (unset OPENBLAS_CORETYPE

@@ -14,6 +14,7 @@
 #include "conebench/io.h"
 #include "conebench/judge.h"
 #include "conebench/problem.h"
+#include "base.h"
 #include "rng.h"
 #include "scenario_registry.h"
 #include "conebench/solver.h"
@@ -706,6 +707,51 @@ static void test_timestepper_factored(void **state)
     cb_mj_free(w);
 }
 
+/* Factored W on threads: W p (bodies, then contacts) and nsgs order=coloured (no two contacts
+ * of a colour share a body) give the same bits at 1 and 2 threads, on more contacts than
+ * CB_PAR_MIN_ROWS. */
+static void test_threads_factored(void **state)
+{
+    (void)state;
+    cb_problem *p = random_factored(CB_KIND_ROLLING3D, 2000, 500, 5);
+    size_t n = cb_problem_n(p);
+    double *x = malloc(n * sizeof *x), *y1 = malloc(n * sizeof *y1), *y2 = malloc(n * sizeof *y2);
+    assert_true(x && y1 && y2);
+    cb_rng r;
+    cb_rng_seed(&r, 9);
+    for (size_t i = 0; i < n; i++)
+        x[i] = cb_rng_uniform(&r) - 0.5;
+    int old = cb_threads_set(1);
+    cb_problem_Wp(p, x, y1);
+    cb_threads_set(2);
+    cb_problem_Wp(p, x, y2);
+    cb_threads_set(old);
+    assert_memory_equal(y1, y2, n * sizeof *y1);
+    static const cb_option coloured[] = {{"order", "coloured"}};
+    double *sols[2];
+    for (int t = 0; t < 2; t++) {
+        cb_settings s;
+        cb_settings_default(&s);
+        s.max_iter = 20, s.time_limit = 0, s.threads = t + 1;
+        s.options = coloured, s.noptions = 1;
+        cb_solution sol;
+        cb_info info;
+        cb_error err = {{0}};
+        assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
+        assert_int_equal(cb_solve(cb_solver_find("nsgs"), p, &s, &sol, &info, &err), CB_OK);
+        sols[t] = sol.p;
+        free(sol.y);
+        cb_info_free(&info);
+    }
+    assert_memory_equal(sols[0], sols[1], n * sizeof(double));
+    free(sols[0]);
+    free(sols[1]);
+    free(x);
+    free(y1);
+    free(y2);
+    cb_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -716,6 +762,7 @@ int main(void)
         cmocka_unit_test(test_io_and_siconos),
         cmocka_unit_test(test_check_rejects),
         cmocka_unit_test(test_timestepper_factored),
+        cmocka_unit_test(test_threads_factored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

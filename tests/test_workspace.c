@@ -520,6 +520,55 @@ static void test_budget_per_solve(void **state)
     cb_problem_free(prob);
 }
 
+/* cb_settings.threads: outside [1, CB_THREADS_MAX] refused naming it; within, every solver that
+ * shares out work (nsgs order=coloured: the colours; apgd, pfp: W products, residuals and
+ * projections) gives the same p, y, iterations and counters at 1 and 2 threads, on more
+ * contacts than CB_PAR_MIN_ROWS so that the work is shared out. */
+static void test_threads(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(CB_KIND_ROLLING3D, 1500, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 3);
+    const char *names[] = {"nsgs", "apgd", "pfp"};
+    static const cb_option coloured[] = {{"order", "coloured"}};
+    cb_error err = {{0}};
+    for (int k = 0; k < 3; k++) {
+        outcome o[2];
+        for (int t = 0; t < 2; t++) {
+            cb_settings s;
+            settings(&s);
+            s.max_iter = 30;
+            s.threads = t + 1;
+            if (k == 0)
+                s.options = coloured, s.noptions = 1;
+            cb_solution sol;
+            assert_int_equal(cb_solution_alloc(prob, &sol, &err), CB_OK);
+            o[t] = (outcome){.n = sol.n, .p = sol.p, .y = sol.y};
+            if (cb_solve(cb_solver_find(names[k]), prob, &s, &sol, &o[t].info, &err) != CB_OK)
+                fail_msg("%s: %s", names[k], err.text);
+        }
+        assert_int_equal(o[0].info.iterations, o[1].info.iterations);
+        assert_memory_equal(&o[0].info.work, &o[1].info.work, sizeof o[0].info.work);
+        assert_memory_equal(o[0].p, o[1].p, o[0].n * sizeof(double));
+        assert_memory_equal(o[0].y, o[1].y, o[0].n * sizeof(double));
+        outcome_free(&o[0]);
+        outcome_free(&o[1]);
+    }
+    for (int bad = -1; bad <= 1; bad += 2) {
+        cb_settings s;
+        settings(&s);
+        s.threads = bad < 0 ? 0 : CB_THREADS_MAX + 1;
+        cb_solution sol;
+        cb_info info;
+        assert_int_equal(cb_solution_alloc(prob, &sol, &err), CB_OK);
+        assert_int_equal(cb_solve(cb_solver_find("nsgs"), prob, &s, &sol, &info, &err),
+                         CB_ERR_INPUT);
+        assert_non_null(strstr(err.text, "threads"));
+        cb_solution_free(&sol);
+        cb_info_free(&info);
+    }
+    cb_problem_free(prob);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -528,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_bad_inputs),            cmocka_unit_test(test_refused_storages),
         cmocka_unit_test(test_analysis_kept),         cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_budget_per_solve),     cmocka_unit_test(test_no_update_hook),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,7 +70,14 @@ typedef struct {
      * a campaign's child: reading the problem); default 0. */
     double cpu_spent;
     cb_budget *budget; /* set by cb_solve for the solver's setup and solve; NULL outside */
+    /* Threads (OpenMP) of the run, 1 to CB_THREADS_MAX (default 1): the W products of every
+     * solver and the judge, and nsgs/psor with order=coloured; every result has the same bits
+     * for any count. The CPU budget counts every thread. */
+    int threads;
 } cb_settings;
+
+/* The largest thread count accepted. */
+#define CB_THREADS_MAX 64
 
 /* The wall guard's default: this many times the CPU budget. */
 #define CB_WALL_GUARD_FACTOR 3.0

@@ -27,7 +27,7 @@
 /* Directives that may appear once per campaign file. */
 static const char *const single_lines[] = {"name", "description", "tol", "max-iter", "time-limit",
                                            "repetitions", "trace", "references",
-                                           "warm-start"};
+                                           "warm-start", "threads"};
 #define NSINGLE (sizeof single_lines / sizeof *single_lines)
 
 typedef struct {
@@ -571,7 +571,7 @@ static int parse_solver(cb_campaign *c, parse_ctx *x, cb_error *err)
     return s->solver && s->label ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
 }
 
-/* Scalar directives: tol, max-iter, time-limit, repetitions, trace, name, description. */
+/* Scalar directives: tol, max-iter, time-limit, repetitions, threads, trace, name, description. */
 static int parse_scalar(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
     const char *d = x->tok[0];
@@ -599,6 +599,9 @@ static int parse_scalar(cb_campaign *c, parse_ctx *x, cb_error *err)
     } else if (!strcmp(d, "repetitions")) {
         if ((rc = parse_num(x, "repetitions", x->tok[1], 1, 1000, &v, err)) == CB_OK)
             c->repetitions = (int)v;
+    } else if (!strcmp(d, "threads")) {
+        if ((rc = parse_num(x, "threads", x->tok[1], 1, CB_THREADS_MAX, &v, err)) == CB_OK)
+            c->threads = (int)v;
     } else if (!strcmp(d, "trace")) {
         if (strcmp(x->tok[1], "on") && strcmp(x->tok[1], "off"))
             return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "trace: on or off");
@@ -1003,6 +1006,7 @@ int cb_campaign_read(const char *path, const char *gen_dir, cb_campaign **out, c
     c->max_iter = 10000;
     c->time_limit = 10;
     c->repetitions = 1;
+    c->threads = 1;
     c->trace = 1;
     rc = parse_lines(c, &x, text, err);
     if (rc == CB_OK)
@@ -1066,6 +1070,7 @@ void cb_campaign_settings(const cb_campaign *c, int si, int ti, cb_settings *s)
     s->max_iter = c->max_iter;
     s->time_limit = c->time_limit;
     s->trace = c->trace;
+    s->threads = c->threads;
     s->options = c->solvers[si].options.items;
     s->noptions = c->solvers[si].options.n;
 }

@@ -34,6 +34,8 @@
  *   solver NAME [key=value]... [label=LABEL]   one solver with one option set
  *   tol T...                      tolerances (each run is done for each)
  *   max-iter N    time-limit S    repetitions R    trace on|off
+ *   threads N                     threads of each run (cb_settings.threads, 1..64; default 1);
+ *                                 the runner warns when --jobs × N exceeds the online cores
  *   references DIR                folder of reference files (`conebench reference`), relative to
  *                                 the campaign file unless absolute; a problem's reference is
  *                                 FILE.ref beside it or the DIR/\*.ref with its sha256
@@ -44,7 +46,7 @@
  * every step in order through one workspace (set up again only when the kind, nc or W's pattern
  * changes), each step judged and limited by time-limit of CPU time (runner.h, results.h).
  * Errors are "FILE:LINE: what". Refused: a NUL byte; a second name, description, tol, max-iter,
- * time-limit, repetitions, trace, references or warm-start line; a warm-start mode or a
+ * time-limit, repetitions, threads, trace, references or warm-start line; a warm-start mode or a
  * tolerance given twice; a key given twice on a generate line; two problems (or sequences) with
  * one name or two solver lines with one label (their runs would share run ids); warm-start
  * mapped with a sequence whose steps lack contact identities (the step named); two loop lines
@@ -139,6 +141,7 @@ typedef struct {
     int max_iter;        /* default 10000 */
     double time_limit;   /* seconds per run, default 10 */
     int repetitions;     /* default 1 */
+    int threads;         /* threads of each run (cb_settings.threads), default 1 */
     int trace;           /* default 1 */
     int data_missing;    /* a `data` line was skipped because the data folder is absent */
     cb_campaign_sequence *sequences;

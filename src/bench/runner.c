@@ -565,6 +565,17 @@ static int start(run_ctx *x, char (**done)[17], long *ndone, long **pending, lon
     return rc;
 }
 
+/* Runs at a time × the threads of each above the online cores: said on stderr (their times
+ * would be inflated by sharing cores). */
+static void warn_oversubscribed(const cb_campaign *c, const cb_runner_settings *s)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores > 0 && (long)s->jobs * c->threads > cores)
+        fprintf(stderr, "conebench: warning: --jobs %d x threads %d = %ld threads on %ld online "
+                "cores: runs share cores and their times are inflated\n", s->jobs, c->threads,
+                (long)s->jobs * c->threads, cores);
+}
+
 int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner_summary *sum,
                     cb_error *err)
 {
@@ -575,7 +586,8 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
     memset(sum, 0, sizeof *sum);
     int rc = start(&x, &done, &ndone, &pending, &npending, err);
     if (rc == CB_OK && !stopped(&x)) {
-        openblas_set_num_threads(1); /* parallelism comes from --jobs */
+        openblas_set_num_threads(1); /* parallelism comes from --jobs (and `threads` lines) */
+        warn_oversubscribed(c, s);
         setvbuf(x.errlog, NULL, _IOLBF, 0);
         rc = run_all(&x, pending, npending, err);
         progress(&x, 1);

@@ -32,6 +32,23 @@ int cb_all_finite(const double *x, size_t n);
  * (NULL: count only). Returns the count. */
 int cb_sorted_union(const int *a, int na, const int *b, int nb, int shift, int *out);
 
+/* Threads of the current run (cb_settings.threads): the count the calling thread's kernels may
+ * use, 1 unless a run set it. cb_threads_set returns the count it replaces. Every kernel that
+ * uses them gives the same bits for any count (each output entry is computed by one thread in
+ * a fixed order). */
+int cb_threads(void);
+int cb_threads_set(int n);
+/* cb_threads() for a loop over `rows` contacts or bodies, 1 below CB_PAR_MIN_ROWS. */
+int cb_threads_for(long long rows);
+/* Below this many contacts (or bodies) a product runs on one thread: too little work to share. */
+#define CB_PAR_MIN_ROWS 1024
+/* An OpenMP pragma, nothing when built without OpenMP (make OPENMP=). */
+#ifdef _OPENMP
+#define CB_OMP(x) _Pragma(#x)
+#else
+#define CB_OMP(x)
+#endif
+
 /* Duplicate a string; NULL on failure or NULL input. */
 char *cb_strdup(const char *s);
 

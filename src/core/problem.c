@@ -259,24 +259,32 @@ static void gemv_colorder(int m, int ncol, const double *restrict A, size_t ld,
     }
 }
 
-/* y = W p. */
+/* y = W p. Rows are shared out among the run's threads (cb_threads) in contiguous ranges; each
+ * row is summed by one thread in the one column order, so the bits do not depend on the count. */
 void cb_problem_Wp(const cb_problem *p, const double *x, double *y)
 {
-    int n = (int)cb_problem_n(p), d = p->d;
-    if (p->storage == CB_STORAGE_DENSE) {
-        gemv_colorder(n, n, p->W, (size_t)n, x, y);
-        return;
-    }
+    int n = (int)cb_problem_n(p), d = p->d, nc = p->nc;
+    int threads = cb_threads_for(nc);
     if (p->storage == CB_STORAGE_FACTORED) {
         cb_fac_Wp(p, x, y);
         return;
     }
-    memset(y, 0, (size_t)n * sizeof(double));
+    if (p->storage == CB_STORAGE_DENSE) {
+        CB_OMP(omp parallel for num_threads(threads) schedule(static))
+        for (int c = 0; c < threads; c++) { /* rows [r0, r1): a column sweep of their own */
+            int r0 = (int)((long long)n * c / threads), r1 = (int)((long long)n * (c + 1) / threads);
+            gemv_colorder(r1 - r0, n, p->W + r0, (size_t)n, x, y + r0);
+        }
+        return;
+    }
     const cb_bsr *b = &p->bsr;
-    for (int a = 0; a < p->nc; a++)
+    CB_OMP(omp parallel for num_threads(threads) schedule(static))
+    for (int a = 0; a < nc; a++) {
+        memset(y + (size_t)a * d, 0, (size_t)d * sizeof(double));
         for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++)
             block_gemv_add(d, b->val + (size_t)k * d * d, x + (size_t)b->col[k] * d,
                            y + (size_t)a * d);
+    }
 }
 
 /* y = W p + q. */

@@ -277,7 +277,7 @@ void cb_problem_factored_velocities(const cb_problem *p, const double *x, double
  * (increasing, as cb_problem_factored_velocities sums them), then added to the rows of those
  * slots. Each y_α is a sum of at most two terms, so the order of the bodies does not change its
  * bits; no scratch beyond six numbers (the problem is only read). */
-void cb_fac_Wp(const cb_problem *p, const double *x, double *y)
+static void fac_Wp_serial(const cb_problem *p, const double *x, double *y)
 {
     const cb_factored *f = &p->fac;
     int d = p->d;
@@ -290,6 +290,49 @@ void cb_fac_Wp(const cb_problem *p, const double *x, double *y)
         for (int i = f->adj_ptr[b]; i < f->adj_ptr[b + 1]; i++)
             g_add(d, gblock(p, f->adj[i]), v, y + (size_t)(f->adj[i] / 2) * d);
     }
+}
+
+/* The same y = G M⁻¹ Gᵀ x on `threads` threads: v = M⁻¹ Gᵀ x body by body (each v_b summed
+ * over its slots in increasing order, as above), then y_α = (0 + G_α0 v) + G_α1 v contact by
+ * contact. Each y_α is the same sum of the same two terms (addition commutes), so the bits are
+ * fac_Wp_serial's; v is scratch (6·nbody): 0 when it cannot be had. */
+static int fac_Wp_threads(const cb_problem *p, const double *x, double *y, int threads)
+{
+    const cb_factored *f = &p->fac;
+    int d = p->d, nc = p->nc, nbody = f->nbody;
+    double *v = cb_malloc_array((size_t)nbody, 6 * sizeof(double));
+    if (!v)
+        return 0;
+    (void)threads; /* without OpenMP */
+    CB_OMP(omp parallel num_threads(threads))
+    {
+        CB_OMP(omp for schedule(static))
+        for (int b = 0; b < nbody; b++) {
+            double force[6] = {0};
+            for (int i = f->adj_ptr[b]; i < f->adj_ptr[b + 1]; i++)
+                gt_add(d, gblock(p, f->adj[i]), x + (size_t)(f->adj[i] / 2) * d, force);
+            minv_apply(f->minv + 10 * (size_t)b, force, v + 6 * (size_t)b);
+        }
+        CB_OMP(omp for schedule(static))
+        for (int a = 0; a < nc; a++) {
+            double *ya = y + (size_t)a * d;
+            memset(ya, 0, (size_t)d * sizeof(double));
+            for (int s = 0; s < 2; s++)
+                if (f->body[2 * a + s] >= 0)
+                    g_add(d, gblock(p, 2 * a + s), v + 6 * (size_t)f->body[2 * a + s], ya);
+        }
+    }
+    free(v);
+    return 1;
+}
+
+/* y = W p: on the run's threads when there is work enough, else one body at a time. */
+void cb_fac_Wp(const cb_problem *p, const double *x, double *y)
+{
+    int threads = cb_threads();
+    if (threads > 1 && p->nc >= CB_PAR_MIN_ROWS && fac_Wp_threads(p, x, y, threads))
+        return;
+    fac_Wp_serial(p, x, y);
 }
 
 /* out = Σ_s G_αs M_b⁻¹ Σ_{(β,t) at b} G_βtᵀ x_β, b = body(α,s). */

@@ -4,6 +4,7 @@
 #include "detmath.h"
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "conebench/cone.h"
@@ -12,18 +13,42 @@
 
 #define FO_MAX_STEP 0.25 /* "solved" needs ‖p_k − p_{k−1}‖ ≤ FO_MAX_STEP ‖p_k‖ */
 
+/* ‖p_α − P_K(p_α − ŷ_α)‖² of contact α. */
+static double residual2_of(const cb_problem *prob, int a, const double *p, const double *y)
+{
+    cb_friction f;
+    cb_problem_friction(prob, a, &f);
+    size_t off = (size_t)a * prob->d;
+    return cb_contact_residual2(prob->kind, &f, p + off, y + off);
+}
+
+double cb_fo_residual2(const cb_problem *prob, const double *p, const double *y,
+                       double *scratch)
+{
+    int nc = prob->nc, threads = scratch ? cb_threads_for(nc) : 1;
+    double e2 = 0.0;
+    if (threads == 1) {
+        for (int a = 0; a < nc; a++)
+            e2 += residual2_of(prob, a, p, y);
+        return e2;
+    }
+    CB_OMP(omp parallel for num_threads(threads) schedule(static))
+    for (int a = 0; a < nc; a++)
+        scratch[a] = residual2_of(prob, a, p, y);
+    for (int a = 0; a < nc; a++) /* the serial loop's order: its bits */
+        e2 += scratch[a];
+    return e2;
+}
+
 /* e² = Σ_α ‖p_α − P_K(p_α − ŷ_α)‖², normalised as the judge does (err: its error_data). */
 void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y,
                          const cb_judge_scale *sc, cb_fo_residual *out, cb_work *cnt)
 {
     size_t n = cb_problem_n(prob);
-    double e2 = 0.0;
-    for (int a = 0; a < prob->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(prob, a, &f);
-        size_t off = (size_t)a * prob->d;
-        e2 += cb_contact_residual2(prob->kind, &f, p + off, y + off);
-    }
+    double *scratch = cb_threads() > 1 ? cb_malloc_array((size_t)prob->nc + 1, sizeof *scratch)
+                                       : NULL; /* none: one thread, the same bits */
+    double e2 = cb_fo_residual2(prob, p, y, scratch);
+    free(scratch);
     out->norm_p = cb_nrm2(p, n);
     out->norm_y = cb_nrm2(y, n);
     double norm = fmax(sc->norm_q, fmax(out->norm_p, out->norm_y)), e = sqrt(e2);
@@ -38,6 +63,7 @@ void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *
 
 int cb_fo_modified_velocity(const cb_problem *prob, const double *y, double *F)
 {
+    CB_OMP(omp parallel for num_threads(cb_threads_for(prob->nc)) schedule(static))
     for (int a = 0; a < prob->nc; a++) {
         cb_friction f;
         cb_problem_friction(prob, a, &f);
@@ -51,8 +77,10 @@ int cb_fo_project_step(const cb_problem *prob, const double *p, const double *F,
                        double *out, cb_work *cnt)
 {
     int d = prob->d, ok = 1;
-    double z[CB_MAX_DIM];
+    CB_OMP(omp parallel for num_threads(cb_threads_for(prob->nc)) schedule(static)
+           reduction(& : ok))
     for (int a = 0; a < prob->nc; a++) {
+        double z[CB_MAX_DIM];
         cb_friction f;
         cb_problem_friction(prob, a, &f);
         size_t off = (size_t)a * d;

@@ -18,6 +18,11 @@ typedef struct {
 void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y,
                          const cb_judge_scale *sc, cb_fo_residual *out, cb_work *cnt);
 
+/* e² = Σ_α ‖p_α − P_K(p_α − ŷ_α)‖² in contact order; with scratch (nc entries) the terms are
+ * computed on the run's threads, and the sum still has the bits of one thread. */
+double cb_fo_residual2(const cb_problem *prob, const double *p, const double *y,
+                       double *scratch);
+
 /* F = ŷ(y) = y + g(y) contact by contact; 1 when F is finite. */
 int cb_fo_modified_velocity(const cb_problem *prob, const double *y, double *F);
 

@@ -31,6 +31,8 @@
  */
 #include "solvers_internal.h"
 #include "nsgs_internal.h"
+#include "nsgs_colour.h"
+#include "first_order.h"
 #include "rng.h"
 
 #include "detmath.h"
@@ -46,7 +48,7 @@
 #define STALL_OMEGA_MIN 0.5 /* ω is never lowered below 0.5 */
 
 typedef enum { LOCAL_AUTO = 0, LOCAL_NEWTON = 1, LOCAL_PROJ = 2, LOCAL_ENUM = 3 } local_kind;
-typedef enum { ORDER_NATURAL = 0, ORDER_SHUFFLED = 1, ORDER_SYMMETRIC = 2 } sweep_order;
+typedef enum { ORDER_NATURAL = 0, ORDER_SHUFFLED = 1, ORDER_SYMMETRIC = 2, ORDER_COLOURED = 3 } sweep_order;
 typedef enum { TRIVIAL_WARM = 0, TRIVIAL_ALWAYS = 1, TRIVIAL_NEVER = 2 } trivial_mode;
 
 typedef struct {
@@ -84,6 +86,8 @@ typedef struct {
     double omega;        /* this solve's relaxation: opt.omega, lowered on a stall (nsgs) */
     double last_e, last_de; /* the last full residual and its change */
     int zigzag;          /* changes in a row, each of the opposite sign to the one before */
+    cb_nsgs_colouring colouring; /* order=coloured: the colours (nsgs_colour.h) */
+    double *dp2;         /* order=coloured: ‖Δp_α‖² of each visit, summed after the sweep */
 } gs_work;
 
 static const cb_option_spec nsgs_spec[] = {
@@ -97,7 +101,9 @@ static const cb_option_spec nsgs_spec[] = {
     {"trivial", "warm", "closed-form take-off (p = 0) and stick (p = -W_aa^-1 qbar) tries: warm "
                         "(take-off for an open contact, stick for a sticking one) | always | never"},
     {"order", "natural", "sweep order: natural | shuffled (new permutation every sweep from seed) "
-                         "| symmetric (forward then backward in one sweep)"},
+                         "| symmetric (forward then backward in one sweep) | coloured (colour by colour, "
+                         "contacts of a colour independent: on --threads, the same bits for any "
+                         "count)"},
     {"seed", "1", "seed of the shuffled order (>= 0)"},
     {"omega", "1", "relaxation p_a <- p_a + omega (p_local - p_a), omega in (0, 2); lowered by "
                    "10 % (not below 0.5) after the residual zigzags 20 times in a row (a 2-cycle "
@@ -109,7 +115,9 @@ static const cb_option_spec nsgs_spec[] = {
 static const cb_option_spec psor_spec[] = {
     {"rho_factor", "1.5", "rho_a = rho_factor / ||W_aa||_2, in [1e-6, 1e6]"},
     {"order", "natural", "sweep order: natural | shuffled (new permutation every sweep from seed) "
-                         "| symmetric (forward then backward in one sweep)"},
+                         "| symmetric (forward then backward in one sweep) | coloured (colour by colour, "
+                         "contacts of a colour independent: on --threads, the same bits for any "
+                         "count)"},
     {"seed", "1", "seed of the shuffled order (>= 0)"},
     {"omega", "1", "relaxation p_a <- p_a + omega (P_K(p_a - rho_a yhat_a) - p_a), omega in (0, 2)"},
     {"error_every", "1", "full judged residual every k sweeps (a sweep whose change in p is below "
@@ -142,10 +150,10 @@ static int option_choice(const cb_settings *s, const cb_option_spec *spec, const
 static int parse_common(const cb_settings *s, const cb_option_spec *spec, gs_options *o,
                         cb_error *err)
 {
-    static const char *const orders[] = {"natural", "shuffled", "symmetric"};
+    static const char *const orders[] = {"natural", "shuffled", "symmetric", "coloured"};
     int ord = 0;
     long seed = 0, every = 1;
-    int rc = option_choice(s, spec, "order", orders, 3, &ord, err);
+    int rc = option_choice(s, spec, "order", orders, 4, &ord, err);
     if (rc == CB_OK)
         rc = cb_option_int(s, spec, "seed", 0, LONG_MAX, &seed, err);
     if (rc == CB_OK)
@@ -212,6 +220,8 @@ static void gs_cleanup(void *work)
     free(w->crow);
     free(w->cblk);
     free(w->vel);
+    cb_nsgs_colouring_free(&w->colouring);
+    free(w->dp2);
     free(w);
 }
 
@@ -266,6 +276,9 @@ static int alloc_work(const cb_problem *prob, const gs_options *o, gs_work **out
         w->vel = cb_malloc_array((size_t)prob->fac.nbody, 6 * sizeof(double));
         ok = w->vel != NULL;
     }
+    if (ok && o->order == ORDER_COLOURED)
+        ok = (w->dp2 = cb_malloc_array(nc + 1, sizeof(double))) &&
+             cb_nsgs_colour(prob, &w->colouring) == CB_OK;
     return ok ? CB_OK : CB_ERR_NOMEM;
 }
 
@@ -308,9 +321,14 @@ static void precompute_contacts(gs_work *w, unsigned changed, int keep)
 static int gs_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
 {
     gs_work *w = work;
-    (void)err;
     w->prob = prob;
     precompute_contacts(w, changed, 1);
+    if (w->opt.order == ORDER_COLOURED && (changed & CB_CHANGED_W) &&
+        prob->storage == CB_STORAGE_DENSE) { /* its colours follow the nonzero blocks */
+        cb_nsgs_colouring_free(&w->colouring);
+        if (cb_nsgs_colour(prob, &w->colouring) != CB_OK)
+            return cb_fail(err, CB_ERR_NOMEM, "nsgs: out of memory for the colours");
+    }
     return CB_OK;
 }
 
@@ -471,8 +489,12 @@ static long long fac_push(const gs_work *w, int a, const double *dp)
 /* Factored: y = q + G v for every contact (before a full residual). */
 static void fac_sync_y(const gs_work *w, double *y, cb_work *wk)
 {
+    long long used = 0;
+    CB_OMP(omp parallel for num_threads(cb_threads_for(w->nc)) schedule(static)
+           reduction(+ : used))
     for (int a = 0; a < w->nc; a++)
-        wk->block_products += fac_y(w, a, y + (size_t)a * w->d);
+        used += fac_y(w, a, y + (size_t)a * w->d);
+    wk->block_products += used;
 }
 
 /* p_α ← p_α + ω (pn − p_α) (projected back on K when ω > 1), y += W_{:,α} Δp_α (factored:
@@ -598,21 +620,53 @@ static void psor_contact(const gs_work *w, int a, const double *p, const double 
     wk->local_iters++;
 }
 
-/* One sweep over w->order; returns ‖Δp‖² (non-finite when an iterate is). */
+/* Visit contact α: its local problem, then p_α and y (or v) updated; returns ‖Δp_α‖². */
+static double visit(gs_work *w, int a, double *p, double *y, cb_work *wk)
+{
+    double pn[CB_MAX_DIM];
+    if (w->vel) /* factored: y_α from the current body velocities */
+        wk->block_products += fac_y(w, a, y + (size_t)a * w->d);
+    if (w->opt.psor)
+        psor_contact(w, a, p, y, pn, wk);
+    else
+        nsgs_contact(w, a, p, y, pn, wk);
+    return apply_update(w, a, pn, p, y, wk);
+}
+
+/* order=coloured: colour by colour, the contacts of a colour shared out among the run's
+ * threads (independent visits, nsgs_colour.h); ‖Δp‖² summed in the colour order afterwards,
+ * so every bit is the one thread's. Dense W runs on one thread (a column update writes all of
+ * y). */
+static double sweep_coloured(gs_work *w, double *p, double *y, cb_work *wk)
+{
+    const cb_nsgs_colouring *c = &w->colouring;
+    long long bp = 0, pr = 0, li = 0;
+    CB_OMP(omp parallel num_threads(w->prob->storage == CB_STORAGE_DENSE ? 1 : cb_threads_for(w->nc))
+           reduction(+ : bp, pr, li))
+    {
+        cb_work mine = {0, 0, 0, 0};
+        for (int k = 0; k < c->ncolours; k++) {
+            CB_OMP(omp for schedule(static))
+            for (int i = c->start[k]; i < c->start[k + 1]; i++)
+                w->dp2[i] = visit(w, c->order[i], p, y, &mine);
+        }
+        bp += mine.block_products, pr += mine.projections, li += mine.local_iters;
+    }
+    wk->block_products += bp, wk->projections += pr, wk->local_iters += li;
+    double dp2 = 0;
+    for (int i = 0; i < w->nc; i++)
+        dp2 += w->dp2[i];
+    return dp2;
+}
+
+/* One sweep over w->order (or the colours); returns ‖Δp‖² (non-finite when an iterate is). */
 static double sweep(gs_work *w, double *p, double *y, cb_work *wk)
 {
+    if (w->opt.order == ORDER_COLOURED)
+        return sweep_coloured(w, p, y, wk);
     double dp2 = 0;
-    for (int k = 0; k < w->norder; k++) {
-        int a = w->order[k];
-        double pn[CB_MAX_DIM];
-        if (w->vel) /* factored: y_α from the current body velocities */
-            wk->block_products += fac_y(w, a, y + (size_t)a * w->d);
-        if (w->opt.psor)
-            psor_contact(w, a, p, y, pn, wk);
-        else
-            nsgs_contact(w, a, p, y, pn, wk);
-        dp2 += apply_update(w, a, pn, p, y, wk);
-    }
+    for (int k = 0; k < w->norder; k++)
+        dp2 += visit(w, w->order[k], p, y, wk);
     return dp2;
 }
 
@@ -646,14 +700,7 @@ static void next_order(gs_work *w, int first)
 static double full_error(const gs_work *w, const double *p, const double *y, cb_work *wk,
                          double *err_q)
 {
-    int d = w->d;
-    double e2 = 0;
-    for (int a = 0; a < w->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(w->prob, a, &f);
-        size_t off = (size_t)a * d;
-        e2 += cb_contact_residual2(w->prob->kind, &f, p + off, y + off);
-    }
+    double e2 = cb_fo_residual2(w->prob, p, y, w->dp2); /* dp2 free here: scratch */
     wk->projections += w->nc;
     wk->error_evals++;
     double np = cb_nrm2(p, w->n), ny = cb_nrm2(y, w->n);

@@ -32,6 +32,7 @@ typedef struct {
     char magic[8];
     double tol, time_limit, wall_limit, cpu_spent;
     int32_t max_iter, trace, noptions, solver; /* solver: index in the registry */
+    int32_t threads;
     uint64_t n, options_bytes;
 } request_header;
 
@@ -112,6 +113,7 @@ static int read_settings(const char *bytes, size_t nbytes, const request_header 
     s->cpu_spent = h->cpu_spent;
     s->max_iter = h->max_iter;
     s->trace = h->trace;
+    s->threads = h->threads;
     s->options = opts;
     s->noptions = h->noptions;
     for (int k = 0; k < 2 * h->noptions; k++) {
@@ -205,6 +207,7 @@ static int write_request(FILE *f, const solve_job *j, cb_error *err)
     h.cpu_spent = j->s->cpu_spent;
     h.max_iter = j->s->max_iter;
     h.trace = j->s->trace;
+    h.threads = j->s->threads;
     h.noptions = j->s->noptions;
     h.n = j->sol->n;
     for (int k = 0; k < cb_solver_count(); k++)

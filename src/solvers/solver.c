@@ -36,6 +36,7 @@ void cb_settings_default(cb_settings *s)
     s->max_iter = 10000;
     s->time_limit = 60.0;
     s->trace = 0;
+    s->threads = 1;
 }
 
 void cb_info_free(cb_info *info)

@@ -38,6 +38,9 @@ static int check_settings(const cb_settings *s, cb_error *err)
                        CB_TIME_LIMIT_MAX, s->time_limit);
     if (isnan(s->wall_limit) || !(s->cpu_spent >= 0) || !isfinite(s->cpu_spent))
         return cb_fail(err, CB_ERR_INPUT, "wall_limit or cpu_spent: NaN or negative");
+    if (s->threads < 1 || s->threads > CB_THREADS_MAX)
+        return cb_fail(err, CB_ERR_INPUT, "threads: must be in [1, %d], got %d", CB_THREADS_MAX,
+                       s->threads);
     if (s->noptions < 0 || (s->noptions > 0 && !s->options))
         return cb_fail(err, CB_ERR_INPUT, "options: inconsistent count %d", s->noptions);
     return CB_OK;
@@ -443,9 +446,11 @@ static int ws_run(cb_workspace *ws, cb_solution *sol, cb_info *info, cb_error *e
         return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory (n = %zu)", sol->n);
     if (p0 && sol->n)
         memcpy(p0, sol->p, sol->n * sizeof *p0);
+    int threads = cb_threads_set(ws->set.threads); /* the run's; the caller's after it */
     int rc = ws->skipped ? CB_OK : bring_up_to_date(ws, err);
     if (rc == CB_OK)
         rc = solve_judged(ws, sol, info, err);
+    cb_threads_set(threads);
     if (rc == CB_OK)
         rc = trace_from_zero(info, &ws->set, ws->prob, p0, err);
     free(p0);

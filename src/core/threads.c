@@ -1,0 +1,36 @@
+/* conebench — the thread count of the current run (base.h).
+ *
+ * GCC's libgomp cannot start a team of threads in a process forked from one whose team it had
+ * started (the child waits for threads that were not copied). So once a kernel has been given
+ * more than one thread, a child forked afterwards (a campaign run, a solve worker) runs every
+ * kernel on one thread: the same bits, as with any count. */
+#include "base.h"
+
+#include <pthread.h>
+
+static _Thread_local int run_threads = 1; /* per calling thread: runs in threads do not mix */
+static _Atomic int team_started;          /* a kernel was given more than one thread */
+static _Atomic int forked_after_team;     /* this process is such a fork: one thread */
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void in_child(void) { forked_after_team = team_started; }
+
+static void register_atfork(void) { pthread_atfork(NULL, NULL, in_child); }
+
+int cb_threads(void)
+{
+    if (run_threads == 1 || forked_after_team)
+        return 1;
+    pthread_once(&atfork_once, register_atfork);
+    team_started = 1;
+    return run_threads;
+}
+
+int cb_threads_for(long long rows) { return rows >= CB_PAR_MIN_ROWS ? cb_threads() : 1; }
+
+int cb_threads_set(int n)
+{
+    int old = run_threads;
+    run_threads = n < 1 ? 1 : n;
+    return old;
+}
