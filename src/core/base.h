@@ -40,6 +40,11 @@ int cb_threads(void);
 int cb_threads_set(int n);
 /* cb_threads() for a loop over `rows` contacts or bodies, 1 below CB_PAR_MIN_ROWS. */
 int cb_threads_for(long long rows);
+/* fn(ctx, r0, r1) over [0, rows) in contiguous ranges, one a thread of cb_threads_for(rows);
+ * a plain call of fn(ctx, 0, rows) on one thread (no OpenMP region). Each row belongs to one
+ * call, so a kernel that computes every row on its own gives the same bits for any count. */
+typedef void (*cb_rows_fn)(void *ctx, int r0, int r1);
+void cb_parallel_rows(int rows, cb_rows_fn fn, void *ctx);
 /* Below this many contacts (or bodies) a product runs on one thread: too little work to share. */
 #define CB_PAR_MIN_ROWS 1024
 /* An OpenMP pragma, nothing when built without OpenMP (make OPENMP=). */

@@ -259,32 +259,44 @@ static void gemv_colorder(int m, int ncol, const double *restrict A, size_t ld,
     }
 }
 
-/* y = W p. Rows are shared out among the run's threads (cb_threads) in contiguous ranges; each
- * row is summed by one thread in the one column order, so the bits do not depend on the count. */
+typedef struct {
+    const cb_problem *p;
+    const double *x;
+    double *y;
+} wp_ctx;
+
+/* Rows [r0, r1) of y = W x (dense: scalar rows; BSR: block rows), in the one column order. */
+static void wp_rows(void *ctx, int r0, int r1)
+{
+    const wp_ctx *c = ctx;
+    const cb_problem *p = c->p;
+    int d = p->d;
+    if (p->storage == CB_STORAGE_DENSE) {
+        size_t n = cb_problem_n(p);
+        gemv_colorder(r1 - r0, (int)n, p->W + r0, n, c->x, c->y + r0);
+        return;
+    }
+    const cb_bsr *b = &p->bsr;
+    for (int a = r0; a < r1; a++) {
+        memset(c->y + (size_t)a * d, 0, (size_t)d * sizeof(double));
+        for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++)
+            block_gemv_add(d, b->val + (size_t)k * d * d, c->x + (size_t)b->col[k] * d,
+                           c->y + (size_t)a * d);
+    }
+}
+
+/* y = W p. Rows are shared out among the run's threads (cb_parallel_rows) in contiguous ranges;
+ * each row is summed by one thread in the one column order, so the bits do not depend on the
+ * count. */
 void cb_problem_Wp(const cb_problem *p, const double *x, double *y)
 {
-    int n = (int)cb_problem_n(p), d = p->d, nc = p->nc;
-    int threads = cb_threads_for(nc);
     if (p->storage == CB_STORAGE_FACTORED) {
         cb_fac_Wp(p, x, y);
         return;
     }
-    if (p->storage == CB_STORAGE_DENSE) {
-        CB_OMP(omp parallel for num_threads(threads) schedule(static))
-        for (int c = 0; c < threads; c++) { /* rows [r0, r1): a column sweep of their own */
-            int r0 = (int)((long long)n * c / threads), r1 = (int)((long long)n * (c + 1) / threads);
-            gemv_colorder(r1 - r0, n, p->W + r0, (size_t)n, x, y + r0);
-        }
-        return;
-    }
-    const cb_bsr *b = &p->bsr;
-    CB_OMP(omp parallel for num_threads(threads) schedule(static))
-    for (int a = 0; a < nc; a++) {
-        memset(y + (size_t)a * d, 0, (size_t)d * sizeof(double));
-        for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++)
-            block_gemv_add(d, b->val + (size_t)k * d * d, x + (size_t)b->col[k] * d,
-                           y + (size_t)a * d);
-    }
+    wp_ctx c = {p, x, y};
+    int rows = p->storage == CB_STORAGE_DENSE ? (int)cb_problem_n(p) : p->nc;
+    cb_parallel_rows(rows, wp_rows, &c);
 }
 
 /* y = W p + q. */

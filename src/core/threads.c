@@ -34,3 +34,15 @@ int cb_threads_set(int n)
     run_threads = n < 1 ? 1 : n;
     return old;
 }
+
+void cb_parallel_rows(int rows, cb_rows_fn fn, void *ctx)
+{
+    int threads = cb_threads_for(rows);
+    if (threads == 1) { /* no OpenMP region at all: a small product pays nothing for threads */
+        fn(ctx, 0, rows);
+        return;
+    }
+    CB_OMP(omp parallel for num_threads(threads) schedule(static))
+    for (int c = 0; c < threads; c++)
+        fn(ctx, (int)((long long)rows * c / threads), (int)((long long)rows * (c + 1) / threads));
+}

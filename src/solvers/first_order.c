@@ -61,36 +61,57 @@ void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *
     cnt->error_evals++;
 }
 
+typedef struct {
+    const cb_problem *prob;
+    const double *p, *y; /* project_step: p and F; modified_velocity: y */
+    double rho;
+    double *out;
+    _Atomic int bad; /* a projection met a non-finite entry */
+} fo_rows_ctx;
+
+/* Contacts [a0, a1): F_α = ŷ_α (De Saxcé's modified velocity of y_α). */
+static void modified_velocity_rows(void *ctx, int a0, int a1)
+{
+    fo_rows_ctx *c = ctx;
+    for (int a = a0; a < a1; a++) {
+        cb_friction f;
+        cb_problem_friction(c->prob, a, &f);
+        size_t off = (size_t)a * c->prob->d;
+        cb_modified_velocity(c->prob->kind, &f, c->y + off, c->out + off);
+    }
+}
+
 int cb_fo_modified_velocity(const cb_problem *prob, const double *y, double *F)
 {
-    CB_OMP(omp parallel for num_threads(cb_threads_for(prob->nc)) schedule(static))
-    for (int a = 0; a < prob->nc; a++) {
-        cb_friction f;
-        cb_problem_friction(prob, a, &f);
-        size_t off = (size_t)a * prob->d;
-        cb_modified_velocity(prob->kind, &f, y + off, F + off);
-    }
+    fo_rows_ctx c = {prob, NULL, y, 0.0, F, 0};
+    cb_parallel_rows(prob->nc, modified_velocity_rows, &c);
     return cb_all_finite(F, cb_problem_n(prob));
+}
+
+/* Contacts [a0, a1): out_α = P_K(p_α − ρ F_α). */
+static void project_step_rows(void *ctx, int a0, int a1)
+{
+    fo_rows_ctx *c = ctx;
+    int d = c->prob->d;
+    for (int a = a0; a < a1; a++) {
+        double z[CB_MAX_DIM];
+        cb_friction f;
+        cb_problem_friction(c->prob, a, &f);
+        size_t off = (size_t)a * d;
+        for (int i = 0; i < d; i++)
+            z[i] = c->p[off + i] - c->rho * c->y[off + i];
+        if (cb_project(c->prob->kind, &f, z, c->out + off) == CB_PROJ_NONFINITE)
+            c->bad = 1;
+    }
 }
 
 int cb_fo_project_step(const cb_problem *prob, const double *p, const double *F, double rho,
                        double *out, cb_work *cnt)
 {
-    int d = prob->d, ok = 1;
-    CB_OMP(omp parallel for num_threads(cb_threads_for(prob->nc)) schedule(static)
-           reduction(& : ok))
-    for (int a = 0; a < prob->nc; a++) {
-        double z[CB_MAX_DIM];
-        cb_friction f;
-        cb_problem_friction(prob, a, &f);
-        size_t off = (size_t)a * d;
-        for (int i = 0; i < d; i++)
-            z[i] = p[off + i] - rho * F[off + i];
-        if (cb_project(prob->kind, &f, z, out + off) == CB_PROJ_NONFINITE)
-            ok = 0;
-    }
+    fo_rows_ctx c = {prob, p, F, rho, out, 0};
+    cb_parallel_rows(prob->nc, project_step_rows, &c);
     cnt->projections += prob->nc;
-    return ok;
+    return !c.bad;
 }
 
 int cb_fo_option_positive_or_auto(const cb_settings *s, const cb_option_spec *spec,
