@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sequence campaigns (`sequence` and `warm-start` lines): a small pile pour (contacts appear and
-# vanish) run by nsgs cold, previous and mapped. Asserts from runs.csv: one row per step file
+# vanish), 41 consecutive steps while it settles, run by nsgs cold, previous and mapped. Asserts from runs.csv: one row per step file
 # of the sequence for each run, the sequence row's totals (iterations, time, work, unsolved
 # steps, verdict, worst error) equal to what its step rows add up to, every step's verdict the
 # one `conebench error` gives on its written solution, warm-started nsgs (previous and mapped)
@@ -16,7 +16,7 @@ cd "$tmp" || exit 1
 tol=1e-6
 cat >seq.conf <<EOF
 name seq-test
-sequence scenario sphere-pile n=20 t_end=1 steps=300:1000:20
+sequence scenario sphere-pile n=20 t_end=1 steps=500:540:1
 solver nsgs
 tol $tol
 warm-start cold previous mapped
@@ -51,9 +51,13 @@ for s in seq:
         failures.append("%s: steps_unsolved/solved disagree with the steps" % s["warm_start"])
     if float(s["error_data"]) != max(float(r["error_data"]) for r in st):
         failures.append("%s: error_data is not the worst step's" % s["warm_start"])
-    it[s["warm_start"]] = int(s["iterations"])
-if sorted(it) != ["cold", "mapped", "previous"]:
-    failures.append("sequence rows for %s" % sorted(it))
+    it[s["warm_start"]] = {r["step"]: (int(r["iterations"]), r["solved"] == "yes") for r in st}
+# warm against cold over the steps every mode solved (a step no Gauss-Seidel solves, which a
+# last-bit change of the simulated pile can bring into the sequence, counts for none)
+common = [k for k in it.get("cold", {}) if all(k in m and m[k][1] for m in it.values())]
+it = {w: sum(m[k][0] for k in common) for w, m in it.items()}
+if sorted(it) != ["cold", "mapped", "previous"] or len(common) < nsteps // 2:
+    failures.append("sequence rows for %s, %d steps solved by all" % (sorted(it), len(common)))
 elif not (it["previous"] < it["cold"] and it["mapped"] < it["cold"]):
     failures.append("iterations cold %(cold)d, previous %(previous)d, mapped %(mapped)d" % it)
 print("\n".join(failures) or "ok")
@@ -136,8 +140,9 @@ mkdir -p notseq && echo hello >notseq/readme.txt
 bad "a bad warm-start word" 'solver nsgs\n\nwarm-start cold warm\n' 3
 bad "a folder that is not a sequence" 'solver nsgs\n\nsequence notseq\n' 3
 bad "warm-start given twice" 'solver nsgs\nwarm-start cold\nwarm-start mapped\n' 3
-mkdir -p noids && cp res/problems/seq-*/sphere-pile-step300.dat noids/
+mkdir -p noids && cp res/problems/seq-*/sphere-pile-step500.dat noids/
 bad "mapped without contact ids" 'solver nsgs\nsequence noids\nwarm-start mapped\n' 2
+check "mapped without contact ids: the step named" 'grep -q "step 500 has no contact identities" "$tmp/err"'
 printf 'solver nsgs\nsequence scenes/absent-scene\ngenerate random kind=coulomb3d nc=3 seeds=1\n' >skip.conf
 run "$bin" run skip.conf -o skipres --quiet
 check "an absent sequence folder is skipped with a note" '[ "$rc" = 0 ] &&
