@@ -43,6 +43,7 @@ for n in $sizes; do
       a=$(echo "$w1" | awk '{print $NF}') b=$(echo "$w2" | awk '{print $NF}')
       ratios="$ratios $(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", a / b}')"
       same=$(cmp -s "$tmp/s1" "$tmp/s2" && echo same || echo DIFF)
+      [ "$same" = same ] || differ="${differ:-} $n:$name"
     done
     lo=$(echo "$ratios" | tr ' ' '\n' | grep . | sort -g | head -1)
     hi=$(echo "$ratios" | tr ' ' '\n' | grep . | sort -g | tail -1)
@@ -52,3 +53,8 @@ for n in $sizes; do
   done
 done
 echo "load after: $(cat /proc/loadavg)"
+# the point of the threads: the same solution bits at 1 and 2 threads, every round
+if [ -n "${differ:-}" ]; then
+  echo "threads_pile: solutions differ between 1 and 2 threads:$differ"
+  exit 1
+fi
