@@ -16,7 +16,7 @@
  *   default sizes 1000,10000,100000, R = 3; --quick (or CONEBENCH_QUICK=1): 1000,10000, R = 1.
  * Progress to stderr, the table to stdout.
  */
-#include <assert.h>
+#include "../support/require.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +109,7 @@ static int check_step(long n, cb_storage storage, const step_numbers *s, int swe
     if (bad)
         fprintf(stderr, "bench_scaling: FAIL: n = %ld %s: %s (nc %d, %d sweeps of %d, W %zu B)\n",
                 n, cb_storage_name(storage), bad, s->nc, s->iterations, sweeps, s->w_bytes);
-    assert(bad == NULL); /* the table's numbers are of the step it claims */
+    REQUIRE(bad == NULL); /* the table's numbers are of the step it claims */
     return bad != NULL;
 }
 

@@ -22,7 +22,7 @@
  *   by its time limit is unsolved, and a run with one is not deterministic in its iterations:
  *   such solvers are reported but not held to the same-iterations check.
  */
-#include <assert.h>
+#include "../support/require.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,7 +135,7 @@ static int run_once(const steps *st, const cb_solver *sv, const cb_settings *set
         t->timed_out[r] += info.status == CB_STATUS_TIME_LIMIT;
         t->worst[r] = fmax(t->worst[r], info.error_data);
         /* the judge's verdict: solved only with a finite error within tol */
-        assert(rc != CB_OK || !info.solved || info.error_data <= set->tol);
+        REQUIRE(rc != CB_OK || !info.solved || info.error_data <= set->tol);
         free(p_prev);
         p_prev = sol.p, n_prev = sol.n, sol.p = NULL;
         cb_solution_free(&sol);
@@ -240,7 +240,7 @@ int main(int argc, char **argv)
         if (!deterministic(&t[i], rounds))
             fprintf(stderr, "bench_sequence: %s: iterations or verdicts differ between rounds\n",
                     names[i]);
-        assert(deterministic(&t[i], rounds));
+        REQUIRE(deterministic(&t[i], rounds));
     }
     if (rc == CB_OK) {
         printf("%s: %d steps, tol %g, warm start %s, %d rounds\n\n", argv[1], st.n, set.tol,

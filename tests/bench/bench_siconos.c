@@ -29,7 +29,7 @@
  *   --quick (or CONEBENCH_QUICK=1): 10^6 vectors, 3 repetitions, shipped problems and nc = 100.
  * Progress goes to stderr, the tables to stdout.
  */
-#include <assert.h>
+#include "../support/require.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,7 +248,7 @@ static int bench_projection(cb_kind kind, size_t n, int reps)
     if (bad)
         fprintf(stderr, "bench_siconos: FAIL: %s projections: deviation %.1e (at most %.0e), "
                 "%ld non-finite outcomes\n", cb_kind_name(kind), agree, PROJ_AGREE_TOL, cases[0]);
-    assert(agree <= PROJ_AGREE_TOL && cases[0] == 0); /* the same projection, to rounding */
+    REQUIRE(agree <= PROJ_AGREE_TOL && cases[0] == 0); /* the same projection, to rounding */
     return bad;
 }
 

@@ -24,7 +24,7 @@
  *   --only: the files whose path contains SUBSTRING.
  * Progress goes to stderr, the table to stdout.
  */
-#include <assert.h>
+#include "../support/require.h"
 #include <dirent.h>
 #include <fenv.h>
 #include <signal.h>
@@ -130,7 +130,7 @@ static int judged(const cb_problem *prob, const cb_solution *sol, double *err)
     cb_judgement j;
     cb_error e = {{0}};
     int rc = cb_judge(prob, sol->p, TOL, NULL, &j, &e);
-    assert(rc == CB_OK); /* the judge takes every problem a solver took */
+    REQUIRE(rc == CB_OK); /* the judge takes every problem a solver took */
     *err = j.error_data;
     return j.solved;
 }
@@ -260,7 +260,7 @@ static void time_round(entry *en, const cb_problem *prob, cb_solution *sol, int 
     if (!v1)
         fprintf(stderr, "bench_small: FAIL: %s: not solved in round %d (solved in the "
                 "warm-up)\n", en->solver->name, r + 1);
-    assert(v1); /* the same verdict every round: the fastest is chosen on these times */
+    REQUIRE(v1); /* the same verdict every round: the fastest is chosen on these times */
     en->solve[r] = loop_solve(en, prob, sol, en->batch);
     if (!(en->solve[r] >= 0 && judged(prob, sol, &err))) { /* its update is not a fresh setup */
         fprintf(stderr, "bench_small: %s: not solved with its work reused (update): no solve "

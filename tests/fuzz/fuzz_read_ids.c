@@ -4,7 +4,7 @@
  * cb_contact_ids_write it reads back the same; and carried onto itself by cb_contact_ids_map it
  * moves every contact's values unchanged. */
 #include <stdint.h>
-#include <assert.h>
+#include "../support/require.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,21 +27,21 @@ static int declared(const uint8_t *data, size_t size)
 static void check_accepted(const cb_contact_ids *ids, int nc, const char *back)
 {
     cb_contact_ids again = {0};
-    assert(ids->n == nc);
+    REQUIRE(ids->n == nc);
     for (int k = 0; k < ids->n; k++)
-        assert(ids->id[k].a >= -1 && ids->id[k].b >= -1 && ids->id[k].f >= -1);
-    assert(cb_contact_ids_write(back, ids, NULL) == CB_OK);
-    assert(cb_contact_ids_read(back, nc, &again, NULL) == CB_OK);
-    assert(again.n == ids->n &&
+        REQUIRE(ids->id[k].a >= -1 && ids->id[k].b >= -1 && ids->id[k].f >= -1);
+    REQUIRE(cb_contact_ids_write(back, ids, NULL) == CB_OK);
+    REQUIRE(cb_contact_ids_read(back, nc, &again, NULL) == CB_OK);
+    REQUIRE(again.n == ids->n &&
            (ids->n == 0 || !memcmp(again.id, ids->id, (size_t)ids->n * sizeof *ids->id)));
     size_t n = ((size_t)nc + 1) * D;
     double *p = malloc(n * sizeof *p), *q = malloc(n * sizeof *q);
-    assert(p && q);
+    REQUIRE(p && q);
     for (int k = 0; k < nc * D; k++)
         p[k] = k + 1;
-    assert(cb_contact_ids_map(ids, p, &again, q, D) == nc);
-    assert(nc == 0 || !memcmp(p, q, (size_t)nc * D * sizeof *p));
-    assert(cb_contact_ids_missing(ids, &again) == 0);
+    REQUIRE(cb_contact_ids_map(ids, p, &again, q, D) == nc);
+    REQUIRE(nc == 0 || !memcmp(p, q, (size_t)nc * D * sizeof *p));
+    REQUIRE(cb_contact_ids_missing(ids, &again) == 0);
     free(p);
     free(q);
     cb_contact_ids_free(&again);
@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cb_contact_ids_read(path, nc, &ids, &err) == CB_OK)
         check_accepted(&ids, nc, fuzz_back());
     else
-        assert(ids.id == NULL && err.text[0]);
+        REQUIRE(ids.id == NULL && err.text[0]);
     cb_contact_ids_free(&ids);
     return 0;
 }

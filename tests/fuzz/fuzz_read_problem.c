@@ -13,7 +13,7 @@
 
 #include <hdf5.h>
 
-#include <assert.h>
+#include "../support/require.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = in_process && hdf5 ? cb_read_fclib(path, &s, &p, &e)
                                 : cb_read_problem(path, &s, &p, &e);
     if (rc == CB_OK) {
-        assert(p && cb_problem_check(p, &e) == CB_OK); /* a reader returns a valid problem */
+        REQUIRE(p && cb_problem_check(p, &e) == CB_OK); /* a reader returns a valid problem */
     } else {
-        assert(p == NULL); /* failure leaves *out NULL */
+        REQUIRE(p == NULL); /* failure leaves *out NULL */
     }
     cb_problem_free(p);
     /* HDF5 1.10 keeps internal free lists that grow over tens of thousands of malformed files in
