@@ -10,13 +10,12 @@
  * (an unknown model) is a failed cell too, and with two children at a time (the pool) only the
  * crashed child's cells fail. The report: tables print as pipe tables; a figure is handed
  * over as gnuplot definitions with its output path. */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include "test_support.h"
 
+#include "fileio.h"
 #include "reproduce.h"
 #include "scenario.h"
 
-#include <ftw.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,14 +54,6 @@ static void test_paper_values_are_printed_in_the_paper(void **state)
     assert_int_equal(n, 26);
     assert_null(cb_reproduce_paper("no-such-value"));
     free(text);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st;
-    (void)flag;
-    (void)f;
-    return remove(path);
 }
 
 /* The row labelled `label` in any table of r: its "ours" number (column 2); NAN if absent. */
@@ -121,7 +112,7 @@ static void test_fast_sections_reproduce_the_paper(void **state)
     assert_int_equal(figures, 1);
     assert_int_equal(r.nfig, 8);
     cb_study_report_free(&r);
-    nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+    cb_remove_tree(dir, 0);
 }
 
 /* A cell that crashes its process at α = 3 (the third cell); the others are pure rolling. */

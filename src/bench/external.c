@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -474,13 +473,6 @@ static int read_outputs(const ext_work *w, const cb_settings *s, cb_solution *so
     return CB_OK;
 }
 
-/* Remove the directory and everything the command left in it. */
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static void finish_dir(const ext_work *w)
 {
     if (!w->dir[0])
@@ -488,7 +480,7 @@ static void finish_dir(const ext_work *w)
     if (w->keep)
         fprintf(stderr, "conebench: external: kept %s\n", w->dir);
     else
-        nftw(w->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        cb_remove_tree(w->dir, 0);
 }
 
 /* Write, run, read back. A failed command is a run (CB_OK) with its reason in err. */

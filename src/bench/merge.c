@@ -4,7 +4,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,12 +383,6 @@ static int write_loops(const merge_ctx *x, const char *tmp, cb_error *err)
     return rc;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 /* Build OUT in OUT.tmp-XXXXXX and rename it into place (removed when anything fails). */
 static int write_out(const merge_ctx *x, const char *out, cb_error *err)
 {
@@ -413,7 +406,7 @@ static int write_out(const merge_ctx *x, const char *out, cb_error *err)
         rc = cb_fail_at(err, CB_ERR_IO, out, 0, "cannot rename %s into place: %s", tmp,
                         strerror(errno));
     if (rc != CB_OK)
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        cb_remove_tree(tmp, 0);
     cb_results_dir_unlock(lock);
     return rc;
 }

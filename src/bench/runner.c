@@ -7,7 +7,6 @@
 #include <cblas.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -484,13 +483,6 @@ static int run_all(run_ctx *x, const long *pending, long npending, cb_error *err
     return rc;
 }
 
-/* Remove what is under a results directory (not the directory itself). */
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag;
-    return ftw->level == 0 ? 0 : remove(path);
-}
-
 /* Create DIR, DIR/traces, DIR/problems (and DIR/solutions when asked). */
 static int make_dirs(const char *outdir, int solutions, cb_error *err)
 {
@@ -546,7 +538,7 @@ static int start(run_ctx *x, char (**done)[17], long *ndone, long **pending, lon
     if (rc == CB_OK)
         rc = generate_needed(x, *pending, *npending, err);
     if (rc != CB_OK && fresh && x->lock_fd >= 0 &&
-        nftw(x->s->outdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 && !existed)
+        cb_remove_tree(x->s->outdir, 1) == 0 && !existed)
         rmdir(x->s->outdir);
     if (rc == CB_OK)
         rc = cb_results_dir_record(x->c, x->s, err);

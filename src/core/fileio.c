@@ -1,8 +1,10 @@
 /* conebench — files (fileio.h): whole-file reads, atomic writes, output built in memory, SHA-256
  * of buffers and files (libcrypto's EVP interface). */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "fileio.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -422,4 +424,19 @@ void cb_outbuf_discard(cb_outbuf *o)
     o->f = NULL;
     o->buf = NULL;
     o->len = 0;
+}
+
+/* nftw callback of cb_remove_tree: remove one entry (the top directory only when asked). */
+static int tree_keep_top;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag;
+    return ftw->level == 0 && tree_keep_top ? 0 : remove(path);
+}
+
+int cb_remove_tree(const char *dir, int keep_top)
+{
+    tree_keep_top = keep_top;
+    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
 }

@@ -34,6 +34,9 @@ int cb_write_file_atomic(const char *path, const char *data, size_t len, cb_erro
 /* 1 when a file name (without its folder) is one of the temporary files cb_write_file_atomic
  * creates ("<name>.tmp.<pid>.<k>"): left behind only by a killed process. */
 int cb_is_temp_name(const char *name);
+/* Remove everything under `dir` (symbolic links removed, never followed), then `dir` itself
+ * unless keep_top. 0 when all is gone, -1 when something could not be removed. */
+int cb_remove_tree(const char *dir, int keep_top);
 
 /* An output file written by someone who needs a file name (the HDF5 library, a child process):
  *   cb_outfile o; rc = cb_outfile_begin(&o, path, err);   o.tmp is the file to write

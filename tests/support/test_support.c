@@ -12,6 +12,7 @@
 
 #include "conebench/io.h"
 #include "conebench/problem.h"
+#include "fileio.h"
 #include "rng.h"
 #include "base.h"
 
@@ -132,12 +133,34 @@ double cbt_vec_reldiff(const double *a, const double *b, size_t n, double floor)
     return m / s;
 }
 
+#define TMPDIR_MAX 256 /* temporary directories one test program may make */
+static char tmp_made[TMPDIR_MAX][64];
+static int tmp_count;
+static pid_t tmp_owner;
+
+/* At exit of the process that made them (not of a forked child): every directory cbt_tmpdir
+ * made, with what the tests wrote in it, unless CONEBENCH_KEEP_TMP is set (to look at them). */
+static void remove_tmpdirs(void)
+{
+    const char *keep = getenv("CONEBENCH_KEEP_TMP");
+    if (getpid() != tmp_owner || (keep && *keep))
+        return;
+    for (int i = 0; i < tmp_count; i++)
+        cb_remove_tree(tmp_made[i], 0);
+}
+
 const char *cbt_tmpdir(void)
 {
     static char buf[64];
     snprintf(buf, sizeof buf, "/tmp/cbtest.XXXXXX");
     if (!mkdtemp(buf))
         return "/tmp";
+    if (tmp_count == 0) {
+        tmp_owner = getpid();
+        atexit(remove_tmpdirs);
+    }
+    if (tmp_count < TMPDIR_MAX)
+        snprintf(tmp_made[tmp_count++], sizeof tmp_made[0], "%s", buf);
     return buf;
 }
 

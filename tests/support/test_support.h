@@ -60,7 +60,8 @@ long cbt_scale(long n, long div);
 double cbt_reldiff(double a, double b, double floor);
 /* Max over i of |a_i − b_i| / max(‖a‖∞, ‖b‖∞, floor). */
 double cbt_vec_reldiff(const double *a, const double *b, size_t n, double floor);
-/* A fresh temporary directory under /tmp (static buffer). */
+/* A fresh temporary directory under /tmp (static buffer), removed with its contents when the
+ * test program exits (kept when CONEBENCH_KEEP_TMP is set). */
 const char *cbt_tmpdir(void);
 
 /* A condensed global problem with its global form (test_support.c: nb bodies of 6 velocities,
