@@ -157,6 +157,22 @@ static int run_parsed(const cb_campaign *c, cb_runner_settings *rs, const char *
     return code == CB_OK ? CB_EXIT_OK : cb_cli_report(code, err);
 }
 
+/* The files skip-unreadable left out, one line each with the reason, on stderr. */
+static void note_skipped(const cb_campaign *c, const char *out)
+{
+    fprintf(stderr, "conebench: note: %d problem file%s did not read and %s skipped "
+                    "(skip-unreadable; listed in %s/skipped.txt and the report):\n", c->nskipped,
+            c->nskipped > 1 ? "s" : "", c->nskipped > 1 ? "are" : "is", out);
+    for (const char *l = c->skipped; l && *l;) {
+        const char *nl = strchr(l, '\n'), *tab = strchr(l, '\t');
+        int n = (int)(nl ? nl - l : (long)strlen(l));
+        if (tab && tab < l + n)
+            fprintf(stderr, "conebench:   %.*s: %.*s\n", (int)(tab - l), l, (int)(l + n - tab - 1),
+                    tab + 1);
+        l = nl ? nl + 1 : l + n;
+    }
+}
+
 int cb_cmd_run(int argc, char **argv)
 {
     cb_runner_settings rs;
@@ -189,6 +205,8 @@ int cb_cmd_run(int argc, char **argv)
         fprintf(stderr, "conebench: note: sequence folder %s is absent: skipped (%d sequence "
                         "line%s; scenes/ folders are made by `make scenes`)\n",
                 c->missing_sequence, c->sequences_missing, c->sequences_missing > 1 ? "s" : "");
+    if (code == CB_OK && c->nskipped)
+        note_skipped(c, out);
     rc = code == CB_OK ? run_parsed(c, &rs, argv[optind], out, &err) : cb_cli_report(code, &err);
     cb_campaign_free(c);
     return rc;

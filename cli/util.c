@@ -18,7 +18,10 @@ int cb_cli_exit_code(int code)
 
 int cb_cli_report(int code, const cb_error *err)
 {
-    fprintf(stderr, "conebench: %s\n", err && err->text[0] ? err->text : "unknown error");
+    const char *t = err && err->text[0] ? err->text : "unknown error";
+    for (const char *nl; (nl = strchr(t, '\n')); t = nl + 1) /* one line each (a list) */
+        fprintf(stderr, "conebench: %.*s\n", (int)(nl - t), t);
+    fprintf(stderr, "conebench: %s\n", t);
     return cb_cli_exit_code(code);
 }
 

@@ -27,7 +27,7 @@
 /* Directives that may appear once per campaign file. */
 static const char *const single_lines[] = {"name", "description", "tol", "max-iter", "time-limit",
                                            "repetitions", "trace", "references",
-                                           "warm-start", "threads"};
+                                           "warm-start", "threads", "skip-unreadable"};
 #define NSINGLE (sizeof single_lines / sizeof *single_lines)
 
 typedef struct {
@@ -167,17 +167,27 @@ static int add_problem(cb_campaign *c, const char *path, const char *name,
     return p->path && p->name ? CB_OK : CB_ERR_NOMEM;
 }
 
-/* Display name of a file: basename without extension. */
-static void base_name(const char *path, char *buf, size_t len)
+
+/* Display name of a file a `**` pattern found: its path below the pattern's root (rel), without
+ * a .dat, .hdf5 or .h5 extension (a/b/step1 and c/step1 stay two names). */
+static void rel_name(const char *rel, char *buf, size_t len)
 {
-    const char *b = strrchr(path, '/');
-    snprintf(buf, len, "%s", b ? b + 1 : path);
-    char *dot = strrchr(buf, '.');
-    if (dot && dot != buf && (!strcmp(dot, ".dat") || !strcmp(dot, ".hdf5") || !strcmp(dot, ".h5")))
+    char *dot;
+    snprintf(buf, len, "%s", rel);
+    if ((dot = strrchr(buf, '.')) && dot > buf && dot[-1] != '/' && !strchr(dot, '/') &&
+        (!strcmp(dot, ".dat") || !strcmp(dot, ".hdf5") || !strcmp(dot, ".h5")))
         *dot = '\0';
 }
 
-/* Expand globs (relative to prefix) into file problems; a glob matching nothing is an error.
+/* Display name of a file: its base name without extension. */
+static void base_name(const char *path, char *buf, size_t len)
+{
+    const char *b = strrchr(path, '/');
+    rel_name(b ? b + 1 : path, buf, len);
+}
+
+/* Expand globs (relative to prefix; `**` for any folders) into file problems; a glob matching
+ * nothing is an error.
  * A final kind=K applies to every file of the line. */
 static int add_globs(cb_campaign *c, parse_ctx *x, const char *prefix, cb_error *err)
 {
@@ -195,23 +205,26 @@ static int add_globs(cb_campaign *c, parse_ctx *x, const char *prefix, cb_error 
         char pattern[4096], name[512];
         snprintf(pattern, sizeof pattern, "%s%s%s", prefix ? prefix : "", prefix ? "/" : "",
                  x->tok[t]);
-        glob_t g;
-        int rc = glob(pattern, 0, NULL, &g);
-        if (rc != 0) {
-            globfree(&g);
-            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "no file matches '%s'",
-                              pattern);
-        }
-        if (room_for(c, x, (long)g.gl_pathc, err) != CB_OK) {
-            globfree(&g);
+        char **paths = NULL;
+        size_t n = 0;
+        int rc = cb_campaign_glob(pattern, &paths, &n);
+        if (rc != CB_OK)
+            return rc == CB_ERR_NOMEM ? cb_fail(err, rc, "campaign: out of memory")
+                                      : cb_fail_at(err, CB_ERR_INPUT, x->file, x->line,
+                                                   "no file matches '%s'", pattern);
+        if (room_for(c, x, (long)n, err) != CB_OK) {
+            cb_campaign_glob_free(paths, n);
             return CB_ERR_INPUT;
         }
-        for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
-            base_name(g.gl_pathv[i], name, sizeof name);
-            rc = add_problem(c, g.gl_pathv[i], name, NULL);
+        size_t root = cb_campaign_glob_root(pattern); /* names: the paths below it */
+        for (size_t i = 0; i < n && rc == CB_OK; i++) {
+            base_name(paths[i], name, sizeof name);
+            if (root || strstr(pattern, "**") == pattern)
+                rel_name(paths[i] + root, name, sizeof name);
+            rc = add_problem(c, paths[i], name, NULL);
         }
-        globfree(&g);
-        if (rc != 0)
+        cb_campaign_glob_free(paths, n);
+        if (rc != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");
     }
     for (int i = first; i < c->nproblems; i++)
@@ -798,6 +811,11 @@ static int parse_line(cb_campaign *c, parse_ctx *x, cb_error *err)
         }
         return add_globs(c, x, dir, err);
     }
+    if (!strcmp(d, "skip-unreadable")) {
+        c->skip_unreadable = 1;
+        return x->ntok == 1 ? CB_OK : cb_fail_at(err, CB_ERR_INPUT, x->file, x->line,
+                                                 "skip-unreadable: takes no value");
+    }
     if (!strcmp(d, "generate"))
         return parse_generate(c, x, err);
     if (!strcmp(d, "scenario"))
@@ -1048,6 +1066,7 @@ void cb_campaign_free(cb_campaign *c)
     }
     free(c->sequences);
     free(c->missing_sequence);
+    free(c->skipped);
     for (int i = 0; i < c->nsolvers; i++) {
         free(c->solvers[i].solver);
         free(c->solvers[i].label);

@@ -4,7 +4,11 @@
  * Plain text, one directive a line, '#' starts a comment:
  *   name NAME                     description TEXT...
  *   problem GLOB... [kind=K]      files or globs, relative to the working directory; kind=K
- *                                 reads them as cone kind K (e.g. rolling2d for d = 3 files)
+ *                                 reads them as cone kind K (e.g. rolling2d for d = 3 files);
+ *                                 a `**` path component stands for any number of folders
+ *   skip-unreadable               problem files that do not read are skipped, listed in the
+ *                                 run's skipped.txt and its report (without it: an error
+ *                                 naming every such file)
  *   data GLOB...                  globs relative to the Siconos data folder ($CONEBENCH_DATA or
  *                                 ../shared/data); skipped, with a note, when it is absent
  *   generate random kind=K nc=N seeds=A..B [matrix=multibody|spd] [cond=C] [density=D]
@@ -150,6 +154,9 @@ typedef struct {
     char *missing_sequence; /* the first of them ("DIR (FILE:LINE)"), for the note */
     cb_warm_mode warm[CB_WARM_COUNT]; /* the `warm-start` modes (default: cold alone) */
     int nwarm;
+    int skip_unreadable; /* `skip-unreadable`: problem files that do not read are skipped */
+    char *skipped;       /* those skipped: "PATH<TAB>REASON" lines (NULL: none) */
+    int nskipped;
     char *references;    /* `references DIR` (resolved against the campaign file's folder), or
                             NULL: reference files (io.h) for the runs.csv column dist_ref */
 } cb_campaign;

@@ -12,6 +12,7 @@
 #include "base.h"
 
 #define TINY_NC 2 /* contacts of the problems options and generator parameters are tried on */
+#define BAD_TAIL_ROOM 120 /* bytes of the error kept for the count of unreadable files */
 
 typedef struct {
     const cb_campaign *c;
@@ -191,17 +192,51 @@ static int check_solver(check_ctx *x, int si, cb_error *err)
     return rc == CB_OK ? CB_OK : at_line(x, cs->line, rc, &e, err);
 }
 
+/* One more unreadable file into err (one line each, as many as fit; the rest counted). */
+static void list_bad(cb_error *err, const cb_error *one, int nbad, int *shown)
+{
+    size_t used = strlen(err->text), add = strlen(one->text) + 1;
+    if (nbad == 1) {
+        snprintf(err->text, sizeof err->text, "%s", one->text);
+        *shown = 1;
+    } else if (*shown == nbad - 1 && used + add + BAD_TAIL_ROOM < sizeof err->text) {
+        snprintf(err->text + used, sizeof err->text - used, "\n%s", one->text);
+        (*shown)++;
+    }
+}
+
+/* Every problem file reads; else CB_ERR_INPUT listing every one that does not (one line each,
+ * "CAMPAIGN:LINE: the file's own error"), with their count when there are several. */
+static int check_files(check_ctx *x, cb_error *err)
+{
+    int nbad = 0, shown = 0;
+    for (int i = 0; i < x->c->nproblems; i++) {
+        const cb_campaign_problem *p = &x->c->problems[i];
+        cb_error one = {{0}};
+        int rc = p->generated || p->scenario >= 0 ? CB_OK : check_file(x, p, &one);
+        if (rc == CB_ERR_NOMEM)
+            return cb_fail(err, rc, "%s", one.text);
+        if (rc != CB_OK)
+            list_bad(err, &one, ++nbad, &shown);
+    }
+    if (nbad > 1) {
+        size_t used = strlen(err->text);
+        snprintf(err->text + used, sizeof err->text - used, "%s%d problem files do not read%s "
+                 "(`skip-unreadable` in the campaign runs the others)", shown < nbad ? "\n... " : "\n",
+                 nbad, shown < nbad ? ", the first ones listed" : "");
+    }
+    return nbad ? CB_ERR_INPUT : CB_OK;
+}
+
 int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test_solvers,
                       cb_error *err)
 {
     check_ctx x = {c, find ? find : cb_solver_find, skip_test_solvers, {0}, {0}};
-    int rc = CB_OK;
+    int rc = check_files(&x, err);
     long checked_line = -1; /* a generator line makes several problems: check it once */
     for (int i = 0; i < c->nproblems && rc == CB_OK; i++) {
         const cb_campaign_problem *p = &c->problems[i];
-        if (!p->generated && p->scenario < 0)
-            rc = check_file(&x, p, err);
-        else if (p->line != checked_line)
+        if ((p->generated || p->scenario >= 0) && p->line != checked_line)
             rc = p->generated ? check_random(&x, p, err) : check_scenario(&x, p, err);
         checked_line = p->line;
     }
@@ -216,12 +251,90 @@ int cb_campaign_check(const cb_campaign *c, cb_solver_lookup find, int skip_test
     return rc;
 }
 
+/* Append "PATH<TAB>REASON\n" (newlines and tabs of the reason made spaces) to c->skipped. */
+static int note_skipped(cb_campaign *c, const char *path, const char *reason)
+{
+    size_t have = c->skipped ? strlen(c->skipped) : 0, add = strlen(path) + strlen(reason) + 3;
+    char *s = realloc(c->skipped, have + add);
+    if (!s)
+        return CB_ERR_NOMEM;
+    c->skipped = s;
+    snprintf(s + have, add, "%s\t%s\n", path, reason);
+    for (char *q = s + have + strlen(path) + 1; *q && q[1]; q++)
+        *q = (*q == '\n' || *q == '\t') ? ' ' : *q;
+    c->nskipped++;
+    return CB_OK;
+}
+
+int cb_campaign_drop_unreadable(cb_campaign *c, cb_error *err)
+{
+    int kept = 0, rc = CB_OK;
+    for (int i = 0; i < c->nproblems; i++) {
+        cb_campaign_problem *p = &c->problems[i];
+        int r = CB_OK;
+        if (c->skip_unreadable && !p->generated && p->scenario < 0 && rc == CB_OK) {
+            cb_problem *prob = NULL;
+            cb_error e = {{0}};
+            r = cb_read_problem(p->path, &p->read, &prob, &e);
+            cb_problem_free(prob);
+            if (r == CB_ERR_NOMEM)
+                rc = cb_fail(err, r, "%s", e.text);
+            else if (r != CB_OK && note_skipped(c, p->path, e.text) != CB_OK)
+                rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+        }
+        if (r == CB_OK || rc != CB_OK) {
+            c->problems[kept++] = *p;
+            continue;
+        }
+        free(p->path);
+        free(p->name);
+    }
+    c->nproblems = kept;
+    return rc;
+}
+
+/* 1 when path is the first field of a line of list ("PATH<TAB>REASON" lines). */
+static int listed(const char *list, const char *path)
+{
+    size_t n = strlen(path);
+    for (const char *l = list; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (!strncmp(l, path, n) && l[n] == '\t')
+            return 1;
+    return 0;
+}
+
+int cb_campaign_drop_listed(cb_campaign *c, const char *list, cb_error *err)
+{
+    int kept = 0;
+    if (!c->skip_unreadable || !list || !*list)
+        return CB_OK;
+    free(c->skipped);
+    if (!(c->skipped = cb_strdup(list)))
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    c->nskipped = 0;
+    for (const char *l = list; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        c->nskipped++;
+    for (int i = 0; i < c->nproblems; i++) {
+        cb_campaign_problem *p = &c->problems[i];
+        if (p->generated || p->scenario >= 0 || !listed(list, p->path)) {
+            c->problems[kept++] = *p;
+            continue;
+        }
+        free(p->path);
+        free(p->name);
+    }
+    c->nproblems = kept;
+    return CB_OK;
+}
+
 /* Parse, then check; test-only solvers ("test-...") are left to the runner's own lookup when
  * skip_test (tests inject those). */
 static int parse_checked(const char *path, const char *gen_dir, cb_solver_lookup find,
                          int skip_test, cb_campaign **out, cb_error *err)
 {
     int rc = cb_campaign_read(path, gen_dir, out, err);
+    if (rc == CB_OK)
+        rc = cb_campaign_drop_unreadable(*out, err);
     if (rc == CB_OK && (rc = cb_campaign_check(*out, find, skip_test, err)) != CB_OK) {
         cb_campaign_free(*out);
         *out = NULL;

@@ -264,6 +264,38 @@ static void load_warning(const cb_report_ctx *x, FILE *md)
                     "run; wall times are inflated\n", x->s->dir, load, cores);
 }
 
+/* The problem files a skip-unreadable campaign skipped (DIR/skipped.txt), each with the
+ * reason its reading gave: the verdict is over the others only. */
+static void skipped_section(const cb_report_ctx *x, FILE *md)
+{
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    int n = 0;
+    snprintf(path, sizeof path, "%s/%s", x->s->dir, CB_SKIPPED_FILE);
+    if (cb_read_file(path, CB_RECORD_MAX, &text, &len, NULL) != CB_OK || !len) {
+        free(text);
+        return;
+    }
+    for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+        n++;
+    static const char *const labels[] = {"file", "reason"};
+    fprintf(md, "\n## Skipped files\n\n%d problem file%s did not read and %s skipped "
+                "(`skip-unreadable`): no run of %s is in this report.\n\n", n, n > 1 ? "s" : "",
+            n > 1 ? "were" : "was", n > 1 ? "them" : "it");
+    cb_md_head(md, 2, labels, NULL);
+    for (char *l = text, *nl; *l; l = nl ? nl + 1 : l + strlen(l)) {
+        char *tab = strchr(l, '\t');
+        if ((nl = strchr(l, '\n')))
+            *nl = '\0';
+        if (tab)
+            *tab = '\0';
+        cb_md_cell(md, l);
+        cb_md_cell(md, tab ? tab + 1 : "");
+        cb_md_end(md);
+    }
+    free(text);
+}
+
 /* The verdict (or why there is none), the method, then per tolerance the tables and figures,
  * then the machine. */
 static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md, cb_error *err)
@@ -283,6 +315,8 @@ static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md
         fprintf(md, "\n# conebench report: %s\n", x->lim.campaign);
     if (rc == CB_OK)
         load_warning(x, md);
+    if (rc == CB_OK)
+        skipped_section(x, md);
     for (int ti = 0; ti < nt && rc == CB_OK; ti++) {
         cb_report_table t;
         if ((rc = cb_report_table_build(&x->res, tols[ti], &t)) != CB_OK)

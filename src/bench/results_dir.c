@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conebench/io.h"
 #include "results.h"
 #include "base.h"
 #include "fileio.h"
 
-#define RECORD_MAX (1 << 20) /* largest limits.txt / campaign.conf read back (campaign cap) */
 #define LINES_LEN 2048       /* the effective settings lines */
 #define NOTE_LEN 600         /* "what differs" */
 #define TAG_LEN 12           /* hex digits naming the files of an earlier record */
@@ -118,7 +118,7 @@ static void describe_change(const char *dir, const cb_campaign *c, const char *o
     char path[4200], *conf = NULL;
     size_t len = 0;
     snprintf(path, sizeof path, "%s/campaign.conf", dir);
-    if (n == 0 && cb_read_file(path, RECORD_MAX, &conf, &len, NULL) == CB_OK)
+    if (n == 0 && cb_read_file(path, CB_RECORD_MAX, &conf, &len, NULL) == CB_OK)
         first_difference(conf, c->text, buf, NOTE_LEN);
     else if (n == 0)
         snprintf(buf, NOTE_LEN, "the campaign file changed");
@@ -158,7 +158,7 @@ static int check_same(const cb_campaign *c, const cb_runner_settings *s, cb_erro
     settings_lines(c, s, lines);
     int rc = campaign_hash(c, lines, hex, err);
     snprintf(path, sizeof path, "%s/limits.txt", s->outdir);
-    if (rc != CB_OK || cb_read_file(path, RECORD_MAX, &old, &len, NULL) != CB_OK)
+    if (rc != CB_OK || cb_read_file(path, CB_RECORD_MAX, &old, &len, NULL) != CB_OK)
         old = NULL;
     const char *rec = old ? value_of(old, "campaign_sha256", &hl) : NULL;
     int same = rec && hl == 64 && !strncmp(rec, hex, 64);
@@ -233,7 +233,7 @@ int cb_results_dir_record(const cb_campaign *c, const cb_runner_settings *s, cb_
     settings_lines(c, s, lines);
     int rc = campaign_hash(c, lines, hex, err);
     snprintf(path, sizeof path, "%s/limits.txt", s->outdir);
-    if (rc == CB_OK && cb_read_file(path, RECORD_MAX, &old, &len, NULL) == CB_OK)
+    if (rc == CB_OK && cb_read_file(path, CB_RECORD_MAX, &old, &len, NULL) == CB_OK)
         rc = keep_earlier(s->outdir, old, len, hex, lines, err);
     size_t n = strlen(lines) + 100;
     if (rc == CB_OK && !(text = malloc(n)))
@@ -245,6 +245,11 @@ int cb_results_dir_record(const cb_campaign *c, const cb_runner_settings *s, cb_
     snprintf(path, sizeof path, "%s/campaign.conf", s->outdir);
     if (rc == CB_OK)
         rc = cb_write_file_atomic(path, c->text, strlen(c->text), err);
+    snprintf(path, sizeof path, "%s/%s", s->outdir, CB_SKIPPED_FILE);
+    if (rc == CB_OK && c->nskipped)
+        rc = cb_write_file_atomic(path, c->skipped, strlen(c->skipped), err);
+    else if (rc == CB_OK && unlink(path) != 0 && errno != ENOENT)
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "cannot remove: %s", strerror(errno));
     free(text);
     free(old);
     return rc;

@@ -79,7 +79,11 @@ int cb_results_dir_check(const cb_campaign *c, const cb_runner_settings *s, int 
 /* The campaign_sha256 that cb_results_dir_record writes for c run as shard s (s->outdir unused). */
 int cb_results_dir_hash(const cb_campaign *c, const cb_runner_settings *s, char hex[65],
                         cb_error *err);
-/* Write DIR/limits.txt and DIR/campaign.conf for c (atomically). */
+/* Write DIR/limits.txt and DIR/campaign.conf for c (atomically), and DIR/skipped.txt, the
+ * problem files a skip-unreadable campaign skipped ("PATH<TAB>REASON" lines; removed when none
+ * was). */
+#define CB_SKIPPED_FILE "skipped.txt"
+#define CB_RECORD_MAX (1 << 20) /* largest record file read back (the campaign file's own cap) */
 int cb_results_dir_record(const cb_campaign *c, const cb_runner_settings *s, cb_error *err);
 
 /* One process at a time in a results directory: `run` (and --resume), `report` and `merge` (its

@@ -12,7 +12,6 @@
 #include "runner.h"
 #include "base.h"
 
-#define RECORD_MAX (1 << 20) /* largest record file read (the campaign file's own cap) */
 
 const char *cb_shard_value(const char *text, const char *key, size_t *len)
 {
@@ -43,7 +42,7 @@ static int read_record(const char *dir, const char *name, int optional, char **t
     if (stat(path, &st) != 0)
         return cb_fail(err, CB_ERR_INPUT, "%s: no %s: not a results directory of `conebench "
                        "run` (or its shard has not started yet)", dir, name);
-    return cb_read_file(path, RECORD_MAX, text, &len, err);
+    return cb_read_file(path, CB_RECORD_MAX, text, &len, err);
 }
 
 /* campaign_sha256 and shard i/N of the record. */
@@ -121,7 +120,14 @@ int cb_shard_campaign(const cb_shard *sh, const char *file, cb_campaign **c, int
     snprintf(path, sizeof path, "%s/campaign.conf", sh->dir);
     snprintf(gen, sizeof gen, "%s/problems", sh->dir);
     *consistent = 0;
+    char *skipped = NULL;
+    size_t len = 0;
     int rc = cb_campaign_read(file ? file : path, gen, c, err);
+    snprintf(path, sizeof path, "%s/%s", sh->dir, CB_SKIPPED_FILE);
+    if (rc == CB_OK && cb_read_file(path, CB_RECORD_MAX, &skipped, &len, NULL) == CB_OK)
+        rc = cb_campaign_drop_listed(*c, skipped, err);
+    free(skipped);
+    snprintf(path, sizeof path, "%s/campaign.conf", sh->dir);
     if (rc == CB_OK && file && strcmp((*c)->text, sh->conf) != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "%s is not the campaign %s ran: its text differs from "
                      "%s", file, sh->dir, path);
