@@ -29,7 +29,7 @@ if (cd "$cb_tree/tests/python" && PYTHONPATH="$cb_tree/python:$cb_tree/tests/pyt
       CONEBENCH_LIB=$lib CONEBENCH_BIN=$binabs \
       OPENBLAS_NUM_THREADS=1 "$py" -m unittest -v test_*.py) >"$out" 2>&1; then
   grep ' \.\.\. skipped' "$out" | sed 's/^/cli python: /'
-  echo "cli python: $(tail -1 "$out") ($(grep -c ' \.\.\. ok$' "$out") passed)"
+  echo "cli python: $(grep '^Ran ' "$out"): $(tail -1 "$out")"
 else
   cat "$out"; echo "cli python: FAIL"; exit 1
 fi

@@ -120,9 +120,9 @@ class Problem:
         keep = [mu_a]
         s.q = _dptr(_keep(keep, _vector(q, "q", n)))
         s.mu = _dptr(mu_a)
-        for fld, val in (("mu_r", mu_r), ("mu_s", mu_s)):
-            a = np.zeros(nc) if val is None else _vector(np.broadcast_to(val, (nc,)) if np.ndim(val) == 0 else val, fld, nc)
-            setattr(s, fld, _dptr(_keep(keep, a)))
+        for fld, val in (("mu_r", mu_r), ("mu_s", mu_s)):  # a scalar applies to every contact
+            val = np.zeros(nc) if val is None else np.broadcast_to(val, (nc,)) if np.ndim(val) == 0 else val
+            setattr(s, fld, _dptr(_keep(keep, _vector(val, fld, nc))))
         if hasattr(W, "tobsr"):
             _set_bsr(s, W, n, d, keep)
         else:

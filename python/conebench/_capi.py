@@ -159,10 +159,10 @@ def _candidates():
         return [env]
     here = os.path.dirname(os.path.abspath(__file__))
     out = []
-    try:
-        from . import _install  # written by make install: the installed library's folder
-        out.append(os.path.join(_install.LIBDIR, SONAME))
-    except ImportError:
+    try:  # written by make install: the folder of the installed library
+        with open(os.path.join(here, "libdir.txt"), encoding="utf-8") as f:
+            out.append(os.path.join(f.read().rstrip("\n"), SONAME))
+    except OSError:
         pass
     for build in ("build", "build-nosiconos"):  # the source tree (make, make SICONOS=0)
         out.append(os.path.join(here, "..", "..", build, "libconebench.so"))
