@@ -7,6 +7,7 @@ The library is looked for at $CONEBENCH_LIB, then where `make install` put it, t
 source tree's build/ (or build-nosiconos/); from the tree: PYTHONPATH=python.
 """
 import ctypes
+import importlib.util
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -207,11 +208,7 @@ def _keep(keep, a):
 
 
 def _have_scipy():
-    try:
-        import scipy.sparse  # noqa: F401
-        return True
-    except ImportError:
-        return False
+    return importlib.util.find_spec("scipy") is not None
 
 
 def _set_bsr(s, W, n, d, keep):

@@ -3,6 +3,7 @@
 CONEBENCH_BIN: the CLI the results are compared with; DATA: the Siconos data folder
 ($CONEBENCH_DATA, else ../shared/data beside the tree), None when absent.
 """
+import importlib.util
 import json
 import os
 import subprocess
@@ -23,11 +24,7 @@ def need_data(path):
 
 
 def have_scipy():
-    try:
-        import scipy.sparse  # noqa: F401
-        return True
-    except ImportError:
-        return False
+    return importlib.util.find_spec("scipy") is not None
 
 
 def cli(*args):
@@ -35,6 +32,16 @@ def cli(*args):
     r = subprocess.run([BIN, *args], capture_output=True, text=True, env=ENV,
                        stdin=subprocess.DEVNULL)
     return r.returncode, r.stdout, r.stderr
+
+
+def cli_generate(folder, kind, nc, seed):
+    """FOLDER/g.dat: `conebench generate random` of kind, nc, seed; its path."""
+    f = os.path.join(folder, "g.dat")
+    rc, _, err = cli("generate", "random", "--kind", kind, "--nc", str(nc), "--seed", str(seed),
+                     "-o", f)
+    if rc != 0:
+        raise AssertionError("conebench generate: exit %d: %s" % (rc, err))
+    return f
 
 
 def cli_json(*args):

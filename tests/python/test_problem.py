@@ -1,6 +1,8 @@
 """Problems from arrays and files, the judge and the projection against closed forms, the
 library's messages in exceptions, ContactBench's .npz both ways."""
 import os
+import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -123,6 +125,17 @@ class Messages(unittest.TestCase):
             cb.Problem.from_arrays(np.full((3, 3), np.inf), [1.0, 0, 0], [0.5])
         with self.assertRaisesRegex(cb.ConebenchError, "kind: coulomb2d has d = 2"):
             cb.Problem.from_arrays(np.eye(3), [1.0, 0, 0], [0.5], kind="coulomb2d")
+
+
+class Loading(unittest.TestCase):
+    def test_conebench_lib_missing(self):
+        # CONEBENCH_LIB is taken as given: a wrong path is an error naming it, no fallback.
+        env = dict(os.environ, CONEBENCH_LIB="/nonexistent/libconebench.so")
+        r = subprocess.run([sys.executable, "-c", "import conebench"], env=env,
+                           capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("libconebench.so not found (tried /nonexistent/libconebench.so)", r.stderr)
+        self.assertTrue(os.path.samefile(os.environ.get("CONEBENCH_LIB", cb.LIBRARY), cb.LIBRARY))
 
 
 class RoundTrips(unittest.TestCase):

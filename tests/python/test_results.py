@@ -1,5 +1,6 @@
 """conebench.results on a campaign the CLI ran: every row as runs.csv has it, and each row's
 error reproduced by conebench.solve on the campaign's problem file."""
+import importlib.util
 import os
 import tempfile
 import unittest
@@ -50,9 +51,7 @@ class Results(unittest.TestCase):
             f.write("deadbeef,torn")  # a killed campaign's last write
         try:
             self.assertEqual(len(cb.results(self.dir, pandas=False)), 4)
-            try:
-                import pandas  # noqa: F401
-            except ImportError:
+            if importlib.util.find_spec("pandas") is None:
                 self.assertIsInstance(cb.results(self.dir), list)
                 raise unittest.SkipTest("python3-pandas absent: the DataFrame form not tried")
             df = cb.results(self.dir)

@@ -8,7 +8,7 @@ import unittest
 import numpy as np
 
 import conebench as cb
-from support import cli, cli_json, have_scipy, need_data
+from support import cli, cli_generate, cli_json, have_scipy, need_data
 
 # Small Siconos files of both storages: dense (0) and sparse-block (1).
 FILES = ("fc3d/Capsules-i100-1090.dat", "fc3d/FC3D_Example1_SBM.dat", "fc3d/Rover4396.dat")
@@ -46,10 +46,7 @@ class SolveLikeCli(unittest.TestCase):
     def test_generated_file_like_cli(self):
         # Without the data folder too: a file the CLI generates, its arrays, nsn on both sides.
         with tempfile.TemporaryDirectory() as tmp:
-            f = os.path.join(tmp, "g.dat")
-            rc, _, err = cli("generate", "random", "--kind", "coulomb3d", "--nc", "40",
-                             "--seed", "11", "-o", f)
-            self.assertEqual(rc, 0, err)
+            f = cli_generate(tmp, "coulomb3d", 40, 11)
             a = cb.Problem.read(f).to_arrays(dense=True)
             prob = cb.Problem.from_arrays(np.asfortranarray(a["W"]), a["q"], a["mu"])
             _, info = cb.solve(prob, "nsn")
@@ -110,11 +107,7 @@ class SolversLikeCli(unittest.TestCase):
 class GenerateLikeCli(unittest.TestCase):
     def test_same_problem_as_cli(self):
         with tempfile.TemporaryDirectory() as tmp:
-            f = os.path.join(tmp, "r.dat")
-            rc, _, err = cli("generate", "random", "--kind", "rolling3d", "--nc", "7",
-                             "--seed", "5", "-o", f)
-            self.assertEqual(rc, 0, err)
-            a = cb.Problem.read(f).to_arrays(dense=True)
+            a = cb.Problem.read(cli_generate(tmp, "rolling3d", 7, 5)).to_arrays(dense=True)
         prob = cb.generate("rolling3d", nc=7, seed=5)
         b = prob.to_arrays(dense=True)
         for k in ("W", "q", "mu", "mu_r"):
