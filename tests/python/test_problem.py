@@ -150,6 +150,15 @@ class RoundTrips(unittest.TestCase):
                 for k in ("W", "q", "mu", "mu_r"):
                     np.testing.assert_array_equal(a[k], b[k], "%s %s" % (name, k))
 
+    def test_arrays_every_kind(self):
+        # from_arrays(**to_arrays()) is the same problem: the judge gives the same bits on p*.
+        for kind in cb.KINDS:
+            gen = cb.generate(kind, nc=4, seed=6)
+            again = cb.Problem.from_arrays(**gen.to_arrays(dense=True))
+            self.assertEqual((again.kind, again.nc), (kind, 4))
+            j1, j2 = cb.judge(gen, gen.p_star, 1e-10), cb.judge(again, gen.p_star, 1e-10)
+            self.assertEqual((j1.error, j1.error_q, j1.solved), (j2.error, j2.error_q, True), kind)
+
     def test_sparse_arrays(self):
         if not have_scipy():
             self.skipTest("python3-scipy absent: sparse W not tried")
