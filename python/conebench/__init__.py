@@ -122,7 +122,8 @@ class Problem:
         s.q = _dptr(_keep(keep, _vector(q, "q", n)))
         s.mu = _dptr(mu_a)
         for fld, val in (("mu_r", mu_r), ("mu_s", mu_s)):  # a scalar applies to every contact
-            val = np.zeros(nc) if val is None else np.broadcast_to(val, (nc,)) if np.ndim(val) == 0 else val
+            if val is None or np.ndim(val) == 0:
+                val = np.broadcast_to(0.0 if val is None else val, (nc,))
             setattr(s, fld, _dptr(_keep(keep, _vector(val, fld, nc))))
         if hasattr(W, "tobsr"):
             _set_bsr(s, W, n, d, keep)
@@ -436,6 +437,32 @@ def solve(problem, solver="nsn", tol=DEFAULT_TOL, options=None, warm_start=None,
         _lib.cb_info_free(ctypes.byref(info))
 
 
+# ---- solution files ----
+def write_solution(path, problem, p, y=None):
+    """Write p (and y, zeros when None) as a solution file of problem ("nc d", then nc·d
+    lines "p_i y_i"; atomic), the one `conebench error FILE --solution SOL` judges."""
+    n = problem.n
+    p = _vector(p, "p", n)
+    y = None if y is None else _vector(y, "y", n)
+    err = C.Error()
+    rc = _lib.cb_write_solution(str(path).encode(), problem.nc, problem.d, _dptr(p),
+                                _dptr(y) if y is not None else None, ctypes.byref(err))
+    _raise_on(rc, err, "write_solution")
+
+
+def read_solution(path):
+    """The (p, y) of a solution file (nc·d values each)."""
+    nc, d, ps, ys, err = ctypes.c_int(), ctypes.c_int(), C.P_double(), C.P_double(), C.Error()
+    rc = _lib.cb_read_solution(str(path).encode(), ctypes.byref(nc), ctypes.byref(d),
+                               ctypes.byref(ps), ctypes.byref(ys), ctypes.byref(err))
+    _raise_on(rc, err, "read_solution")
+    n = nc.value * d.value
+    p, y = _array(ps, n), _array(ys, n)
+    _libc_free(ps)
+    _libc_free(ys)
+    return p, y
+
+
 # ---- generators ----
 def generate(kind="coulomb3d", nc=10, seed=1, matrix="multibody", storage="dense", cond=None,
              semidefinite=False, density=None, bodies=None, mu=None, mu_r=None, mu_s=None):
@@ -480,5 +507,6 @@ def _libc_free(ptr):
 from ._results import results  # noqa: E402
 
 __all__ = ["ConebenchError", "Problem", "read_npz", "project", "judge", "Judgement", "solve",
-           "Solution", "Info", "solvers", "load_plugin", "generate", "results", "KINDS",
+           "Solution", "Info", "solvers", "load_plugin", "generate", "results", "write_solution",
+           "read_solution", "KINDS",
            "LIBRARY"]

@@ -149,6 +149,8 @@ PROTOTYPES = {
     "cb_random_settings_default": (None, [P(RandomSettings)]),
     "cb_generate_random": (c_int, [P(RandomSettings), PP_problem, P(P_double), P(P_double), E]),
     "cb_plugin_load": (c_int, [c_char_p, E]),
+    "cb_write_solution": (c_int, [c_char_p, c_int, c_int, P_double, P_double, E]),
+    "cb_read_solution": (c_int, [c_char_p, P_int, P_int, P(P_double), P(P_double), E]),
 }
 
 

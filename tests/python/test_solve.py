@@ -82,6 +82,23 @@ class SolveLikeCli(unittest.TestCase):
         self.assertLessEqual(again.iterations, 2)
 
 
+class JudgeLikeCli(unittest.TestCase):
+    def test_error_command(self):
+        # A point written by write_solution: `conebench error` and judge() give the same bits.
+        prob = cb.generate("rollspin3d", nc=9, seed=8)
+        rng = np.random.default_rng(1)
+        with tempfile.TemporaryDirectory() as tmp:
+            f, sol = os.path.join(tmp, "p.dat"), os.path.join(tmp, "p.sol")
+            prob.write(f)
+            for p in (prob.p_star, prob.p_star + 1e-3 * rng.normal(size=prob.n)):
+                cb.write_solution(sol, prob, p)
+                np.testing.assert_array_equal(cb.read_solution(sol)[0], p)
+                ref = cli_json("error", f, "--solution", sol, "--tol", "1e-9")
+                j = cb.judge(prob, p, tol=1e-9)
+                self.assertEqual((j.error, j.error_q, j.error_data, j.solved),
+                                 (ref["error"], ref["error_q"], ref["error_data"], ref["solved"]))
+
+
 class SolversLikeCli(unittest.TestCase):
     def test_every_cli_solver_listed(self):
         names = {s.name for s in cb.solvers()}
