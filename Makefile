@@ -432,8 +432,9 @@ demo: $(BIN)
 # the man page, the user guide (share/doc/conebench), and the gnuplot scripts and campaigns the
 # CLI finds in PREFIX/share/conebench, and the Python package.
 DOCS := $(wildcard docs/conebench.1)
-# The Python package (python/conebench, docs/python.md) goes to PYDIR, where Debian's python3
-# looks for PREFIX=/usr/local; libdir.txt tells it where the library is.
+# The Python package (python/conebench, docs/python.md) goes to PYDIR/conebench (Debian's
+# python3 reads PREFIX/lib/python3/dist-packages for PREFIX=/usr; docs/python.md says what to do
+# for other prefixes); libdir.txt in it tells it where the installed library is.
 PYDIR ?= $(PREFIX)/lib/python3/dist-packages
 install: $(BIN) $(LIB) $(SOLIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
