@@ -93,7 +93,7 @@ all: $(BIN) $(LIB) $(SOLIB)
 
 help:
 	@echo "make              build libconebench.a, libconebench.so and bin/conebench (SICONOS=0: without Siconos)"
-	@echo "make install      PREFIX=/usr/local: CLI, libraries, headers, conebench.pc, man page, guide, plots, campaigns"
+	@echo "make install      PREFIX=/usr/local: CLI, libraries, headers, conebench.pc, man page, guide, plots, campaigns, Python package"
 	@echo "make install-check  install into a temporary prefix and build examples/embed with pkg-config"
 	@echo "make check        the quick tier: unit tests and CLI scripts (under 3 minutes on 2 cores)"
 	@echo "make test         every test: check's, the slow ones, repro matrix, install-check (CI)"
@@ -430,8 +430,12 @@ demo: $(BIN)
 
 # Install (DESTDIR for staging): the CLI, both libraries, the public headers, conebench.pc,
 # the man page, the user guide (share/doc/conebench), and the gnuplot scripts and campaigns the
-# CLI finds in PREFIX/share/conebench.
+# CLI finds in PREFIX/share/conebench, and the Python package.
 DOCS := $(wildcard docs/conebench.1)
+# The Python package (python/conebench, docs/python.md) goes to PYDIR/conebench (Debian's
+# python3 reads PREFIX/lib/python3/dist-packages for PREFIX=/usr; docs/python.md says what to do
+# for other prefixes); libdir.txt in it tells it where the installed library is.
+PYDIR ?= $(PREFIX)/lib/python3/dist-packages
 install: $(BIN) $(LIB) $(SOLIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/include/conebench $(DESTDIR)$(PREFIX)/share/conebench/plots \
@@ -450,6 +454,9 @@ install: $(BIN) $(LIB) $(SOLIB)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  -e 's|@SICONOS_LIBS@|$(SICONOS_LIBS)|g' conebench.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/conebench.pc
+	install -d $(DESTDIR)$(PYDIR)/conebench
+	install -m 644 python/conebench/*.py $(DESTDIR)$(PYDIR)/conebench/
+	printf '%s\n' '$(PREFIX)/lib' > $(DESTDIR)$(PYDIR)/conebench/libdir.txt
 
 # make install into a temporary prefix, then examples/embed built with only that prefix on
 # PKG_CONFIG_PATH, run, and the shared libraries it needs listed (no Siconos with SICONOS=0).

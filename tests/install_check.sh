@@ -3,7 +3,7 @@
 # build examples/embed with pkg-config, run it (it must solve), and list the shared libraries
 # of the example and of libconebench.so: no Siconos when built with SICONOS=0. The installed
 # CLI must find its campaigns and plots in PREFIX/share/conebench from any directory. Then the
-# plugin and sequence examples (below).
+# plugin and sequence examples (below), and the Python package.
 # Usage: install_check.sh MAKE BUILD SICONOS
 set -u
 make=${1:-make}
@@ -112,6 +112,22 @@ else
   bad "examples/sequence did not build: $(tail -5 "$sq/build.log")"
 fi
 rm -rf "$sq"
+# The Python package: imported from / by Debian's python3 with only the installed folder on
+# PYTHONPATH, it loads the installed library and solves (skipped, saying so, without numpy).
+pydir=$prefix/lib/python3/dist-packages
+if [ ! -e "$pydir/conebench/__init__.py" ] || [ ! -e "$pydir/conebench/libdir.txt" ]; then
+  bad "the Python package is not installed in $pydir/conebench"
+elif /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  out=$(cd / && env -u CONEBENCH_LIB PYTHONPATH="$pydir" /usr/bin/python3 -c '
+import conebench as cb
+p = cb.generate("rolling3d", nc=8, seed=3)
+sol, info = cb.solve(p, "nsn")
+print(cb.LIBRARY, info.status, info.solved)' 2>&1)
+  case $out in "$prefix/lib/libconebench.so.0 converged True") echo "install-check: python: $out" ;;
+    *) bad "the installed Python package: $out" ;; esac
+else
+  echo "install-check: python: skipped: /usr/bin/python3 has no numpy (apt-get install python3-numpy)"
+fi
 camps=$(cd / && env -u CONEBENCH_HOME "$prefix/bin/conebench" list campaigns 2>&1 | grep -c '^ci ')
 [ "$camps" = 1 ] || bad "the installed CLI does not find its campaigns from /"
 rm -rf "$ex"
