@@ -86,11 +86,6 @@
 #include "NumericsVerbose.h"
 #include "base.h"
 
-typedef struct {
-    const char *name;
-    int value;
-} sic_choice;
-
 const cb_option_spec cb_sic_no_options[] = {{NULL, NULL, NULL}};
 
 static const cb_option_spec admm_options[] = {
@@ -101,18 +96,18 @@ static const cb_option_spec admm_options[] = {
     {"rho", "1", "initial ρ in [1e-12, 1e12] when initial_rho=given (Siconos aborts on ρ ≤ ε)"},
     {NULL, NULL, NULL}};
 
-static const sic_choice symmetry_choices[] = {
+static const cb_sic_choice symmetry_choices[] = {
     {"forced", SICONOS_FRICTION_3D_ADMM_FORCED_SYMMETRY},
     {"check", SICONOS_FRICTION_3D_ADMM_CHECK_SYMMETRY},
     {"asymmetric", SICONOS_FRICTION_3D_ADMM_FORCED_ASYMMETRY},
     {"assume", SICONOS_FRICTION_3D_ADMM_ASSUME_SYMMETRY},
     {NULL, 0}};
-static const sic_choice rho_strategy_choices[] = {
+static const cb_sic_choice rho_strategy_choices[] = {
     {"constant", SICONOS_FRICTION_3D_ADMM_RHO_STRATEGY_CONSTANT},
     {"residual_balancing", SICONOS_FRICTION_3D_ADMM_RHO_STRATEGY_RESIDUAL_BALANCING},
     {"scaled_residual_balancing", SICONOS_FRICTION_3D_ADMM_RHO_STRATEGY_SCALED_RESIDUAL_BALANCING},
     {NULL, 0}};
-static const sic_choice initial_rho_choices[] = {
+static const cb_sic_choice initial_rho_choices[] = {
     {"given", SICONOS_FRICTION_3D_ADMM_INITIAL_RHO_GIVEN},
     {"norm_inf", SICONOS_FRICTION_3D_ADMM_INITIAL_RHO_NORM_INF},
     {NULL, 0}};
@@ -208,62 +203,19 @@ static SolverOptions *make_options(const cb_sic_row *row, cb_kind kind, const cb
     return o;
 }
 
-/* The NSGS loop: error evaluation FULL (full = 1, but fc2d_nsgs_sbm tests convergence only in
- * the LIGHT modes) or LIGHT_WITH_FULL_FINAL, every sweep; no shuffle, freezing or relaxation. */
-static void set_nsgs_loop(SolverOptions *o, cb_kind kind, int full)
-{
-    full = full && kind != CB_KIND_COULOMB2D;
-    o->iparam[SICONOS_FRICTION_3D_IPARAM_ERROR_EVALUATION] =
-        full ? SICONOS_FRICTION_3D_NSGS_ERROR_EVALUATION_FULL
-             : SICONOS_FRICTION_3D_NSGS_ERROR_EVALUATION_LIGHT_WITH_FULL_FINAL;
-    o->iparam[SICONOS_FRICTION_3D_IPARAM_ERROR_EVALUATION_FREQUENCY] = 0; /* every sweep */
-    o->iparam[SICONOS_FRICTION_3D_NSGS_SHUFFLE] = SICONOS_FRICTION_3D_NSGS_SHUFFLE_FALSE;
-    o->iparam[SICONOS_FRICTION_3D_NSGS_FREEZING_CONTACT] = 0;
-    o->iparam[SICONOS_FRICTION_3D_NSGS_RELAXATION] = SICONOS_FRICTION_3D_NSGS_RELAXATION_FALSE;
-}
-
-int cb_sic_configure_nsgs_full(SolverOptions *o, const cb_settings *s, cb_kind kind,
-                               cb_error *err)
-{
-    (void)s, (void)err;
-    if (o)
-        set_nsgs_loop(o, kind, 1);
-    return CB_OK;
-}
-
-static int configure_nsgs_light(SolverOptions *o, const cb_settings *s, cb_kind kind,
-                                cb_error *err)
-{
-    (void)s, (void)err;
-    if (o)
-        set_nsgs_loop(o, kind, 0);
-    return CB_OK;
-}
-
-static int parse_choice(const cb_settings *s, const char *key, const sic_choice *choices,
-                        int *out, cb_error *err)
-{
-    const char *v = cb_option_get(s, admm_options, key);
-    for (const sic_choice *c = choices; c->name; c++)
-        if (v && strcmp(v, c->name) == 0) {
-            *out = c->value;
-            return CB_OK;
-        }
-    return cb_fail(err, CB_ERR_INPUT, "option %s: '%s' is not one of the accepted values", key,
-                   v ? v : "");
-}
-
 /* ADMM: symmetry, ρ strategy, initial ρ and ρ from the options (checked when o is NULL). */
 static int configure_admm(SolverOptions *o, const cb_settings *s, cb_kind kind, cb_error *err)
 {
     (void)kind;
     int symmetry = 0, rho_strategy = 0, initial_rho = 0;
     double rho = 1.0;
-    int rc = parse_choice(s, "symmetry", symmetry_choices, &symmetry, err);
+    int rc = cb_sic_choice_of(s, admm_options, "symmetry", symmetry_choices, &symmetry, err);
     if (rc == CB_OK)
-        rc = parse_choice(s, "rho_strategy", rho_strategy_choices, &rho_strategy, err);
+        rc = cb_sic_choice_of(s, admm_options, "rho_strategy", rho_strategy_choices,
+                              &rho_strategy, err);
     if (rc == CB_OK)
-        rc = parse_choice(s, "initial_rho", initial_rho_choices, &initial_rho, err);
+        rc = cb_sic_choice_of(s, admm_options, "initial_rho", initial_rho_choices, &initial_rho,
+                              err);
     if (rc == CB_OK)
         rc = cb_option_double(s, admm_options, "rho", 1e-12, 1e12, &rho, err);
     if (rc == CB_OK && o) {
@@ -455,12 +407,12 @@ int cb_sic_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *in
 CB_SIC_ADAPTER(siconos_nsgs, "siconos-nsgs",
                "Siconos 4.4 NSGS (rolling_fc3d/fc3d/rolling_fc2d/fc2d drivers), full residual "
                "every sweep",
-               cb_sic_no_options, NSGS_IDS, {0}, 0, 0, cb_sic_configure_nsgs_full);
+               cb_sic_nsgs_full_options, NSGS_IDS, {0}, 0, 0, cb_sic_configure_nsgs_full);
 
 CB_SIC_ADAPTER(siconos_nsgs_light, "siconos-nsgs-light",
                "Siconos 4.4 NSGS with its default LIGHT_WITH_FULL_FINAL error evaluation (all "
                "but rollspin3d)",
-               cb_sic_no_options, NSGS_IDS, {0}, 0, 0, configure_nsgs_light);
+               cb_sic_nsgs_light_options, NSGS_IDS, {0}, 0, 0, cb_sic_configure_nsgs_light);
 
 CB_SIC_ADAPTER(siconos_admm, "siconos-admm",
                "Siconos 4.4 ADMM (rolling_fc3d/fc3d driver), Siconos's defaults unless options "

@@ -86,10 +86,24 @@ int cb_sic_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *in
                  cb_error *err);
 void cb_sic_cleanup(void *work);
 
-/* The NSGS loop options every NSGS adapter sets (error evaluation FULL or LIGHT_WITH_FULL_FINAL,
- * no shuffle, no freezing, no relaxation). */
+/* An option whose value is one of named Siconos constants. */
+typedef struct {
+    const char *name;
+    int value;
+} cb_sic_choice;
+/* The constant named by option key of s (spec's default when absent); CB_ERR_INPUT otherwise. */
+int cb_sic_choice_of(const cb_settings *s, const cb_option_spec *spec, const char *key,
+                     const cb_sic_choice *choices, int *out, cb_error *err);
+
+/* siconos_nsgs_options.c: the NSGS adapters' options (Siconos's NSGS and local-solver
+ * parameters by name), error evaluation full (siconos-nsgs and the siconos-nsgs-LOCAL rows) or
+ * light_with_full_final (siconos-nsgs-light) unless the options say otherwise. */
+extern const cb_option_spec cb_sic_nsgs_full_options[];
+extern const cb_option_spec cb_sic_nsgs_light_options[];
 int cb_sic_configure_nsgs_full(SolverOptions *o, const cb_settings *s, cb_kind kind,
                                cb_error *err);
+int cb_sic_configure_nsgs_light(SolverOptions *o, const cb_settings *s, cb_kind kind,
+                                cb_error *err);
 
 /* The cb_solver cb_solver_IDENT (declared in solvers_internal.h), named NAME, of the cb_sic_row
  * ROW (which points back at it). */

@@ -29,6 +29,7 @@
 #define FC2D(id) {[CB_KIND_COULOMB2D] = (id)}
 #define NO_LOCAL {0}
 #define NONE cb_sic_no_options
+#define NSGS_OPTIONS cb_sic_nsgs_full_options
 
 /* ---- fc3d_driver: whole-problem solvers (coulomb3d) --------------------------------------- */
 
@@ -78,25 +79,25 @@ CB_SIC_ADAPTER(siconos_vi_eg, "siconos-vi-eg",
 
 CB_SIC_ADAPTER(siconos_nsgs_nsn, "siconos-nsgs-nsn",
                "Siconos 4.4 NSGS, local nonsmooth Newton (ONECONTACT_NSN)",
-               NONE, NSGS3(SICONOS_FRICTION_3D_ONECONTACT_NSN), 0, 0, cb_sic_configure_nsgs_full);
+               NSGS_OPTIONS, NSGS3(SICONOS_FRICTION_3D_ONECONTACT_NSN), 0, 0, cb_sic_configure_nsgs_full);
 CB_SIC_ADAPTER(siconos_nsgs_nsn_gp, "siconos-nsgs-nsn-gp",
                "Siconos 4.4 NSGS, local nonsmooth Newton with line search (ONECONTACT_NSN_GP)",
-               NONE, NSGS3(SICONOS_FRICTION_3D_ONECONTACT_NSN_GP), 0, 0,
+               NSGS_OPTIONS, NSGS3(SICONOS_FRICTION_3D_ONECONTACT_NSN_GP), 0, 0,
                cb_sic_configure_nsgs_full);
 CB_SIC_ADAPTER(siconos_nsgs_pli, "siconos-nsgs-pli",
                "Siconos 4.4 NSGS, local projection with local iteration "
                "(ProjectionOnConeWithLocalIteration)",
-               NONE, NSGS3(SICONOS_FRICTION_3D_ONECONTACT_ProjectionOnConeWithLocalIteration), 0,
+               NSGS_OPTIONS, NSGS3(SICONOS_FRICTION_3D_ONECONTACT_ProjectionOnConeWithLocalIteration), 0,
                0, cb_sic_configure_nsgs_full);
 CB_SIC_ADAPTER(siconos_nsgs_pcr, "siconos-nsgs-pcr",
                "Siconos 4.4 NSGS, local regularised projection "
                "(ProjectionOnConeWithRegularization)",
-               NONE, NSGS3(SICONOS_FRICTION_3D_ONECONTACT_ProjectionOnConeWithRegularization), 0,
+               NSGS_OPTIONS, NSGS3(SICONOS_FRICTION_3D_ONECONTACT_ProjectionOnConeWithRegularization), 0,
                0, cb_sic_configure_nsgs_full);
 CB_SIC_ADAPTER(siconos_nsgs_pc, "siconos-nsgs-pc",
                "Siconos 4.4 NSGS, local plain projection (ProjectionOnCone; rolling3d: the "
                "rolling cone's)",
-               NONE,
+               NSGS_OPTIONS,
                {[CB_KIND_COULOMB3D] = SICONOS_FRICTION_3D_NSGS,
                 [CB_KIND_ROLLING3D] = SICONOS_ROLLING_FRICTION_3D_NSGS},
                {[CB_KIND_COULOMB3D] = SICONOS_FRICTION_3D_ONECONTACT_ProjectionOnCone,
