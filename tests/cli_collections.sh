@@ -4,8 +4,9 @@
 # holding files that do not read stops the campaign before anything runs, exit 2, every bad file
 # named on its own line with its reader's error and nothing written; with `skip-unreadable` the
 # others run, the skipped files and reasons are in DIR/skipped.txt, on stderr and in the report,
-# and status / --resume count the runs of the readable files only. The problems are generated
-# here (no data folder needed).
+# and status / --resume count the runs of the readable files only; `solutions on` keeps every
+# run's final iterate, which `conebench error` judges exactly as its row (verdict, error_data).
+# The problems are generated here (no data folder needed).
 # Usage: cli_collections.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
@@ -61,6 +62,32 @@ check "resume: nothing left to run" '[ "$rc" = 0 ] && [ "$(tail -n +2 r-skip/run
 conf value 'coll/**/*.dat' 'skip-unreadable yes'
 run "$bin" run value.conf -o r-value --quiet
 check "skip-unreadable takes no value" '[ "$rc" = 2 ] && grep -q "value.conf:5: skip-unreadable: takes no value" "$tmp/err"'
+
+# --- solutions on: every run's final iterate, judged as its row says ----------------------------
+conf keep 'coll/**/*.dat' "$(printf 'skip-unreadable\nsolutions on')"
+run "$bin" run keep.conf -o r-keep --quiet
+check "solutions on: one file a run" '[ "$rc" = 0 ] && [ "$(ls r-keep/solutions | wc -l)" = 3 ]'
+judged_as_rows() { # every row's verdict and error_data = conebench error on its kept solution
+  local hdr col_id col_solved col_err n=0 f id out solved err
+  hdr=$(head -1 r-keep/runs.csv | tr , '\n')
+  col_id=$(echo "$hdr" | grep -nx run_id | cut -d: -f1)
+  col_solved=$(echo "$hdr" | grep -nx solved | cut -d: -f1)
+  col_err=$(echo "$hdr" | grep -nx error_data | cut -d: -f1)
+  while IFS=, read -r -a f; do
+    id=${f[$((col_id - 1))]}
+    out=$("$bin" error "coll/${f[1]}.dat" --solution "r-keep/solutions/$id.sol" --tol 1e-8) || return 1
+    solved=$(echo "$out" | sed -n 's/.*"solved":\(true\|false\).*/\1/p')
+    err=$(echo "$out" | sed -n 's/.*"error_data":\([^,}]*\).*/\1/p')
+    [ "$solved" = "$([ "${f[$((col_solved - 1))]}" = yes ] && echo true || echo false)" ] || return 1
+    awk -v a="$err" -v b="${f[$((col_err - 1))]}" 'BEGIN { exit !(a + 0 == b + 0) }' || return 1
+    n=$((n + 1))
+  done < <(tail -n +2 r-keep/runs.csv)
+  [ "$n" = 3 ]
+}
+check "solutions on: each judged as its row (solved, error_data)" judged_as_rows
+conf bad 'coll/**/*.dat' 'solutions maybe'
+run "$bin" run bad.conf -o r-bad --quiet
+check "solutions: on or off" '[ "$rc" = 2 ] && grep -q "bad.conf:5: solutions: on or off" "$tmp/err"'
 
 echo "cli collections: $pass passed, $fail failed"
 [ "$fail" = 0 ]

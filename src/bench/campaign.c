@@ -27,7 +27,8 @@
 /* Directives that may appear once per campaign file. */
 static const char *const single_lines[] = {"name", "description", "tol", "max-iter", "time-limit",
                                            "repetitions", "trace", "references",
-                                           "warm-start", "threads", "skip-unreadable"};
+                                           "warm-start", "threads", "skip-unreadable",
+                                           "solutions"};
 #define NSINGLE (sizeof single_lines / sizeof *single_lines)
 
 typedef struct {
@@ -615,10 +616,10 @@ static int parse_scalar(cb_campaign *c, parse_ctx *x, cb_error *err)
     } else if (!strcmp(d, "threads")) {
         if ((rc = parse_num(x, "threads", x->tok[1], 1, CB_THREADS_MAX, &v, err)) == CB_OK)
             c->threads = (int)v;
-    } else if (!strcmp(d, "trace")) {
-        if (strcmp(x->tok[1], "on") && strcmp(x->tok[1], "off"))
-            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "trace: on or off");
-        c->trace = !strcmp(x->tok[1], "on");
+    } else if (!strcmp(d, "trace") || !strcmp(d, "solutions")) {
+        if (x->ntok != 2 || (strcmp(x->tok[1], "on") && strcmp(x->tok[1], "off")))
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: on or off", d);
+        *(d[0] == 't' ? &c->trace : &c->solutions) = !strcmp(x->tok[1], "on");
     } else {
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "unknown directive '%s'", d);
     }

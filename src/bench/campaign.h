@@ -38,6 +38,8 @@
  *   solver NAME [key=value]... [label=LABEL]   one solver with one option set
  *   tol T...                      tolerances (each run is done for each)
  *   max-iter N    time-limit S    repetitions R    trace on|off
+ *   solutions on|off              keep every judged run's final iterate, DIR/solutions/ (as
+ *                                 `run --solutions`; default off)
  *   threads N                     threads of each run (cb_settings.threads, 1..64; default 1);
  *                                 the runner warns when --jobs × N exceeds the online cores
  *   references DIR                folder of reference files (`conebench reference`), relative to
@@ -155,6 +157,7 @@ typedef struct {
     cb_warm_mode warm[CB_WARM_COUNT]; /* the `warm-start` modes (default: cold alone) */
     int nwarm;
     int skip_unreadable; /* `skip-unreadable`: problem files that do not read are skipped */
+    int solutions;       /* `solutions on`: every judged run's final iterate is kept (runner.h) */
     char *skipped;       /* those skipped: "PATH<TAB>REASON" lines (NULL: none) */
     int nskipped;
     char *references;    /* `references DIR` (resolved against the campaign file's folder), or

@@ -573,6 +573,9 @@ int cb_run_campaign(const cb_campaign *c, const cb_runner_settings *s, cb_runner
 {
     char (*done)[17] = NULL;
     long ndone = 0, *pending = NULL, npending = 0;
+    cb_runner_settings own = *s; /* a `solutions on` campaign keeps them as --solutions does */
+    own.solutions = s->solutions || c->solutions;
+    s = &own;
     run_ctx x = {c, s, -1, 0, -1, NULL, sum, cb_now(), 0, isatty(2),
                  s->find_solver ? s->find_solver : cb_solver_find};
     memset(sum, 0, sizeof *sum);
