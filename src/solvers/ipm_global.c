@@ -39,7 +39,7 @@ typedef struct {
     cholmod_common cm;
     cholmod_sparse A; /* a header over Ap, Ai, Ax */
     cholmod_factor *L;
-    cholmod_dense *X, *Y, *E;
+    ipm_cholmod_ws ws;
     klu_common kc;
     klu_symbolic *ks;
     klu_numeric *kn;
@@ -100,18 +100,35 @@ static int sfac_factor(sfac *f)
     return !f->kn || f->kc.status != KLU_OK ? 1 : 0;
 }
 
+int ipm_cholmod_solve(cholmod_factor *L, double *b, size_t n, int nrhs, ipm_cholmod_ws *ws,
+                      cholmod_common *cm)
+{
+    size_t nx = n * (size_t)nrhs;
+    cholmod_dense B = {n, (size_t)nrhs, nx, n, b, NULL, CHOLMOD_REAL, CHOLMOD_DOUBLE};
+    cholmod_dense *Y = ws->Y;
+    /* CHOLMOD 3's simplicial solve allocates Y as k × n (k right-hand sides at a time) but leaves
+     * it shaped by the columns it last solved, so its next call would free and allocate Y again:
+     * the shape it was allocated with (nzmax = k n) is given back first. */
+    if (Y && !L->is_super && Y->ncol == n && Y->nzmax % n == 0)
+        Y->nrow = Y->d = Y->nzmax / n;
+    if (!cholmod_solve2(CHOLMOD_A, L, &B, NULL, &ws->X, NULL, &ws->Y, &ws->E, cm))
+        return cm->status == CHOLMOD_OUT_OF_MEMORY ? CB_ERR_NOMEM : CB_ERR_INTERNAL;
+    memcpy(b, ws->X->x, nx * sizeof *b);
+    return CB_OK;
+}
+
+void ipm_cholmod_ws_free(ipm_cholmod_ws *ws, cholmod_common *cm)
+{
+    cholmod_free_dense(&ws->X, cm), cholmod_free_dense(&ws->Y, cm);
+    cholmod_free_dense(&ws->E, cm);
+}
+
 /* B (n × nrhs, column-major) ← A⁻¹ B with the last factorisation. */
 static int sfac_solve_many(sfac *f, double *b, int nrhs)
 {
     if (!f->sym)
         return f->kn && klu_solve(f->ks, f->kn, f->n, nrhs, b, &f->kc) ? CB_OK : CB_ERR_INTERNAL;
-    size_t nx = (size_t)f->n * (size_t)nrhs;
-    cholmod_dense B = {(size_t)f->n, (size_t)nrhs, nx, (size_t)f->n, b, NULL, CHOLMOD_REAL,
-                       CHOLMOD_DOUBLE};
-    if (!cholmod_solve2(CHOLMOD_A, f->L, &B, NULL, &f->X, NULL, &f->Y, &f->E, &f->cm))
-        return f->cm.status == CHOLMOD_OUT_OF_MEMORY ? CB_ERR_NOMEM : CB_ERR_INTERNAL;
-    memcpy(b, f->X->x, nx * sizeof *b);
-    return CB_OK;
+    return ipm_cholmod_solve(f->L, b, (size_t)f->n, nrhs, &f->ws, &f->cm);
 }
 
 /* b ← A⁻¹ b. */
@@ -120,8 +137,8 @@ static int sfac_solve(sfac *f, double *b) { return sfac_solve_many(f, b, 1); }
 static void sfac_free(sfac *f)
 {
     if (f->sym) {
-        cholmod_free_dense(&f->X, &f->cm), cholmod_free_dense(&f->Y, &f->cm);
-        cholmod_free_dense(&f->E, &f->cm), cholmod_free_factor(&f->L, &f->cm);
+        ipm_cholmod_ws_free(&f->ws, &f->cm);
+        cholmod_free_factor(&f->L, &f->cm);
         cholmod_finish(&f->cm);
     } else {
         klu_free_numeric(&f->kn, &f->kc), klu_free_symbolic(&f->ks, &f->kc);

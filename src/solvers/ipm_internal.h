@@ -13,6 +13,8 @@
 
 #include "conebench/solver.h"
 
+#include <cholmod.h>
+
 #define IPM_STRIDE 3 /* largest second-order cone: (μ r_N, x_1, x_2) */
 #define IPM_K2 (IPM_STRIDE * IPM_STRIDE)
 
@@ -115,5 +117,14 @@ typedef struct {
 /* Solve M⁻¹ A x = M⁻¹ b from x until ‖M⁻¹(b − A x)‖ ≤ rtol ‖M⁻¹ b‖ or max_iter iterations
  * (each one A product and one M⁻¹ solve). Returns the iterations done. */
 long ipm_gmres(const ipm_krylov *k, const double *b, double *x, double rtol, long max_iter);
+
+/* CHOLMOD's solve workspaces, kept from one solve to the next (ipm_global.c). */
+typedef struct {
+    cholmod_dense *X, *Y, *E;
+} ipm_cholmod_ws;
+/* b (n × nrhs, column-major) ← A⁻¹ b with the factor L of A (cholmod_solve2 with ws). */
+int ipm_cholmod_solve(cholmod_factor *L, double *b, size_t n, int nrhs, ipm_cholmod_ws *ws,
+                      cholmod_common *cm);
+void ipm_cholmod_ws_free(ipm_cholmod_ws *ws, cholmod_common *cm);
 
 #endif

@@ -33,7 +33,7 @@ struct ipm_normal {
     cholmod_sparse *A;
     cholmod_factor *L;
     cholmod_factor *Lsym; /* L as cholmod_analyze made it (symbolic): a renewal starts there */
-    cholmod_dense *X, *Y, *E;
+    ipm_cholmod_ws ws;
 };
 
 /* Block (a, b) of W, or ptr NULL when absent. */
@@ -317,12 +317,7 @@ int ipm_normal_solve(ipm_normal *nm, double *b)
 {
     if (nm->gl)
         return ipm_global_solve(nm->gl, b, 1);
-    cholmod_dense B = {(size_t)nm->n, 1, (size_t)nm->n, (size_t)nm->n, b, NULL,
-                       CHOLMOD_REAL, CHOLMOD_DOUBLE};
-    if (!cholmod_solve2(CHOLMOD_A, nm->L, &B, NULL, &nm->X, NULL, &nm->Y, &nm->E, &nm->cm))
-        return nm->cm.status == CHOLMOD_OUT_OF_MEMORY ? CB_ERR_NOMEM : CB_ERR_INTERNAL;
-    memcpy(b, nm->X->x, (size_t)nm->n * sizeof *b);
-    return CB_OK;
+    return ipm_cholmod_solve(nm->L, b, (size_t)nm->n, 1, &nm->ws, &nm->cm);
 }
 
 /* out = S p from the upper triangle: each off-diagonal entry acts twice (global form: W p, its
@@ -374,8 +369,7 @@ void ipm_normal_free(ipm_normal *nm)
         free(nm);
         return;
     }
-    cholmod_free_dense(&nm->X, &nm->cm), cholmod_free_dense(&nm->Y, &nm->cm);
-    cholmod_free_dense(&nm->E, &nm->cm);
+    ipm_cholmod_ws_free(&nm->ws, &nm->cm);
     cholmod_free_factor(&nm->L, &nm->cm);
     cholmod_free_factor(&nm->Lsym, &nm->cm);
     cholmod_free_sparse(&nm->A, &nm->cm);
