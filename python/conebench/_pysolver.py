@@ -10,6 +10,8 @@ import time
 
 import numpy as np
 
+from . import ConebenchError
+
 WORK_KEYS = ("block_products", "projections", "local_iters", "error_evals")
 
 
@@ -45,16 +47,18 @@ class Settings:
         return self.points[-1][0] if self.points else 0
 
 
-class SolverError(Exception):
+class SolverError(ConebenchError):
     """A Python solver that cannot be loaded or returned no usable point."""
 
 
 def load(module, function="solve", path=None):
-    """The callable function of module (imported by name, or from the file path when given)."""
+    """The callable function of module: imported by name, or loaded from the file path (its
+    folder first on sys.path, as for a script, so that it imports its neighbours)."""
     try:
         if path:
             if not os.path.isfile(path):
                 raise SolverError("option path: %s: no such file" % path)
+            sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
             spec = importlib.util.spec_from_file_location(module, path)
             mod = importlib.util.module_from_spec(spec)
             sys.modules[module] = mod
