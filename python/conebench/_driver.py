@@ -1,7 +1,10 @@
 """The campaign's `python` solver runs this (man conebench, PYTHON SOLVERS):
 
-    python3 -m conebench._driver DIR MODULE FUNCTION [PATH]   solve DIR/problem.dat
-    python3 -m conebench._driver --check MODULE FUNCTION [PATH]  only load the function
+    python3 -m conebench._driver DIR MODULE FUNCTION [PATH [ARGS]]   solve DIR/problem.dat
+    python3 -m conebench._driver --check MODULE FUNCTION [PATH [ARGS]]  only load the function
+
+PATH: the module's file ('' or absent: import MODULE by name); ARGS: "KEY:VALUE,..." (the
+function's settings.options).
 
 DIR is the external solver's directory (settings.json, problem.dat, warm_start.txt in; it
 writes solution.txt, trace.csv "iteration,time_s,error" and work.txt). Exit 0 when p was
@@ -12,10 +15,10 @@ import os
 import sys
 
 from . import Problem
-from ._pysolver import WORK_KEYS, Settings, SolverError, call, load
+from ._pysolver import WORK_KEYS, Settings, SolverError, call, load, parse_args
 
 
-def _read(directory):
+def _read(directory, options):
     """settings.json's content, the problem (its kind as settings.json says) and Settings."""
     with open(os.path.join(directory, "settings.json")) as f:
         s = json.load(f)
@@ -25,7 +28,8 @@ def _read(directory):
     if s.get("warm_start"):
         with open(os.path.join(directory, s["warm_start"])) as f:
             warm = [float(w) for w in f.read().split()]
-    return problem, Settings(problem.n, s["tol"], s["max_iter"], s.get("time_limit"), warm)
+    return problem, Settings(problem.n, s["tol"], s["max_iter"], s.get("time_limit"), warm,
+                             options)
 
 
 def _write(directory, p, settings):
@@ -46,15 +50,17 @@ def main(argv):
     check = argv[:1] == ["--check"]
     args = argv[1:] if check else argv[:]
     directory = None if check or not args else args.pop(0)
-    if len(args) not in (2, 3):
-        print("usage: python3 -m conebench._driver (--check | DIR) MODULE FUNCTION [PATH]",
+    if len(args) not in (2, 3, 4):
+        print("usage: python3 -m conebench._driver (--check | DIR) MODULE FUNCTION [PATH [ARGS]]",
               file=sys.stderr)
         return 2
+    args += [""] * (4 - len(args))
     try:
-        fn = load(args[0], args[1], args[2] if len(args) == 3 and args[2] else None)
+        options = parse_args(args[3])
+        fn = load(args[0], args[1], args[2] or None)
         if check:
             return 0
-        problem, settings = _read(directory)
+        problem, settings = _read(directory, options)
         p, _ = call(fn, problem, settings)
     except SolverError as e:
         print("python: %s" % e, file=sys.stderr)

@@ -76,6 +76,23 @@ def load(module, function="solve", path=None):
     return fn
 
 
+def parse_args(text):
+    """settings.options of the option args "KEY:VALUE,KEY:VALUE": each value an int, else a
+    float, else the text."""
+    options = {}
+    for pair in filter(None, (text or "").split(",")):
+        key, sep, value = pair.partition(":")
+        if not sep or not key.isidentifier():
+            raise SolverError("option args: '%s' is not KEY:VALUE (KEY a Python name)" % pair)
+        for conv in (int, float, str):
+            try:
+                options[key] = conv(value)
+                break
+            except ValueError:
+                continue
+    return options
+
+
 def call(fn, problem, settings):
     """p = fn(problem, settings) as n float64 values, and the CPU seconds the call took."""
     t0 = time.process_time()

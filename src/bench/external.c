@@ -79,6 +79,16 @@ static void ext_cleanup(void *work)
     free(w);
 }
 
+/* The name option: a plain word (the label of the runs). */
+static int name_ok(const char *name, cb_error *err)
+{
+    if (*name && strlen(name) <= CB_SOLVER_NAME_MAX &&
+        name[strspn(name, CB_SOLVER_NAME_CHARS)] == '\0')
+        return CB_OK;
+    return cb_fail(err, CB_ERR_INPUT, "option name: 1 to %d characters of [A-Za-z0-9._+-], "
+                   "got '%s'", CB_SOLVER_NAME_MAX, name);
+}
+
 /* Options: cmd given, name a plain word, format siconos or fclib, keep. */
 static int ext_check_options(const cb_settings *s, long *keep, cb_error *err)
 {
@@ -89,11 +99,8 @@ static int ext_check_options(const cb_settings *s, long *keep, cb_error *err)
     if (rc == CB_OK && (!cmd || !*cmd))
         rc = cb_fail(err, CB_ERR_INPUT, "option cmd: required: the command to run, e.g. "
                      "cmd=\"python3 my.py {problem} {solution}\"");
-    if (rc == CB_OK &&
-        (!*name || strlen(name) > CB_SOLVER_NAME_MAX ||
-         name[strspn(name, CB_SOLVER_NAME_CHARS)] != '\0'))
-        rc = cb_fail(err, CB_ERR_INPUT, "option name: 1 to %d characters of [A-Za-z0-9._+-], "
-                     "got '%s'", CB_SOLVER_NAME_MAX, name);
+    if (rc == CB_OK)
+        rc = name_ok(name, err);
     if (rc == CB_OK && strcmp(format, "siconos") != 0 && strcmp(format, "fclib") != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "option format: siconos or fclib, got '%s'", format);
     if (rc == CB_OK)
@@ -553,6 +560,7 @@ static const cb_option_spec py_options[] = {
                    "path); required"},
     {"function", "solve", "the function: p = function(problem, settings)"},
     {"path", "", "the module's file (.py), when it is not importable by name"},
+    {"args", "", "KEY:VALUE pairs separated by commas: the function's settings.options"},
     {"name", "python", "the label of its runs in results (campaign: the default label)"},
     {"keep", "0", "1: keep the temporary directory (its path is said on stderr)"},
     {NULL, NULL, NULL}};
@@ -587,8 +595,10 @@ static void package_dir(char *out, size_t cap)
     }
 }
 
-/* The shell line running the driver: on {dir}, or with --check (only load the function). */
-static char *py_line(const char *module, const char *function, const char *path, int check)
+/* The shell line running the driver: on {dir}, or with --check (only load the function and
+ * read args): DRIVER (--check | {dir}) MODULE FUNCTION PATH ARGS ('' when empty). */
+static char *py_line(const char *module, const char *function, const char *path,
+                     const char *args, int check)
 {
     char pkg[EXT_PATH_LEN], *buf = NULL;
     size_t len = 0;
@@ -605,7 +615,15 @@ static char *py_line(const char *module, const char *function, const char *path,
     fputs("exec ", f);
     put_shell_word(f, py && *py ? py : PY_DEFAULT);
     fprintf(f, " -m conebench._driver %s %s %s ", check ? "--check" : "{dir}", module, function);
-    put_shell_word(f, path);
+    const char *words[] = {path, args};
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            fputc(' ', f);
+        if (*words[k])
+            put_shell_word(f, words[k]);
+        else
+            fputs("''", f); /* an empty word */
+    }
     int bad = ferror(f);
     fclose(f);
     if (bad) {
@@ -647,13 +665,15 @@ static int py_check(const char *line, cb_error *err)
     return rc;
 }
 
-/* Options: module a dotted name, function a name, path a readable file (made absolute). */
+/* Options: module a dotted name, function a name, path a readable file (made absolute), args
+ * without braces (the driver checks its pairs). */
 static int py_options_ok(const cb_settings *s, char *path, long *keep, cb_error *err)
 {
     const char *module = cb_option_get(s, py_options, "module");
     const char *function = cb_option_get(s, py_options, "function");
     const char *given = cb_option_get(s, py_options, "path");
     const char *name = cb_option_get(s, py_options, "name");
+    const char *args = cb_option_get(s, py_options, "args");
     int rc = cb_options_check(s, py_options, "python", err);
     path[0] = '\0';
     if (rc == CB_OK && !dotted_name(module, 1))
@@ -664,10 +684,10 @@ static int py_options_ok(const cb_settings *s, char *path, long *keep, cb_error 
     if (rc == CB_OK && *given && (strchr(given, '{') || !realpath(given, path)))
         rc = cb_fail(err, CB_ERR_INPUT, "option path: %s: %s", given,
                      strchr(given, '{') ? "braces are not allowed" : strerror(errno));
-    if (rc == CB_OK && (!*name || strlen(name) > CB_SOLVER_NAME_MAX ||
-                        name[strspn(name, CB_SOLVER_NAME_CHARS)] != '\0'))
-        rc = cb_fail(err, CB_ERR_INPUT, "option name: 1 to %d characters of [A-Za-z0-9._+-], "
-                     "got '%s'", CB_SOLVER_NAME_MAX, name);
+    if (rc == CB_OK && strchr(args, '{'))
+        rc = cb_fail(err, CB_ERR_INPUT, "option args: braces are not allowed");
+    if (rc == CB_OK)
+        rc = name_ok(name, err);
     if (rc == CB_OK)
         rc = cb_option_int(s, py_options, "keep", 0, 1, keep, err);
     return rc;
@@ -684,8 +704,9 @@ static int py_setup(const cb_problem *prob, const cb_settings *s, void **out, cb
     if (rc == CB_OK) {
         const char *module = cb_option_get(s, py_options, "module");
         const char *function = cb_option_get(s, py_options, "function");
-        line = py_line(module, function, path, 0);
-        check = py_line(module, function, path, 1);
+        const char *args = cb_option_get(s, py_options, "args");
+        line = py_line(module, function, path, args, 0);
+        check = py_line(module, function, path, args, 1);
         rc = line && check ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "python: out of memory");
     }
     if (rc == CB_OK)

@@ -70,6 +70,14 @@ def bad_return(problem, settings):
     return "not a point"
 
 
+def echo_options(problem, settings):
+    """p = (omega, steps, len(mode), tol, 0, ...): what settings holds, read back from p."""
+    p = np.zeros(problem.n)
+    o = settings.options
+    p[:4] = o["omega"], o["steps"], len(o["mode"]), settings.tol
+    return p
+
+
 class PythonSolverCampaign(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -186,6 +194,24 @@ class PythonSolverErrors(unittest.TestCase):
                                "path=" + os.path.abspath(__file__), "--json")
         self.assertIn('"status":"stalled"', out)
         self.assertIn("the function returned 'str', not the 15 values of p", err)
+
+
+    def test_args_reach_settings(self):
+        prob = cb.generate("coulomb3d", nc=2, seed=1)
+        with tempfile.TemporaryDirectory() as tmp:
+            f, sol = os.path.join(tmp, "g.dat"), os.path.join(tmp, "g.sol")
+            prob.write(f)
+            rc, _, err = cli("solve", f, "--solver", "python", "--tol", "1e-5", "--option",
+                             "module=x", "--option", "function=echo_options", "--option",
+                             "path=" + os.path.abspath(__file__), "--option",
+                             "args=omega:1.5,steps:3,mode:fast", "--solution", sol)
+            self.assertEqual(rc, 0, err)
+            p, _ = cb.read_solution(sol)
+            rc, _, err = cli("solve", f, "--solver", "python", "--option", "module=x",
+                             "--option", "args=omega=1.5")
+        np.testing.assert_array_equal(p[:4], [1.5, 3, 4, 1e-5])
+        self.assertEqual(rc, 2)
+        self.assertIn("option args: 'omega=1.5' is not KEY:VALUE", err)
 
 
 class Bench(unittest.TestCase):
