@@ -182,6 +182,13 @@ class PythonSolverErrors(unittest.TestCase):
         self.assertIn("has no function 'nope'", err)
         rc, err = self.run_conf("solver python module=x path=/no/such/file.py")
         self.assertEqual((rc, "option path: /no/such/file.py" in err), (2, True), err)
+        # Refused by conebench before Python runs: the names' syntax.
+        for line, why in (("module=1bad", "option module: required: a Python module name, got "
+                           "'1bad'"), ("module=m function=a.b", "option function: a Python "
+                           "name, got 'a.b'"), ("module=m name=a/b", "option name: 1 to")):
+            rc, err = self.run_conf("solver python " + line)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("TMP/bad.conf:3: " + why, err)
 
     def test_bad_return_is_a_failed_run(self):
         prob = cb.generate("coulomb3d", nc=5, seed=3)
