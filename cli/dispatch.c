@@ -114,6 +114,8 @@ int cb_cli_main(int argc, char **argv)
     cb_error err = {{0}};
     int rc = cb_solver_register(&cb_solver_external, NULL, &err); /* a bench-layer solver */
     if (rc == CB_OK)
+        rc = cb_solver_register(&cb_solver_python, NULL, &err);
+    if (rc == CB_OK)
         rc = cb_plugin_load_env(&err);
     return rc == CB_OK ? c->run(argc - 1, argv + 1) : cb_cli_report(rc, &err);
 }

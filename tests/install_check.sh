@@ -125,6 +125,13 @@ sol, info = cb.solve(p, "nsn")
 print(cb.LIBRARY, info.status, info.solved)' 2>&1)
   case $out in "$prefix/lib/libconebench.so.0 converged True") echo "install-check: python: $out" ;;
     *) bad "the installed Python package: $out" ;; esac
+  # The installed CLI's python solver finds the installed package (no PYTHONPATH).
+  printf 'import conebench as cb\ndef solve(problem, settings):\n    return cb.solve(problem, "nsn")[0].p\n' >"$ex/mine.py"
+  "$cb" generate random --kind coulomb3d --nc 4 --seed 2 -o "$ex/g.dat" >/dev/null 2>&1
+  out=$(cd / && env -u CONEBENCH_LIB -u PYTHONPATH "$cb" solve "$ex/g.dat" --solver python \
+        --option module=mine --option path="$ex/mine.py" --json 2>&1)
+  case $out in *'"status":"converged","solved":true'*) echo "install-check: python solver: solved" ;;
+    *) bad "the installed python solver: $out" ;; esac
 else
   echo "install-check: python: skipped: /usr/bin/python3 has no numpy (apt-get install python3-numpy)"
 fi

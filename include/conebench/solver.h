@@ -135,7 +135,9 @@ typedef struct {
     double solver_error; /* the solver's own last estimate */
     double time_setup, time_solve, time_judge; /* seconds */
     cb_work work;
-    double time_cpu;     /* CPU seconds counted in the budget (cpu_spent, setup and solve) */
+    double time_cpu;     /* CPU seconds counted in the budget (cpu_spent, setup and solve; a
+                          * solver running a child process sets it in solve to the child's
+                          * CPU seconds, cb_solve adds this process's) */
     cb_trace_point *trace; /* ntrace points when settings->trace */
     int ntrace, trace_cap;
     int nphases;         /* phases of the run, in order (at least 1 once cb_solve ran it) */

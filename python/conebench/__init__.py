@@ -505,8 +505,10 @@ def _libc_free(ptr):
 
 
 from ._results import results  # noqa: E402
+from ._bench import bench  # noqa: E402
+from ._pysolver import Settings  # noqa: E402
 
 __all__ = ["ConebenchError", "Problem", "read_npz", "project", "judge", "Judgement", "solve",
            "Solution", "Info", "solvers", "load_plugin", "generate", "results", "write_solution",
-           "read_solution", "KINDS",
+           "read_solution", "bench", "Settings", "KINDS",
            "LIBRARY"]

@@ -7,15 +7,18 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "conebench/io.h"
 #include "base.h"
+#include "campaign.h"
 #include "child.h"
 #include "fileio.h"
 #include "fclib_check.h"
@@ -76,6 +79,16 @@ static void ext_cleanup(void *work)
     free(w);
 }
 
+/* The name option: a plain word (the label of the runs). */
+static int name_ok(const char *name, cb_error *err)
+{
+    if (*name && strlen(name) <= CB_SOLVER_NAME_MAX &&
+        name[strspn(name, CB_SOLVER_NAME_CHARS)] == '\0')
+        return CB_OK;
+    return cb_fail(err, CB_ERR_INPUT, "option name: 1 to %d characters of [A-Za-z0-9._+-], "
+                   "got '%s'", CB_SOLVER_NAME_MAX, name);
+}
+
 /* Options: cmd given, name a plain word, format siconos or fclib, keep. */
 static int ext_check_options(const cb_settings *s, long *keep, cb_error *err)
 {
@@ -86,16 +99,31 @@ static int ext_check_options(const cb_settings *s, long *keep, cb_error *err)
     if (rc == CB_OK && (!cmd || !*cmd))
         rc = cb_fail(err, CB_ERR_INPUT, "option cmd: required: the command to run, e.g. "
                      "cmd=\"python3 my.py {problem} {solution}\"");
-    if (rc == CB_OK &&
-        (!*name || strlen(name) > CB_SOLVER_NAME_MAX ||
-         name[strspn(name, CB_SOLVER_NAME_CHARS)] != '\0'))
-        rc = cb_fail(err, CB_ERR_INPUT, "option name: 1 to %d characters of [A-Za-z0-9._+-], "
-                     "got '%s'", CB_SOLVER_NAME_MAX, name);
+    if (rc == CB_OK)
+        rc = name_ok(name, err);
     if (rc == CB_OK && strcmp(format, "siconos") != 0 && strcmp(format, "fclib") != 0)
         rc = cb_fail(err, CB_ERR_INPUT, "option format: siconos or fclib, got '%s'", format);
     if (rc == CB_OK)
         rc = cb_option_int(s, ext_options, "keep", 0, 1, keep, err);
     return rc;
+}
+
+/* The work of one solver: cmd (copied), keep, fclib. */
+static int ext_alloc(const cb_problem *prob, const char *cmd, int keep, int fclib, void **out,
+                     cb_error *err)
+{
+    ext_work *w = calloc(1, sizeof *w);
+    if (w)
+        w->cmd = strdup(cmd);
+    if (!w || !w->cmd) {
+        ext_cleanup(w);
+        return cb_fail(err, CB_ERR_NOMEM, "external: out of memory");
+    }
+    w->prob = prob;
+    w->keep = keep;
+    w->fclib = fclib;
+    *out = w;
+    return CB_OK;
 }
 
 static int ext_setup(const cb_problem *prob, const cb_settings *s, void **out, cb_error *err)
@@ -107,18 +135,7 @@ static int ext_setup(const cb_problem *prob, const cb_settings *s, void **out, c
         rc = cb_fclib_check(EXT_FCLIB_FILE, prob, 0, err);
     if (rc != CB_OK)
         return rc;
-    ext_work *w = calloc(1, sizeof *w);
-    if (w)
-        w->cmd = strdup(cb_option_get(s, ext_options, "cmd"));
-    if (!w || !w->cmd) {
-        ext_cleanup(w);
-        return cb_fail(err, CB_ERR_NOMEM, "external: out of memory");
-    }
-    w->prob = prob;
-    w->keep = (int)keep;
-    w->fclib = fclib;
-    *out = w;
-    return CB_OK;
+    return ext_alloc(prob, cb_option_get(s, ext_options, "cmd"), (int)keep, fclib, out, err);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -483,7 +500,18 @@ static void finish_dir(const ext_work *w)
         cb_remove_tree(w->dir, 0);
 }
 
-/* Write, run, read back. A failed command is a run (CB_OK) with its reason in err. */
+/* CPU seconds (user and system) of the waited-for children of this process so far. */
+static double children_cpu(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+        return 0.0;
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+/* Write, run, read back. A failed command is a run (CB_OK) with its reason in err.
+ * info->time_cpu = the CPU seconds of the command and what it waited for (solver.h). */
 static int ext_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
                      cb_error *err)
 {
@@ -501,8 +529,10 @@ static int ext_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     int rc = write_inputs(w, s, sol, err);
     if (rc == CB_OK && !(line = expand_cmd(w)))
         rc = cb_fail(err, CB_ERR_NOMEM, "external: out of memory");
+    double cpu0 = children_cpu();
     if (rc == CB_OK)
         rc = run_command(w, line, s->time_limit, &res, err);
+    info->time_cpu = children_cpu() - cpu0;
     if (rc == CB_OK && res.end == CB_CHILD_TIMED_OUT)
         info->status = CB_STATUS_TIME_LIMIT;
     else if (rc == CB_OK && !command_failed(w, &res, err))
@@ -516,3 +546,178 @@ static int ext_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
 const cb_solver cb_solver_external = {
     "external", "a user's command in any language (files in, solution out; man conebench)",
     ext_options, ext_supports, ext_setup, ext_solve, ext_cleanup, NULL};
+
+/* ------------------------------------------------------------------------------------------ */
+/* The python solver: a Python function solve(problem, settings) -> p, run by the external     */
+/* machinery through the package's driver (python/conebench/_driver.py)                        */
+
+#define PY_DEFAULT "/usr/bin/python3" /* Debian's (python3-numpy); $CONEBENCH_PYTHON overrides */
+#define PY_CHECK_LIMIT_S 60.0         /* wall seconds the load check may take */
+#define PY_WORD_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+
+static const cb_option_spec py_options[] = {
+    {"module", "", "the Python module holding the function (imported by name, or loaded from "
+                   "path); required"},
+    {"function", "solve", "the function: p = function(problem, settings)"},
+    {"path", "", "the module's file (.py), when it is not importable by name"},
+    {"args", "", "KEY:VALUE pairs separated by commas: the function's settings.options"},
+    {"name", "python", "the label of its runs in results (campaign: the default label)"},
+    {"keep", "0", "1: keep the temporary directory (its path is said on stderr)"},
+    {NULL, NULL, NULL}};
+
+/* 1 when s is a dotted Python name (words of [A-Za-z0-9_] not starting with a digit). */
+static int dotted_name(const char *s, int dots)
+{
+    for (const char *w = s;; w++) {
+        size_t k = strspn(w, PY_WORD_CHARS);
+        if (k == 0 || isdigit((unsigned char)*w))
+            return 0;
+        w += k;
+        if (*w == '\0')
+            return 1;
+        if (*w != '.' || !dots)
+            return 0;
+    }
+}
+
+/* The folder holding the package conebench: beside the executable's home (a source tree:
+ * HOME/python; installed: PREFIX/lib/python3/dist-packages); "" when neither holds it (then
+ * Python's own path must). */
+static void package_dir(char *out, size_t cap)
+{
+    const char *tails[] = {"/python", "/../../lib/python3/dist-packages"};
+    char init[EXT_PATH_LEN + 64];
+    out[0] = '\0';
+    for (int t = 0; t < 2 && !out[0]; t++) {
+        snprintf(init, sizeof init, "%s%s/conebench/__init__.py", cb_home_dir(), tails[t]);
+        if (access(init, R_OK) == 0)
+            snprintf(out, cap, "%s%s", cb_home_dir(), tails[t]);
+    }
+}
+
+/* The shell line running the driver: on {dir}, or with --check (only load the function and
+ * read args): DRIVER (--check | {dir}) MODULE FUNCTION PATH ARGS ('' when empty). */
+static char *py_line(const char *module, const char *function, const char *path,
+                     const char *args, int check)
+{
+    char pkg[EXT_PATH_LEN], *buf = NULL;
+    size_t len = 0;
+    const char *py = getenv("CONEBENCH_PYTHON");
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    package_dir(pkg, sizeof pkg);
+    if (pkg[0]) {
+        fputs("PYTHONPATH=", f);
+        put_shell_word(f, pkg);
+        fputs("${PYTHONPATH:+:$PYTHONPATH} ", f);
+    }
+    fputs("exec ", f);
+    put_shell_word(f, py && *py ? py : PY_DEFAULT);
+    fprintf(f, " -m conebench._driver %s %s %s ", check ? "--check" : "{dir}", module, function);
+    const char *words[] = {path, args};
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            fputc(' ', f);
+        if (*words[k])
+            put_shell_word(f, words[k]);
+        else
+            fputs("''", f); /* an empty word */
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Does the driver load the function? CB_ERR_INPUT with its message when not. A line found good
+ * is remembered (a campaign's checked line is not run again in its runs, forked after). */
+static int py_check(const char *line, cb_error *err)
+{
+    static char *good; /* the last line found good */
+    if (good && !strcmp(good, line))
+        return CB_OK;
+    char sh[] = "sh", dash_c[] = "-c", *argv[] = {sh, dash_c, (char *)line, NULL};
+    cb_child_spec spec = {.argv = argv, .path = "/bin/sh", .limits = {PY_CHECK_LIMIT_S, 0},
+                          .own_group = 1};
+    cb_child_result res = {0};
+    int rc = cb_child_run_spec(&spec, &res, err);
+    if (rc == CB_OK && !(res.end == CB_CHILD_EXITED && res.code == 0)) {
+        size_t n = res.data ? res.len : 0; /* its last line: the reason, or Python's exception */
+        while (n > 0 && isspace((unsigned char)res.data[n - 1]))
+            n--;
+        size_t start = n;
+        while (start > 0 && res.data[start - 1] != '\n')
+            start--;
+        int shown = n - start < EXT_TAIL_BYTES ? (int)(n - start) : EXT_TAIL_BYTES;
+        rc = n ? cb_fail(err, CB_ERR_INPUT, "%.*s", shown, res.data + start)
+               : cb_fail(err, CB_ERR_INPUT, "python: the driver failed (is CONEBENCH_PYTHON "
+                         "or /usr/bin/python3 there, with numpy?)");
+    }
+    if (rc == CB_OK) {
+        free(good);
+        good = strdup(line);
+    }
+    cb_child_result_free(&res);
+    return rc;
+}
+
+/* Options: module a dotted name, function a name, path a readable file (made absolute), args
+ * without braces (the driver checks its pairs). */
+static int py_options_ok(const cb_settings *s, char *path, long *keep, cb_error *err)
+{
+    const char *module = cb_option_get(s, py_options, "module");
+    const char *function = cb_option_get(s, py_options, "function");
+    const char *given = cb_option_get(s, py_options, "path");
+    const char *name = cb_option_get(s, py_options, "name");
+    const char *args = cb_option_get(s, py_options, "args");
+    int rc = cb_options_check(s, py_options, "python", err);
+    path[0] = '\0';
+    if (rc == CB_OK && !dotted_name(module, 1))
+        rc = cb_fail(err, CB_ERR_INPUT, "option module: required: a Python module name, got "
+                     "'%s'", module);
+    if (rc == CB_OK && !dotted_name(function, 0))
+        rc = cb_fail(err, CB_ERR_INPUT, "option function: a Python name, got '%s'", function);
+    if (rc == CB_OK && *given && (strchr(given, '{') || !realpath(given, path)))
+        rc = cb_fail(err, CB_ERR_INPUT, "option path: %s: %s", given,
+                     strchr(given, '{') ? "braces are not allowed" : strerror(errno));
+    if (rc == CB_OK && strchr(args, '{'))
+        rc = cb_fail(err, CB_ERR_INPUT, "option args: braces are not allowed");
+    if (rc == CB_OK)
+        rc = name_ok(name, err);
+    if (rc == CB_OK)
+        rc = cb_option_int(s, py_options, "keep", 0, 1, keep, err);
+    return rc;
+}
+
+/* Validate the options, load the function once (py_check), then the external solver's work
+ * on the driver's line. */
+static int py_setup(const cb_problem *prob, const cb_settings *s, void **out, cb_error *err)
+{
+    char path[PATH_MAX];
+    long keep = 0;
+    char *line = NULL, *check = NULL;
+    int rc = py_options_ok(s, path, &keep, err);
+    if (rc == CB_OK) {
+        const char *module = cb_option_get(s, py_options, "module");
+        const char *function = cb_option_get(s, py_options, "function");
+        const char *args = cb_option_get(s, py_options, "args");
+        line = py_line(module, function, path, args, 0);
+        check = py_line(module, function, path, args, 1);
+        rc = line && check ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "python: out of memory");
+    }
+    if (rc == CB_OK)
+        rc = py_check(check, err);
+    if (rc == CB_OK)
+        rc = ext_alloc(prob, line, (int)keep, 0, out, err);
+    free(line);
+    free(check);
+    return rc;
+}
+
+const cb_solver cb_solver_python = {
+    "python", "a Python function solve(problem, settings) -> p (man conebench, PYTHON SOLVERS)",
+    py_options, ext_supports, py_setup, ext_solve, ext_cleanup, NULL};

@@ -27,4 +27,11 @@
  * cb_solver_register(&cb_solver_external, ...) (the CLI does at start). */
 extern const cb_solver cb_solver_external;
 
+/* The python solver ("python"; options module, function, path, name, keep): the external
+ * solver running `python3 -m conebench._driver` (python/conebench/_driver.py), which calls
+ * function(problem, settings) -> p of the user's module. Setup loads the function once (a
+ * child process) and refuses, with Python's reason, what does not load (man conebench,
+ * PYTHON SOLVERS). Registered by the CLI next to the external solver. */
+extern const cb_solver cb_solver_python;
+
 #endif

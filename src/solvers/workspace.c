@@ -413,7 +413,7 @@ static int budgeted_solve(cb_workspace *ws, cb_solution *sol, cb_info *info, cb_
         info->time_solve = cb_now() - t0;
         ws->used = 1;
     }
-    info->time_cpu = cb_budget_used(&budget);
+    info->time_cpu += cb_budget_used(&budget); /* + what solve's children spent (solver.h) */
     return rc;
 }
 
