@@ -75,7 +75,8 @@ HEADERS  := $(wildcard include/conebench/*.h src/*/*.h src/*/*/*.h cli/*.h tests
 # Debian packages conebench needs (install-deps) and a header that proves each is present.
 DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
             libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
-            libclang-rt-14-dev parallel lcov libgomp1 $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
+            libclang-rt-14-dev parallel lcov libgomp1 python3-numpy python3-scipy python3-pandas \
+            $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
 DEP_HEADERS := /usr/include/fclib.h /usr/include/suitesparse/klu.h \
                /usr/include/suitesparse/cholmod.h \
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
