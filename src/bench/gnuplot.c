@@ -18,6 +18,7 @@
 
 #define GP_LOG_LINE 512 /* bytes of gnuplot's last message kept for the error */
 #define GP_EXEC_FAILED 127 /* the pool's exit status for a program it could not start */
+#define GP_FAILED "cb-gnuplot-failed" /* a batch's line for a failed figure (gnuplot's stderr) */
 #define GP_LOAD "%s\ncb_gp_script = %s\nload cb_gp_script\n" /* the definitions, the load */
 
 /* Append n bytes of t to buf (len bytes, NUL kept): 0, or -1 when they do not fit. */
@@ -64,7 +65,7 @@ static void log_tail(const char *path, char *line, size_t len)
     while (f && fgets(buf, sizeof buf, f)) {
         buf[strcspn(buf, "\n")] = '\0';
         const char *b = buf + strspn(buf, " \t");
-        if (b[0])
+        if (b[0] && strncmp(b, GP_FAILED, strlen(GP_FAILED)))
             snprintf(line, len, "%s", b);
     }
     if (f)
@@ -157,11 +158,15 @@ static void gp_remove(const char *out)
             unlink(path);
 }
 
+static int batch_add(cb_gnuplot_batch *b, const cb_gnuplot_job *j, char *text, cb_error *err);
+
 int cb_gnuplot(const cb_gnuplot_job *j, cb_error *err)
 {
     char *text = NULL, last[GP_LOG_LINE];
     cb_child_result res = {0};
     int rc = gp_script(j, &text, err);
+    if (rc == CB_OK && j->batch)
+        return batch_add(j->batch, j, text, err); /* text now the batch's */
     if (rc == CB_OK)
         rc = gp_run(j, text, &res, err);
     int exited = res.end == CB_CHILD_EXITED;
@@ -177,5 +182,160 @@ int cb_gnuplot(const cb_gnuplot_job *j, cb_error *err)
         gp_remove(j->out);
     cb_child_result_free(&res);
     free(text);
+    return rc;
+}
+
+/* ---- batches ---- */
+
+struct cb_gnuplot_batch {
+    char **text, **out; /* each queued figure's script and output path (owned) */
+    int n, cap;
+};
+
+int cb_gnuplot_batch_new(cb_gnuplot_batch **out, cb_error *err)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
+}
+
+int cb_gnuplot_batch_size(const cb_gnuplot_batch *b)
+{
+    return b ? b->n : 0;
+}
+
+/* Empty the queue. */
+static void batch_clear(cb_gnuplot_batch *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        free(b->text[i]);
+        free(b->out[i]);
+    }
+    b->n = 0;
+}
+
+void cb_gnuplot_batch_free(cb_gnuplot_batch *b)
+{
+    if (!b)
+        return;
+    batch_clear(b);
+    free(b->text);
+    free(b->out);
+    free(b);
+}
+
+/* Queue job j's script text (taken over, freed on failure). */
+static int batch_add(cb_gnuplot_batch *b, const cb_gnuplot_job *j, char *text, cb_error *err)
+{
+    char *out = cb_strdup(j->out ? j->out : "");
+    if (out && b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 64;
+        char **t = realloc(b->text, (size_t)cap * sizeof *t);
+        b->text = t ? t : b->text;
+        char **o = t ? realloc(b->out, (size_t)cap * sizeof *o) : NULL;
+        b->out = o ? o : b->out;
+        b->cap = o ? cap : b->cap;
+    }
+    if (!out || b->n == b->cap) {
+        free(out);
+        free(text);
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    }
+    b->text[b->n] = text;
+    b->out[b->n++] = out;
+    return CB_OK;
+}
+
+/* The script of process k of np: its figures (every np-th), each after a reset of the session
+ * and followed by a line "GP_FAILED <figure>" on stderr when it failed. NULL: out of memory. */
+static char *batch_text(const cb_gnuplot_batch *b, int k, int np)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    for (int i = k; i < b->n; i += np)
+        fprintf(f, "reset session\nreset errors\n%s\nif (GPVAL_ERRNO != 0) { print '%s %d' }\n",
+                b->text[i], GP_FAILED, i);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Start process k of np on its share of b, messages collected. */
+static int batch_start(cb_pool *pool, const cb_gnuplot_batch *b, int k, int np, cb_error *err)
+{
+    char *argv[] = {(char *)CB_GNUPLOT_PROGRAM, NULL};
+    char *text = batch_text(b, k, np);
+    int in = text ? gp_script_fd(text) : -1, rc;
+    if (!text)
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    else if (in < 0)
+        rc = cb_fail(err, CB_ERR_IO, "cannot run gnuplot: script: %s", strerror(errno));
+    else
+        rc = cb_pool_start(pool, &(cb_child_spec){.argv = argv, .in_fd = in}, NULL, err);
+    if (in >= 0)
+        close(in);
+    free(text);
+    return rc;
+}
+
+/* A finished process: its messages appended to the log, its failed figures removed, the first
+ * into *first (kept when set); CB_ERR_IO when gnuplot could not start or crashed. */
+static int batch_end(const cb_gnuplot_batch *b, const cb_child_result *res, FILE *log,
+                     int *first, cb_error *err)
+{
+    int exited = res->end == CB_CHILD_EXITED;
+    if (log && res->data)
+        fwrite(res->data, 1, res->len, log);
+    for (const char *p = res->data; p && (p = strstr(p, GP_FAILED " ")); p++) {
+        int i = atoi(p + sizeof GP_FAILED);
+        if (i >= 0 && i < b->n) {
+            gp_remove(b->out[i]);
+            *first = *first < 0 || i < *first ? i : *first;
+        }
+    }
+    if (exited && res->code == GP_EXEC_FAILED)
+        return cb_gnuplot_check(err);
+    if (!exited)
+        return cb_fail(err, CB_ERR_IO, "gnuplot ended by signal %d drawing a batch of figures",
+                       res->code);
+    return CB_OK;
+}
+
+int cb_gnuplot_batch_run(cb_gnuplot_batch *b, const char *log, cb_error *err)
+{
+    int np = b && b->n < CB_GNUPLOT_PROCS ? b->n : CB_GNUPLOT_PROCS, first = -1, started = 0;
+    if (!b || b->n == 0)
+        return CB_OK;
+    cb_pool *pool = NULL;
+    FILE *lf = fopen(log, "a");
+    int rc = lf ? cb_pool_new(np, &pool, err)
+                : cb_fail_at(err, CB_ERR_IO, log, 0, "cannot write: %s", strerror(errno));
+    for (int k = 0; k < np && rc == CB_OK; k++)
+        if ((rc = batch_start(pool, b, k, np, err)) == CB_OK)
+            started++;
+    for (int done = 0; done < started && cb_pool_running(pool) > 0;) {
+        int id = -1;
+        cb_child_result res = {0};
+        int wrc = cb_pool_wait(pool, -1, &id, &res, err);
+        done += id >= 0;
+        if (wrc == CB_OK && id >= 0)
+            wrc = batch_end(b, &res, lf, &first, err);
+        rc = rc == CB_OK ? wrc : rc;
+        cb_child_result_free(&res);
+    }
+    cb_pool_free(pool);
+    if (lf)
+        fclose(lf);
+    if (rc == CB_OK && first >= 0) {
+        char last[GP_LOG_LINE];
+        log_tail(log, last, sizeof last);
+        rc = cb_fail(err, CB_ERR_IO, "gnuplot failed drawing %s (and maybe others; last message: "
+                     "%s; all of it in %s)", b->out[first], last, log);
+    }
+    batch_clear(b);
     return rc;
 }

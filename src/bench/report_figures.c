@@ -29,7 +29,7 @@ static int gnuplot(const cb_report_ctx *x, const char *vars, const char *script,
 {
     char log[4096];
     snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
-    cb_gnuplot_job job = {x->plots, script, vars, log, out};
+    cb_gnuplot_job job = {x->plots, script, vars, log, out, x->batch};
     return cb_gnuplot(&job, err);
 }
 
@@ -275,7 +275,7 @@ static int convergence_figure(const cb_report_ctx *x, const cb_report_table *t, 
     snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
     snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %g", t->probs[p],
              t->kinds[p], t->ncs[p], t->tol);
-    cb_conv_spec sp = {x->plots, log, data, out, "pngcairo svg", ttl, t->tol};
+    cb_conv_spec sp = {x->plots, log, data, out, "pngcairo svg", ttl, t->tol, x->batch};
     if (rc == CB_OK)
         rc = cb_conv_draw(&sp, c, n, &drawn, err);
     if (drawn)

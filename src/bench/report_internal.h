@@ -45,6 +45,7 @@ typedef struct {
     cb_results seq;      /* the rows of sequence runs (cb_report_load) */
     cb_report_limits lim;
     char plots[4096];    /* folder of the gnuplot scripts */
+    cb_gnuplot_batch *batch; /* the figures, drawn together at the end (gnuplot.h) */
 } cb_report_ctx;
 
 /* Check DIR, read DIR/runs.csv (CB_ERR_INPUT when it has no rows) and DIR/limits.txt. The
@@ -117,6 +118,7 @@ typedef struct {
     const char *terms;  /* gnuplot terminals: "pngcairo svg" or "pngcairo" */
     const char *title;
     double tol;
+    cb_gnuplot_batch *batch; /* NULL: drawn at once; else queued */
 } cb_conv_spec;
 
 void cb_figure_style_of(const char *label, cb_figure_style *out);
