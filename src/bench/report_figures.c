@@ -21,11 +21,12 @@ static const struct {
                  {"iterations", "iterations", "iterations: outer ones, sweeps for nsgs and psor"},
                  {"work", "work", "work: d×d block × vector products with W"}};
 enum { MEASURE_WORK = 2 };
+static int profile_columns(const cb_report_table *t, int m, int *cols);
 
 /* Run gnuplot on a script of plots/ with the report's log (DIR/figures/gnuplot.log), drawing
  * the figure out (path without extension). */
-static int gnuplot(const cb_report_ctx *x, const char *vars, const char *script,
-                   const char *out, cb_error *err)
+int cb_report_gnuplot(const cb_report_ctx *x, const char *vars, const char *script,
+                      const char *out, cb_error *err)
 {
     char log[4096];
     snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
@@ -64,6 +65,23 @@ static size_t breakpoints(const double *ratio, size_t n, double *taus)
             taus[m++] = taus[i];
     taus[m] = fmax(taus[m - 1] * PROFILE_MARGIN, PROFILE_MIN_XMAX);
     return m + 1;
+}
+
+int cb_report_work_columns(const cb_report_table *t, int *cols)
+{
+    return profile_columns(t, MEASURE_WORK, cols);
+}
+
+void cb_report_colours(const cb_report_table *t, const int *cols, int nc, char *buf, size_t len)
+{
+    size_t kc = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < nc; j++) {
+        cb_figure_style st;
+        cb_figure_style_of(t->solvs[cols[j]], &st);
+        kc += (size_t)snprintf(buf + kc, kc < len ? len - kc : 0, "%s%s", j ? " " : "",
+                               st.colour);
+    }
 }
 
 /* The solvers a profile of measure m ranks (all, but for work only those that fill their work
@@ -138,13 +156,7 @@ static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const 
     if (t->ncommon < t->np)
         snprintf(ttl + k, sizeof ttl - (size_t)k, " (%d excluded: unsupported by a solver)",
                  t->np - t->ncommon);
-    size_t kc = 0;
-    for (int j = 0; j < nc; j++) {
-        cb_figure_style st;
-        cb_figure_style_of(t->solvs[cols[j]], &st);
-        kc += (size_t)snprintf(colours + kc, kc < sizeof colours ? sizeof colours - kc : 0,
-                               "%s%s", j ? " " : "", st.colour);
-    }
+    cb_report_colours(t, cols, nc, colours, sizeof colours);
     int rc = cb_gp_str(a, sizeof a, data, data, err);
     if (rc == CB_OK)
         rc = cb_gp_str(b, sizeof b, out, out, err);
@@ -158,7 +170,7 @@ static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const 
                  a, b, q, measures[m].what, measures[m].counted, nc + 1, xmax,
                  colours) >= (int)sizeof vars)
         return cb_fail(err, CB_ERR_INPUT, "%s: path too long for gnuplot", out);
-    return gnuplot(x, vars, "profile.gp", out, err);
+    return cb_report_gnuplot(x, vars, "profile.gp", out, err);
 }
 
 /* Write the profile data (exact steps at every ratio), plot it, link and caption it in md. */
@@ -299,6 +311,8 @@ int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, 
         fprintf(md, "(none: no problem is supported by every solver)\n");
     for (int m = 0; m < 3 && rc == CB_OK && t->ncommon > 0; m++)
         rc = profile_figure(x, t, ti, m, md, err);
+    if (rc == CB_OK && t->ncommon > 0)
+        rc = cb_report_data_profile(x, t, ti, md, err);
     fprintf(md, "\n#### Convergence (one figure per problem)\n\nThe trace's error against "
                 "iteration + 1 (left: iteration 0 is drawn at 1 on the log axis) and against "
                 "time (right: a time of 0 is drawn at the left edge); a marker at every traced "

@@ -74,6 +74,16 @@ int cb_report_winner(const cb_report_table *t, int p);
  * md: performance profiles, then one convergence figure per problem (at most max_convergence). */
 int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
                       cb_error *err);
+/* Run plots/script (after the definitions vars) drawing out, queued on x's batch. */
+int cb_report_gnuplot(const cb_report_ctx *x, const char *vars, const char *script,
+                      const char *out, cb_error *err);
+/* The solvers of t that fill their work counters into cols; returns their number. */
+int cb_report_work_columns(const cb_report_table *t, int *cols);
+/* The fixed colours of solvers cols[0..nc) of t, space separated, into buf. */
+void cb_report_colours(const cb_report_table *t, const int *cols, int nc, char *buf, size_t len);
+/* The data profile of table t (report_profiles.c): its CSV, figure, link and caption in md. */
+int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
+                           cb_error *err);
 /* The three-line verdict of report.md (most solved, fastest of those, solved by none) from the
  * table of the tightest tolerance, ntols tolerances in all. */
 int cb_report_verdict(const cb_report_limits *lim, const cb_report_table *t, int ntols, FILE *md);
