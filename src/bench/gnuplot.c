@@ -65,7 +65,7 @@ static void log_tail(const char *path, char *line, size_t len)
     while (f && fgets(buf, sizeof buf, f)) {
         buf[strcspn(buf, "\n")] = '\0';
         const char *b = buf + strspn(buf, " \t");
-        if (b[0] && strncmp(b, GP_FAILED, strlen(GP_FAILED)))
+        if (b[0])
             snprintf(line, len, "%s", b);
     }
     if (f)
@@ -188,13 +188,17 @@ int cb_gnuplot(const cb_gnuplot_job *j, cb_error *err)
 /* ---- batches ---- */
 
 struct cb_gnuplot_batch {
-    char **text, **out; /* each queued figure's script and output path (owned) */
+    char **text, **out, **script; /* each queued figure's text, output, plots/script (owned) */
     int n, cap;
+    int first, code;              /* the first failed figure (-1: none), its process' status */
+    char why[GP_LOG_LINE];        /* gnuplot's last message before it failed */
 };
 
 int cb_gnuplot_batch_new(cb_gnuplot_batch **out, cb_error *err)
 {
     *out = calloc(1, sizeof **out);
+    if (*out)
+        (*out)->first = -1;
     return *out ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
 }
 
@@ -209,8 +213,10 @@ static void batch_clear(cb_gnuplot_batch *b)
     for (int i = 0; i < b->n; i++) {
         free(b->text[i]);
         free(b->out[i]);
+        free(b->script[i]);
     }
     b->n = 0;
+    b->first = -1;
 }
 
 void cb_gnuplot_batch_free(cb_gnuplot_batch *b)
@@ -220,27 +226,34 @@ void cb_gnuplot_batch_free(cb_gnuplot_batch *b)
     batch_clear(b);
     free(b->text);
     free(b->out);
+    free(b->script);
     free(b);
 }
 
 /* Queue job j's script text (taken over, freed on failure). */
 static int batch_add(cb_gnuplot_batch *b, const cb_gnuplot_job *j, char *text, cb_error *err)
 {
-    char *out = cb_strdup(j->out ? j->out : "");
-    if (out && b->n == b->cap) {
+    char *out = cb_strdup(j->out ? j->out : ""), *script = malloc(strlen(j->plots) +
+                                                                  strlen(j->script) + 2);
+    if (out && script && b->n == b->cap) {
         int cap = b->cap ? 2 * b->cap : 64;
         char **t = realloc(b->text, (size_t)cap * sizeof *t);
         b->text = t ? t : b->text;
         char **o = t ? realloc(b->out, (size_t)cap * sizeof *o) : NULL;
         b->out = o ? o : b->out;
-        b->cap = o ? cap : b->cap;
+        char **s = o ? realloc(b->script, (size_t)cap * sizeof *s) : NULL;
+        b->script = s ? s : b->script;
+        b->cap = s ? cap : b->cap;
     }
-    if (!out || b->n == b->cap) {
+    if (!out || !script || b->n == b->cap) {
         free(out);
+        free(script);
         free(text);
         return cb_fail(err, CB_ERR_NOMEM, "out of memory");
     }
+    sprintf(script, "%s/%s", j->plots, j->script);
     b->text[b->n] = text;
+    b->script[b->n] = script;
     b->out[b->n++] = out;
     return CB_OK;
 }
@@ -282,19 +295,36 @@ static int batch_start(cb_pool *pool, const cb_gnuplot_batch *b, int k, int np, 
     return rc;
 }
 
+/* The last non-empty line of data[0..end) into line. */
+static void last_line(const char *data, const char *end, char *line, size_t len)
+{
+    line[0] = '\0';
+    for (const char *l = data; l < end;) {
+        const char *nl = memchr(l, '\n', (size_t)(end - l)), *e = nl ? nl : end;
+        const char *s = l + strspn(l, " \t");
+        if (s < e)
+            snprintf(line, len, "%.*s", (int)(e - s), s);
+        l = e + 1;
+    }
+}
+
 /* A finished process: its messages appended to the log, its failed figures removed, the first
- * into *first (kept when set); CB_ERR_IO when gnuplot could not start or crashed. */
-static int batch_end(const cb_gnuplot_batch *b, const cb_child_result *res, FILE *log,
-                     int *first, cb_error *err)
+ * of them (and gnuplot's message before it) kept in b; CB_ERR_IO when gnuplot could not start
+ * or crashed. */
+static int batch_end(cb_gnuplot_batch *b, const cb_child_result *res, FILE *log, cb_error *err)
 {
     int exited = res->end == CB_CHILD_EXITED;
     if (log && res->data)
         fwrite(res->data, 1, res->len, log);
     for (const char *p = res->data; p && (p = strstr(p, GP_FAILED " ")); p++) {
         int i = atoi(p + sizeof GP_FAILED);
-        if (i >= 0 && i < b->n) {
-            gp_remove(b->out[i]);
-            *first = *first < 0 || i < *first ? i : *first;
+        if (i < 0 || i >= b->n)
+            continue;
+        gp_remove(b->out[i]);
+        if (b->first < 0 || i < b->first) {
+            b->first = i;
+            b->code = res->code;
+            last_line(res->data, p, b->why, sizeof b->why);
         }
     }
     if (exited && res->code == GP_EXEC_FAILED)
@@ -307,7 +337,7 @@ static int batch_end(const cb_gnuplot_batch *b, const cb_child_result *res, FILE
 
 int cb_gnuplot_batch_run(cb_gnuplot_batch *b, const char *log, cb_error *err)
 {
-    int np = b && b->n < CB_GNUPLOT_PROCS ? b->n : CB_GNUPLOT_PROCS, first = -1, started = 0;
+    int np = b && b->n < CB_GNUPLOT_PROCS ? b->n : CB_GNUPLOT_PROCS, started = 0;
     if (!b || b->n == 0)
         return CB_OK;
     cb_pool *pool = NULL;
@@ -323,19 +353,16 @@ int cb_gnuplot_batch_run(cb_gnuplot_batch *b, const char *log, cb_error *err)
         int wrc = cb_pool_wait(pool, -1, &id, &res, err);
         done += id >= 0;
         if (wrc == CB_OK && id >= 0)
-            wrc = batch_end(b, &res, lf, &first, err);
+            wrc = batch_end(b, &res, lf, err);
         rc = rc == CB_OK ? wrc : rc;
         cb_child_result_free(&res);
     }
     cb_pool_free(pool);
     if (lf)
         fclose(lf);
-    if (rc == CB_OK && first >= 0) {
-        char last[GP_LOG_LINE];
-        log_tail(log, last, sizeof last);
-        rc = cb_fail(err, CB_ERR_IO, "gnuplot failed drawing %s (and maybe others; last message: "
-                     "%s; all of it in %s)", b->out[first], last, log);
-    }
+    if (rc == CB_OK && b->first >= 0)
+        rc = cb_fail(err, CB_ERR_IO, "gnuplot failed on %s (status %d) drawing %s: %s (all of "
+                     "it in %s)", b->script[b->first], b->code, b->out[b->first], b->why, log);
     batch_clear(b);
     return rc;
 }

@@ -325,6 +325,8 @@ static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md
         rc = solver_table(x, &t, md, x->s->summary);
         if (rc == CB_OK)
             rc = problem_table(&t, md);
+        if (rc == CB_OK)
+            rc = cb_report_time_per_contact(&t, md);
         if (rc == CB_OK && x->s->figures)
             rc = cb_report_figures(x, &t, ti, md, err);
         cb_report_table_free(&t);

@@ -313,6 +313,8 @@ int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, 
         rc = profile_figure(x, t, ti, m, md, err);
     if (rc == CB_OK && t->ncommon > 0)
         rc = cb_report_data_profile(x, t, ti, md, err);
+    if (rc == CB_OK && t->ncommon > 0)
+        rc = cb_report_budget_profiles(x, t, ti, md, err);
     fprintf(md, "\n#### Convergence (one figure per problem)\n\nThe trace's error against "
                 "iteration + 1 (left: iteration 0 is drawn at 1 on the log axis) and against "
                 "time (right: a time of 0 is drawn at the left edge); a marker at every traced "

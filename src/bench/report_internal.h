@@ -84,6 +84,11 @@ void cb_report_colours(const cb_report_table *t, const int *cols, int nc, char *
 /* The data profile of table t (report_profiles.c): its CSV, figure, link and caption in md. */
 int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
                            cb_error *err);
+/* The table of time per contact (solved runs' time / nc: median, min, max) of table t. */
+int cb_report_time_per_contact(const cb_report_table *t, FILE *md);
+/* The fixed-budget error profiles of table t (report_budget.c): iterations and seconds. */
+int cb_report_budget_profiles(const cb_report_ctx *x, const cb_report_table *t, int ti,
+                              FILE *md, cb_error *err);
 /* The three-line verdict of report.md (most solved, fastest of those, solved by none) from the
  * table of the tightest tolerance, ntols tolerances in all. */
 int cb_report_verdict(const cb_report_limits *lim, const cb_report_table *t, int ntols, FILE *md);

@@ -1,6 +1,6 @@
 /* conebench — report profiles over budgets: the Moré–Wild data profile (share of problems each
  * solver solves within a budget of W-products), its curve written as CSV next to its figure
- * (plots/data_profile.gp). */
+ * (plots/data_profile.gp); the time per contact of each solver. */
 #include "report_internal.h"
 
 #include <errno.h>
@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "base.h"
+#include "markdown.h"
 
 #define DATA_MARGIN 1.25 /* the budget axis runs from the least budget / this to the largest × it */
+#define PER_CONTACT_MIN 3 /* solved runs a time-per-contact median needs */
 
 /* Budget of a cell: block products per contact, k = max(work, 1) / nc; +inf when not solved. */
 static double budget_of(const cb_report_cell *c, int nc)
@@ -151,4 +153,54 @@ int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, int
     free(ks);
     free(cols);
     return rc;
+}
+
+/* The median of v[0..n) (sorted in place); NaN when n = 0. */
+static double median(double *v, int n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Solver s's time per contact, t_p / nc_p over its solved problems, into v; returns how many. */
+static int per_contact(const cb_report_table *t, int s, double *v)
+{
+    int n = 0;
+    for (int p = 0; p < t->np; p++) {
+        const cb_report_cell *c = &t->cells[p * t->ns + s];
+        if (c->present && c->solved && t->ncs[p] > 0)
+            v[n++] = c->time / t->ncs[p];
+    }
+    return n;
+}
+
+int cb_report_time_per_contact(const cb_report_table *t, FILE *md)
+{
+    static const char *const head[] = {"solver", "solved runs", "median [µs]", "min [µs]",
+                                       "max [µs]"};
+    double *v = malloc(((size_t)t->np + 1) * sizeof *v);
+    if (!v)
+        return CB_ERR_NOMEM;
+    fprintf(md, "\n#### Time per contact\n\nA solved run's time divided by its number of "
+                "contacts nc, over the problems the solver solved (time: median over "
+                "repetitions); — when it solved fewer than %d.\n\n", PER_CONTACT_MIN);
+    cb_md_head(md, 5, head, "lrrrr");
+    for (int s = 0; s < t->ns; s++) {
+        int n = per_contact(t, s, v);
+        double m = median(v, n);
+        cb_md_cell(md, t->solvs[s]);
+        cb_md_cellf(md, "%d", n);
+        if (n >= PER_CONTACT_MIN) {
+            cb_md_cellf(md, "%.3g", 1e6 * m);
+            cb_md_cellf(md, "%.3g", 1e6 * v[0]);
+            cb_md_cellf(md, "%.3g", 1e6 * v[n - 1]);
+        } else
+            for (int i = 0; i < 3; i++)
+                cb_md_cell(md, "—");
+        cb_md_end(md);
+    }
+    free(v);
+    return CB_OK;
 }
