@@ -45,6 +45,43 @@ PY
 )
 check "time per contact of nsgs at 1e-8: $want" \
   '[ "$(grep -A7 "^#### Time per contact" "$d/report.md" | tail -n +1 | grep -c "^| nsgs |")" -ge 1 ] && grep -A20 "^## Tolerance 1e-08" "$d/report.md" >/dev/null && awk "/^## Tolerance 1e-08/ { on = 1 } on" "$d/report.md" | grep -qF "$want"'
+# report --html: one page that needs nothing else: the verdict first, a contents list, every
+# figure's SVG inline, no URL and no reference to another file; a headless Chromium (when
+# installed; without network when unshare can take it away) shows the verdict and a figure.
+run "$bin" report "$d" --html
+h=$d/report.html
+v1=$(head -n 1 "$d/report.md" | sed 's/\*//g; s/^- //' | cut -c1-40)
+check "report --html writes report.html" '[ "$rc" = 0 ] && [ -s "$h" ] && grep -q "report.html" "$tmp/err"'
+nsvg=$(grep -o "<svg" "$h" | wc -l)
+npng=$(grep -o '(figures/[^)]*\.png)' "$d/report.md" | wc -l)
+check "html: the verdict before the contents, every figure inline ($nsvg of $npng)" \
+  '[ "$nsvg" = "$npng" ] && [ "$nsvg" -gt 0 ] && awk "/id=\"verdict\"/ { v = NR } /<nav>/ { n = NR } END { exit !(v && n && v < n) }" "$h" && grep -qF "$v1" "$h"'
+check "html: no URL, no external file (src=, href= other than #, url(), @import)" \
+  '! grep -Eqi "https?:|src=|href=\"[^#]|url\(|@import|xlink:href=\"[^#]" "$h"'
+chromium=${CHROMIUM:-/usr/bin/chromium}
+if [ -x "$chromium" ]; then
+  net=""
+  unshare -n true 2>/dev/null && net="unshare -n"
+  copts="--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking --window-size=1200,1600"
+  $net "$chromium" $copts --dump-dom "file://$h" >"$tmp/dom" 2>"$tmp/cerr"
+  $net "$chromium" $copts --screenshot="$tmp/shot.png" "file://$h" >/dev/null 2>>"$tmp/cerr"
+  colours=$("$py" - "$tmp/shot.png" <<'PY'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+idat, i = b"", 8
+while i < len(b):
+    n, t = struct.unpack(">I4s", b[i:i + 8])
+    idat += b[i + 8:i + 8 + n] if t == b"IDAT" else b""
+    i += 12 + n
+print(len(set(zlib.decompress(idat))))
+PY
+)
+  check "chromium ${net:+(no network) }shows the verdict and a figure (DOM has both; screenshot has $colours byte values, not blank)" \
+    'grep -qF "$v1" "$tmp/dom" && grep -q "<svg" "$tmp/dom" && [ "${colours:-0}" -gt 20 ]'
+else
+  echo "cli report profiles: chromium check skipped: $chromium absent (apt-get install chromium)"
+fi
+
 # Every figure linked in report.md exists: the batch drew them all.
 missing=$(grep -o '(figures/[^)]*\.png)' "$d/report.md" | tr -d '()' | while read -r f; do [ -s "$d/$f" ] || echo "$f"; done)
 check "every linked figure drawn ${missing:+(missing: $missing)}" '[ -z "$missing" ]'

@@ -378,6 +378,8 @@ int cb_report(const cb_report_settings *s, cb_error *err)
     snprintf(path, sizeof path, "%s/report.md", s->dir);
     if (rc == CB_OK)
         rc = cb_outbuf_commit(&md, path, err);
+    if (rc == CB_OK && s->html)
+        rc = cb_report_html(s->dir, err);
     cb_outbuf_discard(&md);
     cb_gnuplot_batch_free(x.batch);
     cb_results_free(&x.res);

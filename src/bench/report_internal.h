@@ -89,6 +89,8 @@ int cb_report_time_per_contact(const cb_report_table *t, FILE *md);
 /* The fixed-budget error profiles of table t (report_budget.c): iterations and seconds. */
 int cb_report_budget_profiles(const cb_report_ctx *x, const cb_report_table *t, int ti,
                               FILE *md, cb_error *err);
+/* DIR/report.html from DIR/report.md (report_html.c): one page, figures' SVG inlined. */
+int cb_report_html(const char *dir, cb_error *err);
 /* The three-line verdict of report.md (most solved, fastest of those, solved by none) from the
  * table of the tightest tolerance, ntols tolerances in all. */
 int cb_report_verdict(const cb_report_limits *lim, const cb_report_table *t, int ntols, FILE *md);
