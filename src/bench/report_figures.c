@@ -21,18 +21,7 @@ static const struct {
                  {"iterations", "iterations", "iterations: outer ones, sweeps for nsgs and psor"},
                  {"work", "work", "work: d×d block × vector products with W"}};
 enum { MEASURE_WORK = 2 };
-static int profile_columns(const cb_report_table *t, int m, int *cols);
 
-/* Run gnuplot on a script of plots/ with the report's log (DIR/figures/gnuplot.log), drawing
- * the figure out (path without extension). */
-int cb_report_gnuplot(const cb_report_ctx *x, const char *vars, const char *script,
-                      const char *out, cb_error *err)
-{
-    char log[4096];
-    snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
-    cb_gnuplot_job job = {x->plots, script, vars, log, out, x->batch};
-    return cb_gnuplot(&job, err);
-}
 
 /* Cost of a cell for measure m (+inf when not solved). */
 static double cost_of(const cb_report_cell *c, int m)
@@ -67,36 +56,15 @@ static size_t breakpoints(const double *ratio, size_t n, double *taus)
     return m + 1;
 }
 
-int cb_report_work_columns(const cb_report_table *t, int *cols)
-{
-    return profile_columns(t, MEASURE_WORK, cols);
-}
-
-void cb_report_colours(const cb_report_table *t, const int *cols, int nc, char *buf, size_t len)
-{
-    size_t kc = 0;
-    buf[0] = '\0';
-    for (int j = 0; j < nc; j++) {
-        cb_figure_style st;
-        cb_figure_style_of(t->solvs[cols[j]], &st);
-        kc += (size_t)snprintf(buf + kc, kc < len ? len - kc : 0, "%s%s", j ? " " : "",
-                               st.colour);
-    }
-}
-
 /* The solvers a profile of measure m ranks (all, but for work only those that fill their work
  * counters) into cols; returns their number. */
 static int profile_columns(const cb_report_table *t, int m, int *cols)
 {
-    int n = 0;
-    for (int s = 0; s < t->ns; s++) {
-        int filled = 0;
-        for (int p = 0; p < t->np; p++)
-            filled |= t->cells[p * t->ns + s].work_filled;
-        if (m != MEASURE_WORK || filled)
-            cols[n++] = s;
-    }
-    return n;
+    if (m == MEASURE_WORK)
+        return cb_report_work_columns(t, cols);
+    for (int s = 0; s < t->ns; s++)
+        cols[s] = s;
+    return t->ns;
 }
 
 /* The profile's rows to f: "tau,<solver>…" then ρ at every τ of taus. */

@@ -14,6 +14,40 @@
 #define DATA_MARGIN 1.25 /* the budget axis runs from the least budget / this to the largest × it */
 #define PER_CONTACT_MIN 3 /* solved runs a time-per-contact median needs */
 
+int cb_report_gnuplot(const cb_report_ctx *x, const char *vars, const char *script,
+                      const char *out, cb_error *err)
+{
+    char log[4096];
+    snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
+    cb_gnuplot_job job = {x->plots, script, vars, log, out, x->batch};
+    return cb_gnuplot(&job, err);
+}
+
+int cb_report_work_columns(const cb_report_table *t, int *cols)
+{
+    int n = 0;
+    for (int s = 0; s < t->ns; s++) {
+        int filled = 0;
+        for (int p = 0; p < t->np; p++)
+            filled |= t->cells[p * t->ns + s].work_filled;
+        if (filled)
+            cols[n++] = s;
+    }
+    return n;
+}
+
+void cb_report_colours(const cb_report_table *t, const int *cols, int nc, char *buf, size_t len)
+{
+    size_t kc = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < nc; j++) {
+        cb_figure_style st;
+        cb_figure_style_of(t->solvs[cols[j]], &st);
+        kc += (size_t)snprintf(buf + kc, kc < len ? len - kc : 0, "%s%s", j ? " " : "",
+                               st.colour);
+    }
+}
+
 /* Budget of a cell: block products per contact, k = max(work, 1) / nc; +inf when not solved. */
 static double budget_of(const cb_report_cell *c, int nc)
 {
