@@ -140,7 +140,10 @@ const cb_cli_command cb_command_report = {
     "report", cb_cmd_report, "tables, figures and report.md from a results directory", forms,
     "Reads DIR/runs.csv (and traces/, limits.txt, campaign.conf) written by `conebench run` and\n"
     "writes DIR/report.md: success rates, shifted geometric means of time and iterations,\n"
-    "Dolan-More performance profiles and convergence curves (gnuplot PNG + SVG in DIR/figures/).\n"
+    "Dolan-More performance profiles, data profiles (solved within k W-products per contact),\n"
+    "the error reached within a budget of iterations and of seconds, time per contact and\n"
+    "convergence curves (gnuplot PNG + SVG in DIR/figures/, each profile's curve also as CSV).\n"
+    "--html also writes DIR/report.html, one page with every figure inlined (no network).\n"
     "The summary table also goes to stdout. With --json, the same numbers (and each problem's\n"
     "winner) go to stdout as one JSON object instead, and nothing is written. A campaign with\n"
     "runs missing gets \"incomplete: N of M runs\" instead of a verdict.",
