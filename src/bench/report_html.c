@@ -62,8 +62,7 @@ static void figure(FILE *f, const char *dir, const char *link, size_t n)
 {
     char path[4400], *svg = NULL;
     size_t len = 0;
-    snprintf(path, sizeof path, "%s/%.*s", dir, (int)(n > 4 ? n - 4 : n), link);
-    strcat(path, ".svg");
+    snprintf(path, sizeof path, "%s/%.*s.svg", dir, (int)(n > 4 ? n - 4 : n), link);
     if (cb_read_file(path, HTML_FILE_MAX, &svg, &len, NULL) != CB_OK || !strstr(svg, "<svg")) {
         fprintf(f, "<p>(figure not drawn: ");
         esc(f, link, n);
