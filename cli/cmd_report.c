@@ -11,6 +11,7 @@
 static const cb_cli_opt opts[] = {
     {"no-figures", 'n', NULL, "tables only, no gnuplot figures (default: figures)"},
     {"max-convergence", 'm', "N", "convergence figures for N problems at most (default 40)"},
+    {"html", 'H', NULL, "also DIR/report.html: one self-contained page (figures inlined as SVG)"},
     {"json", 'j', NULL, "print the summary as one JSON object on stdout; write nothing"},
     {NULL, 0, NULL, NULL}};
 
@@ -108,6 +109,8 @@ int cb_cmd_report(int argc, char **argv)
     while (rc == CB_EXIT_OK && (c = cb_cli_next(&p, argc, argv)) != -1) {
         if (c == 'n')
             s.figures = 0;
+        else if (c == 'H')
+            s.html = 1;
         else if (c == 'j')
             json = 1;
         else if (c == 'm' &&
@@ -127,7 +130,7 @@ int cb_cmd_report(int argc, char **argv)
     int code = cb_report(&s, &err);
     if (code != CB_OK)
         return cb_cli_report(code, &err);
-    fprintf(stderr, "conebench: wrote %s/report.md\n", s.dir);
+    fprintf(stderr, "conebench: wrote %s/report.md%s\n", s.dir, s.html ? " and report.html" : "");
     return CB_EXIT_OK;
 }
 
@@ -137,7 +140,10 @@ const cb_cli_command cb_command_report = {
     "report", cb_cmd_report, "tables, figures and report.md from a results directory", forms,
     "Reads DIR/runs.csv (and traces/, limits.txt, campaign.conf) written by `conebench run` and\n"
     "writes DIR/report.md: success rates, shifted geometric means of time and iterations,\n"
-    "Dolan-More performance profiles and convergence curves (gnuplot PNG + SVG in DIR/figures/).\n"
+    "Dolan-More performance profiles, data profiles (solved within k W-products per contact),\n"
+    "the error reached within a budget of iterations and of seconds, time per contact and\n"
+    "convergence curves (gnuplot PNG + SVG in DIR/figures/, each profile's curve also as CSV).\n"
+    "--html also writes DIR/report.html, one page with every figure inlined (no network).\n"
     "The summary table also goes to stdout. With --json, the same numbers (and each problem's\n"
     "winner) go to stdout as one JSON object instead, and nothing is written. A campaign with\n"
     "runs missing gets \"incomplete: N of M runs\" instead of a verdict.",

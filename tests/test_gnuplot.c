@@ -56,7 +56,7 @@ static void test_round_trip(void **state)
         snprintf(log, sizeof log, "%s/rt%zu.log", tmp, k);
         assert_int_equal(cb_gp_str(q, sizeof q, words[k], "word", &err), CB_OK);
         snprintf(vars, sizeof vars, "print %s", q);
-        cb_gnuplot_job job = {plots, "noop.gp", vars, log, NULL};
+        cb_gnuplot_job job = {plots, "noop.gp", vars, log, NULL, NULL};
         if (cb_gnuplot(&job, &err) != CB_OK)
             fail_msg("%s: %s", words[k], err.text);
         size_t len = 0;
@@ -103,7 +103,7 @@ static void test_failure_removes_figure(void **state)
     fclose(fopen(png, "w"));
     fclose(fopen(svg, "w"));
     cb_error err = {{0}};
-    cb_gnuplot_job job = {plots, "bad.gp", NULL, log, out};
+    cb_gnuplot_job job = {plots, "bad.gp", NULL, log, out, NULL};
     assert_int_equal(cb_gnuplot(&job, &err), CB_ERR_IO);
     assert_non_null(strstr(err.text, "gnuplot failed on"));
     assert_non_null(strstr(err.text, out));
@@ -121,7 +121,7 @@ static void test_missing(void **state)
     snprintf(log, sizeof log, "%s/missing.log", cbt_tmpdir());
     setenv("PATH", "/nonexistent", 1);
     cb_error e1 = {{0}}, e2 = {{0}};
-    cb_gnuplot_job job = {plots, "noop.gp", NULL, log, NULL};
+    cb_gnuplot_job job = {plots, "noop.gp", NULL, log, NULL, NULL};
     int check = cb_gnuplot_check(&e1), run = cb_gnuplot(&job, &e2);
     if (path)
         setenv("PATH", path, 1);

@@ -234,7 +234,7 @@ int cb_conv_draw(const cb_conv_spec *sp, const cb_conv_curve *c, int n, int *dra
              isfinite(r.least_time) ? pow(10.0, floor(log10(r.least_time)) - 1) : 1e-6,
              sp->terms) >= (int)sizeof vars)
         return cb_fail(err, CB_ERR_INPUT, "%s: path too long for gnuplot", sp->out);
-    cb_gnuplot_job job = {sp->plots, "convergence.gp", vars, sp->log, sp->out};
+    cb_gnuplot_job job = {sp->plots, "convergence.gp", vars, sp->log, sp->out, sp->batch};
     return cb_gnuplot(&job, err);
 }
 

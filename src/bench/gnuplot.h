@@ -32,7 +32,25 @@ typedef struct {
     const char *log;    /* gnuplot's messages appended here */
     const char *out;    /* the figure: its path without extension (named in messages; out.png
                            and out.svg removed when gnuplot fails) */
+    struct cb_gnuplot_batch *batch; /* NULL: drawn now; else queued (drawn by its run) */
 } cb_gnuplot_job;
+
+/* A batch: figures queued by cb_gnuplot (job.batch set), drawn by cb_gnuplot_batch_run in
+ * CB_GNUPLOT_PROCS gnuplot processes at the same time, each drawing its share of the figures
+ * one after the other (`reset session` between two: no setting or variable carries over), so
+ * a report pays for a few gnuplot starts, not one per figure. A figure whose script fails
+ * (GPVAL_ERRNO) does not stop the others; the run then fails naming the first failed figure
+ * and removes every failed figure's files. The data files a queued figure reads must stay
+ * until the run. Messages of every process go to the log of the run. */
+#define CB_GNUPLOT_PROCS 2
+typedef struct cb_gnuplot_batch cb_gnuplot_batch;
+int cb_gnuplot_batch_new(cb_gnuplot_batch **out, cb_error *err);
+/* Draw the queued figures (none: nothing runs), messages appended to log; the queue is then
+ * empty. CB_ERR_IO as cb_gnuplot. */
+int cb_gnuplot_batch_run(cb_gnuplot_batch *b, const char *log, cb_error *err);
+/* Figures queued and not yet drawn. */
+int cb_gnuplot_batch_size(const cb_gnuplot_batch *b);
+void cb_gnuplot_batch_free(cb_gnuplot_batch *b);
 
 /* s as a gnuplot string expression (the rule above) into buf, to be used where gnuplot takes an
  * expression (name = ..., print ...); CB_ERR_INPUT naming `what` when s has a newline or does

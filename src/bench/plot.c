@@ -122,7 +122,7 @@ static int plot_draw(const cb_plot_settings *ps, const cb_problem *prob, const c
         snprintf(plots, sizeof plots, "%s/plots", cb_home_dir());
     snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %g",
              prob->name ? prob->name : ps->file, cb_kind_name(prob->kind), prob->nc, ps->s.tol);
-    cb_conv_spec sp = {plots, log, data, base, "pngcairo", ttl, ps->s.tol};
+    cb_conv_spec sp = {plots, log, data, base, "pngcairo", ttl, ps->s.tol, NULL};
     int drawn = 0, rc = cb_conv_draw(&sp, c, n, &drawn, err);
     char *gone = rc != CB_OK && err ? strstr(err->text, " (all of it in ") : NULL;
     if (gone) /* the log goes with the temporary folder: its last line is in the message */

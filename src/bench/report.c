@@ -325,6 +325,8 @@ static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md
         rc = solver_table(x, &t, md, x->s->summary);
         if (rc == CB_OK)
             rc = problem_table(&t, md);
+        if (rc == CB_OK)
+            rc = cb_report_time_per_contact(&t, md);
         if (rc == CB_OK && x->s->figures)
             rc = cb_report_figures(x, &t, ti, md, err);
         cb_report_table_free(&t);
@@ -354,6 +356,8 @@ int cb_report(const cb_report_settings *s, cb_error *err)
     int lock = -1, rc = cb_results_dir_lock(s->dir, &lock, err); /* no run writes meanwhile */
     if (rc == CB_OK && s->figures) /* before any work (--no-figures: tables only) */
         rc = cb_gnuplot_check(err);
+    if (rc == CB_OK && s->figures)
+        rc = cb_gnuplot_batch_new(&x.batch, err);
     if (rc == CB_OK)
         rc = cb_report_load(s->dir, &x.res, &x.seq, &x.lim, err);
     if (rc == CB_OK) /* duplicated or foreign run ids refused; missing runs: no verdict */
@@ -368,10 +372,16 @@ int cb_report(const cb_report_settings *s, cb_error *err)
         rc = cb_outbuf_open(&md, err);
     if (rc == CB_OK)
         rc = report_body(&x, &tally, md.f, err);
+    snprintf(path, sizeof path, "%s/figures/%s", s->dir, CB_REPORT_GNUPLOT_LOG);
+    if (rc == CB_OK) /* every figure queued above */
+        rc = cb_gnuplot_batch_run(x.batch, path, err);
     snprintf(path, sizeof path, "%s/report.md", s->dir);
     if (rc == CB_OK)
         rc = cb_outbuf_commit(&md, path, err);
+    if (rc == CB_OK && s->html)
+        rc = cb_report_html(s->dir, err);
     cb_outbuf_discard(&md);
+    cb_gnuplot_batch_free(x.batch);
     cb_results_free(&x.res);
     cb_results_free(&x.seq);
     cb_results_dir_unlock(lock);

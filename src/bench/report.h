@@ -24,6 +24,7 @@ typedef struct {
     int figures;             /* 1: run gnuplot (default) */
     int max_convergence;     /* at most this many convergence figures (default 40) */
     FILE *summary;           /* where the summary table is printed (default stdout; NULL: none) */
+    int html;                /* 1: also DIR/report.html, self-contained (figures inlined) */
 } cb_report_settings;
 
 void cb_report_settings_default(cb_report_settings *s);

@@ -22,16 +22,6 @@ static const struct {
                  {"work", "work", "work: d×d block × vector products with W"}};
 enum { MEASURE_WORK = 2 };
 
-/* Run gnuplot on a script of plots/ with the report's log (DIR/figures/gnuplot.log), drawing
- * the figure out (path without extension). */
-static int gnuplot(const cb_report_ctx *x, const char *vars, const char *script,
-                   const char *out, cb_error *err)
-{
-    char log[4096];
-    snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
-    cb_gnuplot_job job = {x->plots, script, vars, log, out};
-    return cb_gnuplot(&job, err);
-}
 
 /* Cost of a cell for measure m (+inf when not solved). */
 static double cost_of(const cb_report_cell *c, int m)
@@ -70,15 +60,11 @@ static size_t breakpoints(const double *ratio, size_t n, double *taus)
  * counters) into cols; returns their number. */
 static int profile_columns(const cb_report_table *t, int m, int *cols)
 {
-    int n = 0;
-    for (int s = 0; s < t->ns; s++) {
-        int filled = 0;
-        for (int p = 0; p < t->np; p++)
-            filled |= t->cells[p * t->ns + s].work_filled;
-        if (m != MEASURE_WORK || filled)
-            cols[n++] = s;
-    }
-    return n;
+    if (m == MEASURE_WORK)
+        return cb_report_work_columns(t, cols);
+    for (int s = 0; s < t->ns; s++)
+        cols[s] = s;
+    return t->ns;
 }
 
 /* The profile's rows to f: "tau,<solver>…" then ρ at every τ of taus. */
@@ -138,13 +124,7 @@ static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const 
     if (t->ncommon < t->np)
         snprintf(ttl + k, sizeof ttl - (size_t)k, " (%d excluded: unsupported by a solver)",
                  t->np - t->ncommon);
-    size_t kc = 0;
-    for (int j = 0; j < nc; j++) {
-        cb_figure_style st;
-        cb_figure_style_of(t->solvs[cols[j]], &st);
-        kc += (size_t)snprintf(colours + kc, kc < sizeof colours ? sizeof colours - kc : 0,
-                               "%s%s", j ? " " : "", st.colour);
-    }
+    cb_report_colours(t, cols, nc, colours, sizeof colours);
     int rc = cb_gp_str(a, sizeof a, data, data, err);
     if (rc == CB_OK)
         rc = cb_gp_str(b, sizeof b, out, out, err);
@@ -158,7 +138,7 @@ static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const 
                  a, b, q, measures[m].what, measures[m].counted, nc + 1, xmax,
                  colours) >= (int)sizeof vars)
         return cb_fail(err, CB_ERR_INPUT, "%s: path too long for gnuplot", out);
-    return gnuplot(x, vars, "profile.gp", out, err);
+    return cb_report_gnuplot(x, vars, "profile.gp", out, err);
 }
 
 /* Write the profile data (exact steps at every ratio), plot it, link and caption it in md. */
@@ -275,7 +255,7 @@ static int convergence_figure(const cb_report_ctx *x, const cb_report_table *t, 
     snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
     snprintf(ttl, sizeof ttl, "Convergence on %s (%s, nc = %d), tol %g", t->probs[p],
              t->kinds[p], t->ncs[p], t->tol);
-    cb_conv_spec sp = {x->plots, log, data, out, "pngcairo svg", ttl, t->tol};
+    cb_conv_spec sp = {x->plots, log, data, out, "pngcairo svg", ttl, t->tol, x->batch};
     if (rc == CB_OK)
         rc = cb_conv_draw(&sp, c, n, &drawn, err);
     if (drawn)
@@ -299,6 +279,10 @@ int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, 
         fprintf(md, "(none: no problem is supported by every solver)\n");
     for (int m = 0; m < 3 && rc == CB_OK && t->ncommon > 0; m++)
         rc = profile_figure(x, t, ti, m, md, err);
+    if (rc == CB_OK && t->ncommon > 0)
+        rc = cb_report_data_profile(x, t, ti, md, err);
+    if (rc == CB_OK && t->ncommon > 0)
+        rc = cb_report_budget_profiles(x, t, ti, md, err);
     fprintf(md, "\n#### Convergence (one figure per problem)\n\nThe trace's error against "
                 "iteration + 1 (left: iteration 0 is drawn at 1 on the log axis) and against "
                 "time (right: a time of 0 is drawn at the left edge); a marker at every traced "

@@ -45,6 +45,7 @@ typedef struct {
     cb_results seq;      /* the rows of sequence runs (cb_report_load) */
     cb_report_limits lim;
     char plots[4096];    /* folder of the gnuplot scripts */
+    cb_gnuplot_batch *batch; /* the figures, drawn together at the end (gnuplot.h) */
 } cb_report_ctx;
 
 /* Check DIR, read DIR/runs.csv (CB_ERR_INPUT when it has no rows) and DIR/limits.txt. The
@@ -73,6 +74,23 @@ int cb_report_winner(const cb_report_table *t, int p);
  * md: performance profiles, then one convergence figure per problem (at most max_convergence). */
 int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
                       cb_error *err);
+/* Run plots/script (after the definitions vars) drawing out, queued on x's batch. */
+int cb_report_gnuplot(const cb_report_ctx *x, const char *vars, const char *script,
+                      const char *out, cb_error *err);
+/* The solvers of t that fill their work counters into cols; returns their number. */
+int cb_report_work_columns(const cb_report_table *t, int *cols);
+/* The fixed colours of solvers cols[0..nc) of t, space separated, into buf. */
+void cb_report_colours(const cb_report_table *t, const int *cols, int nc, char *buf, size_t len);
+/* The data profile of table t (report_profiles.c): its CSV, figure, link and caption in md. */
+int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
+                           cb_error *err);
+/* The table of time per contact (solved runs' time / nc: median, min, max) of table t. */
+int cb_report_time_per_contact(const cb_report_table *t, FILE *md);
+/* The fixed-budget error profiles of table t (report_budget.c): iterations and seconds. */
+int cb_report_budget_profiles(const cb_report_ctx *x, const cb_report_table *t, int ti,
+                              FILE *md, cb_error *err);
+/* DIR/report.html from DIR/report.md (report_html.c): one page, figures' SVG inlined. */
+int cb_report_html(const char *dir, cb_error *err);
 /* The three-line verdict of report.md (most solved, fastest of those, solved by none) from the
  * table of the tightest tolerance, ntols tolerances in all. */
 int cb_report_verdict(const cb_report_limits *lim, const cb_report_table *t, int ntols, FILE *md);
@@ -117,6 +135,7 @@ typedef struct {
     const char *terms;  /* gnuplot terminals: "pngcairo svg" or "pngcairo" */
     const char *title;
     double tol;
+    cb_gnuplot_batch *batch; /* NULL: drawn at once; else queued */
 } cb_conv_spec;
 
 void cb_figure_style_of(const char *label, cb_figure_style *out);

@@ -214,7 +214,7 @@ static int draw(const cb_report_ctx *x, cb_outbuf *vars, const char *script, con
     if (rc == CB_OK && bad)
         rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
     snprintf(log, sizeof log, "%s/figures/%s", x->s->dir, CB_REPORT_GNUPLOT_LOG);
-    cb_gnuplot_job job = {x->plots, script, vars->buf, log, out};
+    cb_gnuplot_job job = {x->plots, script, vars->buf, log, out, x->batch};
     if (rc == CB_OK)
         rc = cb_gnuplot(&job, err);
     cb_outbuf_discard(vars);

@@ -187,7 +187,7 @@ static int step_figure(const cb_report_ctx *x, const char *name, double tol, con
                  blocks, qt, colours, points, dashes, 1 + most_steps(runs, n) / SEQ_MARKERS) >=
         (int)sizeof vars)
         return cb_fail(err, CB_ERR_INPUT, "%s: too long for gnuplot", out);
-    cb_gnuplot_job job = {x->plots, "sequence.gp", vars, log, out};
+    cb_gnuplot_job job = {x->plots, "sequence.gp", vars, log, out, x->batch};
     rc = cb_gnuplot(&job, err);
     if (rc == CB_OK)
         fprintf(md, "\n![%s: cost of each step](figures/%s.png)\n\n*Each step of %s at tol %g, "

@@ -65,7 +65,7 @@ int cb_fil_draw(const char *dir, const char *plots, const char *script, const ch
     int rc = cb_gp_str(q, sizeof q, dir, dir, err);
     if (rc == CB_OK && snprintf(all, sizeof all, "dir = %s\n%s", q, vars) >= (int)sizeof all)
         rc = cb_fail(err, CB_ERR_INPUT, "%s: too long for gnuplot", dir);
-    cb_gnuplot_job job = {plots, script, all, log, out};
+    cb_gnuplot_job job = {plots, script, all, log, out, NULL};
     return rc == CB_OK ? cb_gnuplot(&job, err) : rc;
 }
 

@@ -18,7 +18,7 @@ int cb_study_draw(cb_study_report *r, const char *dir, const char *plots)
         cb_error_clear(&err);
         if (snprintf(out, sizeof out, "%s/figures/%s", dir, b->name) >= (int)sizeof out)
             cb_study_fail(r, "figure %s: the output path is too long", b->name);
-        else if (cb_gnuplot(&(cb_gnuplot_job){plots, b->script, b->vars, log, out}, &err) != CB_OK)
+        else if (cb_gnuplot(&(cb_gnuplot_job){plots, b->script, b->vars, log, out, NULL}, &err) != CB_OK)
             cb_study_fail(r, "%s", err.text);
     }
     return r->rc;
