@@ -53,11 +53,14 @@ h=$d/report.html
 v1=$(head -n 1 "$d/report.md" | sed 's/\*//g; s/^- //' | cut -c1-40)
 check "report --html writes report.html" '[ "$rc" = 0 ] && [ -s "$h" ] && grep -q "report.html" "$tmp/err"'
 nsvg=$(grep -o "<svg" "$h" | wc -l)
+ndata=$(grep -o 'src="data:image/png;base64,' "$h" | wc -l)
 npng=$(grep -o '(figures/[^)]*\.png)' "$d/report.md" | wc -l)
-check "html: the verdict before the contents, every figure inline ($nsvg of $npng)" \
-  '[ "$nsvg" = "$npng" ] && [ "$nsvg" -gt 0 ] && awk "/id=\"verdict\"/ { v = NR } /<nav>/ { n = NR } END { exit !(v && n && v < n) }" "$h" && grep -qF "$v1" "$h"'
-check "html: no URL, no external file (src=, href= other than #, url(), @import)" \
-  '! grep -Eqi "https?:|src=|href=\"[^#]|url\(|@import|xlink:href=\"[^#]" "$h"'
+check "html: the verdict before the contents, every figure inline ($nsvg SVG + $ndata PNG of $npng)" \
+  '[ $((nsvg + ndata)) = "$npng" ] && [ "$nsvg" -gt 0 ] && awk "/id=\"verdict\"/ { v = NR } /<nav>/ { n = NR } END { exit !(v && n && v < n) }" "$h" && grep -qF "$v1" "$h"'
+check "html: no URL, no external file (src= other than data:, href= other than #, url(), @import)" \
+  '! sed "s/src=\"data:image\/png;base64,[A-Za-z0-9+\/=]*\"//g" "$h" | grep -Eqi "https?:|src=|href=\"[^#]|url\(|@import|xlink:href=\"[^#]"'
+big=$(find "$d/figures" -name "*.svg" -size +256k | wc -l)
+check "html: SVGs above 256 KiB go in as their PNG ($big of them)" '[ "$ndata" = "$big" ]'
 chromium=${CHROMIUM:-/usr/bin/chromium}
 if [ -x "$chromium" ]; then
   net=""

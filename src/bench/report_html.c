@@ -1,16 +1,19 @@
 /* conebench — `report --html`: DIR/report.html from DIR/report.md, one self-contained page:
- * the verdict on top, a contents list, the tables, every figure's SVG inlined (no external
- * file, no URL: it opens from disk with no network). The Markdown read is the subset report.md
+ * the verdict on top, a contents list, the tables, every figure inside the page (its SVG, or
+ * its PNG as a data: URI when the SVG is large; no external file, no URL: it opens from disk
+ * with no network). The Markdown read is the subset report.md
  * is written in: headings, pipe tables, "- " lists, ``` blocks, <details>, figure links. */
 #include "report_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base.h"
 #include "fileio.h"
 
 #define HTML_FILE_MAX ((size_t)256 << 20) /* largest report.md or SVG figure read */
+#define HTML_SVG_MAX ((size_t)256 << 10)  /* larger SVG figures go in as their PNG */
 #define HTML_STYLE                                                                             \
     "body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em}"              \
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:2px 6px}" \
@@ -56,13 +59,33 @@ static void inline_text(FILE *f, const char *s)
     fputs(em ? "</em>" : "", f);
 }
 
+/* The figure's PNG (figures/NAME.png) inside the page, as a data: URI; 0 when it cannot be. */
+static int png_inline(FILE *f, const char *dir, const char *link, size_t n)
+{
+    char path[4400], *png = NULL, *b64 = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/%.*s", dir, (int)n, link);
+    int ok = cb_read_file(path, HTML_FILE_MAX, &png, &len, NULL) == CB_OK &&
+             cb_base64(png, len, &b64) == CB_OK;
+    if (ok)
+        fprintf(f, "<div class=\"figure\"><img alt=\"%.*s\" src=\"data:image/png;base64,%s\">"
+                   "</div>\n", (int)n, link, b64);
+    free(png);
+    free(b64);
+    return ok;
+}
+
 /* The figure figures/NAME.png as its SVG (figures/NAME.svg) inlined: the XML prolog, doctype
- * and namespace URLs left out (an inline <svg> needs none). */
+ * and namespace URLs left out (an inline <svg> needs none); an SVG above HTML_SVG_MAX (a
+ * convergence figure with many traced points) is given as its PNG instead, inside the page. */
 static void figure(FILE *f, const char *dir, const char *link, size_t n)
 {
     char path[4400], *svg = NULL;
     size_t len = 0;
+    struct stat st;
     snprintf(path, sizeof path, "%s/%.*s.svg", dir, (int)(n > 4 ? n - 4 : n), link);
+    if (stat(path, &st) == 0 && (size_t)st.st_size > HTML_SVG_MAX && png_inline(f, dir, link, n))
+        return;
     if (cb_read_file(path, HTML_FILE_MAX, &svg, &len, NULL) != CB_OK || !strstr(svg, "<svg")) {
         fprintf(f, "<p>(figure not drawn: ");
         esc(f, link, n);

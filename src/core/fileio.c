@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,4 +440,14 @@ int cb_remove_tree(const char *dir, int keep_top)
 {
     tree_keep_top = keep_top;
     return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+}
+
+int cb_base64(const void *data, size_t len, char **out)
+{
+    size_t n = 4 * ((len + 2) / 3) + 1;
+    *out = len <= (size_t)INT_MAX / 2 ? malloc(n) : NULL;
+    if (!*out)
+        return CB_ERR_NOMEM;
+    EVP_EncodeBlock((unsigned char *)*out, data, (int)len); /* writes the final NUL */
+    return CB_OK;
 }

@@ -80,5 +80,8 @@ void cb_outbuf_discard(cb_outbuf *o);
 void cb_sha256_buffer(const void *data, size_t len, char hex[65]);
 /* SHA-256 of a file's bytes (hex as above). */
 int cb_sha256_file(const char *path, char hex[65], cb_error *err);
+/* data[0..len) in base64 (RFC 4648, libcrypto's EVP_EncodeBlock) into *out (NUL-terminated,
+ * malloc'd, caller frees); CB_ERR_NOMEM. */
+int cb_base64(const void *data, size_t len, char **out);
 
 #endif
