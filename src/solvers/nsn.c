@@ -88,6 +88,7 @@ typedef struct {
     nsn_system sys;
     nsn_direct *direct;     /* NULL: GMRES (or, with small, not made yet) */
     nsn_dense *small;       /* the small path's LU (nsn_small.c), in mem; NULL: no small path */
+    int small_diag;         /* with small: W is block diagonal (contact by contact) */
     double *y, *dp, *pt, *yt, *Ft, *scratch;
     double psi_hist[NSN_MEMORY];
     double lambda_boost;    /* ≥ 1: grows after failures, shrinks after good steps */
@@ -247,6 +248,7 @@ static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     if (!w)
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory (nc = %d)", prob->nc);
     w->prob = prob, w->lambda_boost = 1.0;
+    w->small_diag = w->small && nsn_small_block_diagonal(prob);
     scales(w);
     cb_judge_scale_of(prob, &w->scale);
     if (!w->small && par.linear != 2 && prob->storage != CB_STORAGE_FACTORED &&
@@ -287,6 +289,8 @@ static int nsn_update(void *work, const cb_problem *prob, unsigned changed, cb_e
     cb_judge_scale_of(prob, &w->scale);
     if (w->small)
         nsn_dense_set_problem(w->small, prob);
+    if (w->small && (changed & CB_CHANGED_W))
+        w->small_diag = nsn_small_block_diagonal(prob);
     int rc = w->gs ? cb_solver_nsgs.update(w->gs, prob, changed, err) : CB_OK;
     if (rc == CB_OK && w->direct)
         rc = nsn_direct_update(&w->direct, prob, changed, err);
@@ -569,7 +573,7 @@ static int small_first(nsn_work *w, const cb_settings *s, cb_solution *sol, cb_i
         return CB_OK;
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     nsn_small c = {&w->sys, &w->Ft, w->small, &w->scale, w->w_scale, w->par.reg,
-                   w->y, w->dp, w->pt, w->yt};
+                   w->y, w->dp, w->pt, w->yt, w->small_diag};
     if ((*solved = nsn_small_solve(&c, s, sol, info)) != 0)
         return CB_OK;
     memcpy(sol->p, w->p0, w->n * sizeof *sol->p);
@@ -580,14 +584,14 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
                      cb_error *err)
 {
     nsn_work *w = work;
-    double t0 = cb_now(), step = INFINITY;
-    cb_fo_residual res;
-    cb_step_cost cost;
-    int status = -1;
     cb_error_clear(err); /* a message set below comes from the step that failed */
     int solved, rc0 = small_first(w, s, sol, info, &solved, err);
     if (rc0 != CB_OK || solved)
         return rc0;
+    double t0 = cb_now(), step = INFINITY;
+    cb_fo_residual res;
+    cb_step_cost cost;
+    int status = -1;
     w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
     w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
     w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;

@@ -38,6 +38,10 @@ typedef struct {
 /* F and the blocks at p, given y = W p + q. Returns 0 when some input was not finite. Counts nc
  * projections. */
 int nsn_system_eval(nsn_system *sys, const double *p, const double *y, cb_work *cnt);
+/* Contact a alone: F_α and its blocks I − J_α, A_α at (p_α, y_α) (pointers to its d entries);
+ * 0 when not finite. */
+int nsn_contact_eval(const nsn_system *sys, int a, const double *p, const double *y, double *F,
+                     double *IJ, double *A);
 /* out = (H + λ I) v (one W product: counted). */
 void nsn_system_apply(const nsn_system *sys, double lambda, const double *v, double *out,
                       double *scratch, cb_work *cnt);
@@ -88,10 +92,15 @@ typedef struct {
     const cb_judge_scale *scale;
     double w_scale, reg;  /* λ = reg · min(1, error) · w_scale */
     double *y, *dp, *pt, *yt; /* n each */
+    int diag;             /* nsn_small_block_diagonal(prob) */
 } nsn_small;
 /* 1 when it converged (sol->p, sol->y, info's status, iterations, error and counters set), 0
  * when not (sol->p changed: the caller restarts from its starting point). */
 int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, cb_info *info);
+/* 1 when no two contacts are coupled: every off-diagonal block of W (dense or BSR) is zero;
+ * nsn_small_solve then solves contact by contact (a d×d Newton each), the judge's test on the
+ * whole at the end. */
+int nsn_small_block_diagonal(const cb_problem *prob);
 
 /* Restarted GMRES(m) on (H + λ I) x = b through the W kernels (any storage), preconditioned by
  * the inverse diagonal blocks (H_αα + λ I)⁻¹; x starts at 0. Returns the iterations done, −1
