@@ -1,7 +1,8 @@
 /* conebench tests — `nsn`'s small path (nsn_small.c, problems of at most NSN_SMALL_NC contacts):
  * one-contact problems with a diagonal W whose solutions are known in closed form (separating,
- * sticking, sliding in 2D and 3D, rolling with the rolling moment saturated), and random small
- * problems of every kind, dense and BSR, judged solved by the judge at the solver's tolerance. */
+ * sticking, sliding in 2D and 3D, rolling with the rolling moment saturated; with W_TT
+ * anisotropic, which nsn solves by Newton steps), and random small problems of every kind, dense
+ * and BSR, coupled and block-diagonal, judged solved by the judge at the solver's tolerance. */
 #include "test_support.h"
 
 #include <math.h>
@@ -82,6 +83,13 @@ static void test_coulomb_closed_form(void **state)
             p = one_contact(kind, w, q, mu, 0);
             expect_solution(p, ps, d == 3 ? "coulomb3d sticking" : "coulomb2d sticking");
             cb_problem_free(p);
+            /* sticking with W_TT anisotropic (no closed form in nsn: its Newton steps) */
+            if (d == 3) {
+                double wa[3] = {wn, wt, 2.5 * wt}, qa[3] = {q[0], q[1], 2.5 * q[2]};
+                p = one_contact(kind, wa, qa, mu, 0);
+                expect_solution(p, ps, "coulomb3d sticking, W_TT 1:2.5");
+                cb_problem_free(p);
+            }
             /* sliding: ‖q_T‖ = 3 w_T μ p_N */
             for (int i = 1; i < d; i++)
                 q[i] = qt[i - 1] / nt * 3 * wt * mu * ps[0], ps[i] = -mu * ps[0] * qt[i - 1] / nt;
@@ -125,7 +133,8 @@ static void test_rolling_closed_form(void **state)
     }
 }
 
-/* Random problems of every kind with 1 to NSN_SMALL_NC contacts, dense and BSR: nsn's answer is
+/* Random problems of every kind with 1 to NSN_SMALL_NC contacts, dense, BSR and dense with the
+ * blocks between contacts zeroed (contact by contact in nsn): nsn's answer is
  * the judge's solution at the tolerance asked (1e-8). */
 static void test_random_small_judged(void **state)
 {
@@ -133,14 +142,19 @@ static void test_random_small_judged(void **state)
     int runs = 0;
     for (int k = 0; k < CB_KIND_COUNT; k++)
         for (int nc = 1; nc <= NSN_SMALL_NC; nc += 3)
-            for (int st = 0; st < 2; st++) {
+            for (int st = 0; st < 3; st++) { /* dense, BSR, dense block-diagonal */
                 cb_random_settings g;
                 cb_random_settings_default(&g);
                 g.kind = (cb_kind)k, g.nc = nc, g.matrix = CB_GEN_SPD, g.seed = 100 + nc;
-                g.storage = st ? CB_STORAGE_BSR : CB_STORAGE_DENSE;
+                g.storage = st == 1 ? CB_STORAGE_BSR : CB_STORAGE_DENSE;
                 cb_problem *p = NULL;
                 cb_error err = {{0}};
                 assert_int_equal(cb_generate_random(&g, &p, NULL, NULL, &err), CB_OK);
+                size_t n = cb_problem_n(p);
+                for (size_t j = 0; st == 2 && j < n; j++) /* SPD blocks of an SPD W: SPD */
+                    for (size_t i = 0; i < n; i++)
+                        if (i / p->d != j / p->d)
+                            p->W[i + j * n] = 0.0;
                 cb_settings s;
                 cb_settings_default(&s);
                 s.tol = 1e-8;

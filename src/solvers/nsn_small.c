@@ -21,6 +21,7 @@
 #define NSN_SMALL_TRIES 6        /* factorisations per step, λ grown tenfold after a singular one */
 #define NSN_SMALL_HALVINGS 4     /* step t down to 2^-4 */
 #define NSN_SMALL_ARMIJO 1e-4    /* sufficient decrease σ: ψ(p + tΔ) ≤ (1 − 2σt) ψ(p) */
+#define NSN_SMALL_FAST 0.1       /* … checked by the judge's residual once ψ fell below this × ψ_prev */
 #define NSN_SMALL_SAFETY 0.9     /* contact by contact: each to this fraction of the tolerance */
 
 /* ψ = ½‖F‖². */
@@ -84,10 +85,16 @@ int nsn_small_block_diagonal(const cb_problem *prob)
                         return 0;
         return 1;
     }
-    for (size_t j = 0; j < n; j++)
-        for (size_t i = 0; i < n; i++)
-            if (i / d != j / d && prob->W[i + j * n] != 0.0)
+    for (size_t j = 0; j < n; j++) { /* column j: rows above and below its diagonal block */
+        const double *col = prob->W + j * n;
+        size_t lo = j / d * d, hi = lo + d;
+        for (size_t i = 0; i < lo; i++)
+            if (col[i] != 0.0)
                 return 0;
+        for (size_t i = hi; i < n; i++)
+            if (col[i] != 0.0)
+                return 0;
+    }
     return 1;
 }
 
@@ -134,6 +141,39 @@ static int contact_direction(const contact_state *x, const double *Waa, int d, d
     return 0;
 }
 
+/* Contact a in closed form when W_αα is diagonal with one value w_i on each disk block i of the
+ * cone (w > 0): the normal row is uncoupled, so p_N = max(0, −q_N/w_N) (y_N = 0 in contact), and
+ * each block p_i = P_{B(μ_i p_N)}(−q_i/w_i): y_i = w_i (p_i + q_i/w_i) is then 0 inside the disk
+ * and opposite p_i on its edge (Coulomb's law per block; ŷ_N = Σ μ_i ‖y_i‖ makes p ⟂ ŷ ∈ K*).
+ * 0 when W_αα is not of that form. */
+static int contact_closed_form(const cb_problem *prob, int a, const double *Waa, double *p)
+{
+    int d = prob->d;
+    const double *q = prob->q + (size_t)a * d;
+    cb_friction f;
+    cb_disk_cone c;
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++)
+            if ((i == j ? Waa[i + j * d] <= 0.0 : Waa[i + j * d] != 0.0) || !isfinite(Waa[i + j * d]))
+                return 0;
+    cb_problem_friction(prob, a, &f);
+    cb_disk_cone_of(prob->kind, &f, &c);
+    double pn = fmax(0.0, -q[0] / Waa[0]);
+    p[0] = pn;
+    for (int i = 0, off = 1; i < c.nblocks; off += c.size[i], i++) {
+        double w = Waa[off + off * d], z[2] = {0.0, 0.0}, R = c.mu[i] * pn;
+        if (c.size[i] == 2 && Waa[off + 1 + (off + 1) * d] != w)
+            return 0;
+        for (int k = 0; k < c.size[i]; k++)
+            z[k] = -q[off + k] / w;
+        double nz = c.size[i] == 1 ? fabs(z[0]) : hypot(z[0], z[1]);
+        double t = nz > R ? R / nz : 1.0;
+        for (int k = 0; k < c.size[i]; k++)
+            p[off + k] = t * z[k];
+    }
+    return 1;
+}
+
 /* Contact a alone (W_αα, q_α) by Newton on its map from x->p until the judge's residual² of
  * the contact is ≤ e2max: the steps taken, or −1 when a search or a factorisation fails. */
 static int contact_newton(const nsn_small *c, int a, const double *Waa, double e2max,
@@ -145,15 +185,17 @@ static int contact_newton(const nsn_small *c, int a, const double *Waa, double e
     cb_friction f;
     cb_problem_friction(prob, a, &f);
     contact_state t;
-    double dp[CB_MAX_DIM], scale = c->sys->rho[a] * cb_nrm2(q, (size_t)d);
+    double dp[CB_MAX_DIM], scale = c->sys->rho[a] * cb_nrm2(q, (size_t)d), psi_prev = 0.0;
     local_y(Waa, d, x->p, q, x->y);
     if (!nsn_contact_eval(c->sys, a, x->p, x->y, x->F, x->IJ, x->A))
         return -1;
     x->psi = half_sq(x->F, (size_t)d);
-    for (int k = 0;; k++) {
-        cnt->projections += 2;
-        if (cb_contact_residual2(prob->kind, &f, x->p, x->y) <= e2max)
+    for (int k = 0;; k++) { /* the contact's residual once F has fallen (Newton's fast phase) */
+        int check = x->psi == 0.0 || (k > 0 && x->psi <= NSN_SMALL_FAST * psi_prev);
+        cnt->projections++;
+        if (check && (cnt->projections++, cb_contact_residual2(prob->kind, &f, x->p, x->y) <= e2max))
             return k;
+        psi_prev = x->psi;
         double lambda = c->reg * fmin(1.0, sqrt(2.0 * x->psi) / fmax(scale, DBL_MIN)) * c->w_scale;
         if (k == NSN_SMALL_ITERS || !contact_direction(x, Waa, d, lambda, dp, cnt))
             return -1;
@@ -193,7 +235,7 @@ static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solutio
         double *pa = sol->p + (size_t)a * d;
         memcpy(x.p, pa, (size_t)d * sizeof *pa);
         cb_problem_diag_block(prob, a, Waa);
-        int k = contact_newton(c, a, Waa, e2max, &x, cnt);
+        int k = contact_closed_form(prob, a, Waa, x.p) ? 1 : contact_newton(c, a, Waa, e2max, &x, cnt);
         if (k < 0)
             return 0;
         memcpy(pa, x.p, (size_t)d * sizeof *pa);
