@@ -201,12 +201,13 @@ static void scales(nsn_work *w)
 }
 
 /* The small path fits prob: few contacts, the dense LU's order, assembled W, and options that
- * ask for plain Alart–Curnier Newton with a direct solver first (nsn_internal.h). */
+ * ask for plain Alart–Curnier Newton with a direct solver first and no safeguard (whose runs
+ * list the phases nsn and nsgs) (nsn_internal.h). */
 static int small_fits(const cb_problem *prob, const nsn_params *par)
 {
     return prob->nc <= NSN_SMALL_NC && cb_problem_n(prob) <= NSN_DENSE_MAX &&
            prob->storage != CB_STORAGE_FACTORED && par->ac && par->linear != 2 &&
-           par->smooth == NSN_SMOOTH_AUTO;
+           par->smooth == NSN_SMOOTH_AUTO && par->sweeps == 0;
 }
 
 /* The work and its arrays (and the small path's LU) in one zeroed block: one allocation. */
