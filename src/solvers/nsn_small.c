@@ -145,32 +145,49 @@ static int contact_direction(const contact_state *x, const double *Waa, int d, d
  * cone (w > 0): the normal row is uncoupled, so p_N = max(0, −q_N/w_N) (y_N = 0 in contact), and
  * each block p_i = P_{B(μ_i p_N)}(−q_i/w_i): y_i = w_i (p_i + q_i/w_i) is then 0 inside the disk
  * and opposite p_i on its edge (Coulomb's law per block; ŷ_N = Σ μ_i ‖y_i‖ makes p ⟂ ŷ ∈ K*).
- * 0 when W_αα is not of that form. */
-static int contact_closed_form(const cb_problem *prob, int a, const double *Waa, double *p)
+ * With exact = 0, W_αα's diagonal alone (w_i the mean over block i): Newton's starting point.
+ * 0 (p unchanged) when W_αα is not of that form. */
+static int diagonal_form(const cb_problem *prob, int a, const double *Waa, int exact, double *p)
 {
     int d = prob->d;
     const double *q = prob->q + (size_t)a * d;
+    double out[CB_MAX_DIM];
     cb_friction f;
     cb_disk_cone c;
     for (int j = 0; j < d; j++)
         for (int i = 0; i < d; i++)
-            if ((i == j ? Waa[i + j * d] <= 0.0 : Waa[i + j * d] != 0.0) || !isfinite(Waa[i + j * d]))
+            if ((i == j ? !(Waa[i + j * d] > 0.0) : exact && Waa[i + j * d] != 0.0) ||
+                !isfinite(Waa[i + j * d]))
                 return 0;
     cb_problem_friction(prob, a, &f);
     cb_disk_cone_of(prob->kind, &f, &c);
     double pn = fmax(0.0, -q[0] / Waa[0]);
-    p[0] = pn;
+    out[0] = pn;
     for (int i = 0, off = 1; i < c.nblocks; off += c.size[i], i++) {
+        int m = c.size[i];
         double w = Waa[off + off * d], z[2] = {0.0, 0.0}, R = c.mu[i] * pn;
-        if (c.size[i] == 2 && Waa[off + 1 + (off + 1) * d] != w)
-            return 0;
-        for (int k = 0; k < c.size[i]; k++)
+        if (m == 2 && Waa[off + 1 + (off + 1) * d] != w) {
+            if (exact)
+                return 0;
+            w = 0.5 * (w + Waa[off + 1 + (off + 1) * d]);
+        }
+        for (int k = 0; k < m; k++)
             z[k] = -q[off + k] / w;
-        double nz = c.size[i] == 1 ? fabs(z[0]) : hypot(z[0], z[1]);
+        double nz = m == 1 ? fabs(z[0]) : hypot(z[0], z[1]);
         double t = nz > R ? R / nz : 1.0;
-        for (int k = 0; k < c.size[i]; k++)
-            p[off + k] = t * z[k];
+        for (int k = 0; k < m; k++)
+            out[off + k] = t * z[k];
     }
+    memcpy(p, out, (size_t)d * sizeof *p);
+    return 1;
+}
+
+/* 1 when the d entries of p are all zero (a cold start). */
+static int is_zero(const double *p, int d)
+{
+    for (int i = 0; i < d; i++)
+        if (p[i] != 0.0)
+            return 0;
     return 1;
 }
 
@@ -235,7 +252,12 @@ static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solutio
         double *pa = sol->p + (size_t)a * d;
         memcpy(x.p, pa, (size_t)d * sizeof *pa);
         cb_problem_diag_block(prob, a, Waa);
-        int k = contact_closed_form(prob, a, Waa, x.p) ? 1 : contact_newton(c, a, Waa, e2max, &x, cnt);
+        int k = 1;
+        if (!diagonal_form(prob, a, Waa, 1, x.p)) { /* Newton, from the diagonal's answer when cold */
+            if (is_zero(x.p, d))
+                diagonal_form(prob, a, Waa, 0, x.p);
+            k = contact_newton(c, a, Waa, e2max, &x, cnt);
+        }
         if (k < 0)
             return 0;
         memcpy(pa, x.p, (size_t)d * sizeof *pa);
