@@ -86,7 +86,9 @@ typedef struct {
     double w_scale;
     double *rho;            /* ρ_α of F */
     nsn_system sys;
-    nsn_direct *direct;     /* NULL: GMRES */
+    nsn_direct *direct;     /* NULL: GMRES (or, with small, not made yet) */
+    nsn_dense *small;       /* the small path's LU (nsn_small.c), in mem; NULL: no small path */
+    int small_diag;         /* with small: W is block diagonal (contact by contact) */
     double *y, *dp, *pt, *yt, *Ft, *scratch;
     double psi_hist[NSN_MEMORY];
     double lambda_boost;    /* ≥ 1: grows after failures, shrinks after good steps */
@@ -95,7 +97,7 @@ typedef struct {
     int gs_sweeps;          /* its sweeps */
     double gs_time;         /* its wall seconds */
     double *p0;             /* the starting point (the plain method restarts there) */
-    double *mem;            /* one block holding every array above */
+    double *mem;            /* every array above, in the block of the struct (one allocation) */
     int smoothing;          /* 1 while in the smoothing phase */
     int smooth_first;       /* 1 at the smoothing phase's first step (ε_0 from there) */
     int may_smooth;         /* smoothing=auto: 1 while the plain phase may hand over */
@@ -181,7 +183,6 @@ static void nsn_cleanup(void *work)
     nsn_direct_free(w->direct);
     if (w->gs)
         cb_solver_nsgs.cleanup(w->gs);
-    free(w->mem);
     free(w);
 }
 
@@ -199,13 +200,30 @@ static void scales(nsn_work *w)
     w->w_scale = sum > 0 ? sum / prob->nc : 1.0;
 }
 
-/* Every array of the work carved from one zeroed block (one allocation per setup). */
-static int alloc_work(const cb_problem *prob, nsn_work *w)
+/* The small path fits prob: few contacts, the dense LU's order, assembled W, and options that
+ * ask for plain Alart–Curnier Newton with a direct solver first and no safeguard (whose runs
+ * list the phases nsn and nsgs) (nsn_internal.h). */
+static int small_fits(const cb_problem *prob, const nsn_params *par)
 {
-    size_t n = w->n, nc = (size_t)prob->nc, dd = (size_t)prob->d * prob->d;
-    w->mem = cb_calloc(nc + 9 * n + 2 * nc * dd, sizeof(double));
-    if (!w->mem)
-        return CB_ERR_NOMEM;
+    return prob->nc <= NSN_SMALL_NC && cb_problem_n(prob) <= NSN_DENSE_MAX &&
+           prob->storage != CB_STORAGE_FACTORED && par->ac && par->linear != 2 &&
+           par->smooth == NSN_SMOOTH_AUTO && par->sweeps == 0;
+}
+
+/* The work and its arrays (and the small path's LU) in one zeroed block: one allocation. */
+static nsn_work *alloc_work(const cb_problem *prob, const nsn_params *par)
+{
+    size_t n = cb_problem_n(prob), nc = (size_t)prob->nc, dd = (size_t)prob->d * prob->d;
+    size_t head = (sizeof(nsn_work) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    size_t arrays = (nc + 9 * n + 2 * nc * dd) * sizeof(double);
+    int small = small_fits(prob, par);
+    nsn_work *w = cb_calloc(1, head + arrays + (small ? nsn_dense_size(prob) : 0));
+    if (!w)
+        return NULL;
+    w->n = n, w->par = *par;
+    w->mem = (double *)((char *)w + head);
+    if (small)
+        w->small = nsn_dense_init((char *)w->mem + arrays, prob);
     double *m = w->mem;
     w->rho = m, m += nc;
     w->sys = (nsn_system){prob, prob->nc, prob->d, n, w->rho, m, m + n, m + n + nc * dd,
@@ -214,7 +232,7 @@ static int alloc_work(const cb_problem *prob, nsn_work *w)
     double **vec[] = {&w->y, &w->dp, &w->pt, &w->yt, &w->Ft, &w->scratch, &w->p0};
     for (size_t k = 0; k < sizeof vec / sizeof *vec; k++, m += n)
         *vec[k] = m;
-    return CB_OK;
+    return w;
 }
 
 static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
@@ -227,17 +245,14 @@ static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     if (par.linear == 1 && prob->storage == CB_STORAGE_FACTORED)
         return cb_fail(err, CB_ERR_INPUT, "option linear: klu needs an assembled W (dense or "
                        "bsr); use gmres or auto for factored storage");
-    nsn_work *w = cb_calloc(1, sizeof *w);
+    nsn_work *w = alloc_work(prob, &par);
     if (!w)
-        return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory");
-    w->prob = prob, w->n = cb_problem_n(prob), w->par = par, w->lambda_boost = 1.0;
-    if (alloc_work(prob, w) != CB_OK) {
-        nsn_cleanup(w);
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory (nc = %d)", prob->nc);
-    }
+    w->prob = prob, w->lambda_boost = 1.0;
+    w->small_diag = w->small && nsn_small_block_diagonal(prob);
     scales(w);
     cb_judge_scale_of(prob, &w->scale);
-    if (par.linear != 2 && prob->storage != CB_STORAGE_FACTORED &&
+    if (!w->small && par.linear != 2 && prob->storage != CB_STORAGE_FACTORED &&
         (rc = nsn_direct_new(prob, &w->direct, err)) != CB_OK) {
         nsn_cleanup(w);
         return rc;
@@ -273,6 +288,10 @@ static int nsn_update(void *work, const cb_problem *prob, unsigned changed, cb_e
     if (changed & CB_CHANGED_W)
         scales(w);
     cb_judge_scale_of(prob, &w->scale);
+    if (w->small)
+        nsn_dense_set_problem(w->small, prob);
+    if (w->small && (changed & CB_CHANGED_W))
+        w->small_diag = nsn_small_block_diagonal(prob);
     int rc = w->gs ? cb_solver_nsgs.update(w->gs, prob, changed, err) : CB_OK;
     if (rc == CB_OK && w->direct)
         rc = nsn_direct_update(&w->direct, prob, changed, err);
@@ -545,15 +564,35 @@ static void record_phases(const nsn_work *w, cb_info *info, double t0)
     cb_work_add(&info->work, &w->gs_work);
 }
 
+/* The small path first (nsn_small.c), without a trace; *solved = 1 when it converged. Else p is
+ * back at the start, and the full method's direct solver is made at this first need. */
+static int small_first(nsn_work *w, const cb_settings *s, cb_solution *sol, cb_info *info,
+                       int *solved, cb_error *err)
+{
+    *solved = 0;
+    if (!w->small || s->trace)
+        return CB_OK;
+    memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
+    nsn_small c = {&w->sys, &w->Ft, w->small, &w->scale, w->w_scale, w->par.reg,
+                   w->y, w->dp, w->pt, w->yt, w->small_diag};
+    if ((*solved = nsn_small_solve(&c, s, sol, info)) != 0)
+        return CB_OK;
+    memcpy(sol->p, w->p0, w->n * sizeof *sol->p);
+    return w->direct ? CB_OK : nsn_direct_new(w->prob, &w->direct, err);
+}
+
 static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
                      cb_error *err)
 {
     nsn_work *w = work;
+    cb_error_clear(err); /* a message set below comes from the step that failed */
+    int solved, rc0 = small_first(w, s, sol, info, &solved, err);
+    if (rc0 != CB_OK || solved)
+        return rc0;
     double t0 = cb_now(), step = INFINITY;
     cb_fo_residual res;
     cb_step_cost cost;
     int status = -1;
-    cb_error_clear(err); /* a message set below comes from the step that failed */
     w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
     w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
     w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;

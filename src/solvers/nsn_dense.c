@@ -22,19 +22,29 @@ struct nsn_dense {
     int ok;     /* 1 once M holds the factors of a nonsingular matrix */
 };
 
-int nsn_dense_new(const cb_problem *prob, nsn_dense **out)
+size_t nsn_dense_size(const cb_problem *prob)
 {
-    size_t n = (size_t)prob->nc * prob->d; /* one block: the struct, M, dinv, then piv */
-    nsn_dense *s = cb_calloc(1, sizeof *s + (n * n + 2 * n) * sizeof(double));
-    *out = NULL;
-    if (!s)
-        return CB_ERR_NOMEM;
+    size_t n = (size_t)prob->nc * prob->d; /* the struct, M, dinv, then piv */
+    return sizeof(nsn_dense) + (n * n + 2 * n) * sizeof(double);
+}
+
+nsn_dense *nsn_dense_init(void *mem, const cb_problem *prob)
+{
+    size_t n = (size_t)prob->nc * prob->d;
+    nsn_dense *s = mem;
+    memset(s, 0, sizeof *s);
     s->prob = prob, s->nc = prob->nc, s->d = prob->d, s->n = (int)n;
     s->M = (double *)(s + 1);
     s->dinv = s->M + n * n;
     s->piv = (int *)(s->dinv + n);
-    *out = s;
-    return CB_OK;
+    return s;
+}
+
+int nsn_dense_new(const cb_problem *prob, nsn_dense **out)
+{
+    void *mem = cb_calloc(1, nsn_dense_size(prob)); /* one block */
+    *out = mem ? nsn_dense_init(mem, prob) : NULL;
+    return mem ? CB_OK : CB_ERR_NOMEM;
 }
 
 void nsn_dense_set_problem(nsn_dense *s, const cb_problem *prob)
@@ -107,10 +117,8 @@ static void assemble(nsn_dense *s, const nsn_system *sys, double lambda, cb_work
 
 /* In-place LU with partial pivoting, P M = L U (unit L below the diagonal, the column scaled by
  * the pivot's reciprocal dinv_k = 1/U_kk); 1 when a pivot is zero or not finite (singular). */
-static int lu(nsn_dense *s)
+int nsn_lu(double *M, int n, int *piv_row, double *dinv)
 {
-    int n = s->n;
-    double *M = s->M;
     for (int k = 0; k < n; k++) {
         int p = k;
         for (int i = k + 1; i < n; i++)
@@ -119,14 +127,14 @@ static int lu(nsn_dense *s)
         double piv = AT(M, n, p, k);
         if (piv == 0.0 || !isfinite(piv))
             return 1;
-        s->piv[k] = p;
+        piv_row[k] = p;
         if (p != k)
             for (int j = 0; j < n; j++) {
                 double t = AT(M, n, k, j);
                 AT(M, n, k, j) = AT(M, n, p, j);
                 AT(M, n, p, j) = t;
             }
-        double inv = s->dinv[k] = 1.0 / piv;
+        double inv = dinv[k] = 1.0 / piv;
         for (int i = k + 1; i < n; i++)
             AT(M, n, i, k) *= inv;
         for (int j = k + 1; j < n; j++) {
@@ -142,30 +150,34 @@ static int lu(nsn_dense *s)
 int nsn_dense_factor(nsn_dense *s, const nsn_system *sys, double lambda, cb_work *cnt)
 {
     assemble(s, sys, lambda, cnt);
-    s->ok = lu(s) == 0;
+    s->ok = nsn_lu(s->M, s->n, s->piv, s->dinv) == 0;
     return s->ok ? 0 : 1;
 }
 
-/* b ← U⁻¹ L⁻¹ P b. */
-int nsn_dense_solve(const nsn_dense *s, double *b)
+/* b ← U⁻¹ L⁻¹ P b with nsn_lu's factors. */
+void nsn_lu_solve(const double *M, int n, const int *piv, const double *dinv, double *b)
 {
-    int n = s->n;
-    const double *M = s->M;
-    if (!s->ok)
-        return CB_ERR_INTERNAL;
     for (int k = 0; k < n; k++) {
         double t = b[k];
-        b[k] = b[s->piv[k]];
-        b[s->piv[k]] = t;
+        b[k] = b[piv[k]];
+        b[piv[k]] = t;
     }
     for (int j = 0; j < n; j++)
         for (int i = j + 1; i < n; i++)
             b[i] -= AT(M, n, i, j) * b[j];
     for (int j = n - 1; j >= 0; j--) {
-        b[j] *= s->dinv[j];
+        b[j] *= dinv[j];
         for (int i = 0; i < j; i++)
             b[i] -= AT(M, n, i, j) * b[j];
     }
+}
+
+/* b ← (H + λ I)⁻¹ b with the last factorisation. */
+int nsn_dense_solve(const nsn_dense *s, double *b)
+{
+    if (!s->ok)
+        return CB_ERR_INTERNAL;
+    nsn_lu_solve(s->M, s->n, s->piv, s->dinv, b);
     return CB_OK;
 }
 

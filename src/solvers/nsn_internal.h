@@ -16,6 +16,7 @@
 #ifndef CONEBENCH_NSN_INTERNAL_H
 #define CONEBENCH_NSN_INTERNAL_H
 
+#include "conebench/judge.h"
 #include "conebench/solver.h"
 
 #define NSN_D2 (CB_MAX_DIM * CB_MAX_DIM)
@@ -37,6 +38,10 @@ typedef struct {
 /* F and the blocks at p, given y = W p + q. Returns 0 when some input was not finite. Counts nc
  * projections. */
 int nsn_system_eval(nsn_system *sys, const double *p, const double *y, cb_work *cnt);
+/* Contact a alone: F_α and its blocks I − J_α, A_α at (p_α, y_α) (pointers to its d entries);
+ * 0 when not finite. */
+int nsn_contact_eval(const nsn_system *sys, int a, const double *p, const double *y, double *F,
+                     double *IJ, double *A);
 /* out = (H + λ I) v (one W product: counted). */
 void nsn_system_apply(const nsn_system *sys, double lambda, const double *v, double *out,
                       double *scratch, cb_work *cnt);
@@ -66,6 +71,36 @@ void nsn_dense_set_problem(nsn_dense *s, const cb_problem *prob);
 int nsn_dense_factor(nsn_dense *s, const nsn_system *sys, double lambda, cb_work *cnt);
 int nsn_dense_solve(const nsn_dense *s, double *b);
 void nsn_dense_free(nsn_dense *s);
+/* Bytes of one nsn_dense (struct and arrays) for prob, and one built in caller memory mem of
+ * that size, aligned for double (not to be freed by nsn_dense_free). */
+size_t nsn_dense_size(const cb_problem *prob);
+nsn_dense *nsn_dense_init(void *mem, const cb_problem *prob);
+/* In-place LU with partial pivoting of the n×n column-major M (row k swapped with piv[k],
+ * dinv = 1/U_kk); 1 when singular. nsn_lu_solve: b ← U⁻¹ L⁻¹ P b. */
+int nsn_lu(double *M, int n, int *piv, double *dinv);
+void nsn_lu_solve(const double *M, int n, const int *piv, const double *dinv, double *b);
+
+/* The small path (nsn_small.c): problems of at most NSN_SMALL_NC contacts and n ≤ NSN_DENSE_MAX
+ * (dense or BSR W) are first solved by plain semismooth Newton on the Alart–Curnier map with
+ * the dense LU in the work (no allocation, no trace, no phases, monotone Armijo search); when
+ * it does not reach the judge's tolerance the full method runs from the starting point. */
+#define NSN_SMALL_NC 20
+typedef struct {
+    nsn_system *sys;      /* F and the blocks (sys->F swapped with *Ft on acceptance) */
+    double **Ft;          /* the trial F */
+    nsn_dense *dense;
+    const cb_judge_scale *scale;
+    double w_scale, reg;  /* λ = reg · min(1, error) · w_scale */
+    double *y, *dp, *pt, *yt; /* n each */
+    int diag;             /* nsn_small_block_diagonal(prob) */
+} nsn_small;
+/* 1 when it converged (sol->p, sol->y, info's status, iterations, error and counters set), 0
+ * when not (sol->p changed: the caller restarts from its starting point). */
+int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, cb_info *info);
+/* 1 when no two contacts are coupled: every off-diagonal block of W (dense or BSR) is zero;
+ * nsn_small_solve then solves contact by contact (a d×d Newton each), the judge's test on the
+ * whole at the end. */
+int nsn_small_block_diagonal(const cb_problem *prob);
 
 /* Restarted GMRES(m) on (H + λ I) x = b through the W kernels (any storage), preconditioned by
  * the inverse diagonal blocks (H_αα + λ I)⁻¹; x starts at 0. Returns the iterations done, −1

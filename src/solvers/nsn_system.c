@@ -126,18 +126,21 @@ static int contact_eval_ac(const cb_problem *prob, int a, double rho, double eps
     return 1;
 }
 
+int nsn_contact_eval(const nsn_system *sys, int a, const double *p, const double *y, double *F,
+                     double *IJ, double *A)
+{
+    return sys->ac ? contact_eval_ac(sys->prob, a, sys->rho[a], sys->eps, p, y, F, IJ, A)
+                   : contact_eval(sys->prob, a, sys->rho[a], p, y, F, IJ, A);
+}
+
 int nsn_system_eval(nsn_system *sys, const double *p, const double *y, cb_work *cnt)
 {
     int d = sys->d, ok = 1;
     size_t dd = (size_t)d * d;
     for (int a = 0; a < sys->nc; a++) {
         size_t off = (size_t)a * d;
-        if (sys->ac)
-            ok &= contact_eval_ac(sys->prob, a, sys->rho[a], sys->eps, p + off, y + off,
-                                  sys->F + off, sys->IJ + a * dd, sys->A + a * dd);
-        else
-            ok &= contact_eval(sys->prob, a, sys->rho[a], p + off, y + off, sys->F + off,
-                               sys->IJ + a * dd, sys->A + a * dd);
+        ok &= nsn_contact_eval(sys, a, p + off, y + off, sys->F + off, sys->IJ + a * dd,
+                               sys->A + a * dd);
     }
     cnt->projections += sys->nc;
     return ok;

@@ -1,0 +1,187 @@
+/* conebench tests — `nsn`'s small path (nsn_small.c, problems of at most NSN_SMALL_NC contacts):
+ * one-contact problems with a diagonal W whose solutions are known in closed form (separating,
+ * sticking, sliding in 2D and 3D, rolling with the rolling moment saturated; with W_TT
+ * anisotropic, which nsn solves by Newton steps), and random small problems of every kind, dense
+ * and BSR, coupled and block-diagonal, judged solved by the judge at the solver's tolerance. */
+#include "test_support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/cone.h"
+#include "conebench/generate.h"
+#include "conebench/judge.h"
+#include "nsn_internal.h"
+#include "rng.h"
+
+#define TOL 1e-10
+
+/* A one-contact problem of `kind` with W = diag(w), q and μ's given. */
+static cb_problem *one_contact(cb_kind kind, const double *w, const double *q, double mu,
+                               double mu_r)
+{
+    cb_problem *p = NULL;
+    assert_int_equal(cb_problem_alloc(kind, 1, CB_STORAGE_DENSE, 0, &p, NULL), CB_OK);
+    for (int i = 0; i < p->d; i++)
+        p->W[i + i * p->d] = w[i], p->q[i] = q[i];
+    p->mu[0] = mu, p->mu_r[0] = mu_r;
+    return p;
+}
+
+/* nsn from p = 0 on prob: converged, judged solved at TOL, and within 1e-7 (relative) of p*. */
+static void expect_solution(const cb_problem *prob, const double *pstar, const char *what)
+{
+    cb_settings s;
+    cb_settings_default(&s);
+    s.tol = TOL;
+    cb_solution sol;
+    cb_info info;
+    cb_error err = {{0}};
+    memset(&info, 0, sizeof info);
+    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
+    assert_int_equal(cb_solve(cb_solver_find("nsn"), prob, &s, &sol, &info, &err), CB_OK);
+    assert_int_equal(info.status, CB_STATUS_CONVERGED);
+    cb_judgement j;
+    assert_int_equal(cb_judge(prob, sol.p, TOL, NULL, &j, &err), CB_OK);
+    assert_true(j.solved);
+    double diff = 0, nrm = 0;
+    for (int i = 0; i < prob->d; i++)
+        diff = fmax(diff, fabs(sol.p[i] - pstar[i])), nrm = fmax(nrm, fabs(pstar[i]));
+    print_message("  %-28s %d steps, |p - p*| = %.1e\n", what, info.iterations, diff);
+    assert_true(diff <= 1e-7 * (1.0 + nrm));
+    cb_info_free(&info);
+    cb_solution_free(&sol);
+}
+
+/* Coulomb 2D and 3D, W = diag(w_N, w_T…): q_N ≥ 0 separates (p = 0); q_N < 0 with
+ * ‖q_T‖ ≤ w_T μ p_N sticks (p = −W⁻¹q, y = 0); with ‖q_T‖ > w_T μ p_N it slides: y_N = 0,
+ * p_N = −q_N/w_N, p_T = −μ p_N q_T/‖q_T‖ (y_T = q_T + w_T p_T parallel to q_T, opposite p_T). */
+static void test_coulomb_closed_form(void **state)
+{
+    (void)state;
+    cb_rng r;
+    cb_rng_seed(&r, 29);
+    for (int t = 0; t < 20; t++)
+        for (int k = 0; k < 2; k++) {
+            cb_kind kind = k ? CB_KIND_COULOMB3D : CB_KIND_COULOMB2D;
+            int d = cb_kind_dim(kind);
+            double wn = cb_rng_range(&r, 0.5, 4), wt = cb_rng_range(&r, 0.5, 4);
+            double mu = cb_rng_range(&r, 0.1, 1.0), w[3] = {wn, wt, wt}, q[3], ps[3] = {0};
+            double qt[2] = {cb_rng_normal(&r), d == 3 ? cb_rng_normal(&r) : 0.0};
+            double nt = hypot(qt[0], qt[1]);
+            /* separating */
+            q[0] = cb_rng_range(&r, 0.1, 2), q[1] = qt[0], q[2] = qt[1];
+            cb_problem *p = one_contact(kind, w, q, mu, 0);
+            expect_solution(p, ps, d == 3 ? "coulomb3d separating" : "coulomb2d separating");
+            cb_problem_free(p);
+            /* sticking: p_N = −q_N/w_N with ‖q_T‖ = 0.5 w_T μ p_N */
+            q[0] = -cb_rng_range(&r, 0.1, 2);
+            ps[0] = -q[0] / wn;
+            for (int i = 1; i < d; i++)
+                q[i] = qt[i - 1] / nt * 0.5 * wt * mu * ps[0], ps[i] = -q[i] / wt;
+            p = one_contact(kind, w, q, mu, 0);
+            expect_solution(p, ps, d == 3 ? "coulomb3d sticking" : "coulomb2d sticking");
+            cb_problem_free(p);
+            /* sticking with W_TT anisotropic (no closed form in nsn: its Newton steps) */
+            if (d == 3) {
+                double wa[3] = {wn, wt, 2.5 * wt}, qa[3] = {q[0], q[1], 2.5 * q[2]};
+                p = one_contact(kind, wa, qa, mu, 0);
+                expect_solution(p, ps, "coulomb3d sticking, W_TT 1:2.5");
+                cb_problem_free(p);
+            }
+            /* sliding: ‖q_T‖ = 3 w_T μ p_N */
+            for (int i = 1; i < d; i++)
+                q[i] = qt[i - 1] / nt * 3 * wt * mu * ps[0], ps[i] = -mu * ps[0] * qt[i - 1] / nt;
+            p = one_contact(kind, w, q, mu, 0);
+            expect_solution(p, ps, d == 3 ? "coulomb3d sliding" : "coulomb2d sliding");
+            cb_problem_free(p);
+        }
+}
+
+/* Rolling 3D (r_N, r_T, m_R), W = diag(w): sticking in r_T and the rolling moment saturated
+ * (‖q_R‖ > w_R μ_r p_N): y_N = 0, y_T = 0, p_R = −μ_r p_N q_R/‖q_R‖, whose ŷ =
+ * (μ_r ‖y_R‖, 0, y_R) is in the dual cone and orthogonal to p; and both inside (p = −W⁻¹q). */
+static void test_rolling_closed_form(void **state)
+{
+    (void)state;
+    cb_rng r;
+    cb_rng_seed(&r, 30);
+    for (int t = 0; t < 20; t++) {
+        double w[5], q[5], ps[5], mu = cb_rng_range(&r, 0.2, 1), mur = cb_rng_range(&r, 0.02, 0.2);
+        for (int i = 0; i < 5; i++)
+            w[i] = cb_rng_range(&r, 0.5, 4);
+        w[4] = w[3]; /* isotropic in m_R: y_R stays parallel to q_R */
+        double a = cb_rng_range(&r, 0, 2 * M_PI), b = cb_rng_range(&r, 0, 2 * M_PI);
+        q[0] = -cb_rng_range(&r, 0.1, 2), ps[0] = -q[0] / w[0];
+        for (int s = 0; s < 2; s++) {
+            double fr = s ? 3.0 : 0.5; /* the rolling disk: saturated, then inside */
+            q[1] = 0.5 * w[1] * mu * ps[0] * cos(a), q[2] = 0.5 * w[2] * mu * ps[0] * sin(a);
+            ps[1] = -q[1] / w[1], ps[2] = -q[2] / w[2];
+            double rr = fr * mur * ps[0];
+            q[3] = rr * w[3] * cos(b), q[4] = rr * w[4] * sin(b);
+            if (s) {
+                double nq = hypot(q[3], q[4]);
+                ps[3] = -mur * ps[0] * q[3] / nq, ps[4] = -mur * ps[0] * q[4] / nq;
+            } else {
+                ps[3] = -q[3] / w[3], ps[4] = -q[4] / w[4];
+            }
+            cb_problem *p = one_contact(CB_KIND_ROLLING3D, w, q, mu, mur);
+            expect_solution(p, ps, s ? "rolling3d moment saturated" : "rolling3d sticking");
+            cb_problem_free(p);
+        }
+    }
+}
+
+/* Random problems of every kind with 1 to NSN_SMALL_NC contacts, dense, BSR and dense with the
+ * blocks between contacts zeroed (contact by contact in nsn): nsn's answer is
+ * the judge's solution at the tolerance asked (1e-8). */
+static void test_random_small_judged(void **state)
+{
+    (void)state;
+    int runs = 0;
+    for (int k = 0; k < CB_KIND_COUNT; k++)
+        for (int nc = 1; nc <= NSN_SMALL_NC; nc += 3)
+            for (int st = 0; st < 3; st++) { /* dense, BSR, dense block-diagonal */
+                cb_random_settings g;
+                cb_random_settings_default(&g);
+                g.kind = (cb_kind)k, g.nc = nc, g.matrix = CB_GEN_SPD, g.seed = 100 + nc;
+                g.storage = st == 1 ? CB_STORAGE_BSR : CB_STORAGE_DENSE;
+                cb_problem *p = NULL;
+                cb_error err = {{0}};
+                assert_int_equal(cb_generate_random(&g, &p, NULL, NULL, &err), CB_OK);
+                size_t n = cb_problem_n(p);
+                for (size_t j = 0; st == 2 && j < n; j++) /* SPD blocks of an SPD W: SPD */
+                    for (size_t i = 0; i < n; i++)
+                        if (i / p->d != j / p->d)
+                            p->W[i + j * n] = 0.0;
+                cb_settings s;
+                cb_settings_default(&s);
+                s.tol = 1e-8;
+                cb_solution sol;
+                cb_info info;
+                memset(&info, 0, sizeof info);
+                assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
+                assert_int_equal(cb_solve(cb_solver_find("nsn"), p, &s, &sol, &info, &err), CB_OK);
+                cb_judgement j;
+                assert_int_equal(cb_judge(p, sol.p, 1e-8, NULL, &j, &err), CB_OK);
+                if (!j.solved)
+                    fail_msg("%s nc=%d storage %d: error %.2e", cb_kind_name(p->kind), nc, st,
+                             j.error_data);
+                runs++;
+                cb_info_free(&info);
+                cb_solution_free(&sol);
+                cb_problem_free(p);
+            }
+    print_message("  %d random small problems judged solved\n", runs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coulomb_closed_form),
+        cmocka_unit_test(test_rolling_closed_form),
+        cmocka_unit_test(test_random_small_judged),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
