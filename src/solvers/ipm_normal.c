@@ -218,7 +218,8 @@ int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int super
 int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int supernodal,
                      int ordering, const ipm_normal *donor, ipm_normal **out, cb_error *err)
 {
-    static const int cholmod_ordering[] = {CHOLMOD_AMD, CHOLMOD_METIS, CHOLMOD_NESDIS};
+    static const int cholmod_ordering[] = {CHOLMOD_AMD, CHOLMOD_METIS, CHOLMOD_NESDIS,
+                                           CHOLMOD_AMD};
     *out = NULL;
     if (prob->storage != CB_STORAGE_DENSE && prob->storage != CB_STORAGE_BSR)
         return cb_fail(err, CB_ERR_INPUT, "ipm: the normal matrix needs dense or bsr storage");
@@ -230,6 +231,8 @@ int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int sup
     cholmod_start(&nm->cm);
     nm->cm.print = 0;
     nm->cm.nmethods = 1, nm->cm.method[0].ordering = cholmod_ordering[ordering];
+    if (ordering == IPM_ORDER_AUTO && prob->nc >= IPM_LARGE_NC) /* the one of less fill */
+        nm->cm.nmethods = 2, nm->cm.method[1].ordering = CHOLMOD_METIS;
     nm->cm.postorder = 1;
     nm->cm.supernodal = supernodal ? CHOLMOD_SUPERNODAL : CHOLMOD_SIMPLICIAL;
     int rc = build_pattern(nm);
