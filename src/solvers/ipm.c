@@ -118,7 +118,8 @@ static const cb_option_spec ipm_options[] = {
     {"prox", "0", "proximal term rho/2 ||p - pbar||^2, rho = prox mean(S_ii), its centre pbar "
                      "moved once the program is solved (keeps p bounded on a singular W), >= 0"},
     {"factor", "auto", "CHOLMOD factorisation: simplicial (LDL', no BLAS: the same bits "
-                       "everywhere) | supernodal (BLAS) | auto (supernodal from 2000 contacts)"},
+                       "everywhere) | supernodal (BLAS) | auto (from 2000 contacts: "
+                       "supernodal when the factor is dense enough, by CHOLMOD's rule)"},
     {"ordering", "auto", "fill-reducing ordering of the normal matrix: amd | metis | nesdis "
                          "(nested dissection: less fill on large contact graphs) | auto (amd; "
                          "from 2000 contacts amd or metis, whichever fills less)"},
@@ -280,7 +281,7 @@ static int build_work(const cb_problem *prob, const ipm_params *par, const ipm_n
     if (rc == CB_OK)
         rc = global ? ipm_normal_new_global(w->prob, w->cones.fixed, &w->nm, err)
                     : ipm_normal_renew(w->prob, w->cones.fixed,
-                                       par->supernodal < 0 ? prob->nc >= IPM_LARGE_NC
+                                       par->supernodal < 0 ? -(prob->nc >= IPM_LARGE_NC)
                                                            : par->supernodal,
                                        par->ordering, donor, &w->nm, err);
     if (rc != CB_OK) {

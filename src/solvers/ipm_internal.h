@@ -60,9 +60,10 @@ typedef struct ipm_normal ipm_normal;
  * auto: AMD below IPM_LARGE_NC contacts, from there AMD or METIS, whichever CHOLMOD's symbolic
  * analysis finds fills less. */
 enum { IPM_ORDER_AMD, IPM_ORDER_METIS, IPM_ORDER_NESDIS, IPM_ORDER_AUTO };
-#define IPM_LARGE_NC 2000 /* from this many contacts: METIS considered, supernodal by default */
-/* supernodal: CHOLMOD's supernodal factorisation (dense BLAS kernels: the bits may depend on
- * the CPU) instead of the simplicial LDLᵀ; ordering: IPM_ORDER_*. */
+#define IPM_LARGE_NC 2000 /* from this many contacts: METIS and the supernodal factor considered */
+/* supernodal: 1: CHOLMOD's supernodal factorisation (dense BLAS kernels: the bits may depend on
+ * the CPU) instead of the simplicial LDLᵀ (0); −1: CHOLMOD's choice (supernodal when the
+ * factor's flops per entry are high); ordering: IPM_ORDER_*. */
 int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int supernodal,
                    int ordering, ipm_normal **out, cb_error *err);
 /* The same, taking donor's symbolic analysis (not analysing again) when S has donor's pattern

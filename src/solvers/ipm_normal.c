@@ -234,7 +234,8 @@ int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int sup
     if (ordering == IPM_ORDER_AUTO && prob->nc >= IPM_LARGE_NC) /* the one of less fill */
         nm->cm.nmethods = 2, nm->cm.method[1].ordering = CHOLMOD_METIS;
     nm->cm.postorder = 1;
-    nm->cm.supernodal = supernodal ? CHOLMOD_SUPERNODAL : CHOLMOD_SIMPLICIAL;
+    nm->cm.supernodal = supernodal < 0 ? CHOLMOD_AUTO /* supernodal when the factor is dense */
+                        : supernodal ? CHOLMOD_SUPERNODAL : CHOLMOD_SIMPLICIAL;
     int rc = build_pattern(nm);
     if (rc == CB_OK) {
         nm->scale = mean_diag(nm);
