@@ -2,9 +2,10 @@
  * S = (W + Wᵀ)/2 kept as its upper triangle in compressed columns over W's symmetrised block
  * pattern (dense or BSR storage), D the per-contact blocks of the Nesterov–Todd scaling, and its
  * sparse Cholesky factorisation by CHOLMOD (SuiteSparse), analysed once (AMD ordering, or
- * METIS/NESDIS nested dissection on request: less fill on contact graphs with small separators).
- * Simplicial LDLᵀ by default: no BLAS, so the bits do not depend on the CPU or the BLAS kernel;
- * supernodal (BLAS) on request. A normal matrix made by ipm_normal_new_global hands every
+ * METIS/NESDIS nested dissection: less fill on contact graphs with small separators; auto: AMD
+ * or METIS by least fill from IPM_LARGE_NC contacts). Simplicial LDLᵀ: no BLAS, so the bits do
+ * not depend on the CPU or the BLAS kernel; supernodal (BLAS) on request, or by CHOLMOD's rule
+ * from IPM_LARGE_NC contacts (ipm.c, factor=auto). A normal matrix made by ipm_normal_new_global hands every
  * call to the global form's algebra (ipm_global.c). */
 #include "ipm_internal.h"
 #include "base.h"
