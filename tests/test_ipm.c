@@ -318,8 +318,8 @@ static void test_options(void **state)
     }
     const char *bad[6][3] = {
         {"shift", "fast", "option shift: 'fast' is not newton, each or outer"},
-        {"ordering", "rcm", "option ordering: 'rcm' is not amd, metis or nesdis"},
-        {"factor", "qr", "option factor: 'qr' is not simplicial or supernodal"},
+        {"ordering", "rcm", "option ordering: 'rcm' is not auto, amd, metis or nesdis"},
+        {"factor", "qr", "option factor: 'qr' is not auto, simplicial or supernodal"},
         {"polish", "nsn", "option polish: not an option of a phase of ipm+nsn"},
         {"prox", "-1", "option prox"},
         {"ipm.gmres_max", "-2", "option gmres_max"}};
@@ -401,6 +401,58 @@ static void test_drift_guard(void **state)
 {
     (void)state;
     assert_multibody_solved(NULL, 0, "defaults");
+}
+
+/* The start point's normal reactions (start=contact) against their closed form from W's
+ * diagonal blocks read here: ‖q‖∞ / max(W_nn, mean W_nn) at each contact, the same for the two
+ * cones of a rolling contact. On a multibody rolling3d problem W_nn varies from contact to
+ * contact, so the floor and the per-contact values both occur. */
+static void test_start_point(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(CB_KIND_ROLLING3D, 40, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 5);
+    int d = prob->d, nc = prob->nc;
+    double mean = 0.0, blk[CB_MAX_DIM * CB_MAX_DIM], tau[2 * 40];
+    for (int a = 0; a < nc; a++) {
+        cb_problem_diag_block(prob, a, blk);
+        mean += blk[0] / nc;
+    }
+    ipm_cones c;
+    assert_int_equal(ipm_cones_build(prob, &c), CB_OK);
+    assert_int_equal(c.ncones, 2 * nc);
+    ipm_start_reactions(prob, &c, 3.0, tau);
+    double worst = 0.0;
+    int floored = 0;
+    for (int j = 0; j < c.ncones; j++) {
+        cb_problem_diag_block(prob, c.contact[j], blk);
+        assert_int_equal(c.comp[j][0], c.contact[j] * d);
+        double want = 3.0 / fmax(blk[0], mean);
+        worst = fmax(worst, fabs(tau[j] - want) / want);
+        floored += blk[0] < mean;
+    }
+    print_message("  start reactions against the closed form: %.1e (%d of %d cones floored)\n",
+                  worst, floored, c.ncones);
+    assert_true(worst <= 1e-14);
+    assert_true(floored > 0 && floored < c.ncones);
+    ipm_cones_free(&c);
+    cb_problem_free(prob);
+}
+
+/* Below IPM's large-problem threshold (2 000 contacts) the automatic ordering and factor are
+ * AMD and the simplicial LDLᵀ (no BLAS): the same bits as asking for them. */
+static void test_auto_factor_small(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(CB_KIND_COULOMB3D, 300, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 4);
+    cb_option fixed[2] = {{"ordering", "amd"}, {"factor", "simplicial"}};
+    cbt_run_result a = run_ipm(prob, NULL, 0), b = run_ipm(prob, fixed, 2);
+    print_message("  coulomb3d nc=300: auto %s in %d iterations, amd/simplicial %d\n",
+                  cb_status_name(a.info.status), a.info.iterations, b.info.iterations);
+    assert_true(a.info.solved);
+    assert_int_equal(a.info.iterations, b.info.iterations);
+    assert_memory_equal(a.p, b.p, cb_problem_n(prob) * sizeof(double));
+    cbt_run_free(&a), cbt_run_free(&b);
+    cb_problem_free(prob);
 }
 
 /* ipm alone with form=F (and shift=each, at most max_iter iterations when max_iter > 0). */
@@ -518,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_prox_bounded),    cmocka_unit_test(test_drift_guard),
         cmocka_unit_test(test_global_form),
         cmocka_unit_test(test_global_form_copies),
+        cmocka_unit_test(test_start_point),     cmocka_unit_test(test_auto_factor_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

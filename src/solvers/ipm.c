@@ -77,11 +77,12 @@ typedef struct {
     int outer;      /* shift=outer */
     int newton;     /* shift=newton */
     long gmres_max; /* GMRES iterations per solve (shift=newton) */
-    int supernodal; /* factor=supernodal */
+    int supernodal; /* factor=supernodal: 1, simplicial: 0, auto: -1 */
     int ordering;   /* IPM_ORDER_* (option ordering) */
     double prox;    /* ρ scale */
     int form;       /* IPM_FORM_* */
     long max_inner; /* interior-point iterations per shift value */
+    int start_mean; /* start=mean: one τ_p from mean S_ii for every contact */
 } ipm_params;
 
 typedef struct {
@@ -94,6 +95,7 @@ typedef struct {
     ipm_normal *nm;
     cb_judge_scale scale; /* the judge's data scales */
     double tau_p, tau_z, delta;
+    double *tau_c;                        /* m: τ_p of each cone's contact (start_point) */
     double rho;                           /* proximal weight ρ = prox · mean S_ii */
     double err, eps_stick;                /* judged error and absolute residual at p */
     int precond_rc;                       /* first failure of a solve inside GMRES */
@@ -115,12 +117,16 @@ static const cb_option_spec ipm_options[] = {
                         "every iteration (each) or once the convex program is solved (outer)"},
     {"prox", "0", "proximal term rho/2 ||p - pbar||^2, rho = prox mean(S_ii), its centre pbar "
                      "moved once the program is solved (keeps p bounded on a singular W), >= 0"},
-    {"factor", "simplicial", "CHOLMOD factorisation: simplicial (LDL', no BLAS: the same bits "
-                             "everywhere) | supernodal (BLAS)"},
-    {"ordering", "amd", "fill-reducing ordering of the normal matrix: amd | metis | nesdis "
-                        "(nested dissection: less fill on large contact graphs)"},
+    {"factor", "auto", "CHOLMOD factorisation: simplicial (LDL', no BLAS: the same bits "
+                       "everywhere) | supernodal (BLAS) | auto (from 2000 contacts: "
+                       "supernodal when the factor is dense enough, by CHOLMOD's rule)"},
+    {"ordering", "auto", "fill-reducing ordering of the normal matrix: amd | metis | nesdis "
+                         "(nested dissection: less fill on large contact graphs) | auto (amd; "
+                         "from 2000 contacts amd or metis, whichever fills less)"},
     {"max_inner", "100", "shift=outer: interior-point iterations per shift value (>= 1)"},
     {"gmres_max", "50", "shift=newton: GMRES iterations per linear solve (>= 0)"},
+    {"start", "contact", "start point's normal reactions: contact (||q||inf / max(W_nn, mean "
+                         "W_nn) at each contact) | mean (||q||inf / mean S_ii at every contact)"},
     {"form", "auto", "the problem the interior point works on: local (W) | global (M, H of a "
                      "global file, W never formed) | auto (global when the file has one with "
                      "no more velocities than nc d unknowns)"},
@@ -138,13 +144,21 @@ static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
         rc = cb_fail(err, CB_ERR_INPUT, "option form: '%s' is not auto, local or global", fo);
     p->form = !strcmp(fo, "local") ? IPM_FORM_LOCAL : !strcmp(fo, "global") ? IPM_FORM_GLOBAL
                                                                            : IPM_FORM_AUTO;
-    if (rc == CB_OK && strcmp(f, "simplicial") && strcmp(f, "supernodal"))
-        rc = cb_fail(err, CB_ERR_INPUT, "option factor: '%s' is not simplicial or supernodal", f);
+    const char *st = rc == CB_OK ? cb_option_get(s, ipm_options, "start") : "";
+    if (rc == CB_OK && strcmp(st, "contact") && strcmp(st, "mean"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option start: '%s' is not contact or mean", st);
+    p->start_mean = !strcmp(st, "mean");
+    if (rc == CB_OK && strcmp(f, "simplicial") && strcmp(f, "supernodal") && strcmp(f, "auto"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option factor: '%s' is not auto, simplicial or "
+                     "supernodal", f);
     const char *od = rc == CB_OK ? cb_option_get(s, ipm_options, "ordering") : "";
-    p->ordering = !strcmp(od, "metis") ? IPM_ORDER_METIS
-                  : !strcmp(od, "nesdis") ? IPM_ORDER_NESDIS : IPM_ORDER_AMD;
-    if (rc == CB_OK && strcmp(od, "amd") && strcmp(od, "metis") && strcmp(od, "nesdis"))
-        rc = cb_fail(err, CB_ERR_INPUT, "option ordering: '%s' is not amd, metis or nesdis", od);
+    p->ordering = !strcmp(od, "metis")    ? IPM_ORDER_METIS
+                  : !strcmp(od, "nesdis") ? IPM_ORDER_NESDIS
+                  : !strcmp(od, "amd")    ? IPM_ORDER_AMD : IPM_ORDER_AUTO;
+    if (rc == CB_OK && strcmp(od, "amd") && strcmp(od, "metis") && strcmp(od, "nesdis") &&
+        strcmp(od, "auto"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option ordering: '%s' is not auto, amd, metis or nesdis",
+                     od);
     if (rc == CB_OK)
         rc = cb_option_double(s, ipm_options, "prox", 0, 1e6, &p->prox, err);
     if (rc == CB_OK)
@@ -153,7 +167,7 @@ static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
         rc = cb_option_int(s, ipm_options, "gmres_max", 0, 100000000, &p->gmres_max, err);
     p->outer = !strcmp(sh, "outer");
     p->newton = !strcmp(sh, "newton");
-    p->supernodal = !strcmp(f, "supernodal");
+    p->supernodal = !strcmp(f, "auto") ? -1 : !strcmp(f, "supernodal");
     return rc;
 }
 
@@ -181,7 +195,7 @@ static int alloc_vectors(ipm_work *w)
     size_t n = w->n, cm = (size_t)w->m * IPM_STRIDE, km = (size_t)w->m * IPM_K2;
     size_t dd = (size_t)w->prob->nc * w->prob->d * w->prob->d, R = IPM_GMRES_RESTART;
     size_t kr = (R + 1) * n + (R + 1) * R + 4 * R + 1;
-    w->buf = cb_calloc(IPM_NVEC * n + IPM_NCVEC * cm + 3 * km + dd + kr + (size_t)w->m,
+    w->buf = cb_calloc(IPM_NVEC * n + IPM_NCVEC * cm + 3 * km + dd + kr + 2 * (size_t)w->m,
                        sizeof(double));
     if (!w->buf)
         return CB_ERR_NOMEM;
@@ -200,10 +214,31 @@ static int alloc_vectors(ipm_work *w)
     k->n = n, k->restart = (int)R, k->V = b, k->H = b + (R + 1) * n;
     k->cs = k->H + (R + 1) * R, k->sn = k->cs + R, k->y = k->sn + R, k->g = k->y + R;
     w->lamdet = k->g + R + 1;
+    w->tau_c = w->lamdet + w->m;
     return CB_OK;
 }
 
-/* Starting scales: τ_p = ‖q‖∞ / mean S_ii (a reaction that balances q), τ_z = ‖q‖∞. */
+/* τ_p,j = τ_z / max(W_ii, mean W_ii) over the cones' axis components i (normal reactions):
+ * the mean S_ii of the mean start mixes in the rolling components, whose inertia terms dwarf
+ * W_nn on small bodies, so that start puts most contacts far below their central path; the mean
+ * as a floor keeps contacts of heavy bodies from starting far out (on a singular W that start
+ * drifts along the null space). Read from W's diagonal blocks: both forms start alike. */
+void ipm_start_reactions(const cb_problem *prob, const ipm_cones *c, double tau_z, double *tau)
+{
+    double sum = 0.0, blk[CB_MAX_DIM * CB_MAX_DIM];
+    for (int j = 0; j < c->ncones; j++) {
+        int a = c->contact[j], i = c->comp[j][0] - a * prob->d;
+        cb_problem_diag_block(prob, a, blk);
+        tau[j] = blk[i * (prob->d + 1)];
+        sum += tau[j];
+    }
+    double mean = c->ncones ? sum / c->ncones : 0.0;
+    for (int j = 0; j < c->ncones; j++)
+        tau[j] = tau_z / (mean > 0 ? fmax(tau[j], mean) : 1.0);
+}
+
+/* Starting scales: τ_z = ‖q‖∞, τ_p = τ_z / mean S_ii (a reaction that balances q); per cone
+ * τ_p,j = τ_p (start=mean) or ipm_start_reactions (start=contact). */
 static void start_scales(ipm_work *w)
 {
     double qi = 0.0;
@@ -213,6 +248,12 @@ static void start_scales(ipm_work *w)
         qi = 1.0;
     w->tau_z = qi;
     w->tau_p = qi / ipm_normal_scale(w->nm);
+    if (!w->par.start_mean) {
+        ipm_start_reactions(w->prob, &w->cones, qi, w->tau_c);
+        return;
+    }
+    for (int j = 0; j < w->m; j++)
+        w->tau_c[j] = w->tau_p;
 }
 
 /* The work of prob with options par; the normal matrix takes donor's symbolic analysis when
@@ -239,8 +280,10 @@ static int build_work(const cb_problem *prob, const ipm_params *par, const ipm_n
         rc = cb_fail(err, CB_ERR_NOMEM, "ipm: out of memory (nc = %d)", prob->nc);
     if (rc == CB_OK)
         rc = global ? ipm_normal_new_global(w->prob, w->cones.fixed, &w->nm, err)
-                    : ipm_normal_renew(w->prob, w->cones.fixed, par->supernodal, par->ordering,
-                                       donor, &w->nm, err);
+                    : ipm_normal_renew(w->prob, w->cones.fixed,
+                                       par->supernodal < 0 ? -(prob->nc >= IPM_LARGE_NC)
+                                                           : par->supernodal,
+                                       par->ordering, donor, &w->nm, err);
     if (rc != CB_OK) {
         ipm_cleanup(w);
         return rc;
@@ -279,8 +322,8 @@ static int ipm_update(void *work, const cb_problem *prob, unsigned changed, cb_e
     return CB_OK;
 }
 
-/* p strictly inside K: p = τ_p e_N per contact from zero, else the warm start with r_N raised
- * above max_j ‖x_j‖/μ_j by 1e-2 τ_p and then lifted by IPM_WARM_LIFT·τ_p (a warm start on the
+/* p strictly inside K: p = τ_p,j e_N per cone j from zero, else the warm start with r_N raised
+ * above max_j ‖x_j‖/μ_j by 1e-2 τ_p,j and then lifted by IPM_WARM_LIFT·τ_p,j (a warm start on the
  * cone's boundary against the central z = τ_z e stalls the Mehrotra steps; lifted, it keeps the
  * warm start's direction at the cold start's distance from the boundary); z = τ_z e per cone.
  * Fixed components are set to 0. */
@@ -297,8 +340,8 @@ static void start_point(ipm_work *w, double *p)
         double *pn = p + c->comp[j][0], nx = 0.0;
         for (int i = 1; i < c->dim[j]; i++)
             nx += p[c->comp[j][i]] * p[c->comp[j][i]];
-        double need = sqrt(nx) / c->mu[j] + 1e-2 * w->tau_p;
-        *pn = zero ? w->tau_p : fmax(*pn, need) + IPM_WARM_LIFT * w->tau_p;
+        double tp = w->tau_c[j], need = sqrt(nx) / c->mu[j] + 1e-2 * tp;
+        *pn = zero ? tp : fmax(*pn, need) + IPM_WARM_LIFT * tp;
         double *zj = w->z + (size_t)j * IPM_STRIDE;
         zj[0] = w->tau_z, zj[1] = zj[2] = 0.0;
     }

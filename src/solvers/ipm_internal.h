@@ -36,6 +36,10 @@ void ipm_cones_apply(const ipm_cones *c, const double *p, double *out);
 /* out (n) = Gᵀ v (zero on fixed components). */
 void ipm_cones_apply_t(const ipm_cones *c, size_t n, const double *v, double *out);
 
+/* tau (ncones) = the start point's normal reaction of each cone of c, tau_z / max(W_ii, mean
+ * W_ii) over the cones' axis components i (ipm.c, option start=contact). */
+void ipm_start_reactions(const cb_problem *prob, const ipm_cones *c, double tau_z, double *tau);
+
 /* Nesterov–Todd scaling of one cone of dimension k at s, z ∈ int L: W = β(2 v vᵀ − J),
  * λ = W z = W⁻¹ s, *det_lambda = det λ = √(det s det z) (accurate where λ₀² − ‖λ̄‖² is not);
  * Winv = W⁻¹ and Q = W⁻² (k×k, column-major). 0 when s or z is not interior. */
@@ -54,10 +58,14 @@ double ipm_soc_max_step(int k, const double *x, const double *dx);
  * block pattern of S is analysed once) and S p. Dense and BSR storage. */
 typedef struct ipm_normal ipm_normal;
 /* Fill-reducing ordering of the normal matrix: AMD (minimum degree), METIS (nested dissection
- * by graph partitioning) or CHOLMOD's own nested dissection (NESDIS, METIS's partitioner). */
-enum { IPM_ORDER_AMD, IPM_ORDER_METIS, IPM_ORDER_NESDIS };
-/* supernodal: CHOLMOD's supernodal factorisation (dense BLAS kernels: the bits may depend on
- * the CPU) instead of the simplicial LDLᵀ; ordering: IPM_ORDER_*. */
+ * by graph partitioning), CHOLMOD's own nested dissection (NESDIS, METIS's partitioner), or
+ * auto: AMD below IPM_LARGE_NC contacts, from there AMD or METIS, whichever CHOLMOD's symbolic
+ * analysis finds fills less. */
+enum { IPM_ORDER_AMD, IPM_ORDER_METIS, IPM_ORDER_NESDIS, IPM_ORDER_AUTO };
+#define IPM_LARGE_NC 2000 /* from this many contacts: METIS and the supernodal factor considered */
+/* supernodal: 1: CHOLMOD's supernodal factorisation (dense BLAS kernels: the bits may depend on
+ * the CPU) instead of the simplicial LDLᵀ (0); −1: CHOLMOD's choice (supernodal when the
+ * factor's flops per entry are high); ordering: IPM_ORDER_*. */
 int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int supernodal,
                    int ordering, ipm_normal **out, cb_error *err);
 /* The same, taking donor's symbolic analysis (not analysing again) when S has donor's pattern

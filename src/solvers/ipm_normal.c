@@ -2,9 +2,10 @@
  * S = (W + Wᵀ)/2 kept as its upper triangle in compressed columns over W's symmetrised block
  * pattern (dense or BSR storage), D the per-contact blocks of the Nesterov–Todd scaling, and its
  * sparse Cholesky factorisation by CHOLMOD (SuiteSparse), analysed once (AMD ordering, or
- * METIS/NESDIS nested dissection on request: less fill on contact graphs with small separators).
- * Simplicial LDLᵀ by default: no BLAS, so the bits do not depend on the CPU or the BLAS kernel;
- * supernodal (BLAS) on request. A normal matrix made by ipm_normal_new_global hands every
+ * METIS/NESDIS nested dissection: less fill on contact graphs with small separators; auto: AMD
+ * or METIS by least fill from IPM_LARGE_NC contacts). Simplicial LDLᵀ: no BLAS, so the bits do
+ * not depend on the CPU or the BLAS kernel; supernodal (BLAS) on request, or by CHOLMOD's rule
+ * from IPM_LARGE_NC contacts (ipm.c, factor=auto). A normal matrix made by ipm_normal_new_global hands every
  * call to the global form's algebra (ipm_global.c). */
 #include "ipm_internal.h"
 #include "base.h"
@@ -218,7 +219,8 @@ int ipm_normal_new(const cb_problem *prob, const unsigned char *fixed, int super
 int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int supernodal,
                      int ordering, const ipm_normal *donor, ipm_normal **out, cb_error *err)
 {
-    static const int cholmod_ordering[] = {CHOLMOD_AMD, CHOLMOD_METIS, CHOLMOD_NESDIS};
+    static const int cholmod_ordering[] = {CHOLMOD_AMD, CHOLMOD_METIS, CHOLMOD_NESDIS,
+                                           CHOLMOD_AMD};
     *out = NULL;
     if (prob->storage != CB_STORAGE_DENSE && prob->storage != CB_STORAGE_BSR)
         return cb_fail(err, CB_ERR_INPUT, "ipm: the normal matrix needs dense or bsr storage");
@@ -230,8 +232,11 @@ int ipm_normal_renew(const cb_problem *prob, const unsigned char *fixed, int sup
     cholmod_start(&nm->cm);
     nm->cm.print = 0;
     nm->cm.nmethods = 1, nm->cm.method[0].ordering = cholmod_ordering[ordering];
+    if (ordering == IPM_ORDER_AUTO && prob->nc >= IPM_LARGE_NC) /* the one of less fill */
+        nm->cm.nmethods = 2, nm->cm.method[1].ordering = CHOLMOD_METIS;
     nm->cm.postorder = 1;
-    nm->cm.supernodal = supernodal ? CHOLMOD_SUPERNODAL : CHOLMOD_SIMPLICIAL;
+    nm->cm.supernodal = supernodal < 0 ? CHOLMOD_AUTO /* supernodal when the factor is dense */
+                        : supernodal ? CHOLMOD_SUPERNODAL : CHOLMOD_SIMPLICIAL;
     int rc = build_pattern(nm);
     if (rc == CB_OK) {
         nm->scale = mean_diag(nm);
