@@ -176,12 +176,59 @@ static void test_random_small_judged(void **state)
     print_message("  %d random small problems judged solved\n", runs);
 }
 
+/* A trace changes nothing on the small path: on small problems of every kind (coupled, and
+ * contact by contact), the traced solve gives the untraced one's p bits, iterations and work;
+ * its trace starts at iteration 0, ends at the run's iterations with the run's error. */
+static void test_trace_same_bits(void **state)
+{
+    (void)state;
+    for (int k = 0; k < CB_KIND_COUNT; k++)
+        for (int st = 0; st < 2; st++) { /* coupled (dense), contact by contact */
+            cb_random_settings g;
+            cb_random_settings_default(&g);
+            g.kind = (cb_kind)k, g.nc = 4, g.matrix = CB_GEN_SPD, g.seed = 7 + k;
+            g.storage = CB_STORAGE_DENSE;
+            cb_problem *p = NULL;
+            cb_error err = {{0}};
+            assert_int_equal(cb_generate_random(&g, &p, NULL, NULL, &err), CB_OK);
+            size_t n = cb_problem_n(p);
+            for (size_t j = 0; st == 1 && j < n; j++)
+                for (size_t i = 0; i < n; i++)
+                    if (i / p->d != j / p->d)
+                        p->W[i + j * n] = 0.0;
+            cb_solution sol[2];
+            cb_info info[2];
+            for (int t = 0; t < 2; t++) {
+                cb_settings s;
+                cb_settings_default(&s);
+                s.tol = 1e-8, s.trace = t;
+                memset(&info[t], 0, sizeof info[t]);
+                assert_int_equal(cb_solution_alloc(p, &sol[t], NULL), CB_OK);
+                assert_int_equal(cb_solve(cb_solver_find("nsn"), p, &s, &sol[t], &info[t], &err),
+                                 CB_OK);
+            }
+            assert_memory_equal(sol[0].p, sol[1].p, n * sizeof *sol[0].p);
+            assert_int_equal(info[0].iterations, info[1].iterations);
+            assert_memory_equal(&info[0].work, &info[1].work, sizeof info[0].work);
+            assert_true(info[1].ntrace >= 2);
+            assert_int_equal(info[1].trace[0].iteration, 0);
+            assert_int_equal(info[1].trace[info[1].ntrace - 1].iteration, info[1].iterations);
+            assert_true(info[1].trace[info[1].ntrace - 1].error == info[1].solver_error);
+            for (int t = 0; t < 2; t++) {
+                cb_info_free(&info[t]);
+                cb_solution_free(&sol[t]);
+            }
+            cb_problem_free(p);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coulomb_closed_form),
         cmocka_unit_test(test_rolling_closed_form),
         cmocka_unit_test(test_random_small_judged),
+        cmocka_unit_test(test_trace_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

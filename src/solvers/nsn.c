@@ -564,19 +564,21 @@ static void record_phases(const nsn_work *w, cb_info *info, double t0)
     cb_work_add(&info->work, &w->gs_work);
 }
 
-/* The small path first (nsn_small.c), without a trace; *solved = 1 when it converged. Else p is
- * back at the start, and the full method's direct solver is made at this first need. */
+/* The small path first (nsn_small.c); *solved = 1 when it converged. Else p is back at the
+ * start, its trace points are dropped (the full method's trace starts at iteration 0), and the
+ * full method's direct solver is made at this first need. */
 static int small_first(nsn_work *w, const cb_settings *s, cb_solution *sol, cb_info *info,
                        int *solved, cb_error *err)
 {
     *solved = 0;
-    if (!w->small || s->trace)
+    if (!w->small)
         return CB_OK;
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     nsn_small c = {&w->sys, &w->Ft, w->small, &w->scale, w->w_scale, w->par.reg,
                    w->y, w->dp, w->pt, w->yt, w->small_diag};
     if ((*solved = nsn_small_solve(&c, s, sol, info)) != 0)
         return CB_OK;
+    info->ntrace = 0;
     memcpy(sol->p, w->p0, w->n * sizeof *sol->p);
     return w->direct ? CB_OK : nsn_direct_new(w->prob, &w->direct, err);
 }

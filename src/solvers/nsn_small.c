@@ -4,7 +4,9 @@
  * dense LU held in the work (nsn_dense.c: assembled and factored once per step, no allocation),
  * λ = reg · min(1, e_k) · s_W as in nsn.c, and a monotone Armijo search on ψ = ½‖F‖²; the stop
  * test is the judge's (first_order.h), as everywhere in nsn (its time test reads the run's budget,
- * not a start time of its own: no clock is read here). No trace, phases, drift detector or
+ * not a start time of its own: no clock is read unless a trace is asked for). With a trace, the
+ * same iterates: the judged error at the start and after every step (contact by contact: at the
+ * start and at the end, the start's residual not counted as work). No phases, drift detector or
  * nsgs safeguard: when a line search fails, the factorisation stays singular, or NSN_SMALL_ITERS
  * steps do not converge, the caller runs the full method from the starting point. */
 #include "first_order.h"
@@ -244,8 +246,15 @@ static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solutio
     int d = prob->d, steps = 0;
     double Waa[NSN_D2];
     double e = NSN_SMALL_SAFETY * s->tol * c->scale->norm_q, e2max = e * e / prob->nc;
-    cb_work *cnt = &info->work;
+    cb_work *cnt = &info->work, uncounted = {0};
     cb_fo_residual res;
+    double t0 = s->trace ? cb_now() : 0.0;
+    if (s->trace) { /* the start's error, for the trace only */
+        cb_problem_y(prob, sol->p, c->y);
+        cb_fo_residual_eval(prob, sol->p, c->y, c->scale, &res, &uncounted);
+        if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK)
+            return 0;
+    }
     c->sys->eps = 0.0;
     for (int a = 0; a < prob->nc; a++) {
         contact_state x;
@@ -266,7 +275,8 @@ static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solutio
     cb_problem_y(prob, sol->p, c->y);
     cnt->block_products += cb_problem_blocks_per_matvec(prob);
     cb_fo_residual_eval(prob, sol->p, c->y, c->scale, &res, cnt);
-    if (cb_fo_stop_status(&res, 0.0, c->scale->norm_q, s, steps, 0.0) != CB_STATUS_CONVERGED)
+    if (cb_fo_stop_status(&res, 0.0, c->scale->norm_q, s, steps, 0.0) != CB_STATUS_CONVERGED ||
+        cb_info_trace(info, s, steps, t0, res.err) != CB_OK)
         return 0;
     memcpy(sol->y, c->y, cb_problem_n(prob) * sizeof *sol->y);
     info->iterations = steps;
@@ -291,8 +301,9 @@ int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, 
     cb_problem_y(prob, p, c->y);
     cnt->block_products += cb_problem_blocks_per_matvec(prob);
     cb_fo_residual_eval(prob, p, c->y, c->scale, &res, cnt);
+    double t0 = s->trace ? cb_now() : 0.0;
     c->sys->eps = 0.0;
-    if (!nsn_system_eval(c->sys, p, c->y, cnt))
+    if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK || !nsn_system_eval(c->sys, p, c->y, cnt))
         return 0;
     double psi = half_sq(c->sys->F, n);
     for (int k = 1; k <= s->max_iter && k <= NSN_SMALL_ITERS; k++) {
@@ -304,6 +315,8 @@ int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, 
          * Newton step landing within the judge's tolerance solved (as in the full method's
          * loop, whose step is measured after its search has moved pt to p) */
         int status = cb_fo_stop_status(&res, 0.0, c->scale->norm_q, s, k, 0.0);
+        if (cb_info_trace(info, s, k, t0, res.err) != CB_OK)
+            return 0;
         if (status == CB_STATUS_CONVERGED) {
             memcpy(sol->y, c->y, n * sizeof *sol->y);
             info->iterations = k;
