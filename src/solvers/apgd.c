@@ -185,42 +185,49 @@ static int ap_update(void *work, const cb_problem *prob, unsigned changed, cb_er
 /* A pass over contacts [a0, a1) of the work vectors (cb_parallel_rows / cb_parallel_chunks). */
 typedef struct {
     ap_work *w;
-    int refresh;    /* gradient: re-evaluate the shift */
-    double beta;    /* extrapolate: the momentum */
+    int gradient;    /* step: F(x) first (0: a retry with the same F) */
+    int refresh;     /* step: re-evaluate the shift */
+    double t;        /* step: the step length 1/L */
+    double beta;     /* extrapolate: the momentum */
+    int keep;        /* extrapolate: best ← p_{k+1} too */
     _Atomic int bad; /* a non-finite entry was met */
 } ap_pass;
 
-/* Contacts [a0, a1): F = ŷ(y(x)) and s = F − y(x) on a refresh, else F = y(x) + s. */
-static void gradient_rows(void *ctx, int a0, int a1)
+/* Contact a: F = ŷ(y(x)) and s = F − y(x) on a refresh, else F = y(x) + s; 1 when finite. */
+static int gradient_of(const ap_pass *c, int a, const cb_friction *f)
+{
+    ap_work *w = c->w;
+    size_t d = (size_t)w->prob->d, off = (size_t)a * d;
+    if (c->refresh)
+        cb_modified_velocity(w->prob->kind, f, w->yx + off, w->F + off);
+    for (size_t i = off; i < off + d; i++) {
+        if (c->refresh)
+            w->shift[i] = w->F[i] - w->yx[i];
+        else
+            w->F[i] = w->yx[i] + w->shift[i];
+    }
+    return cb_all_finite(w->F + off, d);
+}
+
+/* Contacts [a0, a1): F(x) (see gradient_of) when asked, then pn = P_K(x − t F). Every piece is
+ * contact-local: one pass. */
+static void step_rows(void *ctx, int a0, int a1)
 {
     ap_pass *c = ctx;
     ap_work *w = c->w;
-    size_t d = (size_t)w->prob->d;
+    int d = w->prob->d;
     for (int a = a0; a < a1; a++) {
-        size_t off = (size_t)a * d;
-        if (c->refresh) {
-            cb_friction f;
-            cb_problem_friction(w->prob, a, &f);
-            cb_modified_velocity(w->prob->kind, &f, w->yx + off, w->F + off);
-        }
-        for (size_t i = off; i < off + d; i++) {
-            if (c->refresh)
-                w->shift[i] = w->F[i] - w->yx[i];
-            else
-                w->F[i] = w->yx[i] + w->shift[i];
-        }
-        if (!cb_all_finite(w->F + off, d))
+        cb_friction f;
+        cb_problem_friction(w->prob, a, &f);
+        if (c->gradient && !gradient_of(c, a, &f))
+            c->bad = 1;
+        size_t off = (size_t)a * (size_t)d;
+        double z[CB_MAX_DIM];
+        for (int i = 0; i < d; i++)
+            z[i] = w->x[off + i] - c->t * w->F[off + i];
+        if (cb_project(w->prob->kind, &f, z, w->pn + off) == CB_PROJ_NONFINITE)
             c->bad = 1;
     }
-}
-
-/* F = y(x) + s: s = g(y(x)) refreshed at steps k ≡ 0 (mod every), else the last one;
- * 1 when finite. */
-static int gradient(ap_work *w, int k, long every)
-{
-    ap_pass c = {.w = w, .refresh = k % every == 0};
-    cb_parallel_rows(w->prob->nc, gradient_rows, &c);
-    return !c.bad;
 }
 
 /* Chunks of contacts [a0, a1): the AP_SUMS partial sums of each chunk, in index order, with
@@ -247,21 +254,26 @@ static void sums_rows(void *ctx, int a0, int a1)
     }
 }
 
-/* pn = P_K(x − t F(x)), yn = W pn + q, and the AP_SUMS sums (each the chunks' partial sums in
- * order: the same bits for any thread count); 1 when finite. */
-static int candidate(ap_work *w, double t, cb_work *cnt, double sums[AP_SUMS])
+/* pn = P_K(x − t F(x)) (F(x) first when `gradient`: F = y(x) + s, s = g(y(x)) refreshed when
+ * `refresh`, else the last one), yn = W pn + q, and the AP_SUMS sums (each the chunks' partial
+ * sums in order: the same bits for any thread count); 1 when finite. */
+static int candidate(ap_work *w, double t, int gradient, int refresh, cb_work *cnt,
+                     double sums[AP_SUMS])
 {
-    int ok = cb_fo_project_step(w->prob, w->x, w->F, t, w->pn, cnt);
+    ap_pass c = {.w = w, .gradient = gradient, .refresh = refresh, .t = t};
+    cb_parallel_rows(w->prob->nc, step_rows, &c);
+    cnt->projections += w->prob->nc;
+    if (c.bad)
+        return 0;
     cb_problem_y(w->prob, w->pn, w->yn);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
-    ap_pass c = {.w = w};
     cb_parallel_chunks(w->prob->nc, sums_rows, &c);
     for (int j = 0; j < AP_SUMS; j++)
         sums[j] = 0.0;
     for (int ch = 0; ch < cb_par_nchunks(w->prob->nc); ch++)
         for (int j = 0; j < AP_SUMS; j++)
             sums[j] += w->part[(size_t)AP_SUMS * ch + j];
-    return ok && !c.bad;
+    return !c.bad;
 }
 
 /* The judge's residual at the candidate pn (from yn). */
@@ -277,12 +289,12 @@ static int time_up(const ap_run *r)
     return cb_fo_time_up(r->s, r->t0);
 }
 
-/* p_{k+1} = P_K(x − F/L), doubling L until ½dᵀWd ≤ ½L‖d‖² (d = p_{k+1} − x); 0 if not finite.
+/* F(x), then p_{k+1} = P_K(x − F/L), doubling L until ½dᵀWd ≤ ½L‖d‖² (d = p_{k+1} − x); 0 if not finite.
  * sums: the AP_SUMS sums of the accepted step. */
-static int backtrack(ap_run *r, double sums[AP_SUMS])
+static int backtrack(ap_run *r, int refresh, double sums[AP_SUMS])
 {
     for (int doublings = 0;; doublings++) {
-        if (!candidate(r->w, 1.0 / r->L, &r->info->work, sums))
+        if (!candidate(r->w, 1.0 / r->L, doublings == 0, refresh, &r->info->work, sums))
             return 0;
         if (sums[0] <= r->L * sums[1] || doublings >= AP_MAX_DOUBLINGS || time_up(r))
             return 1;
@@ -290,7 +302,8 @@ static int backtrack(ap_run *r, double sums[AP_SUMS])
     }
 }
 
-/* Contacts [a0, a1): x ← p_{k+1} + β(p_{k+1} − p_k), y(x) ← (1 + β) y(p_{k+1}) − β y(p_k). */
+/* Contacts [a0, a1): x ← p_{k+1} + β(p_{k+1} − p_k), y(x) ← (1 + β) y(p_{k+1}) − β y(p_k), and
+ * best ← p_{k+1} when asked. */
 static void extrapolate_rows(void *ctx, int a0, int a1)
 {
     ap_pass *c = ctx;
@@ -301,11 +314,14 @@ static void extrapolate_rows(void *ctx, int a0, int a1)
         w->x[i] = w->pn[i] + beta * (w->pn[i] - w->p[i]);
         w->yx[i] = (1.0 + beta) * w->yn[i] - beta * w->yp[i];
     }
+    if (c->keep)
+        memcpy(w->best + (size_t)a0 * d, w->pn + (size_t)a0 * d,
+               (size_t)(a1 - a0) * d * sizeof(double));
 }
 
 /* Momentum: x ← p_{k+1} + β(p_{k+1} − p_k) (or a restart), y(x) alike; p_k ← p_{k+1} (the
- * vectors swap roles). */
-static void extrapolate(ap_run *r, const double sums[AP_SUMS])
+ * vectors swap roles); best ← p_{k+1} when `keep`. */
+static void extrapolate(ap_run *r, const double sums[AP_SUMS], int keep)
 {
     ap_work *w = r->w;
     r->step = sqrt(sums[3]);
@@ -316,21 +332,13 @@ static void extrapolate(ap_run *r, const double sums[AP_SUMS])
         beta = 0.0;
         r->theta = 1.0;
     }
-    ap_pass c = {.w = w, .beta = beta};
+    ap_pass c = {.w = w, .beta = beta, .keep = keep};
     cb_parallel_rows(w->prob->nc, extrapolate_rows, &c);
     double *t = w->p;
     w->p = w->pn, w->pn = t;
     t = w->yp;
     w->yp = w->yn, w->yn = t;
     r->L *= w->par.shrink;
-}
-
-/* Contacts [a0, a1): best ← p. */
-static void keep_best_rows(void *ctx, int a0, int a1)
-{
-    ap_work *w = ((ap_pass *)ctx)->w;
-    size_t d = (size_t)w->prob->d;
-    memcpy(w->best + (size_t)a0 * d, w->p + (size_t)a0 * d, (size_t)(a1 - a0) * d * sizeof(double));
 }
 
 /* Iterations from the evaluated warm start; the best iterate is kept in w->best. */
@@ -341,19 +349,18 @@ static int iterate(ap_run *r, int *k, int *status, cb_error *err)
         if (w->par.shift_every == 0 && r->every == 1 && *k - r->k_best > AP_STALL_STEPS)
             r->every = AP_STALL_EVERY; /* auto: stalled, freeze the shift between refreshes */
         double sums[AP_SUMS];
-        if (!gradient(w, *k, r->every) || !backtrack(r, sums)) { /* the best finite iterate */
+        if (!backtrack(r, *k % r->every == 0, sums)) { /* the best finite iterate is returned */
             r->res.err = r->res.err_q = NAN;
             *status = CB_STATUS_DIVERGED;
             return CB_OK;
         }
         ++*k;
         residual(r);
-        extrapolate(r, sums);
-        if (r->res.err < r->best_err || !isfinite(r->best_err)) {
+        int better = r->res.err < r->best_err || !isfinite(r->best_err);
+        extrapolate(r, sums, better);
+        if (better) {
             r->best_err = r->res.err;
             r->k_best = *k;
-            ap_pass c = {.w = w};
-            cb_parallel_rows(w->prob->nc, keep_best_rows, &c);
         }
         if (cb_info_trace(r->info, r->s, *k, r->t0, r->res.err) != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
