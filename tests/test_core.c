@@ -577,6 +577,65 @@ static void test_outbuf_and_sha256(void **state)
     assert_int_equal(cb_sha256_file(bad, hex, &err), CB_ERR_INPUT);
 }
 
+/* Ranges of cb_parallel_chunks / cb_parallel_rows_by: every row in exactly one call; chunk
+ * ranges start on a multiple of CB_PAR_CHUNK; weighted ranges carry about equal work. */
+typedef struct {
+    int *seen;    /* calls covering each row */
+    const int *work;
+    long long most; /* the largest work + rows of one call */
+    int aligned;  /* every r0 a multiple of CB_PAR_CHUNK */
+} ranges_ctx;
+
+static void record_range(void *ctx, int r0, int r1)
+{
+    ranges_ctx *c = ctx;
+    for (int r = r0; r < r1; r++)
+        c->seen[r]++;
+    if (r0 % CB_PAR_CHUNK != 0 && r0 != r1)
+        c->aligned = 0;
+    if (c->work) {
+        long long w = (long long)c->work[r1] - c->work[r0] + (r1 - r0);
+        CB_OMP(omp critical)
+        c->most = w > c->most ? w : c->most;
+    }
+}
+
+static void test_parallel_ranges(void **state)
+{
+    (void)state;
+    const int sizes[] = {0, 1, 1023, 1024, 1500, 5000};
+    int *seen = calloc(5000, sizeof *seen), *work = malloc(5001 * sizeof *work);
+    assert_non_null(seen);
+    assert_non_null(work);
+    work[0] = 0; /* skewed: row r costs r % 50 (BSR blocks of a row) */
+    for (int r = 0; r < 5000; r++)
+        work[r + 1] = work[r] + r % 50;
+    for (int t = 1; t <= 4; t++) {
+        int old = cb_threads_set(t);
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            int rows = sizes[k];
+            ranges_ctx c = {.seen = seen, .aligned = 1};
+            memset(seen, 0, 5000 * sizeof *seen);
+            cb_parallel_chunks(rows, record_range, &c);
+            for (int r = 0; r < rows; r++)
+                assert_int_equal(seen[r], 1);
+            assert_true(c.aligned);
+            assert_int_equal(cb_par_nchunks(rows), (rows + CB_PAR_CHUNK - 1) / CB_PAR_CHUNK);
+            memset(seen, 0, 5000 * sizeof *seen);
+            c.work = work;
+            cb_parallel_rows_by(rows, work, record_range, &c);
+            for (int r = 0; r < rows; r++)
+                assert_int_equal(seen[r], 1);
+            long long total = (long long)work[rows] + rows;
+            int threads = cb_threads_for(rows);
+            assert_true(c.most <= total / threads + 51); /* an even share, ± one row (≤ 50) */
+        }
+        cb_threads_set(old);
+    }
+    free(seen);
+    free(work);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_modes),            cmocka_unit_test(test_solve_framework),
         cmocka_unit_test(test_cli_error_vs_siconos), cmocka_unit_test(test_sorted_union),
         cmocka_unit_test(test_kv),          cmocka_unit_test(test_outbuf_and_sha256),
+        cmocka_unit_test(test_parallel_ranges),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -45,8 +45,21 @@ int cb_threads_for(long long rows);
  * call, so a kernel that computes every row on its own gives the same bits for any count. */
 typedef void (*cb_rows_fn)(void *ctx, int r0, int r1);
 void cb_parallel_rows(int rows, cb_rows_fn fn, void *ctx);
+/* cb_parallel_rows with the ranges split where the work prefix sums (work[r] for rows [0, r),
+ * rows + 1 nondecreasing entries, e.g. a BSR row_ptr) plus one per row are equal: rows of uneven
+ * cost shared out evenly. The same bits as cb_parallel_rows for a kernel that computes every row
+ * on its own. */
+void cb_parallel_rows_by(int rows, const int *work, cb_rows_fn fn, void *ctx);
+/* fn(ctx, r0, r1) over [0, rows) with r0 and r1 multiples of CB_PAR_CHUNK (or rows): a kernel
+ * that reduces each chunk of CB_PAR_CHUNK rows in order, then the chunks' results in order, gives
+ * the same bits for any thread count. */
+void cb_parallel_chunks(int rows, cb_rows_fn fn, void *ctx);
+/* The count of chunks of [0, rows) (cb_parallel_chunks). */
+int cb_par_nchunks(int rows);
 /* Below this many contacts (or bodies) a product runs on one thread: too little work to share. */
 #define CB_PAR_MIN_ROWS 1024
+/* Rows in a chunk of a deterministic parallel reduction (cb_parallel_chunks). */
+#define CB_PAR_CHUNK 256
 /* An OpenMP pragma, nothing when built without OpenMP (make OPENMP=). */
 #ifdef _OPENMP
 #define CB_OMP(x) _Pragma(#x)

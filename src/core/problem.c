@@ -263,49 +263,62 @@ typedef struct {
     const cb_problem *p;
     const double *x;
     double *y;
+    const double *q; /* y = W x + q, or NULL: y = W x */
 } wp_ctx;
 
-/* Rows [r0, r1) of y = W x (dense: scalar rows; BSR: block rows), in the one column order. */
+/* Rows [r0, r1) of y = W x (dense: scalar rows; BSR: block rows), in the one column order, then
+ * + q when there is one (the same bits as adding q afterwards). */
 static void wp_rows(void *ctx, int r0, int r1)
 {
     const wp_ctx *c = ctx;
     const cb_problem *p = c->p;
     int d = p->d;
+    size_t e0 = (size_t)r0, e1 = (size_t)r1; /* entries of y */
     if (p->storage == CB_STORAGE_DENSE) {
         size_t n = cb_problem_n(p);
         gemv_colorder(r1 - r0, (int)n, p->W + r0, n, c->x, c->y + r0);
-        return;
+    } else {
+        const cb_bsr *b = &p->bsr;
+        for (int a = r0; a < r1; a++) {
+            memset(c->y + (size_t)a * d, 0, (size_t)d * sizeof(double));
+            for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++)
+                block_gemv_add(d, b->val + (size_t)k * d * d, c->x + (size_t)b->col[k] * d,
+                               c->y + (size_t)a * d);
+        }
+        e0 *= (size_t)d, e1 *= (size_t)d;
     }
-    const cb_bsr *b = &p->bsr;
-    for (int a = r0; a < r1; a++) {
-        memset(c->y + (size_t)a * d, 0, (size_t)d * sizeof(double));
-        for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++)
-            block_gemv_add(d, b->val + (size_t)k * d * d, c->x + (size_t)b->col[k] * d,
-                           c->y + (size_t)a * d);
-    }
+    for (size_t i = e0; c->q && i < e1; i++)
+        c->y[i] += c->q[i];
 }
 
-/* y = W p. Rows are shared out among the run's threads (cb_parallel_rows) in contiguous ranges;
- * each row is summed by one thread in the one column order, so the bits do not depend on the
- * count. */
-void cb_problem_Wp(const cb_problem *p, const double *x, double *y)
+/* y = W x (+ q). Rows are shared out among the run's threads in contiguous ranges (BSR: of
+ * about equal block counts); each row is summed by one thread in the one column order, so the
+ * bits do not depend on the count. */
+static void wp_plus(const cb_problem *p, const double *x, const double *q, double *y)
 {
     if (p->storage == CB_STORAGE_FACTORED) {
         cb_fac_Wp(p, x, y);
+        for (size_t i = 0, n = cb_problem_n(p); q && i < n; i++)
+            y[i] += q[i];
         return;
     }
-    wp_ctx c = {p, x, y};
-    int rows = p->storage == CB_STORAGE_DENSE ? (int)cb_problem_n(p) : p->nc;
-    cb_parallel_rows(rows, wp_rows, &c);
+    wp_ctx c = {p, x, y, q};
+    if (p->storage == CB_STORAGE_DENSE)
+        cb_parallel_rows((int)cb_problem_n(p), wp_rows, &c);
+    else
+        cb_parallel_rows_by(p->nc, p->bsr.row_ptr, wp_rows, &c);
+}
+
+/* y = W p. */
+void cb_problem_Wp(const cb_problem *p, const double *x, double *y)
+{
+    wp_plus(p, x, NULL, y);
 }
 
 /* y = W p + q. */
 void cb_problem_y(const cb_problem *p, const double *x, double *y)
 {
-    cb_problem_Wp(p, x, y);
-    size_t n = cb_problem_n(p);
-    for (size_t i = 0; i < n; i++)
-        y[i] += p->q[i];
+    wp_plus(p, x, p->q, y);
 }
 
 /* out = Σ_β W_αβ p_β (one block row). */

@@ -46,3 +46,48 @@ void cb_parallel_rows(int rows, cb_rows_fn fn, void *ctx)
     for (int c = 0; c < threads; c++)
         fn(ctx, (int)((long long)rows * c / threads), (int)((long long)rows * (c + 1) / threads));
 }
+
+/* The least row r with work[r] + r ≥ target (bisection on the nondecreasing work[r] + r). */
+static int split_at(int rows, const int *work, long long target)
+{
+    int lo = 0, hi = rows;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if ((long long)work[mid] - work[0] + mid >= target)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+void cb_parallel_rows_by(int rows, const int *work, cb_rows_fn fn, void *ctx)
+{
+    int threads = cb_threads_for(rows);
+    if (threads == 1) {
+        fn(ctx, 0, rows);
+        return;
+    }
+    long long total = (long long)work[rows] - work[0] + rows;
+    CB_OMP(omp parallel for num_threads(threads) schedule(static))
+    for (int c = 0; c < threads; c++)
+        fn(ctx, split_at(rows, work, total * c / threads),
+           c + 1 == threads ? rows : split_at(rows, work, total * (c + 1) / threads));
+}
+
+int cb_par_nchunks(int rows) { return rows > 0 ? (rows - 1) / CB_PAR_CHUNK + 1 : 0; }
+
+void cb_parallel_chunks(int rows, cb_rows_fn fn, void *ctx)
+{
+    int threads = cb_threads_for(rows), chunks = cb_par_nchunks(rows);
+    if (threads == 1) {
+        fn(ctx, 0, rows);
+        return;
+    }
+    CB_OMP(omp parallel for num_threads(threads) schedule(static))
+    for (int c = 0; c < threads; c++) {
+        long long r0 = (long long)chunks * c / threads * CB_PAR_CHUNK;
+        long long r1 = (long long)chunks * (c + 1) / threads * CB_PAR_CHUNK;
+        fn(ctx, (int)(r0 < rows ? r0 : rows), (int)(r1 < rows ? r1 : rows));
+    }
+}

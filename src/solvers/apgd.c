@@ -34,12 +34,14 @@
 #include "base.h"
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define AP_MAX_DOUBLINGS 60 /* L may grow by 2^60 in one step before the test is waived */
 #define AP_STALL_STEPS 50   /* shift_every=auto: steps without a new best before freezing */
 #define AP_STALL_EVERY 3    /* shift_every=auto: the refresh period after a stall */
+#define AP_SUMS 4           /* dᵀW d, ‖d‖², F(x)ᵀ(p_{k+1} − p_k), ‖p_{k+1} − p_k‖² */
 
 typedef struct {
     double L0;     /* initial Lipschitz estimate; ≤ 0 before "auto" is resolved */
@@ -60,6 +62,7 @@ typedef struct {
     double *F;        /* F(x_k) = y(x_k) + s, s the De Saxcé shift g(y) of the last refresh */
     double *shift;    /* s = ŷ − y at the last refresh */
     double *best;     /* lowest-residual iterate */
+    double *part;     /* per chunk of CB_PAR_CHUNK contacts: the AP_SUMS partial sums */
     double *buf;
 } ap_work;
 
@@ -136,17 +139,17 @@ static void ap_cleanup(void *work)
     free(w);
 }
 
-/* Validate options, then allocate the 9 vectors of n. */
+/* Validate options, then allocate the 9 vectors of n and the partial sums. */
 static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
 {
     ap_params par;
     int rc = read_params(s, &par, err);
     if (rc != CB_OK)
         return rc;
-    size_t n = cb_problem_n(prob), total;
+    size_t n = cb_problem_n(prob), total, nsums = (size_t)AP_SUMS * cb_par_nchunks(prob->nc);
     ap_work *w = calloc(1, sizeof *w);
-    if (!w || cb_mul_size(9, n, &total) != 0 ||
-        !(w->buf = cb_malloc_array(total, sizeof(double)))) {
+    if (!w || cb_mul_size(9, n, &total) != 0 || total > SIZE_MAX - nsums ||
+        !(w->buf = cb_malloc_array(total + nsums, sizeof(double)))) {
         ap_cleanup(w);
         return cb_fail(err, CB_ERR_NOMEM, "apgd: out of memory (n = %zu)", n);
     }
@@ -156,6 +159,7 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
     double **v[9] = {&w->p, &w->yp, &w->pn, &w->yn, &w->x, &w->yx, &w->F, &w->best, &w->shift};
     for (size_t k = 0; k < 9; k++)
         *v[k] = w->buf + k * n;
+    w->part = w->buf + total;
     w->L0_auto = w->par.L0 <= 0.0;
     if (w->L0_auto)
         w->par.L0 = auto_L0(prob, w->x, w->yx);
@@ -178,28 +182,98 @@ static int ap_update(void *work, const cb_problem *prob, unsigned changed, cb_er
 
 /* ---------------------------------------------------------------- kernels */
 
-/* F = y(x) + s: s = g(y(x)) refreshed at steps k ≡ 0 (mod every), else the last one;
- * 1 when finite. */
-static int gradient(const ap_work *w, int k, long every)
+/* A pass over contacts [a0, a1) of the work vectors (cb_parallel_rows / cb_parallel_chunks). */
+typedef struct {
+    ap_work *w;
+    int gradient;    /* step: F(x) first (0: a retry with the same F) */
+    int refresh;     /* step: re-evaluate the shift */
+    double t;        /* step: the step length 1/L */
+    double beta;     /* extrapolate: the momentum */
+    int keep;        /* extrapolate: best ← p_{k+1} too */
+    _Atomic int bad; /* a non-finite entry was met */
+} ap_pass;
+
+/* Contact a: F = ŷ(y(x)) and s = F − y(x) on a refresh, else F = y(x) + s; 1 when finite. */
+static int gradient_of(const ap_pass *c, int a, const cb_friction *f)
 {
-    if (k % every != 0) {
-        for (size_t i = 0; i < w->n; i++)
+    ap_work *w = c->w;
+    size_t d = (size_t)w->prob->d, off = (size_t)a * d;
+    if (c->refresh)
+        cb_modified_velocity(w->prob->kind, f, w->yx + off, w->F + off);
+    for (size_t i = off; i < off + d; i++) {
+        if (c->refresh)
+            w->shift[i] = w->F[i] - w->yx[i];
+        else
             w->F[i] = w->yx[i] + w->shift[i];
-        return cb_all_finite(w->F, w->n);
     }
-    int ok = cb_fo_modified_velocity(w->prob, w->yx, w->F);
-    for (size_t i = 0; i < w->n; i++)
-        w->shift[i] = w->F[i] - w->yx[i];
-    return ok;
+    return cb_all_finite(w->F + off, d);
 }
 
-/* pn = P_K(x − t F(x)), then yn = W pn + q; 1 when finite. */
-static int candidate(const ap_work *w, double t, cb_work *cnt)
+/* Contacts [a0, a1): F(x) (see gradient_of) when asked, then pn = P_K(x − t F). Every piece is
+ * contact-local: one pass. */
+static void step_rows(void *ctx, int a0, int a1)
 {
-    int ok = cb_fo_project_step(w->prob, w->x, w->F, t, w->pn, cnt);
+    ap_pass *c = ctx;
+    ap_work *w = c->w;
+    int d = w->prob->d;
+    for (int a = a0; a < a1; a++) {
+        cb_friction f;
+        cb_problem_friction(w->prob, a, &f);
+        if (c->gradient && !gradient_of(c, a, &f))
+            c->bad = 1;
+        size_t off = (size_t)a * (size_t)d;
+        double z[CB_MAX_DIM];
+        for (int i = 0; i < d; i++)
+            z[i] = w->x[off + i] - c->t * w->F[off + i];
+        if (cb_project(w->prob->kind, &f, z, w->pn + off) == CB_PROJ_NONFINITE)
+            c->bad = 1;
+    }
+}
+
+/* Chunks of contacts [a0, a1): the AP_SUMS partial sums of each chunk, in index order, with
+ * d = p_{k+1} − x_k and Δ = p_{k+1} − p_k; a non-finite y(p_{k+1}) is flagged. */
+static void sums_rows(void *ctx, int a0, int a1)
+{
+    ap_pass *c = ctx;
+    ap_work *w = c->w;
+    size_t d = (size_t)w->prob->d;
+    for (int a = a0; a < a1; a += CB_PAR_CHUNK) {
+        size_t i0 = (size_t)a * d, i1 = (size_t)(a1 - a < CB_PAR_CHUNK ? a1 : a + CB_PAR_CHUNK) * d;
+        double dWd = 0.0, dd = 0.0, uphill = 0.0, step2 = 0.0;
+        for (size_t i = i0; i < i1; i++) {
+            double di = w->pn[i] - w->x[i], dp = w->pn[i] - w->p[i];
+            dWd += di * (w->yn[i] - w->yx[i]);
+            dd += di * di;
+            uphill += w->F[i] * dp;
+            step2 += dp * dp;
+        }
+        if (!cb_all_finite(w->yn + i0, i1 - i0))
+            c->bad = 1;
+        double *part = w->part + (size_t)AP_SUMS * (size_t)(a / CB_PAR_CHUNK);
+        part[0] = dWd, part[1] = dd, part[2] = uphill, part[3] = step2;
+    }
+}
+
+/* pn = P_K(x − t F(x)) (F(x) first when `gradient`: F = y(x) + s, s = g(y(x)) refreshed when
+ * `refresh`, else the last one), yn = W pn + q, and the AP_SUMS sums (each the chunks' partial
+ * sums in order: the same bits for any thread count); 1 when finite. */
+static int candidate(ap_work *w, double t, int gradient, int refresh, cb_work *cnt,
+                     double sums[AP_SUMS])
+{
+    ap_pass c = {.w = w, .gradient = gradient, .refresh = refresh, .t = t};
+    cb_parallel_rows(w->prob->nc, step_rows, &c);
+    cnt->projections += w->prob->nc;
+    if (c.bad)
+        return 0;
     cb_problem_y(w->prob, w->pn, w->yn);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
-    return ok && cb_all_finite(w->yn, w->n);
+    cb_parallel_chunks(w->prob->nc, sums_rows, &c);
+    for (int j = 0; j < AP_SUMS; j++)
+        sums[j] = 0.0;
+    for (int ch = 0; ch < cb_par_nchunks(w->prob->nc); ch++)
+        for (int j = 0; j < AP_SUMS; j++)
+            sums[j] += w->part[(size_t)AP_SUMS * ch + j];
+    return !c.bad;
 }
 
 /* The judge's residual at the candidate pn (from yn). */
@@ -215,49 +289,55 @@ static int time_up(const ap_run *r)
     return cb_fo_time_up(r->s, r->t0);
 }
 
-/* p_{k+1} = P_K(x − F/L), doubling L until ½dᵀWd ≤ ½L‖d‖² (d = p_{k+1} − x); 0 if not finite. */
-static int backtrack(ap_run *r)
+/* F(x), then p_{k+1} = P_K(x − F/L), doubling L until ½dᵀWd ≤ ½L‖d‖² (d = p_{k+1} − x); 0 if not finite.
+ * sums: the AP_SUMS sums of the accepted step. */
+static int backtrack(ap_run *r, int refresh, double sums[AP_SUMS])
 {
-    ap_work *w = r->w;
     for (int doublings = 0;; doublings++) {
-        if (!candidate(w, 1.0 / r->L, &r->info->work))
+        if (!candidate(r->w, 1.0 / r->L, doublings == 0, refresh, &r->info->work, sums))
             return 0;
-        double dWd = 0.0, dd = 0.0;
-        for (size_t i = 0; i < w->n; i++) {
-            double di = w->pn[i] - w->x[i];
-            dWd += di * (w->yn[i] - w->yx[i]);
-            dd += di * di;
-        }
-        if (dWd <= r->L * dd || doublings >= AP_MAX_DOUBLINGS || time_up(r))
+        if (sums[0] <= r->L * sums[1] || doublings >= AP_MAX_DOUBLINGS || time_up(r))
             return 1;
         r->L *= 2.0;
     }
 }
 
-/* Momentum: x ← p_{k+1} + β(p_{k+1} − p_k) (or a restart), y(x) alike; p_k ← p_{k+1}. */
-static void extrapolate(ap_run *r)
+/* Contacts [a0, a1): x ← p_{k+1} + β(p_{k+1} − p_k), y(x) ← (1 + β) y(p_{k+1}) − β y(p_k), and
+ * best ← p_{k+1} when asked. */
+static void extrapolate_rows(void *ctx, int a0, int a1)
 {
-    ap_work *w = r->w;
-    double uphill = 0.0, step2 = 0.0;
-    for (size_t i = 0; i < w->n; i++) {
-        double dp = w->pn[i] - w->p[i];
-        uphill += w->F[i] * dp;
-        step2 += dp * dp;
-    }
-    r->step = sqrt(step2);
-    double th = r->theta, th1 = 0.5 * th * (sqrt(th * th + 4.0) - th);
-    double beta = th * (1.0 - th) / (th * th + th1);
-    r->theta = th1;
-    if (w->par.restart && uphill > 0.0) {
-        beta = 0.0;
-        r->theta = 1.0;
-    }
-    for (size_t i = 0; i < w->n; i++) {
+    ap_pass *c = ctx;
+    ap_work *w = c->w;
+    double beta = c->beta;
+    size_t d = (size_t)w->prob->d;
+    for (size_t i = (size_t)a0 * d; i < (size_t)a1 * d; i++) {
         w->x[i] = w->pn[i] + beta * (w->pn[i] - w->p[i]);
         w->yx[i] = (1.0 + beta) * w->yn[i] - beta * w->yp[i];
     }
-    memcpy(w->p, w->pn, w->n * sizeof(double));
-    memcpy(w->yp, w->yn, w->n * sizeof(double));
+    if (c->keep)
+        memcpy(w->best + (size_t)a0 * d, w->pn + (size_t)a0 * d,
+               (size_t)(a1 - a0) * d * sizeof(double));
+}
+
+/* Momentum: x ← p_{k+1} + β(p_{k+1} − p_k) (or a restart), y(x) alike; p_k ← p_{k+1} (the
+ * vectors swap roles); best ← p_{k+1} when `keep`. */
+static void extrapolate(ap_run *r, const double sums[AP_SUMS], int keep)
+{
+    ap_work *w = r->w;
+    r->step = sqrt(sums[3]);
+    double th = r->theta, th1 = 0.5 * th * (sqrt(th * th + 4.0) - th);
+    double beta = th * (1.0 - th) / (th * th + th1);
+    r->theta = th1;
+    if (w->par.restart && sums[2] > 0.0) {
+        beta = 0.0;
+        r->theta = 1.0;
+    }
+    ap_pass c = {.w = w, .beta = beta, .keep = keep};
+    cb_parallel_rows(w->prob->nc, extrapolate_rows, &c);
+    double *t = w->p;
+    w->p = w->pn, w->pn = t;
+    t = w->yp;
+    w->yp = w->yn, w->yn = t;
     r->L *= w->par.shrink;
 }
 
@@ -268,18 +348,19 @@ static int iterate(ap_run *r, int *k, int *status, cb_error *err)
     for (*k = 0; (*status = cb_fo_stop_status(&r->res, r->step, w->scale.norm_q, r->s, *k, r->t0)) < 0;) {
         if (w->par.shift_every == 0 && r->every == 1 && *k - r->k_best > AP_STALL_STEPS)
             r->every = AP_STALL_EVERY; /* auto: stalled, freeze the shift between refreshes */
-        if (!gradient(w, *k, r->every) || !backtrack(r)) { /* the best finite iterate is returned */
+        double sums[AP_SUMS];
+        if (!backtrack(r, *k % r->every == 0, sums)) { /* the best finite iterate is returned */
             r->res.err = r->res.err_q = NAN;
             *status = CB_STATUS_DIVERGED;
             return CB_OK;
         }
         ++*k;
         residual(r);
-        extrapolate(r);
-        if (r->res.err < r->best_err || !isfinite(r->best_err)) {
+        int better = r->res.err < r->best_err || !isfinite(r->best_err);
+        extrapolate(r, sums, better);
+        if (better) {
             r->best_err = r->res.err;
             r->k_best = *k;
-            memcpy(w->best, w->p, w->n * sizeof(double));
         }
         if (cb_info_trace(r->info, r->s, *k, r->t0, r->res.err) != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
