@@ -5,9 +5,10 @@
 # sweeps; at 1 and 2 threads (order=coloured, run to convergence so the policy's decisions all
 # happen) the two solutions are the same bytes. On files of the Siconos data where plain
 # Gauss-Seidel converges slowly or where a relaxation is undone (OneObject, LMGC PerioBox,
-# Capsules, Spheres) the default is judged solved to 1e-8 in at most 5 % + 10 more sweeps than
-# omega=1 (a relaxation that loses costs one window of 10 sweeps, its iterate dropped); these
-# are skipped, saying so, without the data folder. psor has no omega=auto (exit 2, naming it).
+# Capsules, Spheres) the default is judged solved to 1e-8 in at most 5 % + 20 more sweeps than
+# omega=1 (a relaxation that loses costs at most two windows of 10 sweeps, its iterate
+# dropped); these are skipped, saying so, without the data folder. psor has no omega=auto
+# (exit 2, naming it).
 # Usage: cli_nsgs_omega.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 
@@ -51,8 +52,8 @@ if find_data "cli_nsgs_omega (Siconos files)"; then
     sweeps "$data/$f" 1e-8 --option omega=1
     plain=$sw
     echo "$f: default $auto sweeps, omega=1 $plain"
-    check "$f: default solved within 5 % + 10 sweeps of omega=1" \
-      '[ -n "$auto" ] && [ -n "$plain" ] && [ $((100 * auto)) -le $((105 * plain + 1000)) ]'
+    check "$f: default solved within 5 % + 20 sweeps of omega=1" \
+      '[ -n "$auto" ] && [ -n "$plain" ] && [ $((100 * auto)) -le $((105 * plain + 2000)) ]'
   done
 fi
 

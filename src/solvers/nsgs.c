@@ -98,7 +98,7 @@ typedef struct {
         int it0, it_mid; /* the window's first sweep, its middle one, and their errors */
         double e0, e_mid;
         double ref_rate; /* plain Gauss–Seidel's rate, measured before the raise */
-        double e_raise;  /* the error at the raise */
+        int it_raise;    /* the sweep of the raise */
         double om_good;  /* the ω of the last window that beat Gauss–Seidel (1: none) */
         double *p, *y, *v, *rho; /* the iterate kept at the window's start (auto_state) */
         double e, last_e, last_de;
@@ -821,13 +821,13 @@ static void auto_state(gs_work *w, cb_solution *sol, double *e, int restore)
     }
 }
 
-/* omega=auto: the last window lost to plain Gauss–Seidel; its iterate is dropped (the one kept
- * at its start comes back, *e its error), ω is the last one that won (1 when none did) and
- * stays. */
+/* omega=auto: the last window lost; its iterate is dropped (the one kept comes back, *e its
+ * error) and ω stays, for the rest of the solve, halfway between 1 and the last ω that passed
+ * (1 when none did). */
 static void auto_back_off(gs_work *w, cb_solution *sol, double *e)
 {
     auto_state(w, sol, e, 1);
-    w->omega = w->au.om_good;
+    w->omega = 1.0 + 0.5 * (w->au.om_good - 1.0);
     w->au.on = w->au.raised = 0;
 }
 
@@ -835,12 +835,14 @@ static void auto_back_off(gs_work *w, cb_solution *sol, double *e)
  * AUTO_WINDOW residuals; a window's rate λ per sweep is taken over its second half (past the
  * transient of a change). At ω = 1 a window must fall at every residual; when its λ is slower
  * than AUTO_RATE_MIN and plain Gauss–Seidel would still need more than AUTO_MIN_LEFT sweeps to
- * reach tol at λ, λ is kept as its rate and ω = young_omega(λ, 1). Raised: a window that began
- * with a new ω must fall over its second half and end below AUTO_GROWTH times the error at the
- * raise (an SOR transient first raises the error), one at an unchanged ω must be faster than
- * plain Gauss–Seidel's rate; a window that passes may
- * raise ω to young_omega(λ, ω), one that does not is undone (auto_back_off). The iterate is kept
- * at each raised window's start. */
+ * reach tol at λ, λ is kept as its rate and ω = young_omega(λ, 1). The first window after the
+ * raise passes when it falls over its second half and ends below AUTO_GROWTH times the error it
+ * began with (an SOR transient first raises the error), provisionally: the state before the
+ * raise stays the one to come back to until a later window passes. Later windows: one that
+ * began with a new ω must end below the error it began with, one at an unchanged ω must be
+ * faster than plain Gauss–Seidel's rate. A window that passes may raise ω to
+ * young_omega(λ, ω); one that does not is undone (auto_back_off). The iterate is kept at the
+ * start of each window that follows a passed one. */
 static void auto_omega(gs_work *w, int it, double tol, cb_solution *sol, double *e)
 {
     if (!w->au.on || !isfinite(*e) || *e <= 0.0)
@@ -853,28 +855,30 @@ static void auto_omega(gs_work *w, int it, double tol, cb_solution *sol, double 
         w->au.it_mid = it, w->au.e_mid = *e;
     if (w->au.streak < AUTO_WINDOW)
         return;
-    double rate = cb_pow(*e / w->au.e_mid, 1.0 / (it - w->au.it_mid));
-    int changed = w->omega != w->au.om_good;
-    if (w->au.raised && (changed ? !(rate < 1.0 && *e < AUTO_GROWTH * w->au.e_raise)
-                                 : !(rate < w->au.ref_rate))) {
+    double rate = cb_pow(*e / w->au.e_mid, 1.0 / (it - w->au.it_mid)), e0 = w->au.e0;
+    int first = w->au.raised && w->au.it0 == w->au.it_raise, changed = w->omega != w->au.om_good;
+    int pass = first     ? rate < 1.0 && *e < AUTO_GROWTH * e0
+               : changed ? *e < e0
+                         : rate < w->au.ref_rate;
+    if (w->au.raised && !pass) {
         auto_back_off(w, sol, e);
         return;
     }
     auto_window(w, it, *e);
-    if (w->au.raised)
+    int keep = w->au.raised && !first; /* first: provisional, the state before the raise stays */
+    if (keep)
         w->au.om_good = w->omega;
     double om = fmin(AUTO_OMEGA_MAX, young_omega(rate, w->omega));
     int worth = rate > AUTO_RATE_MIN && rate < 1.0 && om > w->omega &&
                 (w->au.raised || cb_log(tol / *e) / cb_log(rate) > AUTO_MIN_LEFT);
-    if (!worth) {
-        if (w->au.raised)
-            auto_state(w, sol, e, 0);
-        return;
+    if (!w->au.raised && worth) {
+        w->au.raised = 1, w->au.om_good = 1.0, w->au.ref_rate = rate, w->au.it_raise = it;
+        keep = 1;
     }
-    if (!w->au.raised)
-        w->au.raised = 1, w->au.om_good = 1.0, w->au.ref_rate = rate, w->au.e_raise = *e;
-    auto_state(w, sol, e, 0);
-    w->omega = om;
+    if (keep)
+        auto_state(w, sol, e, 0);
+    if (worth)
+        w->omega = om;
 }
 
 /* Exact block Gauss–Seidel (nsgs) can fall into a period-2 cycle on a rank-deficient W: two
