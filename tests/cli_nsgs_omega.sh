@@ -24,14 +24,19 @@ sweeps() {
   [ "$rc" = 0 ] && [ "$(json_field solved)" = true ] && sw=$(json_field iterations)
 }
 
+# both FILE TOL: the default's sweeps into $auto, omega=1's into $plain (empty: not solved).
+both() {
+  sweeps "$1" "$2"
+  auto=$sw
+  sweeps "$1" "$2" --option omega=1
+  plain=$sw
+  echo "$(basename "$1"): default ${auto:-unsolved} sweeps, omega=1 ${plain:-unsolved}"
+}
+
 "$bin" generate sphere-pile --param init=heap --param n=500 --steps 1 --max-iter 1 \
   -o "$tmp/heap" >/dev/null 2>&1
 heap=$tmp/heap/sphere-pile-step1.dat
-sweeps "$heap" 1e-6
-auto=$sw
-sweeps "$heap" 1e-6 --option omega=1
-plain=$sw
-echo "heap n=500: default $auto sweeps, omega=1 $plain"
+both "$heap" 1e-6
 check "heap: default solved in at most half of omega=1's sweeps" \
   '[ -n "$auto" ] && [ -n "$plain" ] && [ $((2 * auto)) -le "$plain" ]'
 
@@ -47,11 +52,7 @@ if find_data "cli_nsgs_omega (Siconos files)"; then
   for f in fc3d/OneObject-i1028-138.hdf5.dat fc3d/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5 \
     fc3d/Capsules-i125-1213.hdf5 fc3d/Spheres-i099-356-679.hdf5; do
     [ -e "$data/$f" ] || { echo "cli_nsgs_omega: skipped $f: absent"; continue; }
-    sweeps "$data/$f" 1e-8
-    auto=$sw
-    sweeps "$data/$f" 1e-8 --option omega=1
-    plain=$sw
-    echo "$f: default $auto sweeps, omega=1 $plain"
+    both "$data/$f" 1e-8
     check "$f: default solved within 5 % + 20 sweeps of omega=1" \
       '[ -n "$auto" ] && [ -n "$plain" ] && [ $((100 * auto)) -le $((105 * plain + 2000)) ]'
   done

@@ -20,6 +20,10 @@
  * natural map (solvers/nsgs_local.c) or the self-adaptive projected fixed point. psor takes one
  * step p_α ← P_K(p_α − ρ_α ŷ_α) with ρ_α = rho_factor/‖W_αα‖₂.
  *
+ * Relaxation (nsgs omega=auto, the default): Young's adaptive SOR on the observed rate of the
+ * full residual (auto_omega); every decision reads only full residuals, which are the same bits
+ * at any thread count, so the iterates are too.
+ *
  * Work counters: block_products counts d×d block × vector products (column update: nc blocks for
  * dense, the column's stored blocks for BSR; W_αα p_α: 1; a full W p: nc² or nnzb); for
  * factored W one d×6 G block × vector counts as one (reading y_α and pushing Δp_α: one per
