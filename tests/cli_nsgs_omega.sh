@@ -5,10 +5,11 @@
 # sweeps; at 1 and 2 threads (order=coloured, run to convergence so the policy's decisions all
 # happen) the two solutions are the same bytes. On files of the Siconos data where plain
 # Gauss-Seidel converges slowly or where a relaxation is undone (OneObject, LMGC PerioBox,
-# Capsules, Spheres) the default is judged solved to 1e-8 in at most 5 % + 20 more sweeps than
-# omega=1 (a relaxation that loses costs at most two windows of 10 sweeps, its iterate
-# dropped); these are skipped, saying so, without the data folder. psor has no omega=auto
-# (exit 2, naming it).
+# Capsules, Spheres) the default is judged solved to 1e-8 in at most 10 % + 20 more sweeps
+# than omega=1 (a relaxation that loses has its last window dropped, then plain Gauss-Seidel
+# goes on from the state kept, a path of its own); these are skipped, saying so, without the
+# data folder. On a random multibody rolling3d (nc 60, seed 4), where a fixed omega above 1
+# stalls, the default is judged solved to 1e-8. psor has no omega=auto (exit 2, naming it).
 # Usage: cli_nsgs_omega.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 
@@ -53,10 +54,14 @@ if find_data "cli_nsgs_omega (Siconos files)"; then
     fc3d/Capsules-i125-1213.hdf5 fc3d/Spheres-i099-356-679.hdf5; do
     [ -e "$data/$f" ] || { echo "cli_nsgs_omega: skipped $f: absent"; continue; }
     both "$data/$f" 1e-8
-    check "$f: default solved within 5 % + 20 sweeps of omega=1" \
-      '[ -n "$auto" ] && [ -n "$plain" ] && [ $((100 * auto)) -le $((105 * plain + 2000)) ]'
+    check "$f: default solved within 10 % + 20 sweeps of omega=1" \
+      '[ -n "$auto" ] && [ -n "$plain" ] && [ $((100 * auto)) -le $((110 * plain + 2000)) ]'
   done
 fi
+
+"$bin" generate random --kind rolling3d --nc 60 --seed 4 -o "$tmp/r60.dat" >/dev/null 2>&1
+sweeps "$tmp/r60.dat" 1e-8
+check "random rolling3d nc 60 seed 4: default solved" '[ -n "$sw" ]'
 
 run "$bin" solve "$heap" --solver psor --option omega=auto
 check "psor omega=auto refused, naming omega" '[ "$rc" = 2 ] && grep -q "omega" "$tmp/err"'

@@ -129,7 +129,8 @@ static const cb_option_spec nsgs_spec[] = {
     {"seed", "1", "seed of the shuffled order (>= 0)"},
     {"omega", "auto", "relaxation p_a <- p_a + omega (p_local - p_a): auto (1, then Young's SOR "
                       "value 2/(1+sqrt(1-mu^2)) from the residual's rate once it falls slowly and "
-                      "steadily, back to 1 when that loses to plain Gauss-Seidel) or a number in "
+                      "steadily, back to 1 when that loses to plain Gauss-Seidel; 1 with order "
+                      "shuffled or symmetric) or a number in "
                       "(0, 2); lowered by 10 % (not below 0.5) after the residual zigzags 20 times "
                       "in a row (a 2-cycle of exact Gauss-Seidel on a rank-deficient W)"},
     {"error_every", "1", "full judged residual every k sweeps (a sweep whose change in p is below "
@@ -826,12 +827,12 @@ static void auto_state(gs_work *w, cb_solution *sol, double *e, int restore)
 }
 
 /* omega=auto: the last window lost; its iterate is dropped (the one kept comes back, *e its
- * error) and ω stays, for the rest of the solve, halfway between 1 and the last ω that passed
- * (1 when none did). */
+ * error) and ω is 1 for the rest of the solve (a fixed ω > 1 stalled a nonsmooth problem:
+ * random multibody rolling3d nc = 60, seed 4). */
 static void auto_back_off(gs_work *w, cb_solution *sol, double *e)
 {
     auto_state(w, sol, e, 1);
-    w->omega = 1.0 + 0.5 * (w->au.om_good - 1.0);
+    w->omega = 1.0;
     w->au.on = w->au.raised = 0;
 }
 
@@ -921,7 +922,9 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     cb_rng_seed(&w->rng, w->opt.seed);
     w->omega = w->opt.omega, w->last_e = w->last_de = 0.0, w->zigzag = 0;
     w->au.on = w->au.raised = w->au.streak = 0;
-    w->au.on = w->opt.omega_auto;
+    /* Young's theory is for a fixed sweep order: natural or coloured (not shuffled, symmetric) */
+    w->au.on = w->opt.omega_auto &&
+               (w->opt.order == ORDER_NATURAL || w->opt.order == ORDER_COLOURED);
     /* tol/10, but not below 1e-15 (a relative residual local Newton cannot reach in double:
      * it would run to local_max_iter on every contact); an explicit smaller local_tol wins */
     w->local_tol = fmin(w->opt.local_tol, fmax(0.1 * s->tol, 1e-15));
