@@ -20,6 +20,10 @@
  * natural map (solvers/nsgs_local.c) or the self-adaptive projected fixed point. psor takes one
  * step p_α ← P_K(p_α − ρ_α ŷ_α) with ρ_α = rho_factor/‖W_αα‖₂.
  *
+ * Relaxation (nsgs omega=auto, the default): Young's adaptive SOR on the observed rate of the
+ * full residual (auto_omega); every decision reads only full residuals, which are the same bits
+ * at any thread count, so the iterates are too.
+ *
  * Work counters: block_products counts d×d block × vector products (column update: nc blocks for
  * dense, the column's stored blocks for BSR; W_αα p_α: 1; a full W p: nc² or nnzb); for
  * factored W one d×6 G block × vector counts as one (reading y_α and pushing Δp_α: one per
@@ -46,6 +50,11 @@
 #define STALL_ZIGZAG 20     /* zigzags of the residual in a row: a 2-cycle (stall_check) */
 #define STALL_DAMP 0.9      /* ω ← 0.9 ω on a stall */
 #define STALL_OMEGA_MIN 0.5 /* ω is never lowered below 0.5 */
+#define AUTO_WINDOW 10      /* omega=auto: full residuals per rate estimate */
+#define AUTO_RATE_MIN 0.5   /* omega=auto: only a slower rate per sweep than this is relaxed */
+#define AUTO_OMEGA_MAX 1.9  /* omega=auto: the highest ω it sets */
+#define AUTO_GROWTH 4.0     /* omega=auto: the SOR transient may raise the error this much */
+#define AUTO_MIN_LEFT 30    /* omega=auto: relax only when Gauss–Seidel needs more sweeps */
 
 typedef enum { LOCAL_AUTO = 0, LOCAL_NEWTON = 1, LOCAL_PROJ = 2, LOCAL_ENUM = 3 } local_kind;
 typedef enum { ORDER_NATURAL = 0, ORDER_SHUFFLED = 1, ORDER_SYMMETRIC = 2, ORDER_COLOURED = 3 } sweep_order;
@@ -59,6 +68,7 @@ typedef struct {
     sweep_order order;
     uint64_t seed;
     double omega;
+    int omega_auto; /* nsgs omega=auto: ω from the observed rate (auto_omega) */
     int error_every;
     trivial_mode trivial;
     double rho_factor;
@@ -86,6 +96,18 @@ typedef struct {
     double omega;        /* this solve's relaxation: opt.omega, lowered on a stall (nsgs) */
     double last_e, last_de; /* the last full residual and its change */
     int zigzag;          /* changes in a row, each of the opposite sign to the one before */
+    struct {             /* omega=auto (auto_omega) */
+        int on, raised;  /* still adapting; ω > 1 set by it */
+        int streak;      /* full residuals since the window began (ω = 1: each one falling) */
+        int it0, it_mid; /* the window's first sweep, its middle one, and their errors */
+        double e0, e_mid;
+        double ref_rate; /* plain Gauss–Seidel's rate, measured before the raise */
+        int it_raise;    /* the sweep of the raise */
+        double om_good;  /* the ω of the last window that beat Gauss–Seidel (1: none) */
+        double *p, *y, *v, *rho; /* the iterate kept at the window's start (auto_state) */
+        double e, last_e, last_de;
+        int zigzag;
+    } au;
     cb_nsgs_colouring colouring; /* order=coloured: the colours (nsgs_colour.h) */
     double *dp2;         /* order=coloured: ‖Δp_α‖² of each visit, summed after the sweep */
 } gs_work;
@@ -105,9 +127,12 @@ static const cb_option_spec nsgs_spec[] = {
                          "contacts of a colour independent: on --threads, the same bits for any "
                          "count)"},
     {"seed", "1", "seed of the shuffled order (>= 0)"},
-    {"omega", "1", "relaxation p_a <- p_a + omega (p_local - p_a), omega in (0, 2); lowered by "
-                   "10 % (not below 0.5) after the residual zigzags 20 times in a row (a 2-cycle "
-                   "of exact Gauss-Seidel on a rank-deficient W)"},
+    {"omega", "auto", "relaxation p_a <- p_a + omega (p_local - p_a): auto (1, then Young's SOR "
+                      "value 2/(1+sqrt(1-mu^2)) from the residual's rate once it falls slowly and "
+                      "steadily, back to 1 when that loses to plain Gauss-Seidel; 1 with order "
+                      "shuffled or symmetric) or a number in "
+                      "(0, 2); lowered by 10 % (not below 0.5) after the residual zigzags 20 times "
+                      "in a row (a 2-cycle of exact Gauss-Seidel on a rank-deficient W)"},
     {"error_every", "1", "full judged residual every k sweeps (a sweep whose change in p is below "
                          "tol also triggers one) (>= 1)"},
     {NULL, NULL, NULL}};
@@ -156,7 +181,10 @@ static int parse_common(const cb_settings *s, const cb_option_spec *spec, gs_opt
     int rc = option_choice(s, spec, "order", orders, 4, &ord, err);
     if (rc == CB_OK)
         rc = cb_option_int(s, spec, "seed", 0, LONG_MAX, &seed, err);
-    if (rc == CB_OK)
+    const char *om = cb_option_get(s, spec, "omega");
+    o->omega_auto = rc == CB_OK && spec == nsgs_spec && om && strcmp(om, "auto") == 0;
+    o->omega = 1.0;
+    if (rc == CB_OK && !o->omega_auto)
         rc = cb_option_double(s, spec, "omega", 1e-3, 1.999, &o->omega, err);
     if (rc == CB_OK)
         rc = cb_option_int(s, spec, "error_every", 1, INT_MAX, &every, err);
@@ -220,6 +248,10 @@ static void gs_cleanup(void *work)
     free(w->crow);
     free(w->cblk);
     free(w->vel);
+    free(w->au.p);
+    free(w->au.y);
+    free(w->au.v);
+    free(w->au.rho);
     cb_nsgs_colouring_free(&w->colouring);
     free(w->dp2);
     free(w);
@@ -275,6 +307,13 @@ static int alloc_work(const cb_problem *prob, const gs_options *o, gs_work **out
     if (ok && prob->storage == CB_STORAGE_FACTORED) {
         w->vel = cb_malloc_array((size_t)prob->fac.nbody, 6 * sizeof(double));
         ok = w->vel != NULL;
+    }
+    if (ok && o->omega_auto) {
+        size_t nv = prob->storage == CB_STORAGE_FACTORED ? 6 * (size_t)prob->fac.nbody : 0;
+        ok = (w->au.p = cb_malloc_array(w->n, sizeof(double))) &&
+             (w->au.y = cb_malloc_array(w->n, sizeof(double))) &&
+             (w->au.v = cb_malloc_array(nv + 1, sizeof(double))) &&
+             (w->au.rho = cb_malloc_array(nc, sizeof(double)));
     }
     if (ok && o->order == ORDER_COLOURED)
         ok = (w->dp2 = cb_malloc_array(nc + 1, sizeof(double))) &&
@@ -753,6 +792,100 @@ static int full_due(const gs_work *w, const cb_settings *s, int iter, double dp2
     return sqrt(dp2) <= s->tol * cb_nrm2(p, w->n);
 }
 
+/* Young's SOR value: on a consistently ordered W, Gauss–Seidel's rate is μ² (μ: Jacobi's) and
+ * the best ω is 2/(1+√(1−μ²)); a rate λ observed at ω gives μ² = (λ+ω−1)²/(λ ω²). */
+static double young_omega(double lambda, double omega)
+{
+    double mu2 = (lambda + omega - 1.0) * (lambda + omega - 1.0) / (lambda * omega * omega);
+    return 2.0 / (1.0 + sqrt(1.0 - fmin(mu2, 1.0)));
+}
+
+/* omega=auto: start a rate window at sweep it with error e. */
+static void auto_window(gs_work *w, int it, double e)
+{
+    w->au.streak = 0, w->au.it0 = it, w->au.e0 = e;
+}
+
+/* omega=auto: keep (restore = 0) or bring back (1) the iterate p, y, the body velocities, the
+ * local ρ and the stall state; *e is the kept error. */
+static void auto_state(gs_work *w, cb_solution *sol, double *e, int restore)
+{
+    size_t nv = w->vel ? 6 * (size_t)w->prob->fac.nbody : 0;
+    double *from[4] = {sol->p, sol->y, w->vel, w->rho};
+    double *to[4] = {w->au.p, w->au.y, w->au.v, w->au.rho};
+    size_t len[4] = {w->n, w->n, nv, (size_t)w->nc};
+    for (int k = 0; k < 4; k++)
+        if (len[k])
+            memcpy(restore ? from[k] : to[k], restore ? to[k] : from[k], len[k] * sizeof(double));
+    if (restore) {
+        *e = w->au.e, w->last_e = w->au.last_e, w->last_de = w->au.last_de;
+        w->zigzag = w->au.zigzag;
+    } else {
+        w->au.e = *e, w->au.last_e = w->last_e, w->au.last_de = w->last_de;
+        w->au.zigzag = w->zigzag;
+    }
+}
+
+/* omega=auto: the last window lost; its iterate is dropped (the one kept comes back, *e its
+ * error) and ω is 1 for the rest of the solve (a fixed ω > 1 stalled a nonsmooth problem:
+ * random multibody rolling3d nc = 60, seed 4). */
+static void auto_back_off(gs_work *w, cb_solution *sol, double *e)
+{
+    auto_state(w, sol, e, 1);
+    w->omega = 1.0;
+    w->au.on = w->au.raised = 0;
+}
+
+/* omega=auto after the full residual *e of sweep it (w->last_e: the one before). Windows of
+ * AUTO_WINDOW residuals; a window's rate λ per sweep is taken over its second half (past the
+ * transient of a change). At ω = 1 a window must fall at every residual; when its λ is slower
+ * than AUTO_RATE_MIN and plain Gauss–Seidel would still need more than AUTO_MIN_LEFT sweeps to
+ * reach tol at λ, λ is kept as its rate and ω = young_omega(λ, 1). The first window after the
+ * raise passes when it falls over its second half and ends below AUTO_GROWTH times the error it
+ * began with (an SOR transient first raises the error), provisionally: the state before the
+ * raise stays the one to come back to until a later window passes. Later windows: one that
+ * began with a new ω must end below the error it began with, one at an unchanged ω must be
+ * faster than plain Gauss–Seidel's rate. A window that passes may raise ω to
+ * young_omega(λ, ω); one that does not is undone (auto_back_off). The iterate is kept at the
+ * start of each window that follows a passed one. */
+static void auto_omega(gs_work *w, int it, double tol, cb_solution *sol, double *e)
+{
+    if (!w->au.on || !isfinite(*e) || *e <= 0.0)
+        return;
+    if (!w->au.raised && !(*e < w->last_e)) {
+        auto_window(w, it, *e);
+        return;
+    }
+    if (++w->au.streak == AUTO_WINDOW / 2)
+        w->au.it_mid = it, w->au.e_mid = *e;
+    if (w->au.streak < AUTO_WINDOW)
+        return;
+    double rate = cb_pow(*e / w->au.e_mid, 1.0 / (it - w->au.it_mid)), e0 = w->au.e0;
+    int first = w->au.raised && w->au.it0 == w->au.it_raise, changed = w->omega != w->au.om_good;
+    int pass = first     ? rate < 1.0 && *e < AUTO_GROWTH * e0
+               : changed ? *e < e0
+                         : rate < w->au.ref_rate;
+    if (w->au.raised && !pass) {
+        auto_back_off(w, sol, e);
+        return;
+    }
+    auto_window(w, it, *e);
+    int keep = w->au.raised && !first; /* first: provisional, the state before the raise stays */
+    if (keep)
+        w->au.om_good = w->omega;
+    double om = fmin(AUTO_OMEGA_MAX, young_omega(rate, w->omega));
+    int worth = rate > AUTO_RATE_MIN && rate < 1.0 && om > w->omega &&
+                (w->au.raised || cb_log(tol / *e) / cb_log(rate) > AUTO_MIN_LEFT);
+    if (!w->au.raised && worth) {
+        w->au.raised = 1, w->au.om_good = 1.0, w->au.ref_rate = rate, w->au.it_raise = it;
+        keep = 1;
+    }
+    if (keep)
+        auto_state(w, sol, e, 0);
+    if (worth)
+        w->omega = om;
+}
+
 /* Exact block Gauss–Seidel (nsgs) can fall into a period-2 cycle on a rank-deficient W: two
  * sweeps alternate between two states and the residual stops falling (random multibody
  * rolling3d: two values, slowly rising, for thousands of sweeps, nearly every change of the
@@ -760,16 +893,22 @@ static int full_due(const gs_work *w, const cb_settings *s, int iter, double dp2
  * After each full residual e: when the residual has zigzagged (each change of the opposite
  * sign to the one before) STALL_ZIGZAG times in a row, ω ← max(ω_min, 0.9 ω): the relaxed
  * sweep p + ω (p_local − p) damps the alternating mode (its −1 becomes 1 − 2ω). */
-static void stall_check(gs_work *w, double e)
+static void stall_check(gs_work *w, int it, cb_solution *sol, double *e)
 {
+    (void)it;
     if (w->opt.psor)
         return;
-    double de = e - w->last_e;
+    double de = *e - w->last_e;
     w->zigzag = de * w->last_de < 0 ? w->zigzag + 1 : 0;
-    w->last_e = e, w->last_de = de;
+    w->last_e = *e, w->last_de = de;
     if (w->zigzag >= STALL_ZIGZAG) {
-        w->omega = fmax(STALL_OMEGA_MIN, STALL_DAMP * w->omega);
         w->zigzag = 0;
+        if (w->au.raised) { /* omega=auto's relaxation zigzags: undone */
+            auto_back_off(w, sol, e);
+            return;
+        }
+        w->omega = fmax(STALL_OMEGA_MIN, STALL_DAMP * w->omega);
+        w->au.on = 0; /* the stall damping owns ω from here */
     }
 }
 
@@ -782,6 +921,10 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
         w->rho[a] = w->rho_nm[a];
     cb_rng_seed(&w->rng, w->opt.seed);
     w->omega = w->opt.omega, w->last_e = w->last_de = 0.0, w->zigzag = 0;
+    w->au.on = w->au.raised = w->au.streak = 0;
+    /* Young's theory is for a fixed sweep order: natural or coloured (not shuffled, symmetric) */
+    w->au.on = w->opt.omega_auto &&
+               (w->opt.order == ORDER_NATURAL || w->opt.order == ORDER_COLOURED);
     /* tol/10, but not below 1e-15 (a relative residual local Newton cannot reach in double:
      * it would run to local_max_iter on every contact); an explicit smaller local_tol wins */
     w->local_tol = fmin(w->opt.local_tol, fmax(0.1 * s->tol, 1e-15));
@@ -800,7 +943,8 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
             if (evaluate(w, s, sol, info, it, t0, &status) != CB_OK)
                 return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory for the trace",
                                w->opt.psor ? "psor" : "nsgs");
-            stall_check(w, info->solver_error);
+            auto_omega(w, it, s->tol, sol, &info->solver_error);
+            stall_check(w, it, sol, &info->solver_error);
         }
         if (status != CB_STATUS_MAX_ITER)
             break;
