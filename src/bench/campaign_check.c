@@ -266,23 +266,17 @@ static int note_skipped(cb_campaign *c, const char *path, const char *reason)
     return CB_OK;
 }
 
-int cb_campaign_drop_unreadable(cb_campaign *c, cb_error *err)
+/* Take out of c->problems the file problems gone(c, p, ctx) names (their strings freed), in
+ * order; gone may stop the walk by setting *rc (what it returns is then ignored). */
+static int keep_problems(cb_campaign *c, int (*gone)(cb_campaign *, cb_campaign_problem *, void *,
+                                                     int *),
+                         void *ctx)
 {
     int kept = 0, rc = CB_OK;
     for (int i = 0; i < c->nproblems; i++) {
         cb_campaign_problem *p = &c->problems[i];
-        int r = CB_OK;
-        if (c->skip_unreadable && !p->generated && p->scenario < 0 && rc == CB_OK) {
-            cb_problem *prob = NULL;
-            cb_error e = {{0}};
-            r = cb_read_problem(p->path, &p->read, &prob, &e);
-            cb_problem_free(prob);
-            if (r == CB_ERR_NOMEM)
-                rc = cb_fail(err, r, "%s", e.text);
-            else if (r != CB_OK && note_skipped(c, p->path, e.text) != CB_OK)
-                rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
-        }
-        if (r == CB_OK || rc != CB_OK) {
+        if (p->generated || p->scenario >= 0 || rc != CB_OK || !gone(c, p, ctx, &rc) ||
+            rc != CB_OK) {
             c->problems[kept++] = *p;
             continue;
         }
@@ -291,6 +285,25 @@ int cb_campaign_drop_unreadable(cb_campaign *c, cb_error *err)
     }
     c->nproblems = kept;
     return rc;
+}
+
+/* keep_problems: a file that does not read (noted in c->skipped); out of memory stops. */
+static int unreadable(cb_campaign *c, cb_campaign_problem *p, void *ctx, int *rc)
+{
+    cb_error *err = ctx, e = {{0}};
+    cb_problem *prob = NULL;
+    int r = cb_read_problem(p->path, &p->read, &prob, &e);
+    cb_problem_free(prob);
+    if (r == CB_ERR_NOMEM)
+        *rc = cb_fail(err, r, "%s", e.text);
+    else if (r != CB_OK && note_skipped(c, p->path, e.text) != CB_OK)
+        *rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    return r != CB_OK;
+}
+
+int cb_campaign_drop_unreadable(cb_campaign *c, cb_error *err)
+{
+    return c->skip_unreadable ? keep_problems(c, unreadable, err) : CB_OK;
 }
 
 /* 1 when path is the first field of a line of list ("PATH<TAB>REASON" lines). */
@@ -303,9 +316,15 @@ static int listed(const char *list, const char *path)
     return 0;
 }
 
+/* keep_problems: a file the record lists (ctx). */
+static int in_list(cb_campaign *c, cb_campaign_problem *p, void *ctx, int *rc)
+{
+    (void)c, (void)rc;
+    return listed(ctx, p->path);
+}
+
 int cb_campaign_drop_listed(cb_campaign *c, const char *list, cb_error *err)
 {
-    int kept = 0;
     if (!c->skip_unreadable || !list || !*list)
         return CB_OK;
     free(c->skipped);
@@ -314,17 +333,7 @@ int cb_campaign_drop_listed(cb_campaign *c, const char *list, cb_error *err)
     c->nskipped = 0;
     for (const char *l = list; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
         c->nskipped++;
-    for (int i = 0; i < c->nproblems; i++) {
-        cb_campaign_problem *p = &c->problems[i];
-        if (p->generated || p->scenario >= 0 || !listed(list, p->path)) {
-            c->problems[kept++] = *p;
-            continue;
-        }
-        free(p->path);
-        free(p->name);
-    }
-    c->nproblems = kept;
-    return CB_OK;
+    return keep_problems(c, in_list, (void *)list);
 }
 
 /* Parse, then check; test-only solvers ("test-...") are left to the runner's own lookup when
