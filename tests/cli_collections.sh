@@ -89,5 +89,25 @@ conf bad 'coll/**/*.dat' 'solutions maybe'
 run "$bin" run bad.conf -o r-bad --quiet
 check "solutions: on or off" '[ "$rc" = 2 ] && grep -q "bad.conf:5: solutions: on or off" "$tmp/err"'
 
+# --- 2D-only and 3D-only solvers in one campaign: profiles per cone kind, none over an empty set ---
+if have_siconos "cli collections: per-kind profiles"; then
+  # one μ for every contact: siconos-fc2d-lemke takes no other coulomb2d problem
+  printf 'name mixed\ngenerate random kind=coulomb2d nc=3 seeds=1..2 mu=0.5\ngenerate random kind=coulomb3d nc=5 seeds=1..2\nsolver nsgs\nsolver siconos-fc2d-lemke\nsolver siconos-nsn-ac\ntol 1e-8\n' >mixed.conf
+  run "$bin" run mixed.conf -o r-mix --quiet
+  run "$bin" report r-mix
+  check "mixed kinds: no profile over all (no problem every solver takes)" '[ "$rc" = 0 ] && grep -q "^(none over all problems" r-mix/report.md'
+  check "mixed kinds: a profile section per kind" 'grep -q "^##### Profiles on the coulomb2d problems (2 of them, 2 solvers" r-mix/report.md && grep -q "^##### Profiles on the coulomb3d problems (2 of them, 2 solvers" r-mix/report.md'
+  # each kind's time profile: its own solvers only, 2 problems, and every curve ends at 1 (all solved)
+  per_kind() {
+    local k=$1 a=$2 b=$3 f=r-mix/figures/profile-time-tol0-$1.csv
+    [ -s "$f" ] && [ -s "r-mix/figures/profile-time-tol0-$k.png" ] || return 1
+    head -1 "$f" | grep -q "$a" && head -1 "$f" | grep -q "$b" || return 1
+    ! head -1 "$f" | grep -q "$4" || return 1
+    tail -1 "$f" | awk -F, '{ for (i = 2; i <= NF; i++) if ($i + 0 != 1) exit 1 }'
+  }
+  check "coulomb2d profile: nsgs and fc2d-lemke, not nsn-ac" 'per_kind coulomb2d nsgs siconos-fc2d-lemke siconos-nsn-ac'
+  check "coulomb3d profile: nsgs and nsn-ac, not fc2d-lemke" 'per_kind coulomb3d nsgs siconos-nsn-ac siconos-fc2d-lemke'
+fi
+
 echo "cli collections: $pass passed, $fail failed"
 [ "$fail" = 0 ]

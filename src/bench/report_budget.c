@@ -160,15 +160,15 @@ static int write_budget(const char *path, const cb_report_table *t, const budget
 
 /* The figure of budget kind m (0 iterations, 1 seconds): CSV, gnuplot (queued), link. */
 static int budget_figure(const cb_report_ctx *x, const cb_report_table *t, const budget_set *b,
-                         int ti, int m, FILE *md, cb_error *err)
+                         const char *tag, int m, FILE *md, cb_error *err)
 {
     static const char *const name[2] = {"iterations", "time"};
     char data[4096], out[4096], a[CB_GP_QUOTED(4096)], o[CB_GP_QUOTED(4096)], ttl[256],
          q[CB_GP_QUOTED(256)], colours[2048], vars[12288];
-    snprintf(data, sizeof data, "%s/figures/budget-%s-tol%d.csv", x->s->dir, name[m], ti);
-    snprintf(out, sizeof out, "%s/figures/budget-%s-tol%d", x->s->dir, name[m], ti);
-    snprintf(ttl, sizeof ttl, "Error within a budget of %s, tol %.0e: median over %d traced "
-             "problem%s", name[m], t->tol, b->np, b->np == 1 ? "" : "s");
+    snprintf(data, sizeof data, "%s/figures/budget-%s-%s.csv", x->s->dir, name[m], tag);
+    snprintf(out, sizeof out, "%s/figures/budget-%s-%s", x->s->dir, name[m], tag);
+    snprintf(ttl, sizeof ttl, "Error within a budget of %s, tol %.0e: median over %d traced %s",
+             name[m], t->tol, b->np, cb_report_problem_word(t, b->np));
     cb_report_colours(t, b->cols, b->nc, colours, sizeof colours);
     int rc = write_budget(data, t, b, m, err);
     if (rc == CB_OK && (rc = cb_gp_str(a, sizeof a, data, data, err)) == CB_OK &&
@@ -183,12 +183,12 @@ static int budget_figure(const cb_report_ctx *x, const cb_report_table *t, const
     if (rc == CB_OK)
         rc = cb_report_gnuplot(x, vars, "budget_error.gp", out, err);
     if (rc == CB_OK)
-        fprintf(md, "![error within a budget of %s](figures/budget-%s-tol%d.png)\n", name[m],
-                name[m], ti);
+        fprintf(md, "![error within a budget of %s](figures/budget-%s-%s.png)\n", name[m],
+                name[m], tag);
     return rc;
 }
 
-int cb_report_budget_profiles(const cb_report_ctx *x, const cb_report_table *t, int ti,
+int cb_report_budget_profiles(const cb_report_ctx *x, const cb_report_table *t, const char *tag,
                               FILE *md, cb_error *err)
 {
     budget_set b;
@@ -198,15 +198,15 @@ int cb_report_budget_profiles(const cb_report_ctx *x, const cb_report_table *t, 
         fprintf(md, "(none: no problem has a trace of every traced solver; `trace on` in the "
                     "campaign records them)\n");
     for (int m = 0; m < 2 && rc == CB_OK && b.np > 0; m++)
-        rc = budget_figure(x, t, &b, ti, m, md, err);
+        rc = budget_figure(x, t, &b, tag, m, md, err);
     if (rc == CB_OK && b.np > 0)
         fprintf(md, "\n*The least error_data each solver has reached within a budget of "
                     "iterations (left figure) and of seconds (right figure; the trace's times), "
                     "the median over the %d of %d problems on which every drawn solver left a "
                     "trace; a curve starts where it has a point on more than half of them. Lower "
                     "at a budget is better; the dashed line is the tolerance. Data: "
-                    "figures/budget-iterations-tol%d.csv, figures/budget-time-tol%d.csv.*\n\n",
-                b.np, t->np, ti, ti);
+                    "figures/budget-iterations-%s.csv, figures/budget-time-%s.csv.*\n\n",
+                b.np, t->np, tag, tag);
     set_free(&b);
     return rc;
 }

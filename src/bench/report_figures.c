@@ -112,15 +112,15 @@ static void profile_caption(const cb_report_table *t, const int *cols, int nc, c
 
 /* The profile's data and figure (gnuplot). */
 static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const int *cols,
-                        int ti, int m, int nc, double xmax, cb_error *err)
+                        const char *tag, int m, int nc, double xmax, cb_error *err)
 {
     char data[4096], out[4096], vars[20480], a[CB_GP_QUOTED(4096)], b[CB_GP_QUOTED(4096)],
          ttl[512], q[CB_GP_QUOTED(512)],
          colours[2048] = "";
-    snprintf(data, sizeof data, "%s/figures/profile-%s-tol%d.csv", x->s->dir, measures[m].file, ti);
-    snprintf(out, sizeof out, "%s/figures/profile-%s-tol%d", x->s->dir, measures[m].file, ti);
-    int k = snprintf(ttl, sizeof ttl, "Performance profile (%s), tol %.0e, %d problem%s",
-                     measures[m].what, t->tol, t->ncommon, t->ncommon == 1 ? "" : "s");
+    snprintf(data, sizeof data, "%s/figures/profile-%s-%s.csv", x->s->dir, measures[m].file, tag);
+    snprintf(out, sizeof out, "%s/figures/profile-%s-%s", x->s->dir, measures[m].file, tag);
+    int k = snprintf(ttl, sizeof ttl, "Performance profile (%s), tol %.0e, %d %s",
+                     measures[m].what, t->tol, t->ncommon, cb_report_problem_word(t, t->ncommon));
     if (t->ncommon < t->np)
         snprintf(ttl + k, sizeof ttl - (size_t)k, " (%d excluded: unsupported by a solver)",
                  t->np - t->ncommon);
@@ -142,7 +142,7 @@ static int profile_plot(const cb_report_ctx *x, const cb_report_table *t, const 
 }
 
 /* Write the profile data (exact steps at every ratio), plot it, link and caption it in md. */
-static int profile_figure(const cb_report_ctx *x, const cb_report_table *t, int ti, int m,
+static int profile_figure(const cb_report_ctx *x, const cb_report_table *t, const char *tag, int m,
                           FILE *md, cb_error *err)
 {
     size_t cells = (size_t)t->ncommon * t->ns;
@@ -151,7 +151,7 @@ static int profile_figure(const cb_report_ctx *x, const cb_report_table *t, int 
     int *cols = malloc(((size_t)t->ns + 1) * sizeof *cols), nc = 0;
     char data[4096];
     int rc = cost && ratio && taus && cols ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
-    snprintf(data, sizeof data, "%s/figures/profile-%s-tol%d.csv", x->s->dir, measures[m].file, ti);
+    snprintf(data, sizeof data, "%s/figures/profile-%s-%s.csv", x->s->dir, measures[m].file, tag);
     if (rc == CB_OK && (nc = profile_columns(t, m, cols)) == 0)
         fprintf(md, "(no work profile: no solver fills its work counters)\n");
     FILE *f = rc == CB_OK && nc > 0 ? fopen(data, "w") : NULL;
@@ -165,9 +165,9 @@ static int profile_figure(const cb_report_ctx *x, const cb_report_table *t, int 
         size_t nt = breakpoints(ratio, (size_t)t->ncommon * nc, taus);
         write_profile(f, t, cols, nc, ratio, taus, nt);
         fclose(f);
-        rc = profile_plot(x, t, cols, ti, m, nc, taus[nt - 1], err);
-        fprintf(md, "![profile %s](figures/profile-%s-tol%d.png)\n", measures[m].what,
-                measures[m].file, ti);
+        rc = profile_plot(x, t, cols, tag, m, nc, taus[nt - 1], err);
+        fprintf(md, "![profile %s](figures/profile-%s-%s.png)\n", measures[m].what,
+                measures[m].file, tag);
         profile_caption(t, cols, nc, ratio, m, md);
     }
     free(cost);
@@ -270,19 +270,94 @@ static int convergence_figure(const cb_report_ctx *x, const cb_report_table *t, 
     return rc;
 }
 
+/* Every profile of table t over its common problems (file names tagged tag). */
+static int profiles(const cb_report_ctx *x, const cb_report_table *t, const char *tag, FILE *md,
+                    cb_error *err)
+{
+    int rc = CB_OK;
+    for (int m = 0; m < 3 && rc == CB_OK; m++)
+        rc = profile_figure(x, t, tag, m, md, err);
+    if (rc == CB_OK)
+        rc = cb_report_data_profile(x, t, tag, md, err);
+    if (rc == CB_OK)
+        rc = cb_report_budget_profiles(x, t, tag, md, err);
+    return rc;
+}
+
+/* 1 when solver label takes every problem of cone kind `kind` at tol in res (no row of that kind
+ * refused as unsupported) and has some row of it. */
+static int takes_kind(const cb_results *res, double tol, const char *kind, const char *label)
+{
+    int some = 0;
+    for (int i = 0; i < res->nrows; i++) {
+        const cb_result *r = &res->rows[i];
+        if (r->tol != tol || strcmp(r->kind, kind) || strcmp(r->label, label))
+            continue;
+        if (r->status == CB_STATUS_UNSUPPORTED)
+            return 0;
+        some = 1;
+    }
+    return some;
+}
+
+/* The profiles of one cone kind: its problems and the solvers that take all of them, as a table
+ * of its own (drawn with at least one problem and two solvers). */
+static int kind_profile(const cb_report_ctx *x, const cb_report_table *t, int ti,
+                        const char *kind, FILE *md, cb_error *err)
+{
+    cb_results view = {malloc(((size_t)x->res.nrows + 1) * sizeof *view.rows), 0, 0, 0};
+    cb_report_table sub;
+    char tag[64];
+    if (!view.rows)
+        return cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < x->res.nrows; i++) {
+        const cb_result *r = &x->res.rows[i];
+        if (r->tol == t->tol && !strcmp(r->kind, kind) && takes_kind(&x->res, t->tol, kind, r->label))
+            view.rows[view.nrows++] = *r;
+    }
+    int rc = cb_report_table_build(&view, t->tol, &sub);
+    if (rc == CB_OK && sub.ncommon > 0 && sub.ns >= 2) {
+        snprintf(tag, sizeof tag, "tol%d-%s", ti, kind);
+        fprintf(md, "\n##### Profiles on the %s problems (%d of them, %d solvers that take them "
+                    "all)\n\n", kind, sub.ncommon, sub.ns);
+        rc = profiles(x, &sub, tag, md, err);
+    }
+    if (rc == CB_OK && (sub.ncommon == 0 || sub.ns < 2))
+        fprintf(md, "\n(%s problems: fewer than two solvers take them all, no profile)\n", kind);
+    cb_report_table_free(&sub);
+    free(view.rows);
+    return rc == CB_ERR_NOMEM ? cb_fail(err, rc, "out of memory") : rc;
+}
+
+/* When some solver refuses some problem of a table holding several cone kinds: the profiles of
+ * each kind (never over an empty set). */
+static int kind_profiles(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
+                         cb_error *err)
+{
+    int rc = CB_OK, nkinds = 0;
+    for (int p = 0; p < t->np; p++)
+        nkinds += cb_report_index_of(t->kinds, p, t->kinds[p]) < 0;
+    if (t->ncommon == t->np || nkinds < 2)
+        return CB_OK;
+    for (int p = 0; p < t->np && rc == CB_OK; p++)
+        if (cb_report_index_of(t->kinds, p, t->kinds[p]) < 0) /* each kind once */
+            rc = kind_profile(x, t, ti, t->kinds[p], md, err);
+    return rc;
+}
+
 int cb_report_figures(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
                       cb_error *err)
 {
+    char tag[32];
     int rc = CB_OK;
+    snprintf(tag, sizeof tag, "tol%d", ti);
     fprintf(md, "\n#### Performance profiles\n\n");
     if (t->ncommon == 0)
-        fprintf(md, "(none: no problem is supported by every solver)\n");
-    for (int m = 0; m < 3 && rc == CB_OK && t->ncommon > 0; m++)
-        rc = profile_figure(x, t, ti, m, md, err);
-    if (rc == CB_OK && t->ncommon > 0)
-        rc = cb_report_data_profile(x, t, ti, md, err);
-    if (rc == CB_OK && t->ncommon > 0)
-        rc = cb_report_budget_profiles(x, t, ti, md, err);
+        fprintf(md, "(none over all problems: no problem is supported by every solver)\n");
+    if (t->ncommon > 0)
+        rc = profiles(x, t, tag, md, err);
+    if (rc == CB_OK)
+        rc = kind_profiles(x, t, ti, md, err);
     fprintf(md, "\n#### Convergence (one figure per problem)\n\nThe trace's error against "
                 "iteration + 1 (left: iteration 0 is drawn at 1 on the log axis) and against "
                 "time (right: a time of 0 is drawn at the left edge); a marker at every traced "

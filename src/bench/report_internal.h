@@ -68,6 +68,11 @@ int cb_report_unsupported(const cb_report_cell *c);
 /* Statistics of solver s of t (label borrowed from t). */
 void cb_report_stats(const cb_report_limits *lim, const cb_report_table *t, int s,
                      cb_report_solver *st);
+/* "problem(s)" for n problems of t, "KIND problem(s)" when all of t's have one cone kind
+ * (static buffer: a figure title's word). */
+const char *cb_report_problem_word(const cb_report_table *t, int n);
+/* The index of s in list[0..n), -1 when absent. */
+int cb_report_index_of(const char **list, int n, const char *s);
 /* The fastest solver that solved problem p (median time), -1 when none did. */
 int cb_report_winner(const cb_report_table *t, int p);
 /* The figures of table t (tolerance number ti) under DIR/figures/, their links and captions in
@@ -82,12 +87,12 @@ int cb_report_work_columns(const cb_report_table *t, int *cols);
 /* The fixed colours of solvers cols[0..nc) of t, space separated, into buf. */
 void cb_report_colours(const cb_report_table *t, const int *cols, int nc, char *buf, size_t len);
 /* The data profile of table t (report_profiles.c): its CSV, figure, link and caption in md. */
-int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
+int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, const char *tag, FILE *md,
                            cb_error *err);
 /* The table of time per contact (solved runs' time / nc: median, min, max) of table t. */
 int cb_report_time_per_contact(const cb_report_table *t, FILE *md);
 /* The fixed-budget error profiles of table t (report_budget.c): iterations and seconds. */
-int cb_report_budget_profiles(const cb_report_ctx *x, const cb_report_table *t, int ti,
+int cb_report_budget_profiles(const cb_report_ctx *x, const cb_report_table *t, const char *tag,
                               FILE *md, cb_error *err);
 /* DIR/report.html from DIR/report.md (report_html.c): one page, figures' SVG inlined. */
 int cb_report_html(const char *dir, cb_error *err);

@@ -109,8 +109,8 @@ static int data_plot(const cb_report_ctx *x, const cb_report_table *t, const int
 {
     char vars[12288], a[CB_GP_QUOTED(4096)], o[CB_GP_QUOTED(4096)], ttl[256],
          q[CB_GP_QUOTED(256)], colours[2048];
-    snprintf(ttl, sizeof ttl, "Data profile (work), tol %.0e, %d problem%s", t->tol, t->ncommon,
-             t->ncommon == 1 ? "" : "s");
+    snprintf(ttl, sizeof ttl, "Data profile (work), tol %.0e, %d %s", t->tol, t->ncommon,
+             cb_report_problem_word(t, t->ncommon));
     cb_report_colours(t, cols, nc, colours, sizeof colours);
     int rc = cb_gp_str(a, sizeof a, data, data, err);
     if (rc == CB_OK)
@@ -156,7 +156,7 @@ static size_t data_budgets(const cb_report_table *t, const int *cols, int nc, do
     return distinct_budgets(b, (size_t)t->ncommon * nc, ks);
 }
 
-int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, int ti, FILE *md,
+int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, const char *tag, FILE *md,
                            cb_error *err)
 {
     size_t cells = (size_t)t->ncommon * t->ns + 1, nk = 0;
@@ -164,8 +164,8 @@ int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, int
     int *cols = malloc(((size_t)t->ns + 1) * sizeof *cols), nc = 0;
     char data[4096], out[4096];
     int rc = b && ks && cols ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
-    snprintf(data, sizeof data, "%s/figures/data-work-tol%d.csv", x->s->dir, ti);
-    snprintf(out, sizeof out, "%s/figures/data-work-tol%d", x->s->dir, ti);
+    snprintf(data, sizeof data, "%s/figures/data-work-%s.csv", x->s->dir, tag);
+    snprintf(out, sizeof out, "%s/figures/data-work-%s", x->s->dir, tag);
     if (rc == CB_OK && (nc = cb_report_work_columns(t, cols)) > 0)
         nk = data_budgets(t, cols, nc, b, ks);
     if (rc == CB_OK && nk == 0)
@@ -180,7 +180,7 @@ int cb_report_data_profile(const cb_report_ctx *x, const cb_report_table *t, int
         if (rc == CB_OK)
             rc = data_plot(x, t, cols, nc, data, out, ks[0] / DATA_MARGIN,
                            ks[nk - 1] * DATA_MARGIN, err);
-        fprintf(md, "![data profile work](figures/data-work-tol%d.png)\n", ti);
+        fprintf(md, "![data profile work](figures/data-work-%s.png)\n", tag);
         data_caption(t, cols, nc, b, ks, nk, md);
     }
     free(b);

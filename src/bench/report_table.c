@@ -99,12 +99,23 @@ int cb_report_load(const char *dir, cb_results *res, cb_results *seq, cb_report_
     return rc;
 }
 
-static int index_of(const char **list, int n, const char *s)
+int cb_report_index_of(const char **list, int n, const char *s)
 {
     for (int i = 0; i < n; i++)
         if (!strcmp(list[i], s))
             return i;
     return -1;
+}
+
+const char *cb_report_problem_word(const cb_report_table *t, int n)
+{
+    static char word[48];
+    int same = t->np > 0;
+    for (int p = 1; p < t->np && same; p++)
+        same = !strcmp(t->kinds[p], t->kinds[0]);
+    snprintf(word, sizeof word, "%s%sproblem%s", same ? t->kinds[0] : "", same ? " " : "",
+             n == 1 ? "" : "s");
+    return word;
 }
 
 int cb_report_tols(const cb_results *r, double *tols, int max)
@@ -188,12 +199,12 @@ static void list_names(const cb_results *r, cb_report_table *t)
         const cb_result *row = &r->rows[i];
         if (row->tol != t->tol)
             continue;
-        if (index_of(t->probs, t->np, row->problem) < 0) {
+        if (cb_report_index_of(t->probs, t->np, row->problem) < 0) {
             t->kinds[t->np] = row->kind;
             t->ncs[t->np] = row->nc;
             t->probs[t->np++] = row->problem;
         }
-        if (index_of(t->solvs, t->ns, row->label) < 0)
+        if (cb_report_index_of(t->solvs, t->ns, row->label) < 0)
             t->solvs[t->ns++] = row->label;
     }
 }
@@ -207,7 +218,8 @@ static void fill_cells(const cb_results *r, cb_report_table *t, int *cell_of, do
         cell_of[i] = -1;
         if (row->tol != t->tol)
             continue;
-        int p = index_of(t->probs, t->np, row->problem), so = index_of(t->solvs, t->ns, row->label);
+        int p = cb_report_index_of(t->probs, t->np, row->problem);
+        int so = cb_report_index_of(t->solvs, t->ns, row->label);
         cell_of[i] = p * t->ns + so;
         add_to_cell(&t->cells[cell_of[i]], row);
         t->has_dist |= !isnan(row->dist_ref);
