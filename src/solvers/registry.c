@@ -10,6 +10,12 @@
 #ifndef CB_HAVE_SICONOS
 #define CB_HAVE_SICONOS 1
 #endif
+#ifndef CB_HAVE_BULLET
+#define CB_HAVE_BULLET 0
+#endif
+#ifndef CB_HAVE_DART
+#define CB_HAVE_DART 0
+#endif
 
 static const cb_solver *const registry[] = {
     &cb_solver_nsgs,         &cb_solver_psor,
@@ -20,6 +26,12 @@ static const cb_solver *const registry[] = {
 #if CB_HAVE_SICONOS /* the optional back end (make SICONOS=0 builds without it) */
     CB_SICONOS_SOLVERS,
 #endif
+#if CB_HAVE_BULLET /* the game engines' solvers (make BULLET=0 / DART=0 builds without them) */
+    CB_BULLET_SOLVERS,
+#endif
+#if CB_HAVE_DART
+    CB_DART_SOLVERS,
+#endif
 };
 
 /* Solvers whose loop cannot be interrupted at the time limit: cb_solve_limited runs them in a
@@ -27,6 +39,12 @@ static const cb_solver *const registry[] = {
 static const cb_solver *const cannot_stop[] = {
 #if CB_HAVE_SICONOS
     CB_SICONOS_SOLVERS,
+#endif
+#if CB_HAVE_BULLET
+    CB_BULLET_SOLVERS,
+#endif
+#if CB_HAVE_DART
+    CB_DART_SOLVERS,
 #endif
     NULL};
 
