@@ -64,6 +64,26 @@ int cb_solver_has_long_kernels(const cb_solver *solver)
     return solver == &cb_solver_nsn || solver == &cb_solver_ipm;
 }
 
+/* The game-engine adapters solve the engines' boxed LCP (solvers/engines/engines_adapter.c). */
+static const cb_solver *const box_friction[] = {
+#if CB_HAVE_BULLET
+    CB_BULLET_SOLVERS,
+#endif
+#if CB_HAVE_DART
+    CB_DART_SOLVERS,
+#endif
+    NULL};
+
+const char *cb_solver_model_gap(const cb_solver *solver)
+{
+    for (size_t i = 0; box_friction[i]; i++)
+        if (solver == box_friction[i])
+            return "it solves the engine's model, not the exact cone: a friction box per "
+                   "component, bounds fixed from the frictionless normals (Dantzig), not scaled "
+                   "by the normal (Lemke), a sweep cap (PGS)";
+    return NULL;
+}
+
 int cb_solver_built_with_siconos(void) { return CB_HAVE_SICONOS; }
 
 #define NBUILTIN ((int)(sizeof registry / sizeof *registry))

@@ -17,6 +17,10 @@ int cb_solver_stops_at_limit(const cb_solver *solver);
  * factorisation that cannot be interrupted (nsn, ipm): cb_solve_limited runs them in a child
  * process on large problems. */
 int cb_solver_has_long_kernels(const cb_solver *solver);
+/* NULL, or why solver answers another friction model than the exact cone (the game-engine
+ * adapters' box, registry.c): the conformance checks that need the exact answer (warm_start,
+ * known) then report that they cannot pass, with this reason. */
+const char *cb_solver_model_gap(const cb_solver *solver);
 /* cb_solve with the budget held for every solver (solvers/solve_limited.c): a solver that
  * cannot stop itself (and, without a server, nsn and ipm on problems of 1000 unknowns or more:
  * cb_solver_has_long_kernels) runs in a child process killed once its CPU time reaches the

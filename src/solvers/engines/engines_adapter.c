@@ -26,7 +26,10 @@
  * solver_error is the engine's own residual: max_i |x_i − clamp(x_i − w_i, lo_i, hi_i)| on its
  * boxed LCP (bounds scaled by the normal), i.e. how well the engine solved the problem it was
  * given; the judge's error measures the distance to the exact cone's answer.
- * The engines cannot be interrupted: the harness runs them in a child process at a time limit.
+ * The sweep (PGS) or pivot (Lemke) cap is the option iterations (the engine's default), at most
+ * the run's max_iter. A non-finite q or start is not handed to the engine: status diverged at 0
+ * iterations. The engines cannot be interrupted: the harness runs them in a child process at a
+ * time limit.
  */
 #include "engines_internal.h"
 #include "solvers_internal.h"
@@ -216,15 +219,16 @@ static double box_residual(const cb_eng_box *box, const double *x)
 }
 
 /* Diverged on a non-finite answer; PGS: converged when its own stop test fired before the sweep
- * cap, else max_iter; Dantzig and Lemke: converged when the engine accepted its answer, else
- * stalled. */
-static cb_status status_of(const eng_work *w, const cb_eng_result *res, const cb_solution *sol)
+ * cap (the option iterations, at most max_iter), else max_iter; Dantzig and Lemke: converged
+ * when the engine accepted its answer, else stalled. */
+static cb_status status_of(const eng_work *w, const cb_eng_result *res, int cap,
+                           const cb_solution *sol)
 {
     cb_eng_backend b = w->row->backend;
     if (!cb_all_finite(sol->p, sol->n))
         return CB_STATUS_DIVERGED;
     if (b == CB_ENG_BULLET_PGS || b == CB_ENG_DART_PGS)
-        return res->ok && res->iterations < w->iterations ? CB_STATUS_CONVERGED
+        return res->ok && res->iterations < cap ? CB_STATUS_CONVERGED
                                                           : CB_STATUS_MAX_ITER;
     return res->ok ? CB_STATUS_CONVERGED : CB_STATUS_STALLED;
 }
@@ -236,13 +240,21 @@ static int eng_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     cb_eng_result res = {0, 0, 0};
     double t0 = cb_now();
     memcpy(w->x, sol->p, sol->n * sizeof(double));
+    if (!cb_all_finite(w->x, sol->n) || !cb_all_finite(w->prob->q, sol->n)) {
+        info->status = CB_STATUS_DIVERGED; /* not handed to the engine (DART asserts on NaN) */
+        info->iterations = 0;
+        info->solver_error = NAN;
+        cb_problem_y(w->prob, sol->p, sol->y);
+        return CB_OK;
+    }
+    int cap = (int)(w->iterations < s->max_iter ? w->iterations : s->max_iter);
 #if CB_HAVE_BULLET
     if (w->row->bullet)
-        cb_eng_bullet_solve(w->row->backend, &w->box, (int)w->iterations, w->x, &res);
+        cb_eng_bullet_solve(w->row->backend, &w->box, cap, w->x, &res);
 #endif
 #if CB_HAVE_DART
     if (!w->row->bullet)
-        cb_eng_dart_solve(w->row->backend, &w->box, (int)w->iterations, w->x, &res);
+        cb_eng_dart_solve(w->row->backend, &w->box, cap, w->x, &res);
 #endif
     if (res.threw)
         return cb_fail(err, CB_ERR_NOMEM, "%s: the engine threw (out of memory)", w->row->name);
@@ -251,7 +263,7 @@ static int eng_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
     info->iterations = res.iterations;
     info->solver_error = box_residual(&w->box, w->x);
-    info->status = status_of(w, &res, sol);
+    info->status = status_of(w, &res, cap, sol);
     return cb_info_trace(info, s, res.iterations, t0, info->solver_error) == CB_OK
                ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
 }
