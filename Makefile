@@ -480,7 +480,7 @@ install: $(BIN) $(LIB) $(SOLIB)
 	$(if $(DOCS),install -m 644 $(DOCS) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	install -m 644 docs/guide.md $(DESTDIR)$(PREFIX)/share/doc/conebench/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	  -e 's|@SICONOS_LIBS@|$(SICONOS_LIBS)|g' conebench.pc.in \
+	  -e 's|@SICONOS_LIBS@|$(SICONOS_LIBS)|g' -e 's|@ENGINE_LIBS@|$(ENGINE_LIBS)|g' conebench.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/conebench.pc
 	install -d $(DESTDIR)$(PYDIR)/conebench
 	install -m 644 python/conebench/*.py $(DESTDIR)$(PYDIR)/conebench/

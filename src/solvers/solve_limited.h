@@ -10,8 +10,8 @@
 double cb_wall_guard(const cb_settings *s);
 
 /* 1 when solver stops itself at settings->time_limit (every conebench solver checks the clock
- * in its loop), 0 for the Siconos adapters (their loops cannot be interrupted; registry.c marks
- * them). */
+ * in its loop), 0 for the Siconos and game-engine adapters (their loops cannot be interrupted;
+ * registry.c marks them). */
 int cb_solver_stops_at_limit(const cb_solver *solver);
 /* 1 for the solvers that stop themselves between steps but whose steps include a sparse
  * factorisation that cannot be interrupted (nsn, ipm): cb_solve_limited runs them in a child
