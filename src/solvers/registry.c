@@ -16,6 +16,19 @@
 #ifndef CB_HAVE_DART
 #define CB_HAVE_DART 0
 #endif
+/* The game-engine adapters built (make BULLET=0 / DART=0 leaves them out), each followed by a
+ * comma. */
+#if CB_HAVE_BULLET
+#define BULLET_BUILT CB_BULLET_SOLVERS,
+#else
+#define BULLET_BUILT
+#endif
+#if CB_HAVE_DART
+#define DART_BUILT CB_DART_SOLVERS,
+#else
+#define DART_BUILT
+#endif
+#define ENGINES_BUILT BULLET_BUILT DART_BUILT
 
 static const cb_solver *const registry[] = {
     &cb_solver_nsgs,         &cb_solver_psor,
@@ -26,12 +39,7 @@ static const cb_solver *const registry[] = {
 #if CB_HAVE_SICONOS /* the optional back end (make SICONOS=0 builds without it) */
     CB_SICONOS_SOLVERS,
 #endif
-#if CB_HAVE_BULLET /* the game engines' solvers (make BULLET=0 / DART=0 builds without them) */
-    CB_BULLET_SOLVERS,
-#endif
-#if CB_HAVE_DART
-    CB_DART_SOLVERS,
-#endif
+    ENGINES_BUILT /* the game engines' solvers */
 };
 
 /* Solvers whose loop cannot be interrupted at the time limit: cb_solve_limited runs them in a
@@ -40,13 +48,7 @@ static const cb_solver *const cannot_stop[] = {
 #if CB_HAVE_SICONOS
     CB_SICONOS_SOLVERS,
 #endif
-#if CB_HAVE_BULLET
-    CB_BULLET_SOLVERS,
-#endif
-#if CB_HAVE_DART
-    CB_DART_SOLVERS,
-#endif
-    NULL};
+    ENGINES_BUILT NULL};
 
 int cb_solver_stops_at_limit(const cb_solver *solver)
 {
@@ -65,14 +67,7 @@ int cb_solver_has_long_kernels(const cb_solver *solver)
 }
 
 /* The game-engine adapters solve the engines' boxed LCP (solvers/engines/engines_adapter.c). */
-static const cb_solver *const box_friction[] = {
-#if CB_HAVE_BULLET
-    CB_BULLET_SOLVERS,
-#endif
-#if CB_HAVE_DART
-    CB_DART_SOLVERS,
-#endif
-    NULL};
+static const cb_solver *const box_friction[] = {ENGINES_BUILT NULL};
 
 const char *cb_solver_model_gap(const cb_solver *solver)
 {
