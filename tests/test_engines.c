@@ -5,8 +5,9 @@
  * r_Tk = −clamp(q_tk, ±μ r_n), which is the exact answer when sticking or sliding along an axis
  * and the box's corner, ‖r_T‖ = √2 μ r_n, when sliding along the diagonal: the judge must say
  * not solved, with the closed-form error of that corner. bullet-lemke ignores limitDependency
- * (btLemkeSolver.h): its friction bound is μ itself. Each case skips, saying so, when the
- * adapters are not built (make BULLET=0 DART=0). */
+ * (btLemkeSolver.h): its friction bound is μ itself. The same on rollspin3d for the rolling
+ * and spin bounds (μ_r, μ_s). Each case skips, saying so, when the adapters are not built
+ * (make BULLET=0 DART=0). */
 #include "test_support.h"
 
 #include <math.h>
@@ -195,6 +196,64 @@ static void test_sliding_diagonal(void **state)
     cb_problem_free(prob);
 }
 
+/* rollspin3d (d = 6), W = diag(W_N, 1, ..., 1), r_N = R_N: each component bounded on its own by
+ * the engines, μ for r_T, μ_r for m_R, μ_s for m_S (cone.h's layout). Loads along the axes of
+ * every block: the box's answer is the exact product-disk cone's (solved); a rolling load along
+ * the diagonal: ‖m_R‖ = √2 μ_r r_N, outside the rolling disk by √2 − 1, not solved (nsn: the
+ * exact cone's answer, ‖m_R‖ = μ_r r_N). */
+#define MU_R 0.1
+#define MU_S 0.05
+static cb_problem *rollspin(const double *qrest)
+{
+    cb_problem *prob = NULL;
+    cb_error err;
+    assert_int_equal(cb_problem_alloc(CB_KIND_ROLLSPIN3D, 1, CB_STORAGE_DENSE, 0, &prob, &err),
+                     CB_OK);
+    for (int k = 0; k < 6; k++)
+        prob->W[k * 7] = k == 0 ? W_N : 1.0;
+    prob->q[0] = -W_N * R_N;
+    memcpy(prob->q + 1, qrest, 5 * sizeof(double));
+    prob->mu[0] = MU;
+    prob->mu_r[0] = MU_R;
+    prob->mu_s[0] = MU_S;
+    assert_int_equal(cb_problem_check(prob, &err), CB_OK);
+    return prob;
+}
+
+static void test_rolling_and_spin(void **state)
+{
+    (void)state;
+    const cb_solver *sv[NENGINES];
+    built(sv);
+    const double bound[6] = {0, MU * R_N, MU * R_N, MU_R * R_N, MU_R * R_N, MU_S * R_N};
+    const double axes[5] = {1.0, 0.0, 0.5, 0.0, -0.3}, diag[5] = {0.0, 0.0, 0.5, 0.5, 0.0};
+    cb_settings s;
+    cb_settings_default(&s);
+    for (int c = 0; c < 2; c++) {
+        cb_problem *prob = rollspin(c == 0 ? axes : diag);
+        for (int i = 0; i < NENGINES; i++) {
+            if (!sv[i] || !strcmp(engines[i], "bullet-lemke")) /* its bounds: μ's alone */
+                continue;
+            cbt_run_result r = cbt_run(sv[i], prob, &s, NULL);
+            assert_int_equal(r.rc, CB_OK);
+            assert_true(fabs(r.p[0] - R_N) <= EXACT_TOL);
+            for (int k = 1; k < 6; k++) /* the box: −clamp(q_k, ±bound_k) */
+                assert_true(fabs(r.p[k] + fmin(fmax(prob->q[k], -bound[k]), bound[k])) <=
+                            EXACT_TOL);
+            assert_int_equal(r.info.solved, c == 0);
+            if (c == 1)
+                assert_true(fabs(hypot(r.p[3], r.p[4]) / (MU_R * r.p[0]) - sqrt(2.0)) <=
+                            EXACT_TOL);
+            cbt_run_free(&r);
+        }
+        cbt_run_result r = cbt_run(cb_solver_find("nsn"), prob, &s, NULL);
+        assert_true(r.info.solved);
+        assert_true(fabs(hypot(r.p[3], r.p[4]) - (c == 0 ? bound[3] : MU_R * R_N)) <= 1e-7);
+        cbt_run_free(&r);
+        cb_problem_free(prob);
+    }
+}
+
 /* Options and limits: facets other than 4 and a zero sweep cap are refused, naming the option;
  * a problem above the dense-copy limit is refused by supports() (status unsupported). */
 static void test_options_and_limits(void **state)
@@ -252,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_sticking),
         cmocka_unit_test(test_sliding_axis),
         cmocka_unit_test(test_sliding_diagonal),
+        cmocka_unit_test(test_rolling_and_spin),
         cmocka_unit_test(test_options_and_limits),
     };
     return cmocka_run_group_tests_name("engines", tests, NULL, NULL);
