@@ -493,4 +493,4 @@ install-check: $(BIN) $(LIB) $(SOLIB)
 
 # fuzz-corpus/ (the fuzzers' corpus and findings) is kept.
 clean:
-	rm -rf build build-nosiconos build-asan build-cov build-fuzz bin
+	rm -rf build build-no* build-asan build-cov build-fuzz bin
