@@ -154,8 +154,10 @@ static int read_options(const eng_row *row, const cb_settings *s, long *iters, c
     long facets = 0;
     int rc = cb_options_check(s, row->options, row->name, err);
     if (rc == CB_OK)
-        rc = cb_option_int(s, row->options, "facets", CB_ENG_BOX_FACETS, CB_ENG_BOX_FACETS,
-                           &facets, err);
+        rc = cb_option_int(s, row->options, "facets", 1, CB_ENG_ITER_MAX, &facets, err);
+    if (rc == CB_OK && facets != CB_ENG_BOX_FACETS)
+        rc = cb_fail(err, CB_ERR_INPUT, "option facets: %ld is not supported: only %d (the box "
+                     "both engines build for a contact)", facets, CB_ENG_BOX_FACETS);
     *iters = row->default_iters;
     if (rc == CB_OK && row->default_iters > 0)
         rc = cb_option_int(s, row->options, "iterations", 1, CB_ENG_ITER_MAX, iters, err);
