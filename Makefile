@@ -1,12 +1,16 @@
 # conebench — GNU Make build. `make` builds libconebench.a, libconebench.so and bin/conebench;
 # `make test` runs every test; `make install PREFIX=...`; `make SICONOS=0` builds without the
-# Siconos adapters (and without Siconos); see `make help`.
+# Siconos adapters (and without Siconos), `make BULLET=0 DART=0` without the game-engine
+# adapters (and without Bullet, DART); see `make help`.
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
 
 CC      ?= cc
 SICONOS ?= 1
-BUILD   ?= $(if $(filter 0,$(SICONOS)),build-nosiconos,build)
+BULLET  ?= 1
+DART    ?= 1
+BUILD   ?= build$(if $(filter 0,$(SICONOS)),-nosiconos)$(if $(filter 0,$(BULLET)),-nobullet)$(if \
+           $(filter 0,$(DART)),-nodart)
 # The version is defined once, in include/conebench/common.h (CB_VERSION).
 VERSION := $(shell sed -n 's/^#define CB_VERSION "\(.*\)"$$/\1/p' include/conebench/common.h)
 SOVERSION := 0
@@ -24,6 +28,16 @@ SICONOS_CFLAGS := -I/usr/include/siconos -I/usr/include/siconos/numerics
 SICONOS_LIBS   := -lsiconos_numerics
 endif
 HAVE_SICONOS := -DCB_HAVE_SICONOS=$(if $(filter 0,$(SICONOS)),0,1)
+# The game-engine adapters (src/solvers/engines/: C, with the C++ kept in one file per engine):
+# Bullet 3 in double precision (libBullet*-float64), DART 6 (header-only use of its LCP solvers).
+HAVE_ENGINES := -DCB_HAVE_BULLET=$(if $(filter 0,$(BULLET)),0,1) -DCB_HAVE_DART=$(if $(filter 0,$(DART)),0,1)
+ENGINE_SRC := $(if $(filter 0,$(BULLET)),,src/solvers/engines/engines_bullet.cpp) \
+              $(if $(filter 0,$(DART)),,src/solvers/engines/engines_dart.cpp)
+ENGINE_LIBS := $(if $(filter 0,$(BULLET)),,-lBulletDynamics-float64 -lBulletCollision-float64 \
+               -lLinearMath-float64) $(if $(filter 0,$(DART)),,-ldart) $(if $(strip $(ENGINE_SRC)),-lstdc++)
+ENGINE_CXXFLAGS := -std=c++17 -Wall -Wextra -Werror $(OPT) -fPIC -DBT_USE_DOUBLE_PRECISION \
+                   -isystem /usr/include/bullet -isystem /usr/include/eigen3
+CXX     ?= g++
 # Library objects are position independent (one set for libconebench.a and .so; the bits of
 # every result are the same, tests/repro.sh checks it).
 PIC     := -fPIC -fno-semantic-interposition
@@ -32,11 +46,12 @@ PIC     := -fPIC -fno-semantic-interposition
 OPENMP  ?= -fopenmp
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) $(OPENMP) $(EXTRA_CFLAGS) $(SRC_INC) $(HAVE_SICONOS) \
              $(PKG_CFLAGS) $(SICONOS_CFLAGS)
-CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(OPENMP) $(PIC) $(EXTRA_CFLAGS) $(HAVE_SICONOS) $(PKG_CFLAGS)
+CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(OPENMP) $(PIC) $(EXTRA_CFLAGS) $(HAVE_SICONOS) $(HAVE_ENGINES) \
+              $(PKG_CFLAGS)
 # What the library links against: libfclib/HDF5 (FCLIB files), KLU and CHOLMOD (SuiteSparse:
 # nsn's sparse LU, ipm's sparse Cholesky), LAPACKE/OpenBLAS, libcrypto (SHA-256; Debian's HDF5
 # needs it anyway), libgomp (OpenMP), libm; Siconos only with the adapters.
-LIB_DEPS = $(SICONOS_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto $(if $(OPENMP),-lgomp) -ldl -lm
+LIB_DEPS = $(SICONOS_LIBS) $(ENGINE_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto $(if $(OPENMP),-lgomp) -ldl -lm
 LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
@@ -48,7 +63,9 @@ LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 # io; mech, the harness and the gate are internal static libraries (not installed) linked into
 # the CLI and into the tests that test them.
 API_DIRS := src/core src/solvers $(if $(filter 0,$(SICONOS)),,src/solvers/siconos) src/io
-API_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(foreach d,$(API_DIRS),$(wildcard $(d)/*.c)))
+API_DIRS += $(if $(strip $(ENGINE_SRC)),src/solvers/engines)
+API_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(foreach d,$(API_DIRS),$(wildcard $(d)/*.c))) \
+            $(patsubst %.cpp,$(BUILD)/%.o,$(ENGINE_SRC))
 MECH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/mech/*.c src/mech/scenarios/*.c))
 GATE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/bench/gate*.c))
 HARNESS_OBJ := $(filter-out $(GATE_OBJ),$(patsubst %.c,$(BUILD)/%.o,$(wildcard src/bench/*.c)))
@@ -76,13 +93,16 @@ HEADERS  := $(wildcard include/conebench/*.h src/*/*.h src/*/*/*.h cli/*.h tests
 DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
             libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
             libclang-rt-14-dev parallel lcov libgomp1 python3-numpy python3-scipy python3-pandas \
-            $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev)
+            $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev) \
+            $(if $(filter 0,$(BULLET)),,libbullet-dev) $(if $(filter 0,$(DART)),,libdart-dev)
 DEP_HEADERS := /usr/include/fclib.h /usr/include/suitesparse/klu.h \
                /usr/include/suitesparse/cholmod.h \
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
                /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h /usr/include/cmocka.h \
                /usr/include/openssl/sha.h /usr/bin/pkg-config /usr/bin/gnuplot \
-               $(if $(filter 0,$(SICONOS)),,/usr/include/siconos/numerics/NumericsMatrix.h)
+               $(if $(filter 0,$(SICONOS)),,/usr/include/siconos/numerics/NumericsMatrix.h) \
+               $(if $(filter 0,$(BULLET)),,/usr/include/bullet/BulletDynamics/MLCPSolvers/btDantzigSolver.h) \
+               $(if $(filter 0,$(DART)),,/usr/include/dart/constraint/DantzigBoxedLcpSolver.hpp)
 DEPS_STAMP := $(BUILD)/config.mk
 
 export CONEBENCH_QUICK CONEBENCH_DATA LSAN_OPTIONS ASAN_OPTIONS
@@ -93,7 +113,8 @@ export CONEBENCH_QUICK CONEBENCH_DATA LSAN_OPTIONS ASAN_OPTIONS
 all: $(BIN) $(LIB) $(SOLIB)
 
 help:
-	@echo "make              build libconebench.a, libconebench.so and bin/conebench (SICONOS=0: without Siconos)"
+	@echo "make              build libconebench.a, libconebench.so and bin/conebench (SICONOS=0: without Siconos;"
+	@echo "                  BULLET=0 DART=0: without the game-engine adapters)"
 	@echo "make install      PREFIX=/usr/local: CLI, libraries, headers, conebench.pc, man page, guide, plots, campaigns, Python package"
 	@echo "make install-check  install into a temporary prefix and build examples/embed with pkg-config"
 	@echo "make check        the quick tier: unit tests and CLI scripts (under 3 minutes on 2 cores)"
@@ -165,6 +186,7 @@ INC_cli       := -Iinclude -Icli -Isrc/studies -Isrc/bench -Isrc/mech -Isrc/mech
 $(BUILD)/src/core/%.o:           LAYER_INC = $(INC_core)
 $(BUILD)/src/solvers/%.o:        LAYER_INC = $(INC_solvers)
 $(BUILD)/src/solvers/siconos/%.o: LAYER_INC = $(INC_solvers) $(SICONOS_CFLAGS)
+$(BUILD)/src/solvers/engines/%.o: LAYER_INC = $(INC_solvers) -Isrc/solvers/engines
 $(BUILD)/src/io/%.o:             LAYER_INC = $(INC_io)
 $(BUILD)/src/mech/%.o:           LAYER_INC = $(INC_mech)
 $(BUILD)/src/mech/scenarios/%.o: LAYER_INC = $(INC_scenarios)
@@ -178,6 +200,11 @@ $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC $<")
 	$(Q)$(CC) $(CFLAGS_BASE) $(LAYER_INC) -MMD -MP -c $< -o $@
+# The engine adapters' C++ (src/solvers/engines/*.cpp: behind C entry points).
+$(BUILD)/%.o: %.cpp | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CXX $<")
+	$(Q)$(CXX) $(ENGINE_CXXFLAGS) $(LAYER_INC) -MMD -MP -c $< -o $@
 
 $(LIB): $(API_OBJ)
 $(MECH_A): $(MECH_OBJ)
@@ -453,7 +480,7 @@ install: $(BIN) $(LIB) $(SOLIB)
 	$(if $(DOCS),install -m 644 $(DOCS) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	install -m 644 docs/guide.md $(DESTDIR)$(PREFIX)/share/doc/conebench/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	  -e 's|@SICONOS_LIBS@|$(SICONOS_LIBS)|g' conebench.pc.in \
+	  -e 's|@SICONOS_LIBS@|$(SICONOS_LIBS)|g' -e 's|@ENGINE_LIBS@|$(ENGINE_LIBS)|g' conebench.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/conebench.pc
 	install -d $(DESTDIR)$(PYDIR)/conebench
 	install -m 644 python/conebench/*.py $(DESTDIR)$(PYDIR)/conebench/
@@ -466,4 +493,4 @@ install-check: $(BIN) $(LIB) $(SOLIB)
 
 # fuzz-corpus/ (the fuzzers' corpus and findings) is kept.
 clean:
-	rm -rf build build-nosiconos build-asan build-cov build-fuzz bin
+	rm -rf build build-no* build-asan build-cov build-fuzz bin

@@ -73,13 +73,22 @@ static int conform(const cb_solver *sv, const conf_args *a, char *failed, size_t
     if (rc != CB_OK)
         return cb_cli_report(rc, &err);
     failed[0] = '\0';
+    const char *cannot = NULL;
+    int ncannot = 0;
     for (int k = 0; k < CB_CONF_NCHECKS; k++) {
-        printf("  %-14s %s  %s\n", c[k].name, c[k].passed ? "pass" : "FAIL", c[k].detail);
-        if (!c[k].passed && strlen(failed) + strlen(c[k].name) + 2 < n)
+        printf("  %-14s %s  %s\n", c[k].name,
+               c[k].passed ? "pass" : c[k].cannot ? "cannot" : "FAIL", c[k].detail);
+        ncannot += c[k].cannot != NULL;
+        cannot = c[k].cannot ? c[k].cannot : cannot;
+        if (!c[k].passed && !c[k].cannot && strlen(failed) + strlen(c[k].name) + 2 < n)
             snprintf(failed + strlen(failed), n - strlen(failed), "%s%s", nfail++ ? ", " : "",
                      c[k].name);
     }
-    printf("%s: %d of %d checks passed\n", sv->name, CB_CONF_NCHECKS - nfail, CB_CONF_NCHECKS);
+    printf("%s: %d of %d checks passed", sv->name, CB_CONF_NCHECKS - nfail - ncannot,
+           CB_CONF_NCHECKS);
+    if (ncannot)
+        printf("; %d cannot pass (%s)", ncannot, cannot);
+    printf("\n");
     fflush(stdout);
     return nfail ? CB_EXIT_FAIL : CB_EXIT_OK;
 }

@@ -69,22 +69,30 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
-/* `conebench version`: the version, and whether the Siconos adapters are built (their names). */
+/* The built-in solvers whose name starts with prefix, ", "-separated, or "not built (why)". */
+static void backend_line(const char *label, const char *prefix, const char *why)
+{
+    const char *sep = "";
+    printf("%s: ", label);
+    for (int i = 0; i < cb_solver_count(); i++)
+        if (!strncmp(cb_solver_at(i)->name, prefix, strlen(prefix)) &&
+            !cb_solver_origin(cb_solver_at(i))) {
+            printf("%s%s", *sep ? sep : "built (", cb_solver_at(i)->name);
+            sep = ", ";
+        }
+    if (*sep)
+        printf(")\n");
+    else
+        printf("not built (%s)\n", why);
+}
+
+/* `conebench version`: the version, and which optional back ends are built (their names). */
 static void version(void)
 {
     printf("conebench %s\n", CB_VERSION);
-    if (!cb_solver_built_with_siconos()) {
-        printf("siconos adapters: not built (make SICONOS=0)\n");
-        return;
-    }
-    printf("siconos adapters: built (");
-    const char *sep = "";
-    for (int i = 0; i < cb_solver_count(); i++)
-        if (!strncmp(cb_solver_at(i)->name, "siconos-", 8)) {
-            printf("%s%s", sep, cb_solver_at(i)->name);
-            sep = ", ";
-        }
-    printf(")\n");
+    backend_line("siconos adapters", "siconos-", "make SICONOS=0");
+    backend_line("bullet adapters", "bullet-", "make BULLET=0");
+    backend_line("dart adapters", "dart-", "make DART=0");
 }
 
 int cb_cli_main(int argc, char **argv)

@@ -93,7 +93,17 @@ if [ -n "$names" ]; then
 else
   sic="siconos adapters: not built (make SICONOS=0)"
 fi
-check "version: Siconos adapters" '[ "$(sed -n 2p "$tmp/out")" = "$sic" ] && [ "$(wc -l <"$tmp/out")" = 2 ]'
+check "version: Siconos adapters" '[ "$(sed -n 2p "$tmp/out")" = "$sic" ] && [ "$(wc -l <"$tmp/out")" = 4 ]'
+# lines 3 and 4: the Bullet and DART adapters, likewise (make BULLET=0 / DART=0)
+line=3
+for eng in bullet dart; do
+  names=$("$bin" list solvers | grep -o "^$eng-[a-z0-9-]*" | paste -sd, | sed 's/,/, /g')
+  up=$(echo "$eng" | tr a-z A-Z)
+  if [ -n "$names" ]; then want="$eng adapters: built ($names)"
+  else want="$eng adapters: not built (make $up=0)"; fi
+  check "version: $eng adapters" '[ "$(sed -n ${line}p "$tmp/out")" = "$want" ]'
+  line=$((line + 1))
+done
 cp "$tmp/out" "$tmp/version"
 run "$bin" --version
 check "--version = version" '[ "$rc" = 0 ] && cmp -s "$tmp/out" "$tmp/version"'

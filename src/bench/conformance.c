@@ -328,6 +328,7 @@ static int run_check(const conf_ctx *x, int k, cb_conformance_check *c, cb_error
     int rc = cb_child_run(child_check, &a, deadline, &r, err);
     c->name = checks[k].name;
     c->passed = 0;
+    c->cannot = NULL;
     if (rc != CB_OK)
         return rc;
     if (r.end == CB_CHILD_EXITED && r.code == 0 && r.len > 0) {
@@ -408,12 +409,15 @@ int cb_conformance_run(const cb_solver *solver, const cb_conformance_settings *s
         rc = check_given_options(&x, err);
     for (int k = 0; rc == CB_OK && k < CB_CONF_NCHECKS; k++) {
         if (x.base < 0) { /* nothing to run it on */
-            out[k] = (cb_conformance_check){checks[k].name, 0, ""};
+            out[k] = (cb_conformance_check){checks[k].name, 0, "", NULL};
             snprintf(out[k].detail, sizeof out[k].detail, "takes none of the generated "
                      "problems (local, %d contacts): %.150s", s->nc, x.refusal);
             continue;
         }
         rc = run_check(&x, k, &out[k], err);
+        if (rc == CB_OK && !out[k].passed && cb_solver_model_gap(solver) &&
+            (checks[k].fn == check_warm_start || checks[k].fn == check_known))
+            out[k].cannot = cb_solver_model_gap(solver);
     }
     for (int k = 0; k < CB_KIND_COUNT; k++) {
         cb_problem_free(x.probs[k]);

@@ -39,6 +39,10 @@ typedef struct {
     const char *name; /* "max_iter", ... (static) */
     int passed;       /* 1 pass, 0 fail */
     char detail[256]; /* what was seen */
+    /* NULL; or, for a check that needs the exact cone's answer (warm_start, known) and that a
+     * solver of another friction model fails (cb_solver_model_gap), why it cannot pass: such a
+     * check is reported as "cannot", not as a failure. */
+    const char *cannot;
 } cb_conformance_check;
 
 /* Run every check on solver; out[CB_CONF_NCHECKS] receives the results. Returns CB_OK when the

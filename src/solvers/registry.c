@@ -10,6 +10,25 @@
 #ifndef CB_HAVE_SICONOS
 #define CB_HAVE_SICONOS 1
 #endif
+#ifndef CB_HAVE_BULLET
+#define CB_HAVE_BULLET 0
+#endif
+#ifndef CB_HAVE_DART
+#define CB_HAVE_DART 0
+#endif
+/* The game-engine adapters built (make BULLET=0 / DART=0 leaves them out), each followed by a
+ * comma. */
+#if CB_HAVE_BULLET
+#define BULLET_BUILT CB_BULLET_SOLVERS,
+#else
+#define BULLET_BUILT
+#endif
+#if CB_HAVE_DART
+#define DART_BUILT CB_DART_SOLVERS,
+#else
+#define DART_BUILT
+#endif
+#define ENGINES_BUILT BULLET_BUILT DART_BUILT
 
 static const cb_solver *const registry[] = {
     &cb_solver_nsgs,         &cb_solver_psor,
@@ -20,6 +39,7 @@ static const cb_solver *const registry[] = {
 #if CB_HAVE_SICONOS /* the optional back end (make SICONOS=0 builds without it) */
     CB_SICONOS_SOLVERS,
 #endif
+    ENGINES_BUILT /* the game engines' solvers */
 };
 
 /* Solvers whose loop cannot be interrupted at the time limit: cb_solve_limited runs them in a
@@ -28,7 +48,7 @@ static const cb_solver *const cannot_stop[] = {
 #if CB_HAVE_SICONOS
     CB_SICONOS_SOLVERS,
 #endif
-    NULL};
+    ENGINES_BUILT NULL};
 
 int cb_solver_stops_at_limit(const cb_solver *solver)
 {
@@ -44,6 +64,19 @@ int cb_solver_has_long_kernels(const cb_solver *solver)
         if (cb_solver_has_long_kernels(cb_composite_phase(solver, i)))
             return 1;
     return solver == &cb_solver_nsn || solver == &cb_solver_ipm;
+}
+
+/* The game-engine adapters solve the engines' boxed LCP (solvers/engines/engines_adapter.c). */
+static const cb_solver *const box_friction[] = {ENGINES_BUILT NULL};
+
+const char *cb_solver_model_gap(const cb_solver *solver)
+{
+    for (size_t i = 0; box_friction[i]; i++)
+        if (solver == box_friction[i])
+            return "it solves the engine's model, not the exact cone: a friction box per "
+                   "component, bounds fixed from the frictionless normals (Dantzig), not scaled "
+                   "by the normal (Lemke), a sweep cap (PGS)";
+    return NULL;
 }
 
 int cb_solver_built_with_siconos(void) { return CB_HAVE_SICONOS; }

@@ -10,13 +10,17 @@
 double cb_wall_guard(const cb_settings *s);
 
 /* 1 when solver stops itself at settings->time_limit (every conebench solver checks the clock
- * in its loop), 0 for the Siconos adapters (their loops cannot be interrupted; registry.c marks
- * them). */
+ * in its loop), 0 for the Siconos and game-engine adapters (their loops cannot be interrupted;
+ * registry.c marks them). */
 int cb_solver_stops_at_limit(const cb_solver *solver);
 /* 1 for the solvers that stop themselves between steps but whose steps include a sparse
  * factorisation that cannot be interrupted (nsn, ipm): cb_solve_limited runs them in a child
  * process on large problems. */
 int cb_solver_has_long_kernels(const cb_solver *solver);
+/* NULL, or why solver answers another friction model than the exact cone (the game-engine
+ * adapters' box, registry.c): the conformance checks that need the exact answer (warm_start,
+ * known) then report that they cannot pass, with this reason. */
+const char *cb_solver_model_gap(const cb_solver *solver);
 /* cb_solve with the budget held for every solver (solvers/solve_limited.c): a solver that
  * cannot stop itself (and, without a server, nsn and ipm on problems of 1000 unknowns or more:
  * cb_solver_has_long_kernels) runs in a child process killed once its CPU time reaches the

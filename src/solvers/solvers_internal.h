@@ -115,4 +115,14 @@ extern const cb_solver cb_solver_siconos_global_ipm;
     &cb_solver_siconos_global_admm, &cb_solver_siconos_global_admm_wr, \
     &cb_solver_siconos_global_ipm
 
+/* The game-engine adapters (solvers/engines/engines_adapter.c; make BULLET=0 / DART=0 builds
+ * without them). */
+extern const cb_solver cb_solver_bullet_dantzig;
+extern const cb_solver cb_solver_bullet_pgs;
+extern const cb_solver cb_solver_bullet_lemke;
+extern const cb_solver cb_solver_dart_dantzig;
+extern const cb_solver cb_solver_dart_pgs;
+#define CB_BULLET_SOLVERS &cb_solver_bullet_dantzig, &cb_solver_bullet_pgs, &cb_solver_bullet_lemke
+#define CB_DART_SOLVERS &cb_solver_dart_dantzig, &cb_solver_dart_pgs
+
 #endif

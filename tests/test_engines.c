@@ -1,0 +1,318 @@
+/* conebench tests — the game-engine adapters (bullet-*, dart-*; src/solvers/engines/) on one
+ * contact with a known exact answer: W = diag(w_n, 1, 1), q = (−w_n r_n, q_t), μ. The exact
+ * Coulomb answer (closed form): r_N = r_n; r_T = −q_t when ‖q_t‖ ≤ μ r_n (sticking), else
+ * r_T = −μ r_n q_t/‖q_t‖ (sliding). The engines' box |r_Tk| ≤ μ r_N answers componentwise:
+ * r_Tk = −clamp(q_tk, ±μ r_n), which is the exact answer when sticking or sliding along an axis
+ * and the box's corner, ‖r_T‖ = √2 μ r_n, when sliding along the diagonal: the judge must say
+ * not solved, with the closed-form error of that corner. bullet-lemke ignores limitDependency
+ * (btLemkeSolver.h): its friction bound is μ itself. The same on rollspin3d for the rolling
+ * and spin bounds (μ_r, μ_s). Each case skips, saying so, when the adapters are not built
+ * (make BULLET=0 DART=0). */
+#include "test_support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conebench/judge.h"
+
+#define W_N 2.0     /* W_nn */
+#define R_N 2.0     /* the normal reaction every case has: q_n = −W_N R_N */
+#define MU 0.3
+#define EXACT_TOL 1e-12
+
+static const char *const engines[] = {"bullet-dantzig", "bullet-pgs", "bullet-lemke",
+                                      "dart-dantzig", "dart-pgs"};
+#define NENGINES ((int)(sizeof engines / sizeof *engines))
+
+/* The adapters built; skips the test, saying so, when none is. */
+static int built(const cb_solver **out)
+{
+    int count = 0;
+    for (int i = 0; i < NENGINES; i++) {
+        out[i] = cb_solver_find(engines[i]);
+        if (!out[i])
+            print_message("skipped %s: not built (make BULLET=0 / DART=0)\n", engines[i]);
+        count += out[i] != NULL;
+    }
+    if (count == 0) {
+        print_message("skipped: built without the engine adapters (make BULLET=0 DART=0)\n");
+        skip();
+    }
+    return count;
+}
+
+/* One coulomb3d contact: W = diag(W_N, 1, 1), q = (−W_N R_N, qt1, qt2), μ = MU. */
+static cb_problem *one_contact(double qt1, double qt2)
+{
+    cb_problem *prob = NULL;
+    cb_error err;
+    assert_int_equal(cb_problem_alloc(CB_KIND_COULOMB3D, 1, CB_STORAGE_DENSE, 0, &prob, &err),
+                     CB_OK);
+    prob->W[0] = W_N;
+    prob->W[4] = prob->W[8] = 1.0;
+    prob->q[0] = -W_N * R_N;
+    prob->q[1] = qt1;
+    prob->q[2] = qt2;
+    prob->mu[0] = MU;
+    assert_int_equal(cb_problem_check(prob, &err), CB_OK);
+    return prob;
+}
+
+/* The exact answer (the closed form above). */
+static void exact(const cb_problem *prob, double *p)
+{
+    double qt = hypot(prob->q[1], prob->q[2]);
+    double scale = qt <= MU * R_N ? 1.0 : MU * R_N / qt;
+    p[0] = R_N;
+    p[1] = -scale * prob->q[1];
+    p[2] = -scale * prob->q[2];
+}
+
+/* The box's answer with friction bound b per component: r_Tk = −clamp(q_tk, ±b). */
+static void box_answer(const cb_problem *prob, double bound, double *p)
+{
+    p[0] = R_N;
+    for (int k = 1; k <= 2; k++)
+        p[k] = -fmin(fmax(prob->q[k], -bound), bound);
+}
+
+/* max(‖r_T‖/(μ r_N) − 1, 0): how far outside the exact cone p is. */
+static double cone_violation(const double *p)
+{
+    return fmax(hypot(p[1], p[2]) / (MU * p[0]) - 1.0, 0.0);
+}
+
+/* The judge's error of p from its definition (judge.h), in closed form for this W: the natural
+ * map e = p − P_K(p − ŷ), ŷ = y + (μ‖y_T‖, 0, 0), normalised by max(‖q‖, ‖p‖, ‖y‖). */
+static double judged_error(const cb_problem *prob, const double *p)
+{
+    double y[3] = {W_N * p[0] + prob->q[0], p[1] + prob->q[1], p[2] + prob->q[2]};
+    double z[3] = {p[0] - y[0] - MU * hypot(y[1], y[2]), p[1] - y[1], p[2] - y[2]};
+    double zt = hypot(z[1], z[2]), proj[3] = {z[0], z[1], z[2]};
+    if (zt > MU * z[0]) { /* outside K */
+        double n = zt <= -z[0] / MU ? 0.0 : (z[0] + MU * zt) / (1.0 + MU * MU);
+        proj[0] = n;
+        proj[1] = zt > 0 ? MU * n * z[1] / zt : 0.0;
+        proj[2] = zt > 0 ? MU * n * z[2] / zt : 0.0;
+    }
+    double e = sqrt(pow(p[0] - proj[0], 2) + pow(p[1] - proj[1], 2) + pow(p[2] - proj[2], 2));
+    double norm_q = sqrt(pow(prob->q[0], 2) + pow(prob->q[1], 2) + pow(prob->q[2], 2));
+    double norm_p = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    double norm_y = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+    return e / fmax(norm_q, fmax(norm_p, norm_y));
+}
+
+static void assert_close(const double *a, const double *b, const char *what)
+{
+    for (int i = 0; i < 3; i++)
+        if (fabs(a[i] - b[i]) > EXACT_TOL) {
+            print_message("%s: component %d: %.17g, want %.17g\n", what, i, a[i], b[i]);
+            fail();
+        }
+}
+
+/* Solve q_t's one-contact problem with every built adapter; check against the box's answer
+ * (bound μ r_n; μ for bullet-lemke) and return nothing: the checks are the caller's flags. */
+static void run_case(double qt1, double qt2, int box_is_exact)
+{
+    const cb_solver *sv[NENGINES];
+    built(sv);
+    cb_problem *prob = one_contact(qt1, qt2);
+    cb_settings s;
+    cb_settings_default(&s);
+    double want_exact[3];
+    exact(prob, want_exact);
+    for (int i = 0; i < NENGINES; i++) {
+        if (!sv[i])
+            continue;
+        cbt_run_result r = cbt_run(sv[i], prob, &s, NULL);
+        assert_int_equal(r.rc, CB_OK);
+        double want[3];
+        int lemke = !strcmp(engines[i], "bullet-lemke");
+        box_answer(prob, lemke ? MU : MU * R_N, want);
+        assert_close(r.p, want, engines[i]);
+        int exact_here = box_is_exact && !(lemke && hypot(qt1, qt2) > MU);
+        if (exact_here)
+            assert_close(r.p, want_exact, engines[i]);
+        /* the judge: solved exactly when the box's answer is the exact one */
+        assert_int_equal(r.info.solved, exact_here);
+        if (!exact_here)
+            assert_true(fabs(r.info.error_data - judged_error(prob, r.p)) <=
+                        1e-12 * judged_error(prob, r.p));
+        cbt_run_free(&r);
+    }
+    cb_problem_free(prob);
+}
+
+/* (a) sticking inside the cone: every adapter returns the exact answer, solved. */
+static void test_sticking(void **state)
+{
+    (void)state;
+    run_case(0.2, -0.1, 1);
+}
+
+/* (b) sliding along a tangent axis: the box's face is the cone's tangent plane there. */
+static void test_sliding_axis(void **state)
+{
+    (void)state;
+    run_case(1.5, 0.0, 1);
+    run_case(0.0, -1.5, 1);
+}
+
+/* (c) sliding along the diagonal: the box's corner, ‖r_T‖ = √2 μ r_N, cone violation √2 − 1,
+ * and the judge's error of that corner; nsn (the exact cone) finds the closed form. */
+static void test_sliding_diagonal(void **state)
+{
+    (void)state;
+    const cb_solver *sv[NENGINES];
+    built(sv);
+    run_case(1.5, 1.5, 0);
+    cb_problem *prob = one_contact(1.5, 1.5);
+    cb_settings s;
+    cb_settings_default(&s);
+    for (int i = 0; i < NENGINES; i++) {
+        if (!sv[i] || !strcmp(engines[i], "bullet-lemke"))
+            continue;
+        cbt_run_result r = cbt_run(sv[i], prob, &s, NULL);
+        assert_true(fabs(hypot(r.p[1], r.p[2]) - sqrt(2.0) * MU * r.p[0]) <= EXACT_TOL);
+        assert_true(fabs(cone_violation(r.p) - (sqrt(2.0) - 1.0)) <= EXACT_TOL);
+        assert_true(r.info.error_data > 1e-2); /* far from solved: ~0.05 (closed form) */
+        print_message("%s: diagonal sliding: |r_T|/(mu r_N) = %.15f, cone violation %.3e, "
+                      "judged error %.3e (not solved)\n", engines[i],
+                      hypot(r.p[1], r.p[2]) / (MU * r.p[0]), cone_violation(r.p),
+                      r.info.error_data);
+        cbt_run_free(&r);
+    }
+    double want[3];
+    exact(prob, want);
+    cbt_run_result r = cbt_run(cb_solver_find("nsn"), prob, &s, NULL);
+    assert_true(r.info.solved);
+    for (int i = 0; i < 3; i++)
+        assert_true(fabs(r.p[i] - want[i]) <= 1e-7);
+    assert_true(cone_violation(r.p) <= 1e-7);
+    cbt_run_free(&r);
+    cb_problem_free(prob);
+}
+
+/* rollspin3d (d = 6), W = diag(W_N, 1, ..., 1), r_N = R_N: each component bounded on its own by
+ * the engines, μ for r_T, μ_r for m_R, μ_s for m_S (cone.h's layout). Loads along the axes of
+ * every block: the box's answer is the exact product-disk cone's (solved); a rolling load along
+ * the diagonal: ‖m_R‖ = √2 μ_r r_N, outside the rolling disk by √2 − 1, not solved (nsn: the
+ * exact cone's answer, ‖m_R‖ = μ_r r_N). */
+#define MU_R 0.1
+#define MU_S 0.05
+static cb_problem *rollspin(const double *qrest)
+{
+    cb_problem *prob = NULL;
+    cb_error err;
+    assert_int_equal(cb_problem_alloc(CB_KIND_ROLLSPIN3D, 1, CB_STORAGE_DENSE, 0, &prob, &err),
+                     CB_OK);
+    for (int k = 0; k < 6; k++)
+        prob->W[k * 7] = k == 0 ? W_N : 1.0;
+    prob->q[0] = -W_N * R_N;
+    memcpy(prob->q + 1, qrest, 5 * sizeof(double));
+    prob->mu[0] = MU;
+    prob->mu_r[0] = MU_R;
+    prob->mu_s[0] = MU_S;
+    assert_int_equal(cb_problem_check(prob, &err), CB_OK);
+    return prob;
+}
+
+static void test_rolling_and_spin(void **state)
+{
+    (void)state;
+    const cb_solver *sv[NENGINES];
+    built(sv);
+    const double bound[6] = {0, MU * R_N, MU * R_N, MU_R * R_N, MU_R * R_N, MU_S * R_N};
+    const double axes[5] = {1.0, 0.0, 0.5, 0.0, -0.3}, diag[5] = {0.0, 0.0, 0.5, 0.5, 0.0};
+    cb_settings s;
+    cb_settings_default(&s);
+    for (int c = 0; c < 2; c++) {
+        cb_problem *prob = rollspin(c == 0 ? axes : diag);
+        for (int i = 0; i < NENGINES; i++) {
+            if (!sv[i] || !strcmp(engines[i], "bullet-lemke")) /* its bounds: μ's alone */
+                continue;
+            cbt_run_result r = cbt_run(sv[i], prob, &s, NULL);
+            assert_int_equal(r.rc, CB_OK);
+            assert_true(fabs(r.p[0] - R_N) <= EXACT_TOL);
+            for (int k = 1; k < 6; k++) /* the box: −clamp(q_k, ±bound_k) */
+                assert_true(fabs(r.p[k] + fmin(fmax(prob->q[k], -bound[k]), bound[k])) <=
+                            EXACT_TOL);
+            assert_int_equal(r.info.solved, c == 0);
+            if (c == 1)
+                assert_true(fabs(hypot(r.p[3], r.p[4]) / (MU_R * r.p[0]) - sqrt(2.0)) <=
+                            EXACT_TOL);
+            cbt_run_free(&r);
+        }
+        cbt_run_result r = cbt_run(cb_solver_find("nsn"), prob, &s, NULL);
+        assert_true(r.info.solved);
+        assert_true(fabs(hypot(r.p[3], r.p[4]) - (c == 0 ? bound[3] : MU_R * R_N)) <= 1e-7);
+        cbt_run_free(&r);
+        cb_problem_free(prob);
+    }
+}
+
+/* Options and limits: facets other than 4 and a zero sweep cap are refused, naming the option;
+ * a problem above the dense-copy limit is refused by supports() (status unsupported). */
+static void test_options_and_limits(void **state)
+{
+    (void)state;
+    const cb_solver *sv[NENGINES];
+    built(sv);
+    cb_problem *prob = one_contact(0.2, 0.1);
+    cb_error err;
+    cb_problem *big = NULL;
+    assert_int_equal(cb_problem_alloc(CB_KIND_COULOMB3D, 1001, CB_STORAGE_BSR, 1001, &big, &err),
+                     CB_OK);
+    for (int a = 0; a < 1001; a++) {
+        big->bsr.row_ptr[a + 1] = a + 1;
+        big->bsr.col[a] = a;
+        for (int k = 0; k < 3; k++)
+            big->bsr.val[a * 9 + k * 4] = 1.0;
+        big->q[a * 3] = -1.0;
+        big->mu[a] = MU;
+    }
+    assert_int_equal(cb_problem_check(big, &err), CB_OK);
+    for (int i = 0; i < NENGINES; i++) {
+        if (!sv[i])
+            continue;
+        cb_settings s;
+        cb_settings_default(&s);
+        cb_option opt[1] = {{"facets", "8"}};
+        s.options = opt;
+        s.noptions = 1;
+        cbt_run_result r = cbt_run(sv[i], prob, &s, NULL);
+        assert_int_equal(r.rc, CB_ERR_INPUT);
+        assert_non_null(strstr(r.err.text, "facets"));
+        cbt_run_free(&r);
+        if (!strstr(engines[i], "dantzig")) {
+            opt[0] = (cb_option){"iterations", "0"};
+            r = cbt_run(sv[i], prob, &s, NULL);
+            assert_int_equal(r.rc, CB_ERR_INPUT);
+            assert_non_null(strstr(r.err.text, "iterations"));
+            cbt_run_free(&r);
+        }
+        s.noptions = 0;
+        r = cbt_run(sv[i], big, &s, NULL);
+        assert_int_equal(r.rc, CB_ERR_INPUT);
+        assert_int_equal(r.info.status, CB_STATUS_UNSUPPORTED);
+        assert_non_null(strstr(r.err.text, "dense copy of W"));
+        cbt_run_free(&r);
+    }
+    cb_problem_free(big);
+    cb_problem_free(prob);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sticking),
+        cmocka_unit_test(test_sliding_axis),
+        cmocka_unit_test(test_sliding_diagonal),
+        cmocka_unit_test(test_rolling_and_spin),
+        cmocka_unit_test(test_options_and_limits),
+    };
+    return cmocka_run_group_tests_name("engines", tests, NULL, NULL);
+}
