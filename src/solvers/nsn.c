@@ -576,7 +576,10 @@ static int small_first(nsn_work *w, const cb_settings *s, cb_solution *sol, cb_i
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     nsn_small c = {&w->sys, &w->Ft, w->small, &w->scale, w->w_scale, w->par.reg,
                    w->y, w->dp, w->pt, w->yt, w->small_diag};
-    if ((*solved = nsn_small_solve(&c, s, sol, info)) != 0)
+    int done = nsn_small_solve(&c, s, sol, info);
+    if (done < 0)
+        return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
+    if ((*solved = done) != 0)
         return CB_OK;
     info->ntrace = 0;
     memcpy(sol->p, w->p0, w->n * sizeof *sol->p);

@@ -95,7 +95,8 @@ typedef struct {
     int diag;             /* nsn_small_block_diagonal(prob) */
 } nsn_small;
 /* 1 when it converged (sol->p, sol->y, info's status, iterations, error and counters set), 0
- * when not (sol->p changed: the caller restarts from its starting point). */
+ * when not (sol->p changed: the caller restarts from its starting point), −1 when the trace
+ * ran out of memory. */
 int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, cb_info *info);
 /* 1 when no two contacts are coupled: every off-diagonal block of W (dense or BSR) is zero;
  * nsn_small_solve then solves contact by contact (a d×d Newton each), the judge's test on the

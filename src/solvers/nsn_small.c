@@ -238,7 +238,7 @@ static int contact_newton(const nsn_small *c, int a, const double *Waa, double e
 
 /* Block-diagonal W: each contact by contact_newton to a residual² ≤ (SAFETY tol ‖q‖)²/nc (so
  * the whole is within the tolerance), then y = W p + q and the judge's test on the whole; 1
- * when converged (as nsn_small_solve). */
+ * when converged, 0 when not, −1 out of memory for the trace (as nsn_small_solve). */
 static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solution *sol,
                             cb_info *info)
 {
@@ -253,7 +253,7 @@ static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solutio
         cb_problem_y(prob, sol->p, c->y);
         cb_fo_residual_eval(prob, sol->p, c->y, c->scale, &res, &uncounted);
         if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK)
-            return 0;
+            return -1;
     }
     c->sys->eps = 0.0;
     for (int a = 0; a < prob->nc; a++) {
@@ -275,9 +275,10 @@ static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solutio
     cb_problem_y(prob, sol->p, c->y);
     cnt->block_products += cb_problem_blocks_per_matvec(prob);
     cb_fo_residual_eval(prob, sol->p, c->y, c->scale, &res, cnt);
-    if (cb_fo_stop_status(&res, 0.0, c->scale->norm_q, s, steps, 0.0) != CB_STATUS_CONVERGED ||
-        cb_info_trace(info, s, steps, t0, res.err) != CB_OK)
+    if (cb_fo_stop_status(&res, 0.0, c->scale->norm_q, s, steps, 0.0) != CB_STATUS_CONVERGED)
         return 0;
+    if (cb_info_trace(info, s, steps, t0, res.err) != CB_OK)
+        return -1;
     memcpy(sol->y, c->y, cb_problem_n(prob) * sizeof *sol->y);
     info->iterations = steps;
     info->solver_error = res.err;
@@ -289,8 +290,9 @@ int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, 
 {
     if (c->diag) {
         memcpy(c->dp, sol->p, c->sys->n * sizeof *c->dp); /* the start, kept in scratch */
-        if (solve_by_contact(c, s, sol, info))
-            return 1;
+        int done = solve_by_contact(c, s, sol, info);
+        if (done != 0)
+            return done;
         memcpy(sol->p, c->dp, c->sys->n * sizeof *sol->p);
     }
     const cb_problem *prob = c->sys->prob;
@@ -303,7 +305,9 @@ int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, 
     cb_fo_residual_eval(prob, p, c->y, c->scale, &res, cnt);
     double t0 = s->trace ? cb_now() : 0.0;
     c->sys->eps = 0.0;
-    if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK || !nsn_system_eval(c->sys, p, c->y, cnt))
+    if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK)
+        return -1;
+    if (!nsn_system_eval(c->sys, p, c->y, cnt))
         return 0;
     double psi = half_sq(c->sys->F, n);
     for (int k = 1; k <= s->max_iter && k <= NSN_SMALL_ITERS; k++) {
@@ -316,7 +320,7 @@ int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, 
          * loop, whose step is measured after its search has moved pt to p) */
         int status = cb_fo_stop_status(&res, 0.0, c->scale->norm_q, s, k, 0.0);
         if (cb_info_trace(info, s, k, t0, res.err) != CB_OK)
-            return 0;
+            return -1;
         if (status == CB_STATUS_CONVERGED) {
             memcpy(sol->y, c->y, n * sizeof *sol->y);
             info->iterations = k;
