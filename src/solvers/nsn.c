@@ -408,14 +408,16 @@ static int smooth_safeguard(nsn_work *w, const cb_settings *s, double *p, cb_wor
     return rc;
 }
 
-/* The safeguard's nsgs work, set up at its first use (nsgs with its own defaults: no nsn
- * option), so a run that never needs it never pays for it. */
+/* The safeguard's nsgs work, set up at its first use (nsgs with its own defaults but plain
+ * Gauss-Seidel, omega=1: a few sweeps at a time, where an over-relaxation's transient would
+ * only add to the residual; no nsn option), so a run that never needs it never pays for it. */
 static int safeguard_work(nsn_work *w, const cb_settings *s, cb_error *err)
 {
+    static const cb_option plain[] = {{"omega", "1"}};
     if (w->gs)
         return CB_OK;
     cb_settings gs = *s;
-    gs.options = NULL, gs.noptions = 0;
+    gs.options = plain, gs.noptions = 1;
     return cb_solver_nsgs.setup(w->prob, &gs, &w->gs, err);
 }
 
