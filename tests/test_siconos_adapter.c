@@ -549,7 +549,8 @@ static run_result nsgs_with(const cb_problem *prob, const cb_option *opts, int n
  * same sweeps and bits); error_frequency=k evaluates the error every k sweeps, so the run stops
  * at the first multiple of k at or after the sweep where every-sweep evaluation stopped; one
  * local iteration (local_max_iter=1) or a loose local tolerance (local_tol=1e-2) leaves each
- * local problem less solved, and more sweeps are needed; the judge passes each. */
+ * local problem less solved, and more sweeps (and block products, the work counter) are needed;
+ * the judge passes each. */
 static void test_nsgs_options(void **state)
 {
     (void)state;
@@ -579,6 +580,7 @@ static void test_nsgs_options(void **state)
         report(looser[k][0].key, "siconos-nsgs", &r);
         assert_true(r.info.solved);
         assert_true(r.info.iterations > base.info.iterations);
+        assert_true(r.info.work.block_products > base.info.work.block_products);
         result_free(&r);
     }
     result_free(&base);
