@@ -453,8 +453,8 @@ scenes:
 DEMO_DIR ?= results/default
 demo: $(BIN)
 	$(BIN) run default -o $(DEMO_DIR) --jobs 2 --resume
-	$(BIN) report $(DEMO_DIR)
-	@echo "conebench: open $(DEMO_DIR)/report.md (figures in $(DEMO_DIR)/figures/)"
+	$(BIN) report $(DEMO_DIR) --html
+	@echo "conebench: open $(DEMO_DIR)/report.md (figures in $(DEMO_DIR)/figures/) or $(DEMO_DIR)/report.html (one page)"
 
 # Install (DESTDIR for staging): the CLI, both libraries, the public headers, conebench.pc,
 # the man page, the user guide (share/doc/conebench), and the gnuplot scripts and campaigns the
