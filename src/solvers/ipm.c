@@ -82,7 +82,7 @@ typedef struct {
     double prox;    /* ρ scale */
     int form;       /* IPM_FORM_* */
     long max_inner; /* interior-point iterations per shift value */
-    int start_mean; /* start=mean: one τ_p from mean S_ii for every contact */
+    int start_mean; /* 1 start=mean: one τ_p from mean S_ii for every contact; 0 contact; −1 auto */
 } ipm_params;
 
 typedef struct {
@@ -125,8 +125,9 @@ static const cb_option_spec ipm_options[] = {
                          "from 2000 contacts amd or metis, whichever fills less)"},
     {"max_inner", "100", "shift=outer: interior-point iterations per shift value (>= 1)"},
     {"gmres_max", "50", "shift=newton: GMRES iterations per linear solve (>= 0)"},
-    {"start", "contact", "start point's normal reactions: contact (||q||inf / max(W_nn, mean "
-                         "W_nn) at each contact) | mean (||q||inf / mean S_ii at every contact)"},
+    {"start", "auto", "start point's normal reactions: contact (||q||inf / max(W_nn, mean "
+                      "W_nn) at each contact) | mean (||q||inf / mean S_ii at every contact) | "
+                      "auto (mean below 2000 contacts, contact from there)"},
     {"form", "auto", "the problem the interior point works on: local (W) | global (M, H of a "
                      "global file, W never formed) | auto (global when the file has one with "
                      "no more velocities than nc d unknowns)"},
@@ -145,9 +146,9 @@ static int parse_params(const cb_settings *s, ipm_params *p, cb_error *err)
     p->form = !strcmp(fo, "local") ? IPM_FORM_LOCAL : !strcmp(fo, "global") ? IPM_FORM_GLOBAL
                                                                            : IPM_FORM_AUTO;
     const char *st = rc == CB_OK ? cb_option_get(s, ipm_options, "start") : "";
-    if (rc == CB_OK && strcmp(st, "contact") && strcmp(st, "mean"))
-        rc = cb_fail(err, CB_ERR_INPUT, "option start: '%s' is not contact or mean", st);
-    p->start_mean = !strcmp(st, "mean");
+    if (rc == CB_OK && strcmp(st, "contact") && strcmp(st, "mean") && strcmp(st, "auto"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option start: '%s' is not auto, contact or mean", st);
+    p->start_mean = !strcmp(st, "mean") ? 1 : !strcmp(st, "auto") ? -1 : 0;
     if (rc == CB_OK && strcmp(f, "simplicial") && strcmp(f, "supernodal") && strcmp(f, "auto"))
         rc = cb_fail(err, CB_ERR_INPUT, "option factor: '%s' is not auto, simplicial or "
                      "supernodal", f);
@@ -238,7 +239,9 @@ void ipm_start_reactions(const cb_problem *prob, const ipm_cones *c, double tau_
 }
 
 /* Starting scales: τ_z = ‖q‖∞, τ_p = τ_z / mean S_ii (a reaction that balances q); per cone
- * τ_p,j = τ_p (start=mean) or ipm_start_reactions (start=contact). */
+ * τ_p,j = τ_p (start=mean) or ipm_start_reactions (start=contact); start=auto: mean below
+ * IPM_LARGE_NC contacts (a few-contact step stalled at 1.2e-8 with the contact start where the
+ * mean one solves it), contact from there (the 10^4-sphere pile step: solved). */
 static void start_scales(ipm_work *w)
 {
     double qi = 0.0;
@@ -248,7 +251,8 @@ static void start_scales(ipm_work *w)
         qi = 1.0;
     w->tau_z = qi;
     w->tau_p = qi / ipm_normal_scale(w->nm);
-    if (!w->par.start_mean) {
+    int mean = w->par.start_mean < 0 ? w->prob->nc < IPM_LARGE_NC : w->par.start_mean;
+    if (!mean) {
         ipm_start_reactions(w->prob, &w->cones, qi, w->tau_c);
         return;
     }
