@@ -17,7 +17,11 @@
 #    The heading is asserted within 1e-4 degrees, the distance within 1e-5 (relative), the stop
 #    time within 2 steps. The Dantzig adapters are left out at k = 8: the pyramid's W' is
 #    singular and pivoting fails once the sphere sticks (docs/conebench.1).
-#  - the figure (x-y paths) is a PNG when gnuplot is present.
+#  - the figure (x-y paths) is a PNG when gnuplot is present;
+#  - the same scenario as a campaign `loop` line (solvers inside the time loop, loops.csv):
+#    nsn and each built adapter (box; the PGS ones also with facets=8) run to their end, x_stop
+#    (the travel along the launch direction) on the closed forms above within 1e-5 (relative),
+#    x_stop_closed the analytic model's.
 # The time-loop runs are not put under RUNNER (12 000 steps each). Skips, saying so, when no
 # engine adapter is built (make BULLET=0 DART=0) or python3 is missing.
 # Usage: cli_engines_sliding.sh "RUNNER" BIN
@@ -45,9 +49,17 @@ else
   echo "cli engines sliding: figure: skipped: gnuplot not on PATH"
 fi
 
-python3 - "$tmp/fig" >"$tmp/py" 2>&1 <<'PY'
+# The loop line: nsn and the box adapters (the PGS ones also with 8 facets) in one campaign.
+loop="loop sphere-plane angle=30 U0=2.5 W0=0 mu=0.2 mu_r=0.2"
+{ printf '%s\n' "name engines-sliding" "$loop" "tol 1e-8" "time-limit 5"
+  for s in $solvers; do case $s in *:*) echo "solver ${s%%:*} facets=${s#*:}";; *) echo "solver $s";; esac; done
+} >"$tmp/loop.conf"
+run "$bin" run "$tmp/loop.conf" -o "$tmp/loop" --jobs 2 --quiet
+check "loop campaign with the engine adapters: exit 0, loops.csv" '[ "$rc" = 0 ] && [ -s "$tmp/loop/loops.csv" ]'
+
+python3 - "$tmp/fig" "$tmp/loop/loops.csv" >"$tmp/py" 2>&1 <<'PY'
 import csv, json, math, sys
-d = sys.argv[1]
+d, loops = sys.argv[1], sys.argv[2]
 closed = json.load(open(d + "/closed.json"))
 V0, MU, G, TH, H = 2.5, 0.2, 9.81, math.radians(30), 1e-4
 bad = []
@@ -67,7 +79,8 @@ def pyramid(k):
     v1 = math.hypot(V0 * math.cos(TH) - c * t1 * math.cos(pv), V0 * math.sin(TH) - c * t1 * math.sin(pv))
     x = [V0 * t1 * f(TH) - 0.5 * c * t1 * t1 * f(pv) + v1 * v1 / (2 * MU * G) * f(pn)
          for f in (math.cos, math.sin)]
-    return abs(math.degrees(math.atan2(x[1], x[0]) - TH)), math.hypot(*x), t1 + v1 / (MU * G)
+    proj = x[0] * math.cos(TH) + x[1] * math.sin(TH)
+    return abs(math.degrees(math.atan2(x[1], x[0]) - TH)), math.hypot(*x), t1 + v1 / (MU * G), proj
 
 box = pyramid(4)
 need(abs(box[0] - (30 - math.degrees(math.atan(math.tan(TH) ** 2)))) < 1e-9,
@@ -82,11 +95,21 @@ for r in csv.DictReader(open(d + "/sliding.csv")):
         need(abs(dist - closed["x_stop"]) / closed["x_stop"] < 1e-6, name + ": stop distance within 1e-6")
         need(abs(t - closed["t_stop"]) <= 2 * H, name + ": stop time within 2 steps")
         continue
-    ph, pd, pt = pyramid(k)
+    ph, pd, pt, _ = pyramid(k)
     need(abs(head - ph) < 1e-4, "%s: heading error %.6f deg (k = %d: %.6f)" % (name, head, k, ph))
     need(head > 5, name + ": heading error > 5 deg (the exact cone's is 0)")
     need(abs(dist - pd) / pd < 1e-5, "%s: stop distance %.6f m (k = %d: %.6f)" % (name, dist, k, pd))
     need(abs(t - pt) <= 2 * H, "%s: stop time %.5f s (k = %d: %.5f)" % (name, t, k, pt))
+rows = [r for r in csv.DictReader(open(loops)) if r["reference"] != "1"]
+need(len(rows) == sum(1 for _ in csv.DictReader(open(d + "/sliding.csv"))), "loops.csv: a row per solver")
+for r in rows:
+    k = int(r["label"].split("facets=")[1]) if "facets=" in r["label"] else 4
+    want = closed["x_stop"] if r["solver"] == "nsn" else pyramid(k)[3]
+    x = float(r["x_stop"])
+    print("loop %s: status %s, x_stop %.9f (closed form %.9f), x_stop_err %s" % (r["label"], r["status"], x, want, r["x_stop_err"]))
+    need(r["status"] == "ok", "loop %s: status ok" % r["label"])
+    need(abs(x - want) / want < 1e-5, "loop %s: x_stop on its closed form" % r["label"])
+    need(abs(float(r["x_stop_closed"]) - closed["x_stop"]) < 1e-12, "loop %s: x_stop_closed" % r["label"])
 print("FAILED: " + "; ".join(bad) if bad else "all closed forms met")
 sys.exit(1 if bad else 0)
 PY

@@ -26,6 +26,9 @@
  * rows, identity elsewhere), A = Tᵀ W T, b = −Tᵀ q, and the answer is mapped back, p = T x.
  * The start's β is the least-squares one, β = (2/m) Dᵀ r_T (D Dᵀ = (m/2) I). Rolling and spin stay
  * independent box bounds whatever k. The 2D kinds have one tangential row: facets must be 4.
+ * For k > 4, A is singular (Dᵀ W_TT D has rank 2 per contact): PGS does not mind, the Dantzig
+ * pivoting fails once two rows of a contact are free (a sticking contact: stalled or NaN) and
+ * btLemkeSolver, which inverts A, returns zeros or a wrong answer (test_engines.c).
  *
  * Signs. Our problem is y = W p + q, p ∈ K. Each engine solves w = A x − b with x in its box and
  * w of the sign the active bound asks (x = lo: w ≥ 0; x = hi: w ≤ 0; inside: w = 0): the
