@@ -14,7 +14,8 @@
 # heading_deg: the angle between the displacement at the stop and the launch direction,
 # d_stop: the distance from the start at the stop, d_stop_rel_err: against the closed form's,
 # t_stop), and draws OUTDIR/sliding.png (the x-y paths, equal axes) with
-# plots/compliant_series.gp when gnuplot is on PATH. Prints the figure's caption.
+# plots/compliant_series.gp when gnuplot is on PATH. Prints the figure's caption and writes it
+# to OUTDIR/sliding.caption.
 set -eu
 if [ $# -lt 2 ]; then
     echo "conebench: usage: scripts/engines_sliding.sh BIN OUTDIR [ANGLE] [SOLVER[:K] ...]" >&2
@@ -70,6 +71,7 @@ column -s, -t "$OUT/sliding.csv" 2>/dev/null || cat "$OUT/sliding.csv"
 
 caption="The x-y path of a sphere launched at 2.5 m/s at $ANGLE deg to the x axis on a plane (mu = 0.2, spin held by mu_r = 0.2 m): the closed form is a straight line stopping at $closed m; a k-facet pyramid's friction points to the vertex nearest the sliding direction, so the path bends toward the nearest facet normal (table: $OUT/sliding.csv)."
 echo "caption: $caption"
+echo "$caption" >"$OUT/sliding.caption"
 command -v gnuplot >/dev/null 2>&1 || { echo "engines_sliding: no figure: gnuplot not on PATH" >&2; exit 0; }
 # The series: the closed form (thick dotted), then each run (b1_x, b1_y columns of its CSV).
 args="f1='$OUT/closed.csv'; x1=2; y1=3; k1=1; s1=3; t1='closed form'"
