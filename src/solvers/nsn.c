@@ -33,7 +33,12 @@
  * ‖p‖). The phase ends, and the plain method above restarts from the starting point, when p
  * drifts (‖p‖ grows eightfold with W p and the absolute residual in place: first_order.h) or
  * the error has not fallen tenfold in NSN_STALL_WINDOW steps (BENCHMARKS.md: the random
- * multibody rolling3d problems it was made for). */
+ * multibody rolling3d problems it was made for). With smoothing=auto and handover=ipm (the
+ * defaults), when the plain method restarted after the smoothing phase stalls again by the same
+ * rule, the policy is exhausted and the run goes on in ipm from the starting point (set up at
+ * that first use; a phase of its own), the better final iterate of the two kept: on a
+ * degenerate solution (a hyperstatic packing's self-stress, not strictly complementary) the
+ * semismooth steps stall where the interior point converges. */
 #include "first_order.h"
 #include "nsn_internal.h"
 #include "solvers_internal.h"
@@ -568,8 +573,8 @@ static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_w
     } else if (w->may_smooth && (stalled || w->fails >= NSN_PLAIN_FAILS)) {
         w->may_smooth = 0;
         w->smoothing = w->smooth_first = 1;
-    } else if (!w->smoothing && w->k0 > 0 && w->par.handover &&
-               (stalled || w->fails >= NSN_PLAIN_FAILS)) {
+    } else if (!w->smoothing && w->k0 > 0 && w->par.handover && stalled &&
+               w->fails >= NSN_PLAIN_FAILS) {
         w->hand = 1; /* the plain method again after the smoothing phase: the policy's end */
         return;
     } else {
