@@ -34,8 +34,9 @@
  * drifts (‖p‖ grows eightfold with W p and the absolute residual in place: first_order.h) or
  * the error has not fallen tenfold in NSN_STALL_WINDOW steps (BENCHMARKS.md: the random
  * multibody rolling3d problems it was made for). With smoothing=auto and handover=ipm (the
- * defaults), when the plain method restarted after the smoothing phase stalls again by the same
- * rule, the policy is exhausted and the run goes on in ipm from the starting point (set up at
+ * defaults), when the plain method restarted after the smoothing phase has both not fallen
+ * tenfold in NSN_STALL_WINDOW steps and failed NSN_PLAIN_FAILS line searches in a row, the
+ * policy is exhausted and the run goes on in ipm from the starting point (set up at
  * that first use; a phase of its own), the better final iterate of the two kept: on a
  * degenerate solution (a hyperstatic packing's self-stress, not strictly complementary) the
  * semismooth steps stall where the interior point converges. */
