@@ -53,7 +53,7 @@ extern const cb_solver cb_solver_nsn_nsgs;          /* solvers/composite.c: nsn+
 /* The solver of phase i of a composite (composite.c), NULL past its last phase or when solver
  * is not a composite. */
 const cb_solver *cb_composite_phase(const cb_solver *solver, int i);
-/* The trace points of a phase's pi appended to info's (composite.c): iterations after `iters`,
+/* The trace points of a phase's pi appended to info's (solver.c): iterations after `iters`,
  * times after `offset` seconds, pi's iteration 0 left out when `skip0`; CB_ERR_NOMEM. */
 int cb_info_trace_append(cb_info *info, const cb_info *pi, const cb_settings *s, int iters,
                          double offset, int skip0);
