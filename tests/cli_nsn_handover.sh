@@ -4,7 +4,8 @@
 # 4e-7, the smoothing phase does not finish it and the plain method stalls there again; with the
 # default handover=ipm the run goes on in ipm from the start. Checks, with the judge's verdict:
 # nsn with its defaults is solved to 1e-8 (and ipm ran: a phase of its own, whose iterations
-# add up with nsn's to the run's); with handover=none the same run (an iteration cap, not a
+# add up with nsn's to the run's; a max_iter that leaves ipm 6 iterations is kept, status
+# max_iter); with handover=none the same run (an iteration cap, not a
 # time limit: deterministic) is not solved; a bad handover value is refused (exit 2, before any
 # work). Skips the data checks, saying so, without the data folder.
 # Usage: cli_nsn_handover.sh "RUNNER" BIN
@@ -36,6 +37,9 @@ if find_data "cli nsn_handover"; then
       '[ "$rc" = 0 ] && [ "$(json_field solved)" = true ]'
     check "the handover ran: an ipm phase, iterations nsn + ipm" \
       '[ -n "$ii" ] && [ -n "$in" ] && [ "$it" = $((in + ii)) ]'
+    run "$bin" solve "$f" --solver nsn --tol 1e-8 --max-iter $((in + 6)) --time-limit $LIMIT --json
+    check "the iteration cap holds across the handover: max_iter, nsn $in + ipm 6" \
+      '[ "$rc" = 0 ] && [ "$(json_field status)" = max_iter ] && [ "$(json_field iterations)" = $((in + 6)) ] && [ "$(phase_iters ipm)" = 6 ]'
     run "$bin" solve "$f" --solver nsn --option handover=none --tol 1e-8 --max-iter 300 \
       --time-limit $LIMIT --json
     echo "cli nsn_handover: handover=none: $(json_field status), error_data $(json_field error_data)"

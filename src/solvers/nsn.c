@@ -626,22 +626,25 @@ static int run_ipm(nsn_work *w, const cb_settings *s, cb_solution *sol, cb_info 
     return rc;
 }
 
-/* The handover: nsn's iterate (error `err`, in sol) kept aside, ipm from p_0; ipm's final
- * iterate is kept when ipm converged or ended finite below err (status and error ipm's), else
- * nsn's comes back (status stalled: the policy is exhausted). */
+/* The handover (none when nsn used every iteration: status max_iter): nsn's iterate (error
+ * `err`, in sol) kept aside, ipm from p_0; ipm's final iterate is kept when ipm converged or
+ * ended finite below err (status and error ipm's), else nsn's comes back (status stalled: the
+ * policy is exhausted; ipm's when the budget or max_iter stopped it). */
 static int handover(nsn_work *w, const cb_settings *s, cb_solution *sol, cb_info *info, int k,
                     double t0, double err_nsn, cb_error *err)
 {
+    if (k >= s->max_iter)
+        return CB_OK;
     memcpy(w->pt, sol->p, w->n * sizeof *w->pt);
     memcpy(w->yt, sol->y, w->n * sizeof *w->yt);
     cb_info pi;
     memset(&pi, 0, sizeof pi);
-    int rc = k < s->max_iter ? run_ipm(w, s, sol, info, k, t0, &pi, err) : CB_OK;
-    int better = rc == CB_OK && w->ipm_ran &&
-                 (pi.status == CB_STATUS_CONVERGED ||
-                  (pi.solver_error < err_nsn && cb_all_finite(sol->p, w->n)));
+    int rc = run_ipm(w, s, sol, info, k, t0, &pi, err);
+    int better = rc == CB_OK && (pi.status == CB_STATUS_CONVERGED ||
+                                 (pi.solver_error < err_nsn && cb_all_finite(sol->p, w->n)));
     info->iterations = k + w->ipm_iters;
-    info->status = better ? pi.status : CB_STATUS_STALLED;
+    int capped = pi.status == CB_STATUS_TIME_LIMIT || pi.status == CB_STATUS_MAX_ITER;
+    info->status = better || capped ? pi.status : CB_STATUS_STALLED;
     info->solver_error = better ? pi.solver_error : err_nsn;
     if (!better) {
         memcpy(sol->p, w->pt, w->n * sizeof *sol->p);
