@@ -741,7 +741,8 @@ const cb_solver cb_solver_nsn = {
     .name = "nsn",
     .summary = "semismooth Newton on Alart-Curnier's map (or the natural map), sparse LU "
                "(KLU; dense LU on small systems) or GMRES, Levenberg-Marquardt shift; when plain "
-               "Newton stalls, a smoothing Newton phase with an nsgs safeguard",
+               "Newton stalls, a smoothing Newton phase with an nsgs safeguard; when that "
+               "fails too, ipm (handover)",
     .options = nsn_options,
     .supports = cb_fo_supports,
     .setup = nsn_setup,
