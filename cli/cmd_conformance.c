@@ -14,7 +14,7 @@ static const cb_cli_opt opts[] = {
     {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},
     {"all", 'a', NULL, "every solver conebench knows (built in and plugins; default: the named ones)"},
     {"time-limit", 'l', "S", "the time limit given in the time_limit check (default 0.5)"},
-    {"slack", 's', "S", "seconds a solver may return past that limit (default 1.5)"},
+    {"slack", 's', "S", "CPU seconds a solver may take past that limit (default 1.5)"},
     {"nc", 'c', "N", "contacts of the generated problems (1..2000; default 20)"},
     {"option", 'o', "k=v", "a solver option for every run, repeatable (default none)"},
     {NULL, 0, NULL, NULL}};
@@ -128,7 +128,7 @@ const cb_cli_command cb_command_conformance = {
     "multibody W, --nc contacts, every cone kind) and prints a pass/FAIL table per solver:\n"
     "  options        an unknown option is refused;\n"
     "  max_iter       max_iter 2 on an unreachable tolerance: at most 2 iterations;\n"
-    "  time_limit     back within --time-limit + --slack seconds on an unreachable tolerance;\n"
+    "  time_limit     back within --time-limit + --slack CPU seconds on an unreachable tolerance;\n"
     "  nan_q          a NaN in q: refused, or diverged within 1 iteration;\n"
     "  nan_start      a NaN in the warm start: likewise;\n"
     "  warm_start     from the known solution: solved in at most 1 iteration;\n"

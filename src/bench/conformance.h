@@ -4,7 +4,8 @@
  * Each check runs in its own child process (a crash or a hang fails that check only):
  *   options        an unknown option is refused (cb_solve returns CB_ERR_INPUT, bad_input);
  *   max_iter       max_iter = 2 on an unreachable tolerance: at most 2 iterations;
- *   time_limit     time limit T on an unreachable tolerance: back within T + slack seconds;
+ *   time_limit     time limit T on an unreachable tolerance: back within T + slack seconds of
+ *                  CPU (this process and its children; wall only as a hang guard);
  *   nan_q          a NaN in q (solver called directly, not through cb_solve, which refuses it):
  *                  refused, or status diverged within 1 iteration;
  *   nan_start      a NaN in the warm start, likewise;
