@@ -57,7 +57,7 @@ cp refs/spd.ref mb.dat.ref
 printf 'name refs\nproblem spd.dat mb.dat\nreferences refs\nsolver nsn\nsolver nsgs\ntol 1e-8\ntime-limit 10\n' >c.conf
 run "$bin" run c.conf -o res --quiet
 check "campaign: exit 0" '[ "$rc" = 0 ]'
-check "campaign: header has dist_ref,solved,error_data (then the sequence columns)" 'head -1 res/runs.csv | grep -q ",machine,dist_ref,solved,error_data,time_cpu_s,sequence,step,warm_start,steps_unsolved,sequence_run$"'
+check "campaign: header has dist_ref,solved,error_data (then the sequence and gap columns)" 'head -1 res/runs.csv | grep -q ",machine,dist_ref,solved,error_data,time_cpu_s,sequence,step,warm_start,steps_unsolved,sequence_run,cone_violation,rolling_violation,spin_violation,angle_max,angle_mean,sliding,positive_work$"'
 # problem,solver,solved,dist_ref
 cut -d, -f2,6,24,23 res/runs.csv | tail -n +2 | awk -F, -v OFS=, '{ print $1, $2, $4, $3 }' | sort >rows.txt
 check "campaign: 4 solved rows" '[ "$(grep -c ",yes," rows.txt)" = 4 ]'

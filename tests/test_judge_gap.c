@@ -1,6 +1,7 @@
 /* conebench tests — the gap measures (src/core/judge_gap.h) on hand-computed points: the box's
  * corner on the diagonal (‖r_T‖ = √2 μ r_N: violation √2 − 1), a rolling and a spin block over
- * their disks, friction without a normal force (+∞), the slack of rounding, the angle between
+ * their disks, friction without a normal force (large: over the floor τ ‖p‖∞ of r_N), the slack
+ * of rounding, the angle between
  * r_T and −u_T and the count of contacts whose friction does positive work. The measures take
  * p and y as given (they do not recompute y), so each case writes both by hand. */
 #include "test_support.h"
@@ -42,8 +43,9 @@ static cb_gap gap_of(const cb_problem *prob, const double *p, const double *y)
 }
 
 /* coulomb3d: the box corner r_T = (μ r_N, μ r_N) (violation √2 − 1), a point inside (0), one on
- * the cone within rounding (0), the apex (0), friction at r_N = 0 (+∞), r_N < 0 with r_T = 0
- * (0: the normal's sign is the judge's business). */
+ * the cone within rounding (0), the apex (0), friction at r_N = 0 (‖r_T‖ / (μ τ ‖p‖∞) =
+ * 0.1 / (0.3 · 1e-6 · 0.1)), r_N < 0 with r_T = 0 (0: the normal's sign is the judge's
+ * business), a frictionless contact (μ = 0) with r_T = 0.5 r_N (0.5: the excess over r_N). */
 static void test_violation(void **state)
 {
     (void)state;
@@ -60,12 +62,17 @@ static void test_violation(void **state)
     double apex[3] = {0, 0, 0};
     assert_true(gap_of(prob, apex, y).cone_violation == 0.0);
     double no_normal[3] = {0.0, 0.1, 0.0};
-    assert_true(isinf(gap_of(prob, no_normal, y).cone_violation));
+    assert_true(fabs(gap_of(prob, no_normal, y).cone_violation - 0.1 / (MU * 1e-7)) <=
+                1e-9 * (0.1 / (MU * 1e-7)));
     double negative[3] = {-1.0, 0.0, 0.0};
     assert_true(gap_of(prob, negative, y).cone_violation == 0.0);
+    prob->mu[0] = 0.0;
+    double frictionless[3] = {2.0, 0.0, 1.0};
+    assert_true(fabs(gap_of(prob, frictionless, y).cone_violation - 0.5) <= TOL);
+    prob->mu[0] = MU;
     double nan_p[3] = {NAN, 0, 0};
     g = gap_of(prob, nan_p, y);
-    assert_true(isnan(g.cone_violation) && isnan(g.angle_max) && g.sliding == 0);
+    assert_true(isnan(g.cone_violation) && isnan(g.angle_max) && g.sliding == -1);
     cb_problem_free(prob);
 }
 

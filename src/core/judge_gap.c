@@ -21,14 +21,15 @@ static void scales(const cb_problem *prob, const double *p, double *pmax, double
     }
 }
 
-/* v = max(‖x‖/(μ r_N⁺) − 1, 0), 0 within the slack δ (‖x‖ ≤ μ r_N⁺ + δ), +∞ when μ r_N⁺ = 0. */
-static double block_violation(const double *x, int size, double mu, double rn, double slack)
+/* v = (‖x‖ − μ r_N⁺) / (μ' max(r_N, ρ)) (μ' = μ, or 1 when μ = 0), 0 when ‖x‖ ≤ μ r_N⁺ + δ. */
+static double block_violation(const double *x, int size, double mu, double rn, double slack,
+                              double floor)
 {
     double nx = size == 2 ? hypot(x[0], x[1]) : fabs(x[0]);
     double bound = mu * fmax(rn, 0.0);
     if (nx <= bound + slack)
         return 0.0;
-    return bound > 0 ? fmax(nx / bound - 1.0, 0.0) : INFINITY;
+    return (nx - bound) / ((mu > 0 ? mu : 1.0) * fmax(rn, floor));
 }
 
 /* θ = ∠(r_T, −u_T) in degrees (90 when r_T = 0) of a sliding contact; *positive: r_T·u_T > 0. */
@@ -57,7 +58,8 @@ static void contact_gap(const cb_problem *prob, int a, const double *p, const do
     cb_disk_cone_of(prob->kind, &f, &c);
     double *v[3] = {&out->cone_violation, &out->rolling_violation, &out->spin_violation};
     for (int i = 0, off = 1; i < c.nblocks && i < 3; off += c.size[i], i++)
-        *v[i] = fmax(*v[i], block_violation(p + off, c.size[i], c.mu[i], p[0], slack));
+        *v[i] = fmax(*v[i], block_violation(p + off, c.size[i], c.mu[i], p[0], slack,
+                                            CB_GAP_SLIDING * pmax));
     int m = c.size[0];
     double ut = m == 2 ? hypot(y[1], y[2]) : fabs(y[1]);
     if (!(f.mu > 0 && p[0] > CB_GAP_SLIDING * pmax && ut > CB_GAP_SLIDING * qmax))
@@ -80,7 +82,7 @@ int cb_judge_gap(const cb_problem *prob, const double *p, const double *y, cb_ga
     int nb = cb_kind_nblocks(prob->kind);
     cb_gap g = {0.0, nb > 1 ? 0.0 : NAN, nb > 2 ? 0.0 : NAN, NAN, NAN, 0, 0};
     if (!cb_all_finite(p, n) || !cb_all_finite(y, n)) {
-        *out = (cb_gap){NAN, NAN, NAN, NAN, NAN, 0, 0};
+        *out = CB_GAP_UNKNOWN;
         return CB_OK;
     }
     double pmax, qmax;

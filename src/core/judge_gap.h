@@ -2,9 +2,12 @@
  * outside the exact cone, block by block, and how its friction stands to the sliding velocity.
  * Computed by the judge's side for every solver's final point (runs.csv, solve --json).
  *
- * With r_N⁺ = max(r_N, 0) and the rounding slack δ = ε ‖p‖∞, block i (x_i, μ_i) of contact α:
- *   v_αi = 0 when ‖x_i‖ ≤ μ_i r_N⁺ + δ, else ‖x_i‖ / (μ_i r_N⁺) − 1 (+∞ when μ_i r_N⁺ = 0:
- *   friction without a normal force, or on a frictionless block);
+ * With r_N⁺ = max(r_N, 0), the rounding slack δ = ε ‖p‖∞ and the floor ρ = τ ‖p‖∞ of the
+ * normal (τ = CB_GAP_SLIDING), block i (x_i, μ_i) of contact α:
+ *   v_αi = 0 when ‖x_i‖ ≤ μ_i r_N⁺ + δ, else (‖x_i‖ − μ_i r_N⁺) / (μ'_i max(r_N, ρ)),
+ *   μ'_i = μ_i when > 0, else 1. That is ‖x_i‖ / (μ_i r_N) − 1 on a contact that carries a
+ *   normal force (r_N ≥ ρ); friction with no normal force is finite but large (‖x‖/(μ ρ)),
+ *   and rounding-level friction at r_N = 0 stays small;
  *   cone_violation = max_α v_α0 (sliding), rolling_violation = max_α v_α1 (m_R),
  *   spin_violation = max_α v_α2 (m_S); NaN for a block the kind does not have.
  * A contact slides when μ > 0, r_N > τ ‖p‖∞ and ‖u_T‖ > τ ‖q‖∞ (τ = CB_GAP_SLIDING; ‖q‖∞: the
@@ -14,6 +17,8 @@
  * judge's business (its error), not these measures'. */
 #ifndef CONEBENCH_JUDGE_GAP_H
 #define CONEBENCH_JUDGE_GAP_H
+
+#include <math.h>
 
 #include "conebench/problem.h"
 
@@ -30,8 +35,11 @@ typedef struct {
     int positive_work;        /* sliding contacts with r_T·u_T > 0 */
 } cb_gap;
 
-/* The measures of p with y = W p + q (the judged y). Every field NaN (counts 0) when p or y has
- * a non-finite entry; CB_ERR_INPUT for a NULL argument. */
+/* Not known: every measure NaN, every count −1. */
+#define CB_GAP_UNKNOWN ((cb_gap){NAN, NAN, NAN, NAN, NAN, -1, -1})
+
+/* The measures of p with y = W p + q (the judged y). CB_GAP_UNKNOWN when p or y has a
+ * non-finite entry; CB_ERR_INPUT for a NULL argument. */
 int cb_judge_gap(const cb_problem *prob, const double *p, const double *y, cb_gap *out,
                  cb_error *err);
 
