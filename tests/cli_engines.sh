@@ -3,8 +3,8 @@
 # ones `version` says are built; `conformance` passes each, reporting as "cannot" (with the
 # reason) only the checks that need the exact cone's answer (warm_start, known), exit 0; on a
 # one-contact problem whose tangential load is along the diagonal, `solve --json` says not
-# solved where nsn says solved. Skips, saying so, the engines that are not built (make
-# BULLET=0 / DART=0).
+# solved where nsn says solved; a reduced engines campaign's report section agrees with its
+# runs.csv. Skips, saying so, the engines that are not built (make BULLET=0 / DART=0).
 # Usage: cli_engines.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 
@@ -54,5 +54,45 @@ for s in $solvers; do
   [ "$s" = bullet-lemke ] ||
     check "diagonal sliding: $s: the error of the box corner" 'grep -q "\"error_data\":0\.05257" "$tmp/out"'
 done
+# The engines campaign, reduced (random coulomb3d only, two mu, two seeds; seconds): the report
+# has its section; a median and a largest value of the table recomputed from runs.csv; each
+# row's cone_violation is the box's sqrt(2) - 1 at most for the PGS solvers on these problems
+# (their bounds are mu r_N per component), and that value is reached by one of them.
+camp="name engines-small
+generate random kind=coulomb3d nc=10 mu=0.3 seeds=1..2
+generate random kind=coulomb3d nc=10 mu=1 seeds=1..2
+tol 1e-8
+max-iter 1000
+time-limit 5
+solver nsn"
+for s in $solvers; do camp="$camp
+solver $s"; done
+grep -q '^siconos adapters: built' "$tmp/version" && camp="$camp
+solver siconos-nsgs"
+printf '%s\n' "$camp" >"$tmp/engines.conf"
+run "$bin" run "$tmp/engines.conf" -o "$tmp/eng" --quiet
+check "engines campaign: exit 0" '[ "$rc" = 0 ]'
+figs=--no-figures
+command -v gnuplot >/dev/null && figs=
+run "$bin" report "$tmp/eng" $figs
+md=$tmp/eng/report.md
+check "report: the engines section" '[ "$rc" = 0 ] && grep -q "^## Game-engine solvers on the exact cone (tol 1e-08)$" "$md"'
+first=$(echo $solvers | cut -d' ' -f1)
+# problem (2), label (7), error_data (25), cone_violation (32) of first's runs at mu = 0.3
+rows=$(awk -F, -v s="$first" 'NR > 1 && $7 == s && $2 ~ /-mu0\.3-/ { print $25, $32 }' "$tmp/eng/runs.csv")
+viol_med=$(echo "$rows" | awk '{ v[NR] = $2 } END { printf "%.3e", (v[1] + v[2]) / 2 }')
+err_max=$(echo "$rows" | awk '{ m = NR == 1 || $1 > m ? $1 : m } END { printf "%.3e", m }')
+cell=$(grep "^| random, μ = 0.3 | $first | " "$md")
+check "report: $first at mu = 0.3: 2 runs, the median violation $viol_med and largest error_data $err_max of runs.csv ($cell)" \
+  '[ "$(echo "$rows" | wc -l)" = 2 ] && echo "$cell" | awk -F" [|] " -v v="$viol_med" -v e="$err_max" "{ exit !(\$3 == 2 && \$6 == e && \$7 == v) }"'
+check "report: nsn at mu = 1: 2 runs, both solved" 'grep -q "^| random, μ = 1 | nsn | 2 | 2 | " "$md"'
+pgs=$(awk -F, 'NR > 1 && $7 ~ /-pgs$/ { print $32 }' "$tmp/eng/runs.csv")
+check "runs.csv: the PGS solvers' violations within sqrt(2) - 1, reached" \
+  '[ -n "$pgs" ] && echo "$pgs" | awk "{ m = \$1 > m ? \$1 : m; if (\$1 > sqrt(2) - 1 + 1e-12) bad = 1 } END { exit bad || m < sqrt(2) - 1 - 1e-12 }"'
+if [ -z "$figs" ]; then
+  check "report: the figure against mu" '[ -s "$tmp/eng/figures/engines.png" ] && grep -q "](figures/engines.png)" "$md"'
+else
+  echo "cli engines: the figure: skipped: no gnuplot"
+fi
 echo "cli engines: $pass passed, $fail failed"
 [ "$fail" = 0 ]
