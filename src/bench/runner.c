@@ -175,7 +175,7 @@ static int child_main(const run_ctx *x, const cb_run_ref *r, int fd)
     if (rc == CB_OK && err.text[0] && !info.solved) /* why (external.h); */
         write_all(fd, msg, (size_t)snprintf(msg, sizeof msg, "E %s\n", err.text)); /* last: kept */
     if (rc == CB_OK || unsupported)
-        send_row(x, r, p, &info, unsupported ? NULL : &sol, dist_ref, fd);
+        send_row(x, r, p, &info, unsupported || killed ? NULL : &sol, dist_ref, fd);
     return rc == CB_OK || unsupported ? 0 : 2; /* (the child ends here: nothing to free) */
 }
 
