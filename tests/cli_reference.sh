@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# conebench reference and the runs.csv column dist_ref. A random problem with an SPD W (unique
+# conebench reference, the runs.csv column dist_ref and solve --json's dist_ref. A random problem with an SPD W (unique
 # p*): the reference is within 1e-9 of the generator's known solution (its own file) and judged
 # error <= 1e-12, unique=yes; a random multibody problem with more contact rows than body dofs
 # (W singular) says unique=no. A campaign with a `references` line writes dist_ref for the
@@ -79,5 +79,19 @@ printf 'name r\nproblem spd.dat\nreferences nowhere\nsolver nsn\n' >bad.conf
 run "$bin" run bad.conf -o res2 --quiet
 check "references: not a folder" '[ "$rc" = 2 ] &&
   grep -qx "conebench: bad.conf:3: references: nowhere is not a folder" err'
+# solve --json: dist_ref against FILE.ref beside the problem (as a campaign), equal to the
+# distance computed here from the --solution file and the reference; null when FILE.ref is of
+# another problem (mb.dat.ref above), said on stderr.
+cp refs/spd.ref spd.dat.ref
+run "$bin" solve spd.dat --solver nsgs --tol 1e-6 --solution nsgs.sol --json
+d_json=$(sed 's/.*"dist_ref":\([^,]*\),.*/\1/' out)
+tail -n +2 nsgs.sol >nsgs.body
+d_files=$(paste -d' ' <(tail -n +3 spd.dat.ref) nsgs.body |
+  awk '{d += ($3 - $1)^2; r += $1^2} END {printf "%.17g", sqrt(d) / (r > 1 ? sqrt(r) : 1)}')
+check "solve --json: dist_ref $d_json = the files' $d_files" '[ "$rc" = 0 ] &&
+  awk -v a="$d_json" -v b="$d_files" "BEGIN{exit !(a != \"null\" && a > 0 && (a - b)^2 <= (1e-9 * b)^2)}"'
+run "$bin" solve mb.dat --solver nsgs --tol 1e-6 --json
+check "solve --json: a FILE.ref of another problem: dist_ref null, said on stderr" '[ "$rc" = 0 ] &&
+  grep -q "\"dist_ref\":null" out && grep -q "reference ignored: mb.dat.ref is of another problem" err'
 echo "cli reference: $pass passed, $fail failed"
 [ "$fail" = 0 ]
