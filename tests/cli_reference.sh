@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # conebench reference, the runs.csv column dist_ref and solve --json's dist_ref. A random
 # problem with an SPD W (unique p*): the reference is within 1e-9 of the generator's known
-# solution (its own file) and judged error <= 1e-12, unique=yes; a random multibody problem with more contact rows than body dofs
+# solution (its own file) and judged error <= 1e-12, unique=yes; a random multibody problem
+# with more contact rows than body dofs
 # (W singular) says unique=no. A campaign with a `references` line writes dist_ref for the
 # first (small for nsn, equal to the distance computed here from the files) and leaves it empty
 # for the second; a FILE.ref of another problem is ignored, said in errors.log; a garbled
