@@ -16,7 +16,6 @@
 #include "kv.h"
 #include "fclib_check.h"
 #include "solve_limited.h"
-#include "judge_gap.h"
 #include "reference.h"
 
 #define MAX_REPEAT 1000
@@ -166,24 +165,6 @@ static void json_work(cb_json *j, const cb_work *w)
     cb_json_close(j);
 }
 
-/* The gap measures of the final point (judge_gap.h) and dist_ref (NaN: null). */
-static void json_gap(cb_json *j, const cb_gap *g, double dist_ref)
-{
-    cb_json_num(j, "cone_violation", g->cone_violation);
-    cb_json_num(j, "rolling_violation", g->rolling_violation);
-    cb_json_num(j, "spin_violation", g->spin_violation);
-    cb_json_num(j, "angle_max", g->angle_max);
-    cb_json_num(j, "angle_mean", g->angle_mean);
-    if (g->sliding >= 0) {
-        cb_json_int(j, "sliding", g->sliding);
-        cb_json_int(j, "positive_work", g->positive_work);
-    } else {
-        cb_json_null(j, "sliding");
-        cb_json_null(j, "positive_work");
-    }
-    cb_json_num(j, "dist_ref", dist_ref);
-}
-
 static void print_json(const solve_args *a, const cb_problem *p, const cb_info *info, double cpu,
                        const cb_gap *gap, double dist_ref)
 {
@@ -203,7 +184,8 @@ static void print_json(const solve_args *a, const cb_problem *p, const cb_info *
     cb_json_num(&j, "error", info->error);
     cb_json_num(&j, "error_q", info->error_q);
     cb_json_num(&j, "error_data", info->error_data);
-    json_gap(&j, gap, dist_ref);
+    cb_json_gap(&j, gap);
+    cb_json_num(&j, "dist_ref", dist_ref);
     cb_json_num_digits(&j, "time_s", t, 9);
     cb_json_num_digits(&j, "time_setup_s", info->time_setup, 9);
     cb_json_num_digits(&j, "time_solve_s", info->time_solve, 9);

@@ -4,7 +4,7 @@
 # reason) only the checks that need the exact cone's answer (warm_start, known), exit 0; on a
 # one-contact problem whose tangential load is along the diagonal, `solve --json` says not
 # solved where nsn says solved; a reduced engines campaign's report section agrees with its
-# runs.csv. Skips, saying so, the engines that are not built (make BULLET=0 / DART=0).
+# runs.csv, and `error` on a run's solution file gives its row's gap columns. Skips, saying so, the engines that are not built (make BULLET=0 / DART=0).
 # Usage: cli_engines.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 
@@ -70,7 +70,7 @@ solver $s"; done
 grep -q '^siconos adapters: built' "$tmp/version" && camp="$camp
 solver siconos-nsgs"
 printf '%s\n' "$camp" >"$tmp/engines.conf"
-run "$bin" run "$tmp/engines.conf" -o "$tmp/eng" --quiet
+run "$bin" run "$tmp/engines.conf" -o "$tmp/eng" --quiet --solutions
 check "engines campaign: exit 0" '[ "$rc" = 0 ]'
 figs=--no-figures
 command -v gnuplot >/dev/null && figs=
@@ -86,6 +86,16 @@ cell=$(grep "^| random, μ = 0.3 | $first | " "$md")
 check "report: $first at mu = 0.3: 2 runs, the median violation $viol_med and largest error_data $err_max of runs.csv ($cell)" \
   '[ "$(echo "$rows" | wc -l)" = 2 ] && echo "$cell" | awk -F" [|] " -v v="$viol_med" -v e="$err_max" "{ exit !(\$3 == 2 && \$6 == e && \$7 == v) }"'
 check "report: nsn at mu = 1: 2 runs, both solved" 'grep -q "^| random, μ = 1 | nsn | 2 | 2 | " "$md"'
+# conebench error on a row's solution file gives the row's gap columns (32-38)
+row=$(awk -F, -v s="$first" 'NR > 1 && $7 == s && $2 ~ /-mu1-s1$/' "$tmp/eng/runs.csv")
+id=$(echo "$row" | cut -d, -f1)
+prob=$(echo "$row" | cut -d, -f2)
+sol=$(ls "$tmp/eng/solutions/$id".sol* 2>/dev/null | head -1)
+run "$bin" error "$tmp/eng/problems/$prob.dat" --solution "$sol"
+got=$(sed 's/.*"cone_violation":\([^,]*\),.*"angle_max":\([^,]*\),.*"positive_work":\([^}]*\)}.*/\1 \2 \3/' "$tmp/out")
+want=$(echo "$row" | awk -F, '{ print $32, ($35 == "" ? "null" : $35), $38 }')
+check "error on $first's solution ($prob): the row's cone_violation, angle_max, positive_work ($want; got $got)" \
+  '[ "$rc" = 0 ] && [ -n "$want" ] && echo "$got $want" | awk "{ for (i = 1; i <= 3; i++) if (\$i != \$(i + 3) && (\$i - \$(i + 3))^2 > (1e-12 * \$(i + 3))^2) exit 1 }"'
 pgs=$(awk -F, 'NR > 1 && $7 ~ /-pgs$/ { print $32 }' "$tmp/eng/runs.csv")
 check "runs.csv: the PGS solvers' violations within sqrt(2) - 1, reached" \
   '[ -n "$pgs" ] && echo "$pgs" | awk "{ m = \$1 > m ? \$1 : m; if (\$1 > sqrt(2) - 1 + 1e-12) bad = 1 } END { exit bad || m < sqrt(2) - 1 - 1e-12 }"'
