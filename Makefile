@@ -51,7 +51,7 @@ CFLAGS_BASE = $(CSTD) $(WARN) $(OPT) $(OPENMP) $(PIC) $(EXTRA_CFLAGS) $(HAVE_SIC
 # What the library links against: libfclib/HDF5 (FCLIB files), KLU and CHOLMOD (SuiteSparse:
 # nsn's sparse LU, ipm's sparse Cholesky), LAPACKE/OpenBLAS, libcrypto (SHA-256; Debian's HDF5
 # needs it anyway), libgomp (OpenMP), libm; Siconos only with the adapters.
-LIB_DEPS = $(SICONOS_LIBS) $(ENGINE_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto $(if $(OPENMP),-lgomp) -ldl -lm
+LIB_DEPS = $(SICONOS_LIBS) $(ENGINE_LIBS) -lfclib -lklu -lcholmod $(PKG_LIBS) -lcrypto -lz $(if $(OPENMP),-lgomp) -ldl -lm
 LDLIBS  = $(LIB_DEPS)
 TEST_LDLIBS := -lcmocka
 
@@ -93,13 +93,14 @@ HEADERS  := $(wildcard include/conebench/*.h src/*/*.h src/*/*/*.h cli/*.h tests
 DEB_PKGS := build-essential pkg-config libfclib-dev libhdf5-dev libsuitesparse-dev \
             libopenblas-dev liblapacke-dev libcmocka-dev libssl-dev gnuplot-nox valgrind clang \
             libclang-rt-14-dev parallel lcov libgomp1 python3-numpy python3-scipy python3-pandas \
+            python3-pil chromium zlib1g-dev \
             $(if $(filter 0,$(SICONOS)),,libsiconos-numerics-dev) \
             $(if $(filter 0,$(BULLET)),,libbullet-dev) $(if $(filter 0,$(DART)),,libdart-dev)
 DEP_HEADERS := /usr/include/fclib.h /usr/include/suitesparse/klu.h \
                /usr/include/suitesparse/cholmod.h \
                /usr/include/hdf5/serial/hdf5.h /usr/include/lapacke.h \
                /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h /usr/include/cmocka.h \
-               /usr/include/openssl/sha.h /usr/bin/pkg-config /usr/bin/gnuplot \
+               /usr/include/openssl/sha.h /usr/include/zlib.h /usr/bin/pkg-config /usr/bin/gnuplot \
                $(if $(filter 0,$(SICONOS)),,/usr/include/siconos/numerics/NumericsMatrix.h) \
                $(if $(filter 0,$(BULLET)),,/usr/include/bullet/BulletDynamics/MLCPSolvers/btDantzigSolver.h) \
                $(if $(filter 0,$(DART)),,/usr/include/dart/constraint/DantzigBoxedLcpSolver.hpp)
@@ -272,13 +273,14 @@ $(BUILD)/bench/%: tests/bench/%.c $(MECH_A) $(LIB) $(HEADERS)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d) $(TEST_SUPPORT_OBJ:.o=.d)
 
-# Run every test (cmocka programs, then every tests/cli_*.sh script); a failing test fails
-# `make test` after all have run.
+# make test: every test program and CLI script, TEST_JOBS at a time (each one's output printed
+# whole when it ends, with its wall seconds), then the reproducibility, layer and install checks;
+# a failing test fails `make test` after all have run.
+TEST_JOBS ?= 2
+TEST_RUNS := $(addprefix check-run/,$(notdir $(TEST_BIN)) $(notdir $(wildcard tests/cli_*.sh)))
 test: $(BIN) $(SOLIB) $(TEST_BIN)
-	@fail=0; for t in $(TEST_BIN); do \
-	  echo "== $$t"; CONEBENCH_BIN=$(BIN) OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $$t || fail=1; \
-	done; \
-	for s in tests/cli_*.sh; do bash $$s "$(TEST_RUNNER)" $(BIN) || fail=1; done; \
+	@fail=0; $(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target CHECK_QUICK= \
+	  $(TEST_RUNS) || fail=1; \
 	echo "== tests/repro.sh"; bash tests/repro.sh $(BIN) || fail=1; \
 	echo "== tests/check_layers.sh"; bash tests/check_layers.sh . $(BUILD) || fail=1; \
 	if [ -n "$(SANITIZED)" ]; then echo "== tests/install_check.sh: skipped under the sanitizers" \
@@ -304,11 +306,15 @@ check: $(BIN) $(SOLIB) $(TEST_BIN)
 check-run/check_layers.sh:
 	@echo "== tests/check_layers.sh"; bash tests/check_layers.sh . $(BUILD)
 check-run/%.sh:
-	@echo "== tests/$*.sh"; CONEBENCH_QUICK=$(if $(filter $*.sh,$(CHECK_QUICK)),1,$$CONEBENCH_QUICK) \
-	  bash tests/$*.sh "$(TEST_RUNNER)" $(BIN)
+	@echo "== tests/$*.sh"; t0=$$(date +%s); \
+	  CONEBENCH_QUICK=$(if $(filter $*.sh,$(CHECK_QUICK)),1,$$CONEBENCH_QUICK) \
+	  bash tests/$*.sh "$(TEST_RUNNER)" $(BIN); rc=$$?; \
+	  echo "-- tests/$*.sh: exit $$rc, $$(( $$(date +%s) - t0 )) s"; exit $$rc
 check-run/%:
-	@echo "== $(BUILD)/tests/$*"; CONEBENCH_QUICK=$(if $(filter $*,$(CHECK_QUICK)),1,$$CONEBENCH_QUICK) \
-	  CONEBENCH_BIN=$(BIN) OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $(BUILD)/tests/$*
+	@echo "== $(BUILD)/tests/$*"; t0=$$(date +%s); \
+	  CONEBENCH_QUICK=$(if $(filter $*,$(CHECK_QUICK)),1,$$CONEBENCH_QUICK) \
+	  CONEBENCH_BIN=$(BIN) OPENBLAS_NUM_THREADS=1 $(TEST_RUNNER) $(BUILD)/tests/$*; rc=$$?; \
+	  echo "-- $(BUILD)/tests/$*: exit $$rc, $$(( $$(date +%s) - t0 )) s"; exit $$rc
 
 # make check built with gcov counters (build-cov/, -O0), then lcov: HTML report in
 # build-cov/coverage/, line and branch figures of src/ and cli/ (a failing test still reports).

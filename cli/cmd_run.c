@@ -23,8 +23,8 @@ static const cb_cli_opt opts[] = {
                           "limits)"},
     {"force", 'f', NULL, "with --resume: continue even when the campaign or limits differ"},
     {"quiet", 'q', NULL, "no progress line"},
-    {"solutions", 'S', NULL, "also write DIR/solutions/RUN_ID.sol, the final iterate of every run "
-                             "(conebench error re-judges it)"},
+    {"solutions", 'S', NULL, "also write DIR/solutions/RUN_ID.sol.gz, the final iterate of every run "
+                             "(gzip-compressed; conebench error re-judges it)"},
     {"plugin", 'P', "SO", CB_CLI_PLUGIN_HELP},
     {NULL, 0, NULL, NULL}};
 

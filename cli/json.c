@@ -127,6 +127,8 @@ void cb_json_scenario_summary(cb_json *j, const cb_scenario *s, const cb_scenari
         cb_json_bool(j, "stopped", m->stopped);
         cb_json_num(j, "x_stop", m->x_stop);
         cb_json_num(j, "t_stop", m->t_stop);
+        cb_json_num(j, "d_stop", m->d_stop);
+        cb_json_num(j, "heading_deg", m->heading_deg);
     }
     if (s->outputs & CB_OUT_REGIME) {
         cb_json_str(j, "regime", cb_regime_name(m->regime));

@@ -4,9 +4,13 @@
 #   xl, yl  axis labels;   logx  1 for a logarithmic x axis;  note  a line under the title
 #   f<i>  CSV file of series i;  x<i>, y<i>  its columns;  k<i>  factor on y;  t<i>  legend title
 #   s<i>  style: 1 solid line, 2 dashed, 3 thick dotted (closed forms, sweeps)
+#   ratio (optional) gnuplot's size ratio: -1 for equal x and y units (x-y paths)
+#   keypos (optional) where the key goes instead of top right, e.g. "bottom right"
 set datafile separator ","
 set key top right box opaque noenhanced
 set grid
+if (exists("ratio")) { set size ratio ratio }
+if (exists("keypos")) { eval("set key ".keypos) }
 set xlabel xl noenhanced
 set ylabel yl noenhanced
 if (exists("logx") && logx == 1) { set logscale x 10; set format x "10^{%L}" }

@@ -75,7 +75,7 @@ judged_as_rows() { # every row's verdict and error_data = conebench error on its
   col_err=$(echo "$hdr" | grep -nx error_data | cut -d: -f1)
   while IFS=, read -r -a f; do
     id=${f[$((col_id - 1))]}
-    out=$("$bin" error "coll/${f[1]}.dat" --solution "r-keep/solutions/$id.sol" --tol 1e-8) || return 1
+    out=$("$bin" error "coll/${f[1]}.dat" --solution "r-keep/solutions/$id.sol.gz" --tol 1e-8) || return 1
     solved=$(echo "$out" | sed -n 's/.*"solved":\(true\|false\).*/\1/p')
     err=$(echo "$out" | sed -n 's/.*"error_data":\([^,}]*\).*/\1/p')
     [ "$solved" = "$([ "${f[$((col_solved - 1))]}" = yes ] && echo true || echo false)" ] || return 1

@@ -77,7 +77,7 @@ for r in csv.DictReader(open(sys.argv[1])):
 EOF
 agree=0 disagree=0
 while read -r id file solved; do
-  judged=$("$bin" error "$file" --solution "res/solutions/$id.sol" --tol "$tol" |
+  judged=$("$bin" error "$file" --solution "res/solutions/$id.sol.gz" --tol "$tol" |
            sed -n 's/.*"solved":\(true\|false\).*/\1/p')
   if { [ "$solved" = yes ] && [ "$judged" = true ]; } || { [ "$solved" = no ] && [ "$judged" = false ]; }
   then agree=$((agree + 1)); else disagree=$((disagree + 1)); echo "step $id ($file): row $solved, error $judged"; fi

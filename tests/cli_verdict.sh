@@ -44,7 +44,7 @@ while IFS=, read -r id name tol status solved edata; do
   [ "$status" = unsupported ] || [ "$status" = crashed ] && continue
   rows=$((rows + 1))
   [ "$solved" = yes ] && yes=$((yes + 1)) || no=$((no + 1))
-  out=$("$bin" error "$(path_of "$name")" --solution "res/solutions/$id.sol" --tol "$tol" 2>&1)
+  out=$("$bin" error "$(path_of "$name")" --solution "res/solutions/$id.sol.gz" --tol "$tol" 2>&1)
   v=$(echo "$out" | sed -n 's/.*"solved":\([a-z]*\).*/\1/p')
   e=$(echo "$out" | sed -n 's/.*"error_data":\([^,]*\),.*/\1/p')
   if { [ "$v" = true ] && [ "$solved" = yes ]; } || { [ "$v" = false ] && [ "$solved" = no ]; }; then

@@ -577,6 +577,75 @@ static void test_outbuf_and_sha256(void **state)
     assert_int_equal(cb_sha256_file(bad, hex, &err), CB_ERR_INPUT);
 }
 
+/* Write `n` bytes to path as they are. */
+static void put_bytes(const char *path, const char *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A file's bytes as they are on disk (*n of them; malloc'd). */
+static char *raw_bytes(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *b = malloc(1 << 20);
+    assert_non_null(b);
+    *n = fread(b, 1, 1 << 20, f);
+    fclose(f);
+    return b;
+}
+
+/* gzip: a commit to "FILE.gz" writes a gzip file GNU gzip inflates to the text; cb_read_file
+ * gives the text back; a truncated stream, trailing bytes and an inflated size over the limit
+ * are refused naming the file (CB_ERR_INPUT). */
+static void test_gzip(void **state)
+{
+    (void)state;
+    char path[600], cut[600], cmd[1300], *data = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/text.gz", cbt_tmpdir());
+    snprintf(cut, sizeof cut, "%s/cut.gz", cbt_tmpdir());
+    cb_outbuf o;
+    cb_error err = {{0}};
+    assert_int_equal(cb_outbuf_open(&o, &err), CB_OK);
+    for (int i = 0; i < 20000; i++)
+        fprintf(o.f, "%d 0.5\n", i % 7);
+    long want = ftell(o.f);
+    assert_int_equal(cb_outbuf_commit(&o, path, &err), CB_OK);
+    snprintf(cmd, sizeof cmd, "gzip -dc '%s' | wc -c", path);
+    FILE *z = popen(cmd, "r");
+    long got = -1;
+    assert_non_null(z);
+    assert_int_equal(fscanf(z, "%ld", &got), 1);
+    pclose(z);
+    assert_int_equal(got, want); /* GNU gzip reads it */
+    assert_int_equal(cb_read_file(path, 1 << 20, &data, &len, &err), CB_OK);
+    assert_int_equal(len, (size_t)want);
+    assert_memory_equal(data, "0 0.5\n1 0.5\n", 12);
+    assert_true(data[len] == '\0');
+    free(data);
+    char *raw = raw_bytes(path, &len); /* the compressed bytes */
+    size_t full = len;
+    assert_true(len > 20 && len < (size_t)want / 10 && (unsigned char)raw[0] == 0x1f);
+    put_bytes(cut, raw, len / 2);
+    assert_int_equal(cb_read_file(cut, 1 << 20, &data, &len, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "cut.gz:0: corrupt or truncated gzip data"));
+    assert_null(data);
+    char *more = malloc(full + 4);
+    memcpy(more, raw, full);
+    memcpy(more + full, "junk", 4);
+    put_bytes(cut, more, full + 4);
+    assert_int_equal(cb_read_file(cut, 1 << 20, &data, &len, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "corrupt or truncated gzip data"));
+    assert_int_equal(cb_read_file(path, 1000, &data, &len, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, "text.gz:0: file too large once inflated (limit 1000)"));
+    free(more);
+    free(raw);
+}
+
 /* Ranges of cb_parallel_chunks / cb_parallel_rows_by: every row in exactly one call; chunk
  * ranges start on a multiple of CB_PAR_CHUNK; weighted ranges carry about equal work. */
 typedef struct {
@@ -645,7 +714,7 @@ int main(void)
         cmocka_unit_test(test_judge_homogeneous),
         cmocka_unit_test(test_modes),            cmocka_unit_test(test_solve_framework),
         cmocka_unit_test(test_cli_error_vs_siconos), cmocka_unit_test(test_sorted_union),
-        cmocka_unit_test(test_kv),          cmocka_unit_test(test_outbuf_and_sha256),
+        cmocka_unit_test(test_kv),          cmocka_unit_test(test_outbuf_and_sha256), cmocka_unit_test(test_gzip),
         cmocka_unit_test(test_parallel_ranges),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);

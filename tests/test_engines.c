@@ -302,7 +302,89 @@ static void test_rolling_and_spin(void **state)
     }
 }
 
-/* Options and limits: facets other than 4 and a zero sweep cap are refused, naming the option;
+/* Pyramids (option facets = k): k/2 tangential rows d_i = (cos(iπ/m), sin(iπ/m)), m = k/2, each
+ * |β_i| ≤ tan(π/k) μ r_N (engines_adapter.c): the regular k-gon with its edges tangent to the
+ * circle ‖r_T‖ = μ r_N. Sliding fast (‖q_t‖ ≫ μ r_N) in the unit direction u at angle θ, the answer
+ * is the polygon's support point in −u, r_T = −tan(π/k) μ r_N Σ_i sgn(d_i·u) d_i: its projection
+ * −r_T·u equals the support value h(θ) = tan(π/k) μ r_N Σ_i |cos(θ − iπ/m)| (closed form, computed
+ * here from its definition), and off the edge normals it is a vertex, ‖r_T‖ = μ r_N / cos(π/k)
+ * (k = 4: √2 on the diagonal; k = 8: 1/cos(π/8) at the vertex θ = 22.5°). On an edge normal
+ * (k = 8, θ = 0) it is the edge's midpoint, the exact answer. bullet-lemke's bound is tan(π/k) μ
+ * without r_N (it ignores limitDependency), so its r_N in these formulas is 1; for k > 4 it
+ * inverts A = Dᵀ W D, singular (rank 2 per contact's rows): it returns zeros (stalled) or a
+ * wrong answer, never solved. */
+#define SLIDE_Q 10.0 /* ‖q_t‖: sliding in every row of every pyramid below */
+
+/* The support value h(θ)/(μ r_N) of the k-gon, from its definition as a sum of segments. */
+static double support_value(int k, double theta)
+{
+    int m = k / 2;
+    double sum = 0.0;
+    for (int i = 0; i < m; i++)
+        sum += fabs(cos(theta - i * M_PI / m));
+    return tan(M_PI / k) * sum;
+}
+
+static void pyramid_case(int k, double deg, int vertex)
+{
+    const cb_solver *sv[NENGINES];
+    built(sv);
+    double th = deg * M_PI / 180.0, u[2] = {cos(th), sin(th)};
+    cb_problem *prob = one_contact(SLIDE_Q * u[0], SLIDE_Q * u[1]);
+    char facets[16];
+    snprintf(facets, sizeof facets, "%d", k);
+    cb_option opt[1] = {{"facets", facets}};
+    cb_settings s;
+    cb_settings_default(&s);
+    s.options = opt;
+    s.noptions = 1;
+    for (int i = 0; i < NENGINES; i++) {
+        if (!sv[i])
+            continue;
+        cbt_run_result r = cbt_run(sv[i], prob, &s, NULL);
+        assert_int_equal(r.rc, CB_OK);
+        if (k > 4 && !strcmp(engines[i], "bullet-lemke")) { /* it inverts A: singular */
+            print_message("bullet-lemke facets=%d: status %s, p = (%g, %g, %g), solved %d (A = "
+                          "D^T W D is singular)\n", k, cb_status_name(r.info.status), r.p[0],
+                          r.p[1], r.p[2], r.info.solved);
+            assert_false(r.info.solved); /* zeros (stalled) or a wrong answer: the judge sees it */
+            cbt_run_free(&r);
+            continue;
+        }
+        double bound = MU * (strcmp(engines[i], "bullet-lemke") ? R_N : 1.0);
+        double proj = -(r.p[1] * u[0] + r.p[2] * u[1]) / bound, norm = hypot(r.p[1], r.p[2]) / bound;
+        print_message("%s facets=%d theta=%g: |r_T|/(mu r_N) = %.15f, -r_T.u/(mu r_N) = %.15f "
+                      "(support value %.15f), judged error %.3e, solved %d\n", engines[i], k, deg,
+                      norm, proj, support_value(k, th), r.info.error_data, r.info.solved);
+        assert_true(fabs(r.p[0] - R_N) <= EXACT_TOL);
+        assert_true(fabs(proj - support_value(k, th)) <= 1e-12);
+        assert_true(fabs(norm - (vertex ? 1.0 / cos(M_PI / k) : 1.0)) <= 1e-12);
+        if (strcmp(engines[i], "bullet-lemke")) { /* the judge flags the vertex, passes the edge */
+            assert_int_equal(r.info.solved, !vertex);
+            assert_true(fabs(cone_violation(r.p) - (vertex ? 1.0 / cos(M_PI / k) - 1.0 : 0.0)) <=
+                        1e-12);
+            if (vertex)
+                assert_true(fabs(r.info.error_data - judged_error(prob, r.p)) <=
+                            1e-12 * judged_error(prob, r.p));
+        }
+        cbt_run_free(&r);
+    }
+    cb_problem_free(prob);
+}
+
+static void test_pyramids(void **state)
+{
+    (void)state;
+    pyramid_case(4, 45.0, 1);  /* the box's corner: √2 */
+    pyramid_case(4, 30.0, 1);  /* still the corner: the box answers at 45° to a 30° slide */
+    pyramid_case(8, 22.5, 1);  /* the octagon's vertex: 1/cos(π/8) */
+    pyramid_case(8, 30.0, 1);  /* the same vertex, projected: h(30°) */
+    pyramid_case(8, 0.0, 0);   /* an edge normal: the exact answer */
+    pyramid_case(16, 30.0, 1); /* sixteen facets: 1/cos(π/16) */
+}
+
+/* Options and limits: facets odd, below 4 or above 64 (or above 4 on a 2D kind) and a zero
+ * sweep cap are refused, naming the option;
  * a problem above the dense-copy limit is refused by supports() (status unsupported). */
 static void test_options_and_limits(void **state)
 {
@@ -311,7 +393,13 @@ static void test_options_and_limits(void **state)
     built(sv);
     cb_problem *prob = one_contact(0.2, 0.1);
     cb_error err;
-    cb_problem *big = NULL;
+    cb_problem *big = NULL, *prob2d = NULL;
+    assert_int_equal(cb_problem_alloc(CB_KIND_COULOMB2D, 1, CB_STORAGE_DENSE, 0, &prob2d, &err),
+                     CB_OK);
+    prob2d->W[0] = prob2d->W[3] = 1.0;
+    prob2d->q[0] = -1.0;
+    prob2d->mu[0] = MU;
+    assert_int_equal(cb_problem_check(prob2d, &err), CB_OK);
     assert_int_equal(cb_problem_alloc(CB_KIND_COULOMB3D, 1001, CB_STORAGE_BSR, 1001, &big, &err),
                      CB_OK);
     for (int a = 0; a < 1001; a++) {
@@ -328,12 +416,22 @@ static void test_options_and_limits(void **state)
             continue;
         cb_settings s;
         cb_settings_default(&s);
-        cb_option opt[1] = {{"facets", "8"}};
+        cb_option opt[1];
         s.options = opt;
         s.noptions = 1;
-        cbt_run_result r = cbt_run(sv[i], prob, &s, NULL);
+        cbt_run_result r;
+        static const char *const bad[] = {"2", "5", "66", "0"}; /* odd, < 4, > 64 */
+        for (int b = 0; b < 4; b++) {
+            opt[0] = (cb_option){"facets", bad[b]};
+            r = cbt_run(sv[i], prob, &s, NULL);
+            assert_int_equal(r.rc, CB_ERR_INPUT);
+            assert_non_null(strstr(r.err.text, "facets"));
+            cbt_run_free(&r);
+        }
+        opt[0] = (cb_option){"facets", "8"}; /* 2D: one tangential row, no pyramid */
+        r = cbt_run(sv[i], prob2d, &s, NULL);
         assert_int_equal(r.rc, CB_ERR_INPUT);
-        assert_non_null(strstr(r.err.text, "facets"));
+        assert_non_null(strstr(r.err.text, "2D kind"));
         cbt_run_free(&r);
         if (!strstr(engines[i], "dantzig")) {
             opt[0] = (cb_option){"iterations", "0"};
@@ -350,6 +448,7 @@ static void test_options_and_limits(void **state)
         cbt_run_free(&r);
     }
     cb_problem_free(big);
+    cb_problem_free(prob2d);
     cb_problem_free(prob);
 }
 
@@ -361,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_sliding_diagonal),
         cmocka_unit_test(test_anisotropy),
         cmocka_unit_test(test_rolling_and_spin),
+        cmocka_unit_test(test_pyramids),
         cmocka_unit_test(test_options_and_limits),
     };
     return cmocka_run_group_tests_name("engines", tests, NULL, NULL);

@@ -163,7 +163,7 @@ static int child_main(const run_ctx *x, const cb_run_ref *r, int fd)
     }
     if (rc == CB_OK && x->s->solutions && info.status != CB_STATUS_UNSUPPORTED) { /* killed: p0 */
         char path[4096];
-        snprintf(path, sizeof path, "%s/solutions/%s.sol", x->s->outdir, r->id);
+        snprintf(path, sizeof path, "%s/solutions/%s.sol.gz", x->s->outdir, r->id);
         rc = cb_write_solution(path, p->nc, p->d, sol.p, sol.y, &err);
         io_fault = rc != CB_OK;
     }

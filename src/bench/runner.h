@@ -3,8 +3,8 @@
  *
  * Output directory: runs.csv (cb_results format, one row appended per run with a single write),
  * traces/<run_id>.csv (iteration,time_s,error), problems/ (generated problems), machine.txt,
- * solutions/<run_id>.sol (the final iterate of every judged run, with settings.solutions: the
- * row's verdict is `conebench error PROBLEM --solution solutions/<run_id>.sol --tol TOL`'s),
+ * solutions/<run_id>.sol.gz (the final iterate of every judged run, with settings.solutions: the
+ * row's verdict is `conebench error PROBLEM --solution solutions/<run_id>.sol.gz --tol TOL`'s),
  * errors.log (messages of runs that could not start, e.g. bad input, or that a solver does not
  * support: their rows have status unsupported, not counted as failures).
  * session.txt (when this session started and how many rows runs.csv held then: the rate
@@ -28,7 +28,7 @@ typedef struct {
     int shard_count;
     int resume;          /* keep finished runs of runs.csv, run only the others */
     int force;           /* resume even when the campaign or its limits changed */
-    int solutions;       /* 1: write solutions/<run_id>.sol of every judged run (default 0) */
+    int solutions;       /* 1: write solutions/<run_id>.sol.gz of every judged run (default 0) */
     /* When *stop becomes nonzero (a signal number, set by the caller's handler), the runner
      * kills its children, drops their runs, keeps every complete row and returns CB_OK with
      * summary.interrupted = *stop. NULL: never. */

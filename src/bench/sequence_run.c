@@ -136,14 +136,14 @@ static void keep_step(seq_state *st, cb_problem *p, cb_contact_ids *ids, cb_solu
     sol->p = NULL;
 }
 
-/* solutions/<step run id>.sol of a judged step. */
+/* solutions/<step run id>.sol.gz of a judged step. */
 static int write_step_solution(seq_state *st, const cb_result *row, const cb_problem *p,
                                const cb_solution *sol, cb_error *err)
 {
     char path[4200];
     if (!st->j->solutions)
         return CB_OK;
-    snprintf(path, sizeof path, "%s/solutions/%s.sol", st->j->outdir, row->run_id);
+    snprintf(path, sizeof path, "%s/solutions/%s.sol.gz", st->j->outdir, row->run_id);
     int rc = cb_write_solution(path, p->nc, p->d, sol->p, sol->y, err);
     st->io_fault = rc != CB_OK;
     if (rc != CB_OK)

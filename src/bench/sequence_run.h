@@ -7,7 +7,7 @@
  * The child writes to its pipe one "R row" line per step (run id: the first 16 hex digits of
  * sha256(SEQUENCE_RUN_ID|step|N), sequence_run = the run's id), then the sequence row last (the
  * run's own id: totals, results.h), "E msg" lines for errors.log and "F msg" when a file could
- * not be written. Sequence runs write no traces; with solutions on, solutions/<step run id>.sol.
+ * not be written. Sequence runs write no traces; with solutions on, solutions/<step run id>.sol.gz.
  */
 #ifndef CONEBENCH_SEQUENCE_RUN_H
 #define CONEBENCH_SEQUENCE_RUN_H
@@ -22,7 +22,7 @@ typedef struct {
     const cb_run_ref *r;
     const cb_solver *solver;
     const char *outdir;  /* where solutions/ is */
-    int solutions;       /* write solutions/<step run id>.sol */
+    int solutions;       /* write solutions/<step run id>.sol.gz */
 } cb_sequence_job;
 
 /* The child side of a sequence run: rows and messages to fd. Returns the child's exit status:

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "child.h"
 #include "base.h"
@@ -90,6 +91,62 @@ static int read_all(int fd, const char *path, size_t max_bytes, size_t hint, cha
     return CB_OK;
 }
 
+/* gzip's two magic bytes (RFC 1952), and zlib's window bits that select its gzip wrapper. */
+#define GZIP_MAGIC0 0x1f
+#define GZIP_MAGIC1 0x8b
+#define GZIP_WBITS (15 + 16)
+
+static int is_gzip(const char *data, size_t len)
+{
+    return len >= 2 && (unsigned char)data[0] == GZIP_MAGIC0 &&
+           (unsigned char)data[1] == GZIP_MAGIC1;
+}
+
+/* Inflate one gzip member gz[0..n) into *out (NUL-terminated, at most max_bytes). */
+static int gunzip(const char *path, const char *gz, size_t n, size_t max_bytes, char **out,
+                  size_t *len, cb_error *err)
+{
+    z_stream z = {0};
+    size_t cap = n < max_bytes / 4 ? 4 * n + 64 : max_bytes + 1;
+    char *buf = malloc(cap + 1);
+    int zr = buf ? inflateInit2(&z, GZIP_WBITS) : Z_MEM_ERROR, init = zr == Z_OK, rc;
+    z.next_in = (unsigned char *)gz;
+    z.avail_in = n > UINT_MAX ? UINT_MAX : (unsigned)n;
+    while (zr == Z_OK) {
+        if (z.total_out == cap) { /* grow up to max_bytes + 1: one byte more is too large */
+            size_t ncap = cap > max_bytes / 2 ? max_bytes + 1 : 2 * cap;
+            char *nb = cap > max_bytes ? NULL : realloc(buf, ncap + 1);
+            zr = nb ? Z_OK : cap > max_bytes ? Z_BUF_ERROR : Z_MEM_ERROR;
+            buf = nb ? nb : buf;
+            cap = nb ? ncap : cap;
+            if (zr != Z_OK)
+                break;
+        }
+        z.next_out = (unsigned char *)buf + z.total_out;
+        z.avail_out = (unsigned)(cap - z.total_out < UINT_MAX ? cap - z.total_out : UINT_MAX);
+        zr = inflate(&z, Z_NO_FLUSH);
+    }
+    if (zr == Z_MEM_ERROR)
+        rc = cb_fail_at(err, CB_ERR_NOMEM, path, 0, "out of memory inflating gzip data");
+    else if (z.total_out > max_bytes)
+        rc = cb_fail_at(err, CB_ERR_INPUT, path, 0, "file too large once inflated (limit %zu)",
+                        max_bytes);
+    else if (zr != Z_STREAM_END || z.avail_in != 0)
+        rc = cb_fail_at(err, CB_ERR_INPUT, path, 0, "corrupt or truncated gzip data%s%s",
+                        z.msg ? ": " : "", z.msg ? z.msg : "");
+    else {
+        buf[z.total_out] = '\0';
+        *out = buf;
+        *len = z.total_out;
+        buf = NULL;
+        rc = CB_OK;
+    }
+    if (init)
+        inflateEnd(&z);
+    free(buf);
+    return rc;
+}
+
 int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err)
 {
     int fd = -1;
@@ -101,6 +158,13 @@ int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, c
         rc = read_all(fd, path, max_bytes, size, data, len, err);
     if (fd >= 0)
         close(fd);
+    if (rc == CB_OK && is_gzip(*data, *len)) { /* written by cb_outbuf_commit to a .gz path */
+        char *gz = *data;
+        rc = gunzip(path, gz, *len, max_bytes, data, len, err);
+        free(gz);
+        if (rc != CB_OK)
+            *data = NULL, *len = 0;
+    }
     return rc;
 }
 
@@ -401,14 +465,42 @@ int cb_outbuf_open(cb_outbuf *o, cb_error *err)
     return o->f ? CB_OK : cb_fail(err, CB_ERR_NOMEM, "out of memory");
 }
 
+/* in[0..n) as one gzip member (zlib's default level, no name, time 0: the same bytes for the
+ * same input) in *out (malloc'd); NULL when out of memory. */
+static char *gzip_buffer(const char *in, size_t n, size_t *outlen)
+{
+    z_stream z = {0};
+    if (n > UINT_MAX || deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZIP_WBITS, 8,
+                                     Z_DEFAULT_STRATEGY) != Z_OK)
+        return NULL;
+    size_t cap = deflateBound(&z, (uLong)n);
+    char *out = cap <= UINT_MAX ? malloc(cap) : NULL;
+    z.next_in = (unsigned char *)in;
+    z.avail_in = (unsigned)n;
+    z.next_out = (unsigned char *)out;
+    z.avail_out = (unsigned)cap;
+    if (out && deflate(&z, Z_FINISH) != Z_STREAM_END) {
+        free(out);
+        out = NULL;
+    }
+    *outlen = z.total_out;
+    deflateEnd(&z);
+    return out;
+}
+
 int cb_outbuf_commit(cb_outbuf *o, const char *path, cb_error *err)
 {
     int bad = !o->f || ferror(o->f);
     if (o->f && fclose(o->f) != 0)
         bad = 1;
     o->f = NULL;
+    size_t n = strlen(path), glen = 0;
+    char *gz = NULL;
+    if (!bad && n > 3 && strcmp(path + n - 3, ".gz") == 0) /* "FILE.gz": gzip-compressed */
+        bad = !(gz = gzip_buffer(o->buf ? o->buf : "", o->len, &glen));
     int rc = bad ? cb_fail_at(err, CB_ERR_NOMEM, path, 0, "out of memory")
-                 : cb_write_file_atomic(path, o->buf, o->len, err);
+                 : cb_write_file_atomic(path, gz ? gz : o->buf, gz ? glen : o->len, err);
+    free(gz);
     free(o->buf);
     o->buf = NULL;
     o->len = 0;

@@ -22,7 +22,9 @@
 #include "base.h"
 
 /* Read a whole regular file (rejects directories, FIFOs and files over max_bytes). *data is
- * NUL-terminated (malloc'd, caller frees). A missing or unreadable file is CB_ERR_INPUT. */
+ * NUL-terminated (malloc'd, caller frees). A missing or unreadable file is CB_ERR_INPUT.
+ * gzip data (its magic bytes first) are inflated, at most max_bytes: a corrupt or truncated
+ * stream is CB_ERR_INPUT "FILE:0: corrupt or truncated gzip data: ...". */
 int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err);
 
 /* Text inputs hold no NUL byte: CB_ERR_INPUT "FILE:LINE: NUL byte (at byte K): not a text
@@ -69,7 +71,8 @@ typedef struct {
 
 /* Open o's stream. CB_ERR_NOMEM "out of memory" when it cannot be created. */
 int cb_outbuf_open(cb_outbuf *o, cb_error *err);
-/* Close the stream and write its bytes to path atomically; releases the buffer either way.
+/* Close the stream and write its bytes to path atomically (gzip-compressed when path ends in
+ * ".gz"; cb_read_file inflates them); releases the buffer either way.
  * CB_ERR_NOMEM when the stream failed (out of memory while writing), else cb_write_file_atomic's
  * code. */
 int cb_outbuf_commit(cb_outbuf *o, const char *path, cb_error *err);

@@ -85,11 +85,29 @@ int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **ou
     return rc;
 }
 
+/* Render into memory, then gzip-compressed to path (cb_outbuf: "FILE.gz"). */
+static int write_rendered_gz(const char *path, int (*render)(FILE *, const void *, cb_error *),
+                             const void *arg, cb_error *err)
+{
+    cb_outbuf o;
+    int rc = cb_outbuf_open(&o, err);
+    if (rc == CB_OK)
+        rc = render(o.f, arg, err);
+    if (rc == CB_OK)
+        return cb_outbuf_commit(&o, path, err);
+    cb_outbuf_discard(&o);
+    return rc;
+}
+
 /* Render with `render` straight into a temporary file beside path (no copy of the text in
- * memory), which becomes path once complete (cb_outfile: nothing at path before then). */
+ * memory), which becomes path once complete (cb_outfile: nothing at path before then); a path
+ * ending in ".gz" is written gzip-compressed. */
 static int write_rendered(const char *path, int (*render)(FILE *, const void *, cb_error *),
                           const void *arg, cb_error *err)
 {
+    size_t n = strlen(path);
+    if (n > 3 && strcmp(path + n - 3, ".gz") == 0)
+        return write_rendered_gz(path, render, arg, err);
     cb_outfile o;
     int rc = cb_outfile_begin(&o, path, err);
     if (rc != CB_OK)

@@ -110,6 +110,8 @@ void cb_observer_begin(cb_observer *o, const cb_scenario *s, const cb_body *bodi
     memset(o, 0, sizeof *o);
     o->sum.t_stop = NAN;
     o->sum.x_stop = NAN;
+    o->sum.d_stop = NAN;
+    o->sum.heading_deg = NAN;
     if (s->subject >= 0 && s->subject < s->nbodies) {
         v3_copy(bodies[s->subject].x, o->x0);
         o->drop_ref = bodies[s->subject].x[2];
@@ -122,11 +124,14 @@ int cb_observer_update(cb_observer *o, const cb_scenario *s, const cb_body *bodi
         return o->sum.stopped && s->end_on_stop;
     const cb_body *b = &bodies[s->subject];
     if (body_speed(b) <= s->stop_speed) {
-        double d[3];
+        double d[3], side[3];
         v3_axpy(b->x, -1.0, o->x0, d);
+        v3_cross(d, s->travel, side);
         o->sum.stopped = 1;
         o->sum.t_stop = t;
         o->sum.x_stop = v3_dot(d, s->travel);
+        o->sum.d_stop = v3_norm(d);
+        o->sum.heading_deg = atan2(v3_norm(side), o->sum.x_stop) * (180.0 / CB_PI);
     }
     return o->sum.stopped && s->end_on_stop;
 }

@@ -9,7 +9,9 @@
  *
  * Summary quantities (cb_scenario_summary), all computed from body states only:
  *   CB_OUT_STOP    the subject's stop: first time its speed ‖v‖ + ρ‖ω‖ (ρ its bounding radius)
- *                  falls to ≤ stop_speed, and its travel x_stop = (x − x₀)·travel then;
+ *                  falls to ≤ stop_speed, and its travel x_stop = (x − x₀)·travel then, the
+ *                  distance d_stop = ‖x − x₀‖ and the heading error, the angle between x − x₀
+ *                  and travel (degrees: 0 on a straight path along travel);
  *   CB_OUT_REGIME  sphere on an incline: S, PR, PS or RwS (Fang & Negrut Table 4) at the end;
  *   CB_OUT_PILE    pile height / φ and mean base radius / φ (Acary & Bourrier §6.2);
  *   CB_OUT_STACK   three spheres: whether the top sphere fell (drop > R/2) and its drop.
@@ -76,6 +78,7 @@ typedef struct {
 typedef struct {
     int stopped;
     double t_stop, x_stop;
+    double d_stop, heading_deg;   /* stop: ‖x − x₀‖ and the angle (°) of x − x₀ from travel */
     cb_regime regime;
     double v_slope, w_roll;       /* regime: down-slope velocity and rolling rate at the end */
     double height_over_phi, mean_radius_over_phi;

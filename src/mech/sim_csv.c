@@ -96,6 +96,11 @@ int cb_sim_analytic_params(const cb_scenario *s, cb_sphere_plane_params *p, cb_e
     p->R = b->shape.radius;
     p->U0 = b->v[0];
     p->W0 = b->w[1];
+    if (b->shape.kind == CB_SHAPE_SPHERE) { /* along the travel t: U = v·t, Ω = ω·(e_z × t) */
+        const double *t = s->travel;
+        p->U0 = b->v[0] * t[0] + b->v[1] * t[1] + b->v[2] * t[2];
+        p->W0 = b->w[1] * t[0] - b->w[0] * t[1];
+    }
     p->mu = s->contact.friction.mu;
     p->mu_r = s->contact.friction.mu_r;
     p->g = -s->gravity[2];

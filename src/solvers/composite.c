@@ -195,23 +195,6 @@ static int composite_setup(const composite_def *d, const cb_problem *prob, const
     return CB_OK;
 }
 
-/* The trace of a phase after the points so far: iterations after `iters`, times after
- * `offset` seconds; iteration 0 left out when `skip0` (it is the previous phase's last). */
-static int append_trace(cb_info *info, const cb_info *pi, const cb_settings *s, int iters,
-                        double offset, int skip0)
-{
-    for (int k = 0; k < pi->ntrace; k++) {
-        const cb_trace_point *t = &pi->trace[k];
-        if (skip0 && t->iteration == 0)
-            continue;
-        if (cb_info_trace(info, s, iters + t->iteration, 0.0, t->error) != CB_OK)
-            return CB_ERR_NOMEM;
-        if (s->trace)
-            info->trace[info->ntrace - 1].time_s = offset + t->time_s;
-    }
-    return CB_OK;
-}
-
 /* Phase i from sol (within the iterations the earlier phases left); its status, counters,
  * phases and trace added to info. */
 static int run_phase(composite_work *w, int i, const cb_settings *s, cb_solution *sol,
@@ -225,7 +208,8 @@ static int run_phase(composite_work *w, int i, const cb_settings *s, cb_solution
     double start = cb_now();
     int rc = sv->solve(w->work[i], &ps, sol, &pi, err);
     double time_s = cb_now() - start;
-    if (rc == CB_OK && append_trace(info, &pi, s, info->iterations, start - t0, i > 0) != CB_OK)
+    if (rc == CB_OK &&
+        cb_info_trace_append(info, &pi, s, info->iterations, start - t0, i > 0) != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "%s: out of memory for the trace", w->def->self->name);
     if (pi.nphases == 0)
         cb_info_phase(&pi, sv->name, pi.iterations, &pi.work, time_s);

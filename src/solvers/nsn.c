@@ -33,7 +33,13 @@
  * ‖p‖). The phase ends, and the plain method above restarts from the starting point, when p
  * drifts (‖p‖ grows eightfold with W p and the absolute residual in place: first_order.h) or
  * the error has not fallen tenfold in NSN_STALL_WINDOW steps (BENCHMARKS.md: the random
- * multibody rolling3d problems it was made for). */
+ * multibody rolling3d problems it was made for). With smoothing=auto and handover=ipm (the
+ * defaults), when the plain method restarted after the smoothing phase has both not fallen
+ * tenfold in NSN_STALL_WINDOW steps and failed NSN_PLAIN_FAILS line searches in a row, the
+ * policy is exhausted and the run goes on in ipm from the starting point (set up at
+ * that first use; a phase of its own), the better final iterate of the two kept: on a
+ * degenerate solution (a hyperstatic packing's self-stress, not strictly complementary) the
+ * semismooth steps stall where the interior point converges. */
 #include "first_order.h"
 #include "nsn_internal.h"
 #include "solvers_internal.h"
@@ -76,6 +82,8 @@ typedef struct {
     long sweeps;          /* nsgs sweeps of the safeguard */
     int smooth;           /* with formulation=ac: NSN_SMOOTH_OFF, _ON (the smoothing phase
                              first) or _AUTO (plain first, smoothing when it stalls) */
+    int handover;         /* with _AUTO: 1 (handover=ipm) when the plain method stalls again
+                             after the smoothing phase, the run goes on in ipm */
 } nsn_params;
 
 typedef struct {
@@ -109,6 +117,12 @@ typedef struct {
     double p_ref;           /* the largest ‖p‖ it accepted */
     cb_fo_drift drift;      /* the drift detector (first_order.h) */
     double err_hist[NSN_STALL_WINDOW]; /* judged errors of the last steps (ring) */
+    int hand;               /* 1: the policy is exhausted, the run is handed to ipm */
+    void *ipm;              /* ipm's work for the handover (set up at its first use) */
+    cb_work ipm_work;       /* its counters in this solve (its phase), */
+    int ipm_iters;          /* iterations, */
+    double ipm_time;        /* wall seconds; */
+    int ipm_ran;            /* 1 when it ran in this solve */
 } nsn_work;
 
 static const cb_option_spec nsn_options[] = {
@@ -126,6 +140,10 @@ static const cb_option_spec nsn_options[] = {
                           "Newton phase first (smoothed max and disk projections on a path eps "
                           "-> 0; ends when p drifts along null(W) or stalls, then the plain method "
                           "from the start) | off: the plain method only"},
+    {"handover", "ipm", "with smoothing=auto: when the plain method stalls again after the "
+                        "smoothing phase, ipm: the run goes on in ipm (with its defaults) from "
+                        "the start, and the better final iterate of the two is kept | none: "
+                        "nsn goes on"},
     {NULL, NULL, NULL}};
 
 static int parse_options(const cb_settings *s, nsn_params *p, cb_error *err)
@@ -134,12 +152,15 @@ static int parse_options(const cb_settings *s, nsn_params *p, cb_error *err)
     const char *f = rc == CB_OK ? cb_option_get(s, nsn_options, "formulation") : "";
     const char *l = rc == CB_OK ? cb_option_get(s, nsn_options, "linear") : "";
     const char *sm = rc == CB_OK ? cb_option_get(s, nsn_options, "smoothing") : "";
+    const char *ho = rc == CB_OK ? cb_option_get(s, nsn_options, "handover") : "";
     if (rc == CB_OK && strcmp(f, "natural") && strcmp(f, "ac"))
         rc = cb_fail(err, CB_ERR_INPUT, "option formulation: '%s' is not natural or ac", f);
     if (rc == CB_OK && strcmp(l, "auto") && strcmp(l, "klu") && strcmp(l, "gmres"))
         rc = cb_fail(err, CB_ERR_INPUT, "option linear: '%s' is not auto, klu or gmres", l);
     if (rc == CB_OK && strcmp(sm, "auto") && strcmp(sm, "on") && strcmp(sm, "off"))
         rc = cb_fail(err, CB_ERR_INPUT, "option smoothing: '%s' is not auto, on or off", sm);
+    if (rc == CB_OK && strcmp(ho, "ipm") && strcmp(ho, "none"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option handover: '%s' is not ipm or none", ho);
     if (rc == CB_OK)
         rc = cb_option_double(s, nsn_options, "reg", 0, 1e10, &p->reg, err);
     if (rc == CB_OK)
@@ -151,6 +172,7 @@ static int parse_options(const cb_settings *s, nsn_params *p, cb_error *err)
     p->smooth = !p->ac || !strcmp(sm, "off") ? NSN_SMOOTH_OFF
                 : !strcmp(sm, "on")             ? NSN_SMOOTH_ON
                                                 : NSN_SMOOTH_AUTO;
+    p->handover = p->smooth == NSN_SMOOTH_AUTO && !strcmp(ho, "ipm");
     return rc;
 }
 
@@ -183,6 +205,8 @@ static void nsn_cleanup(void *work)
     nsn_direct_free(w->direct);
     if (w->gs)
         cb_solver_nsgs.cleanup(w->gs);
+    if (w->ipm)
+        cb_solver_ipm.cleanup(w->ipm);
     free(w);
 }
 
@@ -293,6 +317,8 @@ static int nsn_update(void *work, const cb_problem *prob, unsigned changed, cb_e
     if (w->small && (changed & CB_CHANGED_W))
         w->small_diag = nsn_small_block_diagonal(prob);
     int rc = w->gs ? cb_solver_nsgs.update(w->gs, prob, changed, err) : CB_OK;
+    if (rc == CB_OK && w->ipm)
+        rc = cb_solver_ipm.update(w->ipm, prob, changed, err);
     if (rc == CB_OK && w->direct)
         rc = nsn_direct_update(&w->direct, prob, changed, err);
     return rc;
@@ -548,22 +574,84 @@ static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_w
     } else if (w->may_smooth && (stalled || w->fails >= NSN_PLAIN_FAILS)) {
         w->may_smooth = 0;
         w->smoothing = w->smooth_first = 1;
+    } else if (!w->smoothing && w->k0 > 0 && w->par.handover && stalled &&
+               w->fails >= NSN_PLAIN_FAILS) {
+        w->hand = 1; /* the plain method again after the smoothing phase: the policy's end */
+        return;
     } else {
         return;
     }
     restart(w, p, k, res, cnt);
 }
 
-/* With the safeguard: the phases nsn (its own counters) and nsgs (the safeguard's), and the
- * safeguard's counters added into the totals. Plain nsn: nothing (one phase, the whole run). */
-static void record_phases(const nsn_work *w, cb_info *info, double t0)
+/* With the safeguard or the handover: the phases nsn (its own counters, its `iters`
+ * iterations), nsgs (the safeguard's) and ipm (the handover's), their counters added into the
+ * totals (info->iterations has ipm's already). Plain nsn: nothing (one phase, the whole run). */
+static void record_phases(const nsn_work *w, cb_info *info, int iters, double t0)
 {
-    if (!w->gs && w->par.sweeps == 0)
+    if (!w->gs && w->par.sweeps == 0 && !w->ipm_ran)
         return;
-    cb_info_phase(info, cb_solver_nsn.name, info->iterations, &info->work,
-                  cb_now() - t0 - w->gs_time);
-    cb_info_phase(info, cb_solver_nsgs.name, w->gs_sweeps, &w->gs_work, w->gs_time);
-    cb_work_add(&info->work, &w->gs_work);
+    cb_info_phase(info, cb_solver_nsn.name, iters, &info->work,
+                  cb_now() - t0 - w->gs_time - w->ipm_time);
+    if (w->gs || w->par.sweeps > 0) {
+        cb_info_phase(info, cb_solver_nsgs.name, w->gs_sweeps, &w->gs_work, w->gs_time);
+        cb_work_add(&info->work, &w->gs_work);
+    }
+    if (w->ipm_ran) {
+        cb_info_phase(info, cb_solver_ipm.name, w->ipm_iters, &w->ipm_work, w->ipm_time);
+        cb_work_add(&info->work, &w->ipm_work);
+    }
+}
+
+/* ipm (its defaults, no trace of its own iteration 0) from p_0 within the iterations left after
+ * nsn's `k`; its counters, iterations and time kept in w, its trace points appended to info's.
+ * sol holds ipm's final iterate; *ipm_info its status and judged error. */
+static int run_ipm(nsn_work *w, const cb_settings *s, cb_solution *sol, cb_info *info, int k,
+                   double t0, cb_info *ipm_info, cb_error *err)
+{
+    cb_settings is = *s;
+    is.options = NULL, is.noptions = 0, is.max_iter = s->max_iter - k;
+    int rc = w->ipm ? CB_OK : cb_solver_ipm.setup(w->prob, &is, &w->ipm, err);
+    double start = cb_now();
+    if (rc == CB_OK) {
+        memcpy(sol->p, w->p0, w->n * sizeof *sol->p);
+        rc = cb_solver_ipm.solve(w->ipm, &is, sol, ipm_info, err);
+    }
+    w->ipm_ran = 1;
+    w->ipm_time = cb_now() - start;
+    w->ipm_iters = ipm_info->iterations;
+    w->ipm_work = ipm_info->work;
+    if (rc == CB_OK && cb_info_trace_append(info, ipm_info, s, k, start - t0, 1) != CB_OK)
+        rc = cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
+    return rc;
+}
+
+/* The handover (none when nsn used every iteration: status max_iter): nsn's iterate (error
+ * `err`, in sol) kept aside, ipm from p_0; ipm's final iterate is kept when ipm converged or
+ * ended finite below err (status and error ipm's), else nsn's comes back (status stalled: the
+ * policy is exhausted; ipm's when the budget or max_iter stopped it). */
+static int handover(nsn_work *w, const cb_settings *s, cb_solution *sol, cb_info *info, int k,
+                    double t0, double err_nsn, cb_error *err)
+{
+    if (k >= s->max_iter)
+        return CB_OK;
+    memcpy(w->pt, sol->p, w->n * sizeof *w->pt);
+    memcpy(w->yt, sol->y, w->n * sizeof *w->yt);
+    cb_info pi;
+    memset(&pi, 0, sizeof pi);
+    int rc = run_ipm(w, s, sol, info, k, t0, &pi, err);
+    int better = rc == CB_OK && (pi.status == CB_STATUS_CONVERGED ||
+                                 (pi.solver_error < err_nsn && cb_all_finite(sol->p, w->n)));
+    info->iterations = k + w->ipm_iters;
+    int capped = pi.status == CB_STATUS_TIME_LIMIT || pi.status == CB_STATUS_MAX_ITER;
+    info->status = better || capped ? pi.status : CB_STATUS_STALLED;
+    info->solver_error = better ? pi.solver_error : err_nsn;
+    if (!better) {
+        memcpy(sol->p, w->pt, w->n * sizeof *sol->p);
+        memcpy(sol->y, w->yt, w->n * sizeof *sol->y);
+    }
+    cb_info_free(&pi);
+    return rc;
 }
 
 /* The small path first (nsn_small.c); *solved = 1 when it converged. Else p is back at the
@@ -604,6 +692,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
     w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
+    w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     cb_problem_y(w->prob, sol->p, w->y);
@@ -613,7 +702,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK)
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
     cb_step_cost_start(&cost, s, w->n);
-    for (int k = 1; k <= s->max_iter && status < 0; k++) {
+    for (int k = 1; k <= s->max_iter && status < 0 && !w->hand; k++) {
         if (!cb_step_fits(s, &cost)) { /* a factorisation cannot be stopped: none that won't fit */
             status = CB_STATUS_TIME_LIMIT;
             break;
@@ -641,15 +730,19 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     memcpy(sol->y, w->y, w->n * sizeof *sol->y);
     info->solver_error = res.err;
     info->status = status < 0 ? CB_STATUS_MAX_ITER : (cb_status)status;
-    record_phases(w, info, t0);
-    return CB_OK;
+    int iters = info->iterations, rc = CB_OK;
+    if (w->hand)
+        rc = handover(w, s, sol, info, iters, t0, res.err, err);
+    record_phases(w, info, iters, t0);
+    return rc;
 }
 
 const cb_solver cb_solver_nsn = {
     .name = "nsn",
     .summary = "semismooth Newton on Alart-Curnier's map (or the natural map), sparse LU "
                "(KLU; dense LU on small systems) or GMRES, Levenberg-Marquardt shift; when plain "
-               "Newton stalls, a smoothing Newton phase with an nsgs safeguard",
+               "Newton stalls, a smoothing Newton phase with an nsgs safeguard; when that "
+               "fails too, ipm (handover)",
     .options = nsn_options,
     .supports = cb_fo_supports,
     .setup = nsn_setup,

@@ -88,6 +88,23 @@ int cb_info_trace(cb_info *info, const cb_settings *s, int iteration, double t0,
     return CB_OK;
 }
 
+/* The trace of a phase after the points so far: iterations after `iters`, times after
+ * `offset` seconds; iteration 0 left out when `skip0` (it is the previous phase's last). */
+int cb_info_trace_append(cb_info *info, const cb_info *pi, const cb_settings *s, int iters,
+                         double offset, int skip0)
+{
+    for (int k = 0; k < pi->ntrace; k++) {
+        const cb_trace_point *t = &pi->trace[k];
+        if (skip0 && t->iteration == 0)
+            continue;
+        if (cb_info_trace(info, s, iters + t->iteration, 0.0, t->error) != CB_OK)
+            return CB_ERR_NOMEM;
+        if (s->trace)
+            info->trace[info->ntrace - 1].time_s = offset + t->time_s;
+    }
+    return CB_OK;
+}
+
 /* The options of s read against spec, in the words of a solver ("option K: ..."). */
 static cb_kv_view option_view(const cb_settings *s, const cb_option_spec *spec)
 {

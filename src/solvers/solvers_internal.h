@@ -53,6 +53,10 @@ extern const cb_solver cb_solver_nsn_nsgs;          /* solvers/composite.c: nsn+
 /* The solver of phase i of a composite (composite.c), NULL past its last phase or when solver
  * is not a composite. */
 const cb_solver *cb_composite_phase(const cb_solver *solver, int i);
+/* The trace points of a phase's pi appended to info's (solver.c): iterations after `iters`,
+ * times after `offset` seconds, pi's iteration 0 left out when `skip0`; CB_ERR_NOMEM. */
+int cb_info_trace_append(cb_info *info, const cb_info *pi, const cb_settings *s, int iters,
+                         double offset, int skip0);
 /* to += w, counter by counter. */
 void cb_work_add(cb_work *to, const cb_work *w);
 /* Append a phase (solver, iterations, work, time) to info->phases; added into the last one when

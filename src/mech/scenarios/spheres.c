@@ -20,10 +20,29 @@ static void stop_on_ground(cb_scenario *s)
     s->end_on_stop = 1;
 }
 
+/* Turn the launch of body 1 (v along x, w about y) and the travel direction by angle degrees
+ * about z: v = U0 (cos a, sin a, 0), w = W0 (−sin a, cos a, 0); angle 0 leaves them untouched. */
+static void launch_at(cb_scenario *s, double angle)
+{
+    if (angle == 0.0)
+        return;
+    double a = angle * (CB_PI / 180.0), ca = cos(a), sa = sin(a);
+    cb_body *b = &s->bodies[1];
+    double U0 = b->v[0], W0 = b->w[1];
+    b->v[0] = U0 * ca;
+    b->v[1] = U0 * sa;
+    b->w[0] = -W0 * sa;
+    b->w[1] = W0 * ca;
+    s->travel[0] = ca;
+    s->travel[1] = sa;
+}
+
 static const cb_kv_spec sphere_plane_params[] = {
     {"config", "a", "a (U0=2.5 W0=5 mu=0.2 mu_r=0.04), b (W0=2.5), c (mu=0.05) of Acary Fig. 3"},
     {"U0", "", "initial centre velocity along x (m/s); default from config"},
     {"W0", "", "initial angular velocity about y (rad/s); slip u_T = U0 - R W0; from config"},
+    {"angle", "0", "launch direction in the plane, degrees from x: v = U0 (cos, sin, 0), "
+                   "w = W0 (-sin, cos, 0), travel measured along it"},
     {"mu", "", "Coulomb friction coefficient; default from config"},
     {"mu_r", "", "rolling resistance coefficient (m); default from config"},
     {"mu_s", "0", "spinning resistance (m), used when kind=rollspin3d"},
@@ -90,9 +109,11 @@ static int parse_kind(const cb_scenario_params *ps, cb_kind *kind, cb_error *err
 static int build_sphere_plane(const cb_scenario_params *ps, cb_scenario *s, cb_error *err)
 {
     sp_config c;
-    double R = 0, rho = 0, mu_s = 0, e = 0;
+    double R = 0, rho = 0, mu_s = 0, e = 0, angle = 0;
     cb_kind kind;
     int rc = sphere_plane_config(ps, &c, err);
+    if (rc == CB_OK)
+        rc = cb_param_double(ps, "angle", -360, 360, &angle, err);
     if (rc == CB_OK)
         rc = cb_param_double(ps, "R", 1e-6, 1e3, &R, err);
     if (rc == CB_OK)
@@ -119,6 +140,7 @@ static int build_sphere_plane(const cb_scenario_params *ps, cb_scenario *s, cb_e
     s->bodies[1].v[0] = c.U0;
     s->bodies[1].w[1] = c.W0;
     stop_on_ground(s);
+    launch_at(s, angle);
     return CB_OK;
 }
 

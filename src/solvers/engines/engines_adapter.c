@@ -12,8 +12,23 @@
  *   spin m_S:        |m_S| ≤ μ_s r_N.
  * Every bounded row carries findex = its contact's normal row. So a tangential load at 45° to the
  * axes gets ‖r_T‖ up to √2 μ r_N: the box's corner, outside the exact cone by √2 − 1.
- * Only facets=4 (the box, what both engines build) is taken so far: a k-facet pyramid needs k/2
- * rows per contact with their own directions, which neither engine's contact builds.
+ *
+ * Pyramids (option facets = k, even, 4 ≤ k ≤ CB_ENG_FACETS_MAX; the 3D kinds): the engines
+ * bound each row on its own, so a k-facet pyramid is m = k/2 tangential rows per contact, with
+ * directions d_i = (cos(iπ/m), sin(iπ/m)), i = 0..m−1 (d_0 = the first tangent axis), and
+ * impulses β_i, |β_i| ≤ c μ r_N, r_T = D β (D = [d_0 … d_{m−1}], 2×m). The set of r_T is the
+ * Minkowski sum of m segments of half-length c μ r_N: a regular k-gon whose edges are parallel
+ * to the d_i (edge normals at iπ/m + π/2, vertices halfway between). c = tan(π/k) puts its
+ * edges tangent to the circle ‖r_T‖ = μ r_N, as the box's are: inradius μ r_N, circumradius
+ * μ r_N / cos(π/k), support value in the unit direction u: c μ r_N Σ_i |d_i·u|. k = 4 is the box
+ * exactly (d_0, d_1 the axes, c = 1). The boxed LCP is built over the engine unknowns
+ * x = (r_N, β, rolling, spin) of every contact: p = T x (T block-diagonal: D on the tangential
+ * rows, identity elsewhere), A = Tᵀ W T, b = −Tᵀ q, and the answer is mapped back, p = T x.
+ * The start's β is the least-squares one, β = (2/m) Dᵀ r_T (D Dᵀ = (m/2) I). Rolling and spin stay
+ * independent box bounds whatever k. The 2D kinds have one tangential row: facets must be 4.
+ * For k > 4, A is singular (Dᵀ W_TT D has rank 2 per contact): PGS does not mind, the Dantzig
+ * pivoting fails once two rows of a contact are free (a sticking contact: stalled or NaN) and
+ * btLemkeSolver, which inverts A, returns zeros or a wrong answer (test_engines.c).
  *
  * Signs. Our problem is y = W p + q, p ∈ K. Each engine solves w = A x − b with x in its box and
  * w of the sign the active bound asks (x = lo: w ≥ 0; x = hi: w ≤ 0; inside: w = 0): the
@@ -21,7 +36,8 @@
  * DART's PgsBoxedLcpSolver.cpp) and ODE's dSolveLCP solves A x = b + w. With x = p and w = y:
  * A = W, b = −q (test_engines.c checks it on one contact with a known answer).
  *
- * W is copied dense (n² doubles, n = nc·d); above CB_ENG_MAX_N unknowns (CB_ENG_LEMKE_MAX_N for
+ * W is copied dense (n² doubles, n = the engine unknowns: nc·d, nc·(d − 2 + k/2) for k facets);
+ * above CB_ENG_MAX_N unknowns (CB_ENG_LEMKE_MAX_N for
  * Lemke, which also builds a 2n×2n system and inverts A) the adapters refuse the problem.
  * solver_error is the engine's own residual: max_i |x_i − clamp(x_i − w_i, lo_i, hi_i)| on its
  * boxed LCP (bounds scaled by the normal), i.e. how well the engine solved the problem it was
@@ -48,7 +64,8 @@
 
 #define CB_ENG_MAX_N 3000       /* unknowns nc·d of the dense copy of W (72 MB) */
 #define CB_ENG_LEMKE_MAX_N 600  /* btLemkeSolver: a 2n×2n LCP and a Gauss–Jordan inverse of A */
-#define CB_ENG_BOX_FACETS 4     /* the box: the only pyramid the engines build */
+#define CB_ENG_BOX_FACETS 4     /* the box: the pyramid the engines build */
+#define CB_ENG_FACETS_MAX 64    /* the most pyramid facets taken (32 tangential rows a contact) */
 #define CB_ENG_BULLET_NORMAL_HI 1e10 /* btSequentialImpulseConstraintSolver's contact m_upperLimit */
 #define CB_ENG_ITER_MAX 1000000 /* the largest sweep/pivot cap accepted */
 
@@ -60,28 +77,41 @@ typedef struct {
     const cb_option_spec *options;
 } eng_row;
 
+/* Engine unknown u in the problem's p: p[row[0]] += wt[0] x_u, p[row[1]] += wt[1] x_u (row[1] = −1:
+ * one row). */
+typedef struct {
+    int row[2];
+    double wt[2];
+    int pyramid; /* 1: a pyramid row β_i (its start is (2/m) d_i·r_T) */
+} eng_map;
+
 typedef struct {
     const eng_row *row;
     const cb_problem *prob;
     cb_eng_box box;
     double *A, *b, *lo, *hi, *x;
     int *findex;
+    eng_map *map;
+    int n;       /* engine unknowns */
+    int facets;
     long iterations;
 } eng_work;
 
+#define FACETS_HELP "friction pyramid facets: 4 (the box the engines build) or an even k up to 64, " \
+                    "k/2 tangential rows each bounded by tan(pi/k) mu r_N"
 static const cb_option_spec dantzig_options[] = {
-    {"facets", "4", "friction pyramid facets; only 4 (the box the engines build)"},
+    {"facets", "4", FACETS_HELP},
     {NULL, NULL, NULL}};
 static const cb_option_spec bullet_pgs_options[] = {
-    {"facets", "4", "friction pyramid facets; only 4 (the box the engines build)"},
+    {"facets", "4", FACETS_HELP},
     {"iterations", "10", "PGS sweeps (btContactSolverInfo's m_numIterations default: 10)"},
     {NULL, NULL, NULL}};
 static const cb_option_spec lemke_options[] = {
-    {"facets", "4", "friction pyramid facets; only 4 (the box the engines build)"},
+    {"facets", "4", FACETS_HELP},
     {"iterations", "1000", "Lemke pivots (btLemkeSolver's m_maxLoops default: 1000)"},
     {NULL, NULL, NULL}};
 static const cb_option_spec dart_pgs_options[] = {
-    {"facets", "4", "friction pyramid facets; only 4 (the box the engines build)"},
+    {"facets", "4", FACETS_HELP},
     {"iterations", "30", "PGS sweeps (PgsBoxedLcpSolver::Option's mMaxIteration default: 30)"},
     {NULL, NULL, NULL}};
 
@@ -125,39 +155,156 @@ static void eng_cleanup(void *work)
     free(w->hi);
     free(w->x);
     free(w->findex);
+    free(w->map);
     free(w);
 }
 
-/* A = W (row-major), b = −q, the box rows of every contact. */
+/* 1 when the kind has two tangential rows (r_T1, r_T2 at components 1, 2): the 3D kinds. */
+static int two_tangents(const cb_problem *prob)
+{
+    return prob->kind == CB_KIND_COULOMB3D || prob->kind == CB_KIND_ROLLING3D ||
+           prob->kind == CB_KIND_ROLLSPIN3D;
+}
+
+/* Engine unknowns of the problem with k facets: nc·(d − 2 + k/2) on the 3D kinds, nc·d else. */
+static long long engine_n(const cb_problem *prob, int facets)
+{
+    return (long long)prob->nc * (two_tangents(prob) ? prob->d - 2 + facets / 2 : prob->d);
+}
+
+/* Direction i of the k/2 of a k-facet pyramid: d_i = (cos θ, sin θ), θ = i·2π/k; exact on the
+ * axes (θ = 0, π/2), so that k = 4 is the box bit for bit. */
+static void pyramid_dir(int facets, int i, double *dx, double *dy)
+{
+    int m = facets / 2;
+    if ((2 * i) % m == 0) {
+        *dx = i == 0 ? 1.0 : 0.0;
+        *dy = i == 0 ? 0.0 : 1.0;
+        return;
+    }
+    double th = i * CB_PI / m;
+    *dx = cos(th);
+    *dy = sin(th);
+}
+
+/* The bound scale c = tan(π/k) putting the k-gon's edges on the circle ‖r_T‖ = μ r_N (1 exactly
+ * for the box). */
+static double pyramid_scale(int facets)
+{
+    return facets == CB_ENG_BOX_FACETS ? 1.0 : tan(CB_PI / facets);
+}
+
+/* One engine unknown u: its map into p and its bounds (normal: [0, hi_n], else ±coef tied to
+ * the normal unknown u_n). */
+static void set_unknown(eng_work *w, int u, int r0, double w0, int r1, double w1, int u_n,
+                        double coef, double normal_hi)
+{
+    w->map[u] = (eng_map){{r0, r1}, {w0, w1}, 0};
+    w->findex[u] = u_n;
+    w->lo[u] = u_n < 0 ? 0.0 : -coef;
+    w->hi[u] = u_n < 0 ? normal_hi : coef;
+}
+
+/* The map p = T x and the bounds of every engine unknown, contact by contact. */
+static void build_map(eng_work *w)
+{
+    const cb_problem *prob = w->prob;
+    int d = prob->d, m = w->facets / 2, u = 0, pyr = two_tangents(prob);
+    double normal_hi = w->row->bullet ? CB_ENG_BULLET_NORMAL_HI : INFINITY;
+    double c = pyramid_scale(w->facets);
+    for (int a = 0; a < prob->nc; a++) {
+        int u_n = u, r = a * d;
+        for (int k = 0; k < d; k++) {
+            if (pyr && k == 2)
+                continue; /* r_T2: in the pyramid rows of k = 1 */
+            if (!pyr || k != 1) {
+                set_unknown(w, u++, r + k, 1.0, -1, 0.0, k == 0 ? -1 : u_n,
+                            bound_coef(prob, a, k), normal_hi);
+                continue;
+            }
+            for (int i = 0; i < m; i++) {
+                double dx, dy;
+                pyramid_dir(w->facets, i, &dx, &dy);
+                if (dx == 0.0)
+                    set_unknown(w, u++, r + 2, dy, -1, 0.0, u_n, c * prob->mu[a], normal_hi);
+                else
+                    set_unknown(w, u++, r + 1, dx, dy == 0.0 ? -1 : r + 2, dy, u_n,
+                                c * prob->mu[a], normal_hi);
+                w->map[u - 1].pyramid = 1;
+            }
+        }
+    }
+}
+
+/* Entry (T_uᵀ) W (T_v) of A = Tᵀ W T, W column-major with n rows. */
+static double tw_t(const eng_map *mu, const eng_map *mv, const double *Wd, size_t n)
+{
+    double sum = 0.0;
+    for (int s = 0; s < 2 && (s == 0 || mu->row[1] >= 0); s++)
+        for (int t = 0; t < 2 && (t == 0 || mv->row[1] >= 0); t++)
+            sum += mu->wt[s] * mv->wt[t] * Wd[mu->row[s] + (size_t)mv->row[t] * n];
+    return sum;
+}
+
+/* A = Tᵀ W T (row-major), b = −Tᵀ q, the box rows of every contact (the box: T = I). */
 static void fill_box(eng_work *w, const double *Wd)
 {
     const cb_problem *prob = w->prob;
-    int n = prob->nc * prob->d;
-    double normal_hi = w->row->bullet ? CB_ENG_BULLET_NORMAL_HI : INFINITY;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            w->A[(size_t)i * n + j] = Wd[i + (size_t)j * n];
-    for (int a = 0; a < prob->nc; a++)
-        for (int k = 0; k < prob->d; k++) {
-            int i = a * prob->d + k;
-            w->b[i] = -prob->q[i];
-            w->findex[i] = k == 0 ? -1 : a * prob->d;
-            w->lo[i] = k == 0 ? 0.0 : -bound_coef(prob, a, k);
-            w->hi[i] = k == 0 ? normal_hi : bound_coef(prob, a, k);
-        }
-    w->box = (cb_eng_box){.n = n, .A = w->A, .b = w->b, .lo = w->lo, .hi = w->hi,
+    size_t n = cb_problem_n(prob);
+    build_map(w);
+    for (int i = 0; i < w->n; i++) {
+        const eng_map *mi = &w->map[i];
+        for (int j = 0; j < w->n; j++)
+            w->A[(size_t)i * w->n + j] = tw_t(mi, &w->map[j], Wd, n);
+        w->b[i] = -mi->wt[0] * prob->q[mi->row[0]];
+        if (mi->row[1] >= 0)
+            w->b[i] -= mi->wt[1] * prob->q[mi->row[1]];
+    }
+    w->box = (cb_eng_box){.n = w->n, .A = w->A, .b = w->b, .lo = w->lo, .hi = w->hi,
                           .findex = w->findex};
 }
 
-static int read_options(const eng_row *row, const cb_settings *s, long *iters, cb_error *err)
+/* x from p: r_N, rolling, spin copied; β = (2/m) Dᵀ r_T (least squares, D Dᵀ = (m/2) I). */
+static void to_engine(const eng_work *w, const double *p, double *x)
 {
-    long facets = 0;
+    for (int u = 0; u < w->n; u++) {
+        const eng_map *mu = &w->map[u];
+        double scale = mu->pyramid ? 4.0 / w->facets : 1.0; /* 2/m; 1 for the box */
+        x[u] = scale * mu->wt[0] * p[mu->row[0]];
+        if (mu->row[1] >= 0)
+            x[u] += scale * mu->wt[1] * p[mu->row[1]];
+    }
+}
+
+/* p = T x. */
+static void from_engine(const eng_work *w, const double *x, double *p, size_t n)
+{
+    memset(p, 0, n * sizeof(double));
+    for (int u = 0; u < w->n; u++) {
+        const eng_map *mu = &w->map[u];
+        p[mu->row[0]] += mu->wt[0] * x[u];
+        if (mu->row[1] >= 0)
+            p[mu->row[1]] += mu->wt[1] * x[u];
+    }
+}
+
+static int read_options(const eng_row *row, const cb_problem *prob, const cb_settings *s,
+                        long *iters, long *facets, cb_error *err)
+{
     int rc = cb_options_check(s, row->options, row->name, err);
     if (rc == CB_OK)
-        rc = cb_option_int(s, row->options, "facets", 1, CB_ENG_ITER_MAX, &facets, err);
-    if (rc == CB_OK && facets != CB_ENG_BOX_FACETS)
-        rc = cb_fail(err, CB_ERR_INPUT, "option facets: %ld is not supported: only %d (the box "
-                     "both engines build for a contact)", facets, CB_ENG_BOX_FACETS);
+        rc = cb_option_int(s, row->options, "facets", 1, CB_ENG_ITER_MAX, facets, err);
+    if (rc == CB_OK && (*facets % 2 || *facets < CB_ENG_BOX_FACETS || *facets > CB_ENG_FACETS_MAX))
+        rc = cb_fail(err, CB_ERR_INPUT, "option facets: %ld is not supported: an even number "
+                     "from %d (the box) to %d (k/2 tangential rows a contact)", *facets,
+                     CB_ENG_BOX_FACETS, CB_ENG_FACETS_MAX);
+    if (rc == CB_OK && *facets != CB_ENG_BOX_FACETS && !two_tangents(prob))
+        rc = cb_fail(err, CB_ERR_INPUT, "option facets: %ld is not supported on a 2D kind (one "
+                     "tangential row, no pyramid): only %d", *facets, CB_ENG_BOX_FACETS);
+    if (rc == CB_OK && engine_n(prob, (int)*facets) > max_n(row))
+        rc = cb_fail(err, CB_ERR_INPUT, "%s: %lld engine unknowns (facets=%ld) is above the "
+                     "limit of %d (the engine solvers take a dense copy of W)", row->name,
+                     engine_n(prob, (int)*facets), *facets, max_n(row));
     *iters = row->default_iters;
     if (rc == CB_OK && row->default_iters > 0)
         rc = cb_option_int(s, row->options, "iterations", 1, CB_ENG_ITER_MAX, iters, err);
@@ -167,25 +314,28 @@ static int read_options(const eng_row *row, const cb_settings *s, long *iters, c
 static int eng_setup_row(const eng_row *row, const cb_problem *prob, const cb_settings *s,
                          void **work, cb_error *err)
 {
-    long iters = 0;
-    int rc = read_options(row, s, &iters, err);
+    long iters = 0, facets = 0;
+    int rc = read_options(row, prob, s, &iters, &facets, err);
     if (rc != CB_OK)
         return rc;
     cb_problem *dense = NULL;
-    size_t n = cb_problem_n(prob);
+    size_t n = (size_t)engine_n(prob, (int)facets);
     eng_work *w = cb_calloc(1, sizeof *w);
     if (w) {
         w->row = row;
         w->prob = prob;
         w->iterations = iters;
+        w->facets = (int)facets;
+        w->n = (int)n;
         w->A = cb_calloc(n * n, sizeof(double));
         w->b = cb_calloc(n, sizeof(double));
         w->lo = cb_calloc(n, sizeof(double));
         w->hi = cb_calloc(n, sizeof(double));
         w->x = cb_calloc(n, sizeof(double));
         w->findex = cb_calloc(n, sizeof(int));
+        w->map = cb_calloc(n, sizeof(eng_map));
     }
-    if (!w || !w->A || !w->b || !w->lo || !w->hi || !w->x || !w->findex)
+    if (!w || !w->A || !w->b || !w->lo || !w->hi || !w->x || !w->findex || !w->map)
         rc = cb_fail(err, CB_ERR_NOMEM, "%s: out of memory (dense LCP of %zu unknowns)",
                      row->name, n);
     if (rc == CB_OK && prob->storage != CB_STORAGE_DENSE)
@@ -241,14 +391,14 @@ static int eng_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     eng_work *w = work;
     cb_eng_result res = {0, 0, 0};
     double t0 = cb_now();
-    memcpy(w->x, sol->p, sol->n * sizeof(double));
-    if (!cb_all_finite(w->x, sol->n) || !cb_all_finite(w->prob->q, sol->n)) {
+    if (!cb_all_finite(sol->p, sol->n) || !cb_all_finite(w->prob->q, sol->n)) {
         info->status = CB_STATUS_DIVERGED; /* not handed to the engine (DART asserts on NaN) */
         info->iterations = 0;
         info->solver_error = NAN;
         cb_problem_y(w->prob, sol->p, sol->y);
         return CB_OK;
     }
+    to_engine(w, sol->p, w->x);
     int cap = (int)(w->iterations < s->max_iter ? w->iterations : s->max_iter);
 #if CB_HAVE_BULLET
     if (w->row->bullet)
@@ -260,7 +410,7 @@ static int eng_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
 #endif
     if (res.threw)
         return cb_fail(err, CB_ERR_NOMEM, "%s: the engine threw (out of memory)", w->row->name);
-    memcpy(sol->p, w->x, sol->n * sizeof(double));
+    from_engine(w, w->x, sol->p, sol->n);
     cb_problem_y(w->prob, sol->p, sol->y);
     info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
     info->iterations = res.iterations;
