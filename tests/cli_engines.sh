@@ -67,6 +67,8 @@ time-limit 5
 solver nsn"
 for s in $solvers; do camp="$camp
 solver $s"; done
+echo " $solvers " | grep -q " dart-pgs " && camp="$camp
+solver dart-pgs facets=8 label=dart-pgs-facets8"
 grep -q '^siconos adapters: built' "$tmp/version" && camp="$camp
 solver siconos-nsgs"
 printf '%s\n' "$camp" >"$tmp/engines.conf"
@@ -99,6 +101,12 @@ check "error on $first's solution ($prob): the row's cone_violation, angle_max, 
 pgs=$(awk -F, 'NR > 1 && $7 ~ /-pgs$/ { print $32 }' "$tmp/eng/runs.csv")
 check "runs.csv: the PGS solvers' violations within sqrt(2) - 1, reached" \
   '[ -n "$pgs" ] && echo "$pgs" | awk "{ m = \$1 > m ? \$1 : m; if (\$1 > sqrt(2) - 1 + 1e-12) bad = 1 } END { exit bad || m < sqrt(2) - 1 - 1e-12 }"'
+if echo " $solvers " | grep -q " dart-pgs "; then # the 8-facet pyramid: within 1/cos(pi/8) - 1
+  p8=$(awk -F, 'NR > 1 && $7 == "dart-pgs-facets8" { print $32 }' "$tmp/eng/runs.csv")
+  check "runs.csv: dart-pgs facets=8: every violation in (0, 1/cos(pi/8) - 1]" \
+    '[ "$(echo "$p8" | wc -l)" = 4 ] && echo "$p8" | awk "{ if (!(\$1 > 0 && \$1 <= 1 / cos(atan2(0, -1) / 8) - 1 + 1e-12)) bad = 1 } END { exit bad }"'
+  check "report: the dart-pgs-facets8 row (2 runs at mu = 1)" 'grep -q "^| random, μ = 1 | dart-pgs-facets8 | 2 | " "$md"'
+fi
 if [ -z "$figs" ]; then
   check "report: the figure against mu" '[ -s "$tmp/eng/figures/engines.png" ] && grep -q "](figures/engines.png)" "$md"'
 else
