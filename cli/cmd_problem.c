@@ -145,6 +145,8 @@ static int judge_files(const char *file, const char *sol, const cb_read_settings
     int nc, d;
     cb_error err = {{0}};
     cb_judgement j;
+    cb_gap g = CB_GAP_UNKNOWN;
+    double *yj = NULL; /* W p + q, the judge's */
     int rc = cb_read_problem(file, rs, &p, &err);
     if (rc == CB_OK)
         rc = cb_read_solution(sol, &nc, &d, &x, &y, &err);
@@ -152,8 +154,12 @@ static int judge_files(const char *file, const char *sol, const cb_read_settings
         rc = cb_fail_at(&err, CB_ERR_INPUT, sol, 1,
                         "solution is %d contacts of dimension %d, problem %s has %d of %d", nc, d,
                         file, p->nc, p->d);
+    if (rc == CB_OK && !(yj = cb_calloc(cb_problem_n(p), sizeof *yj)))
+        rc = cb_fail(&err, CB_ERR_NOMEM, "out of memory");
     if (rc == CB_OK)
-        rc = cb_judge(p, x, tol, NULL, &j, &err);
+        rc = cb_judge(p, x, tol, yj, &j, &err);
+    if (rc == CB_OK)
+        rc = cb_judge_gap(p, x, yj, &g, &err);
     if (rc == CB_OK) {
         cb_json o;
         cb_json_begin(&o, stdout);
@@ -163,11 +169,13 @@ static int judge_files(const char *file, const char *sol, const cb_read_settings
         cb_json_num(&o, "abs_error", j.abs_error);
         cb_json_num(&o, "tol", tol);
         cb_json_bool(&o, "solved", j.solved);
+        cb_json_gap(&o, &g);
         cb_json_end(&o);
     }
     cb_problem_free(p);
     free(x);
     free(y);
+    free(yj);
     return rc == CB_OK ? CB_EXIT_OK : cb_cli_report(rc, &err);
 }
 
@@ -317,6 +325,7 @@ const cb_cli_command cb_command_error = {
     "Recomputes y = W p + q from the p of SOL and prints the natural-map residuals: error\n"
     "(Siconos 4.4 normalisation), error_q (FCLIB normalisation), error_data (the verdict's),\n"
     "abs_error (unnormalised) and solved (finite, resolvable and error_data <= tol; the rule is\n"
-    "in man conebench, VERDICT). solve, run, report and compare give the same verdict.",
+    "in man conebench, VERDICT), then the gap measures of p (cone_violation ... positive_work:\n"
+    "VERDICT, Gap measures). solve, run, report and compare give the same verdict.",
     "conebench error problem.dat --solution problem.sol --tol 1e-6",
     "0 judged (solved or not), 1 failure, 2 bad input"};

@@ -16,6 +16,7 @@
 #include "kv.h"
 #include "fclib_check.h"
 #include "solve_limited.h"
+#include "reference.h"
 
 #define MAX_REPEAT 1000
 
@@ -164,7 +165,8 @@ static void json_work(cb_json *j, const cb_work *w)
     cb_json_close(j);
 }
 
-static void print_json(const solve_args *a, const cb_problem *p, const cb_info *info, double cpu)
+static void print_json(const solve_args *a, const cb_problem *p, const cb_info *info, double cpu,
+                       const cb_gap *gap, double dist_ref)
 {
     double t = info->time_setup + info->time_solve;
     cb_json j;
@@ -182,6 +184,8 @@ static void print_json(const solve_args *a, const cb_problem *p, const cb_info *
     cb_json_num(&j, "error", info->error);
     cb_json_num(&j, "error_q", info->error_q);
     cb_json_num(&j, "error_data", info->error_data);
+    cb_json_gap(&j, gap);
+    cb_json_num(&j, "dist_ref", dist_ref);
     cb_json_num_digits(&j, "time_s", t, 9);
     cb_json_num_digits(&j, "time_setup_s", info->time_setup, 9);
     cb_json_num_digits(&j, "time_solve_s", info->time_solve, 9);
@@ -203,11 +207,36 @@ static void print_json(const solve_args *a, const cb_problem *p, const cb_info *
     cb_json_end(&j);
 }
 
+/* The gap measures of sol and its distance to FILE.ref (reference.h; NaN without one, or when
+ * its p* is not unique; why one was ignored goes to stderr). */
+static void gap_of_run(const solve_args *a, const cb_problem *p, const cb_solution *sol,
+                       int killed, cb_gap *gap, double *dist_ref)
+{
+    cb_reference ref;
+    char note[1024];
+    int found = 0;
+    *gap = CB_GAP_UNKNOWN;
+    *dist_ref = NAN;
+    if (killed || cb_judge_gap(p, sol->p, sol->y, gap, NULL) != CB_OK)
+        return;
+    cb_reference_find(a->file, p->prov.sha256, NULL, p->nc, p->d, &ref, &found, note,
+                      sizeof note);
+    if (found && ref.unique == CB_UNIQUE_YES)
+        *dist_ref = cb_reference_distance(&ref, sol->p);
+    if (found)
+        cb_reference_free(&ref);
+    if (note[0])
+        fprintf(stderr, "conebench: %s: %s\n", a->file, note);
+}
+
 static void print_result(const solve_args *a, const cb_problem *p, const cb_info *info,
-                         double cpu)
+                         double cpu, const cb_solution *sol, int killed)
 {
     if (a->json) {
-        print_json(a, p, info, cpu);
+        cb_gap gap;
+        double dist_ref;
+        gap_of_run(a, p, sol, killed, &gap, &dist_ref);
+        print_json(a, p, info, cpu, &gap, dist_ref);
         return;
     }
     printf("%s  %s  nc=%d  %s  %s  status=%s  iterations=%d  error=%.3e  error_q=%.3e  "
@@ -280,7 +309,7 @@ static int run_solve(solve_args *a, const cb_solver *solver, cb_error *err)
     if (rc == CB_OK && err->text[0] && !info.solved) /* why (external.h) */
         fprintf(stderr, "conebench: %s: %s: %s\n", a->file, a->solver, err->text);
     if (rc == CB_OK)
-        print_result(a, p, &info, cpu);
+        print_result(a, p, &info, cpu, &sol, killed);
     cb_info_free(&info);
     cb_solution_free(&sol);
     cb_problem_free(p);

@@ -145,3 +145,19 @@ void cb_json_scenario_summary(cb_json *j, const cb_scenario *s, const cb_scenari
         cb_json_num(j, "drop", m->drop);
     }
 }
+
+void cb_json_gap(cb_json *j, const cb_gap *g)
+{
+    cb_json_num(j, "cone_violation", g->cone_violation);
+    cb_json_num(j, "rolling_violation", g->rolling_violation);
+    cb_json_num(j, "spin_violation", g->spin_violation);
+    cb_json_num(j, "angle_max", g->angle_max);
+    cb_json_num(j, "angle_mean", g->angle_mean);
+    if (g->sliding >= 0) {
+        cb_json_int(j, "sliding", g->sliding);
+        cb_json_int(j, "positive_work", g->positive_work);
+    } else {
+        cb_json_null(j, "sliding");
+        cb_json_null(j, "positive_work");
+    }
+}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "scenario.h"
+#include "judge_gap.h"
 
 #define CB_JSON_MAX_DEPTH 8
 
@@ -39,6 +40,9 @@ void cb_json_str(cb_json *j, const char *key, const char *s);
 void cb_json_bool(cb_json *j, const char *key, int v);
 /* "key":null */
 void cb_json_null(cb_json *j, const char *key);
+/* The gap measures of a point (judge_gap.h) as keys cone_violation .. positive_work: null when
+ * not known or not applicable (man conebench, JSON OUTPUT). */
+void cb_json_gap(cb_json *j, const cb_gap *g);
 
 /* Begin the summary object of a simulation on f: "scenario", "model" and "params" (every
  * parameter, defaults included), the keys every model prints first. */

@@ -21,13 +21,13 @@ export OPENBLAS_NUM_THREADS=1
 # rows DIR: data rows of DIR/runs.csv; ids DIR: their run ids, one a line.
 rows() { local n; n=$(tail -n +2 "$1/runs.csv" 2>/dev/null | grep -c .); echo "${n:-0}"; }
 ids() { tail -n +2 "$1/runs.csv" | cut -d, -f1; }
-# whole DIR: runs.csv is the header and complete rows (ends in a newline, 31 fields a row).
+# whole DIR: runs.csv is the header and complete rows (ends in a newline, 38 fields a row).
 whole() {
   [ ! -s "$1/runs.csv" ] && return 0
   [ "$(tail -c1 "$1/runs.csv" | od -An -c | tr -d ' ')" = '\n' ] &&
     [ "$(head -n 1 "$1/runs.csv" | cut -d, -f1)" = run_id ] &&
     [ -z "$(tail -n +2 "$1/runs.csv" | grep -vE '^[0-9a-f]{16},' )" ] &&
-    [ -z "$(tail -n +2 "$1/runs.csv" | awk -F, 'NF != 31')" ]
+    [ -z "$(tail -n +2 "$1/runs.csv" | awk -F, 'NF != 38')" ]
 }
 # temps DIR: the temporary files of atomic writes left under DIR.
 temps() { find "$1" -name '*.tmp.[0-9]*.[0-9]*' | head -n 5; }

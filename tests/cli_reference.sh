@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# conebench reference and the runs.csv column dist_ref. A random problem with an SPD W (unique
-# p*): the reference is within 1e-9 of the generator's known solution (its own file) and judged
-# error <= 1e-12, unique=yes; a random multibody problem with more contact rows than body dofs
+# conebench reference, the runs.csv column dist_ref and solve --json's dist_ref. A random
+# problem with an SPD W (unique p*): the reference is within 1e-9 of the generator's known
+# solution (its own file) and judged error <= 1e-12, unique=yes; a random multibody problem
+# with more contact rows than body dofs
 # (W singular) says unique=no. A campaign with a `references` line writes dist_ref for the
 # first (small for nsn, equal to the distance computed here from the files) and leaves it empty
 # for the second; a FILE.ref of another problem is ignored, said in errors.log; a garbled
@@ -57,7 +58,7 @@ cp refs/spd.ref mb.dat.ref
 printf 'name refs\nproblem spd.dat mb.dat\nreferences refs\nsolver nsn\nsolver nsgs\ntol 1e-8\ntime-limit 10\n' >c.conf
 run "$bin" run c.conf -o res --quiet
 check "campaign: exit 0" '[ "$rc" = 0 ]'
-check "campaign: header has dist_ref,solved,error_data (then the sequence columns)" 'head -1 res/runs.csv | grep -q ",machine,dist_ref,solved,error_data,time_cpu_s,sequence,step,warm_start,steps_unsolved,sequence_run$"'
+check "campaign: header has dist_ref,solved,error_data (then the sequence and gap columns)" 'head -1 res/runs.csv | grep -q ",machine,dist_ref,solved,error_data,time_cpu_s,sequence,step,warm_start,steps_unsolved,sequence_run,cone_violation,rolling_violation,spin_violation,angle_max,angle_mean,sliding,positive_work$"'
 # problem,solver,solved,dist_ref
 cut -d, -f2,6,24,23 res/runs.csv | tail -n +2 | awk -F, -v OFS=, '{ print $1, $2, $4, $3 }' | sort >rows.txt
 check "campaign: 4 solved rows" '[ "$(grep -c ",yes," rows.txt)" = 4 ]'
@@ -79,5 +80,19 @@ printf 'name r\nproblem spd.dat\nreferences nowhere\nsolver nsn\n' >bad.conf
 run "$bin" run bad.conf -o res2 --quiet
 check "references: not a folder" '[ "$rc" = 2 ] &&
   grep -qx "conebench: bad.conf:3: references: nowhere is not a folder" err'
+# solve --json: dist_ref against FILE.ref beside the problem (as a campaign), equal to the
+# distance computed here from the --solution file and the reference; null when FILE.ref is of
+# another problem (mb.dat.ref above), said on stderr.
+cp refs/spd.ref spd.dat.ref
+run "$bin" solve spd.dat --solver nsgs --tol 1e-6 --solution nsgs.sol --json
+d_json=$(sed 's/.*"dist_ref":\([^,]*\),.*/\1/' out)
+tail -n +2 nsgs.sol >nsgs.body
+d_files=$(paste -d' ' <(tail -n +3 spd.dat.ref) nsgs.body |
+  awk '{d += ($3 - $1)^2; r += $1^2} END {printf "%.17g", sqrt(d) / (r > 1 ? sqrt(r) : 1)}')
+check "solve --json: dist_ref $d_json = the files' $d_files" '[ "$rc" = 0 ] &&
+  awk -v a="$d_json" -v b="$d_files" "BEGIN{exit !(a != \"null\" && a > 0 && (a - b)^2 <= (1e-9 * b)^2)}"'
+run "$bin" solve mb.dat --solver nsgs --tol 1e-6 --json
+check "solve --json: a FILE.ref of another problem: dist_ref null, said on stderr" '[ "$rc" = 0 ] &&
+  grep -q "\"dist_ref\":null" out && grep -q "reference ignored: mb.dat.ref is of another problem" err'
 echo "cli reference: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "conebench/judge.h"
+#include "judge_gap.h"
 
 #define W_N 2.0     /* W_nn */
 #define R_N 2.0     /* the normal reaction every case has: q_n = −W_N R_N */
@@ -25,6 +26,17 @@
 static const char *const engines[] = {"bullet-dantzig", "bullet-pgs", "bullet-lemke",
                                       "dart-dantzig", "dart-pgs"};
 #define NENGINES ((int)(sizeof engines / sizeof *engines))
+
+/* The judge's gap measures of p (judge_gap.h), y = W p + q recomputed. */
+static cb_gap judged_gap(const cb_problem *prob, const double *p)
+{
+    double y[CB_MAX_DIM];
+    cb_gap g;
+    cb_error err;
+    cb_problem_y(prob, p, y);
+    assert_int_equal(cb_judge_gap(prob, p, y, &g, &err), CB_OK);
+    return g;
+}
 
 /* The adapters built; skips the test, saying so, when none is. */
 static int built(const cb_solver **out)
@@ -178,6 +190,12 @@ static void test_sliding_diagonal(void **state)
         cbt_run_result r = cbt_run(sv[i], prob, &s, NULL);
         assert_true(fabs(hypot(r.p[1], r.p[2]) - sqrt(2.0) * MU * r.p[0]) <= EXACT_TOL);
         assert_true(fabs(cone_violation(r.p) - (sqrt(2.0) - 1.0)) <= EXACT_TOL);
+        /* the judge's measure says the same; on the diagonal the corner is along −u_T */
+        cb_gap g = judged_gap(prob, r.p);
+        assert_true(fabs(g.cone_violation - (sqrt(2.0) - 1.0)) <= EXACT_TOL);
+        assert_int_equal(g.sliding, 1);
+        assert_int_equal(g.positive_work, 0);
+        assert_true(g.angle_max <= 1e-5); /* acos near 1: ~1e-8 rad of rounding */
         assert_true(r.info.error_data > 1e-2); /* far from solved: ~0.05 (closed form) */
         print_message("%s: diagonal sliding: |r_T|/(mu r_N) = %.15f, cone violation %.3e, "
                       "judged error %.3e (not solved)\n", engines[i],
@@ -192,7 +210,37 @@ static void test_sliding_diagonal(void **state)
     for (int i = 0; i < 3; i++)
         assert_true(fabs(r.p[i] - want[i]) <= 1e-7);
     assert_true(cone_violation(r.p) <= 1e-7);
+    assert_true(judged_gap(prob, r.p).cone_violation <= 1e-7);
     cbt_run_free(&r);
+    cb_problem_free(prob);
+}
+
+/* Anisotropy: q_T = (1.5, 0.5) slides with u_T = q_T + r_T. The box clamps each component:
+ * r_T = (−μ r_N, −0.5) = (−0.6, −0.5), u_T = (0.9, 0), so r_T is atan(0.5/0.6) off −u_T (the
+ * exact cone's r_T is along −u_T); inside the box's bound but outside the cone by
+ * ‖(0.6, 0.5)‖/0.6 − 1. bullet-lemke (bound μ) is left out. */
+static void test_anisotropy(void **state)
+{
+    (void)state;
+    const cb_solver *sv[NENGINES];
+    built(sv);
+    cb_problem *prob = one_contact(1.5, 0.5);
+    cb_settings s;
+    cb_settings_default(&s);
+    for (int i = 0; i < NENGINES; i++) {
+        if (!sv[i] || !strcmp(engines[i], "bullet-lemke"))
+            continue;
+        cbt_run_result r = cbt_run(sv[i], prob, &s, NULL);
+        assert_int_equal(r.rc, CB_OK);
+        cb_gap g = judged_gap(prob, r.p);
+        double want = atan2(0.5, 0.6) * 45.0 / atan(1.0);
+        assert_int_equal(g.sliding, 1);
+        assert_true(fabs(g.angle_max - want) <= 1e-9 && fabs(g.angle_mean - want) <= 1e-9);
+        assert_true(fabs(g.cone_violation - (hypot(0.6, 0.5) / 0.6 - 1.0)) <= EXACT_TOL);
+        print_message("%s: q_T = (1.5, 0.5): angle %.6f deg (closed form %.6f), violation %.6f\n",
+                      engines[i], g.angle_max, want, g.cone_violation);
+        cbt_run_free(&r);
+    }
     cb_problem_free(prob);
 }
 
@@ -410,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_sticking),
         cmocka_unit_test(test_sliding_axis),
         cmocka_unit_test(test_sliding_diagonal),
+        cmocka_unit_test(test_anisotropy),
         cmocka_unit_test(test_rolling_and_spin),
         cmocka_unit_test(test_pyramids),
         cmocka_unit_test(test_options_and_limits),

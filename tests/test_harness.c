@@ -688,6 +688,50 @@ static void test_result_sequence_columns(void **state)
     assert_int_equal(cb_result_parse(line, &back), CB_ERR_INPUT);
 }
 
+/* The gap columns (the last seven): an infinite violation ("inf"), a kind without a spin block
+ * and no sliding contact (empty: NaN) read back as written; a row of the 31-column layout
+ * (before them) reads with every measure unknown; a count that is not a whole number is
+ * refused. */
+static void test_result_gap_columns(void **state)
+{
+    (void)state;
+    cb_result r = {0}, back;
+    char line[4096];
+    snprintf(r.run_id, sizeof r.run_id, "0123456789abcdef");
+    r.step = r.steps_unsolved = -1;
+    r.error = r.error_q = r.error_data = 1e-3, r.dist_ref = NAN, r.time_cpu_s = 0.5;
+    r.gap = (cb_gap){INFINITY, 0.25, NAN, 135.0, 67.5, 2, 1};
+    int n = cb_result_format(&r, line, sizeof line);
+    assert_true(n > 0);
+    line[n - 1] = '\0';
+    assert_non_null(strstr(line, ",inf,0.25,,135,67.5,2,1"));
+    assert_int_equal(cb_result_parse(line, &back), CB_OK);
+    assert_true(isinf(back.gap.cone_violation) && back.gap.rolling_violation == 0.25);
+    assert_true(isnan(back.gap.spin_violation) && back.gap.angle_max == 135.0);
+    assert_true(back.gap.angle_mean == 67.5 && back.gap.sliding == 2);
+    assert_int_equal(back.gap.positive_work, 1);
+    r.gap = CB_GAP_UNKNOWN;
+    n = cb_result_format(&r, line, sizeof line);
+    line[n - 1] = '\0';
+    assert_non_null(strstr(line, ",,,,,,,"));
+    assert_int_equal(cb_result_parse(line, &back), CB_OK);
+    assert_true(isnan(back.gap.cone_violation) && back.gap.sliding == -1);
+    char *cut = line; /* the first 31 fields: the layout before the gap columns */
+    for (int k = 0; k < 31 && cut; k++)
+        cut = strchr(cut + (k > 0), ',');
+    assert_non_null(cut);
+    *cut = '\0';
+    assert_int_equal(cb_result_parse(line, &back), CB_OK);
+    assert_true(back.time_cpu_s == 0.5 && isnan(back.gap.angle_max));
+    assert_int_equal(back.gap.positive_work, -1);
+    r.gap = (cb_gap){0.0, NAN, NAN, 10.0, 10.0, 1, 0};
+    n = cb_result_format(&r, line, sizeof line);
+    line[n - 1] = '\0';
+    assert_non_null(strstr(line, ",10,10,1,0"));
+    strcpy(strstr(line, ",10,10,1,0") + 9, "0.5"); /* positive_work "0.5" */
+    assert_int_equal(cb_result_parse(line, &back), CB_ERR_INPUT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -698,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_unsupported_runs), cmocka_unit_test(test_unsupported_report),
         cmocka_unit_test(test_interrupt_then_resume),
         cmocka_unit_test(test_result_sequence_columns),
+        cmocka_unit_test(test_result_gap_columns),
     };
     return cmocka_run_group_tests_name("harness", tests, NULL, NULL);
 }

@@ -6,9 +6,10 @@ import os
 from . import ConebenchError
 
 INT_COLUMNS = ("nc", "rep", "iterations", "block_products", "projections", "local_iters",
-               "error_evals", "step", "steps_unsolved")
+               "error_evals", "step", "steps_unsolved", "sliding", "positive_work")
 FLOAT_COLUMNS = ("tol", "error", "error_q", "time_s", "time_setup_s", "time_solve_s",
-                 "dist_ref", "error_data", "time_cpu_s")
+                 "dist_ref", "error_data", "time_cpu_s", "cone_violation", "rolling_violation",
+                 "spin_violation", "angle_max", "angle_mean")
 
 
 def _convert(row):

@@ -329,17 +329,21 @@ static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
     if (x->ntok < 2 || strcmp(x->tok[1], "random") != 0)
         return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "generate: only 'random'");
-    cb_random_settings g;
+    cb_random_settings g, def;
     cb_random_settings_default(&g);
+    cb_random_settings_default(&def);
     long s0 = 1, s1 = 1;
     int rc = generate_keys(x, &g, &s0, &s1, err);
     if (rc == CB_OK)
         rc = room_for(c, x, s1 - s0 + 1, err);
+    char mu[40] = ""; /* mu= given: in the name (one problem per μ) */
+    if (g.mu_min == g.mu_max && def.mu_min != def.mu_max)
+        snprintf(mu, sizeof mu, "-mu%g", g.mu_min);
     for (long s = s0; s <= s1 && rc == CB_OK; s++) {
         char name[256], path[4096];
         g.seed = (uint64_t)s;
-        snprintf(name, sizeof name, "random-%s-nc%d-%s-s%ld", cb_kind_name(g.kind), g.nc,
-                 g.matrix == CB_GEN_SPD ? "spd" : "mb", s);
+        snprintf(name, sizeof name, "random-%s-nc%d-%s%s-s%ld", cb_kind_name(g.kind), g.nc,
+                 g.matrix == CB_GEN_SPD ? "spd" : "mb", mu, s);
         snprintf(path, sizeof path, "%s/%s.dat", x->gen_dir ? x->gen_dir : ".", name);
         if (add_problem(c, path, name, &g) != CB_OK)
             rc = cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");

@@ -331,6 +331,8 @@ static int report_body(cb_report_ctx *x, const cb_results_tally *tally, FILE *md
             rc = cb_report_figures(x, &t, ti, md, err);
         cb_report_table_free(&t);
     }
+    if (rc == CB_OK && nt > 0)
+        rc = cb_report_engines(x, tols[nt - 1], md, err);
     if (rc == CB_OK)
         rc = cb_report_loops(x, md, err);
     if (rc == CB_OK)

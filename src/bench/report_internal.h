@@ -100,6 +100,11 @@ int cb_report_html(const char *dir, cb_error *err);
  * table of the tightest tolerance, ntols tolerances in all. */
 int cb_report_verdict(const cb_report_limits *lim, const cb_report_table *t, int ntols, FILE *md);
 
+/* The section on the game-engine solvers (report_engines.c), tolerance tol's rows: per solver
+ * and set of problems (data files, random problems of each μ) the exact-cone error and the cone
+ * violation, a table and a figure against μ. Nothing when no engine solver is in the rows. */
+int cb_report_engines(const cb_report_ctx *x, double tol, FILE *md, cb_error *err);
+
 /* The section on solvers inside the time loop (report_loop.c) from DIR/loops.csv: nothing when
  * it is absent. */
 int cb_report_loops(const cb_report_ctx *x, FILE *md, cb_error *err);

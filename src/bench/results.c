@@ -10,15 +10,18 @@
 #include "base.h"
 #include "fileio.h"
 
-#define NCOLS 31     /* columns of a row */
+#define NCOLS 38     /* columns of a row */
+#define NCOLS_MID 31 /* the layout before the gap columns (still read) */
 #define NCOLS_OLD 25 /* the layout before the sequence columns (still read) */
+#define GAP_COL 31   /* the first gap column */
 
 const char *cb_results_header(void)
 {
     return "run_id,problem,sha256,kind,nc,solver,label,options,tol,rep,status,iterations,error,"
            "error_q,time_s,time_setup_s,time_solve_s,block_products,projections,local_iters,"
            "error_evals,machine,dist_ref,solved,error_data,time_cpu_s,sequence,step,warm_start,"
-           "steps_unsolved,sequence_run\n";
+           "steps_unsolved,sequence_run,cone_violation,rolling_violation,spin_violation,angle_max,"
+           "angle_mean,sliding,positive_work\n";
 }
 
 /* Append a CSV string field (quoted when it has a comma, quote or line break). */
@@ -48,6 +51,29 @@ static void put_fmt(char *buf, size_t len, size_t *k, const char *fmt, double v)
     else
         snprintf(tmp, sizeof tmp, fmt, v);
     put_str(buf, len, k, tmp, 0);
+}
+
+/* A real that may be unknown: "" for NaN (inf/-inf, else %.17g). */
+static void put_opt(char *buf, size_t len, size_t *k, double v, int last)
+{
+    char tmp[64] = "";
+    if (isinf(v))
+        snprintf(tmp, sizeof tmp, "%s", v > 0 ? "inf" : "-inf");
+    else if (!isnan(v))
+        snprintf(tmp, sizeof tmp, "%.17g", v);
+    put_str(buf, len, k, tmp, last);
+}
+
+/* The gap columns (the row's last): unknown measures and counts < 0 empty. */
+static void put_gap(char *buf, size_t len, size_t *k, const cb_gap *g)
+{
+    put_opt(buf, len, k, g->cone_violation, 0);
+    put_opt(buf, len, k, g->rolling_violation, 0);
+    put_opt(buf, len, k, g->spin_violation, 0);
+    put_opt(buf, len, k, g->angle_max, 0);
+    put_opt(buf, len, k, g->angle_mean, 0);
+    put_opt(buf, len, k, g->sliding < 0 ? NAN : g->sliding, 0);
+    put_opt(buf, len, k, g->positive_work < 0 ? NAN : g->positive_work, 1);
 }
 
 int cb_result_format(const cb_result *r, char *buf, size_t len)
@@ -92,7 +118,8 @@ int cb_result_format(const cb_result *r, char *buf, size_t len)
         put_fmt(buf, len, &k, "%.0f", r->steps_unsolved);
     else
         put_str(buf, len, &k, "", 0);
-    put_str(buf, len, &k, r->sequence_run, 1);
+    put_str(buf, len, &k, r->sequence_run, 0);
+    put_gap(buf, len, &k, &r->gap);
     if (k >= len)
         return -1;
     buf[k] = '\0';
@@ -176,6 +203,27 @@ static int parse_sequence_cols(char f[NCOLS][512], cb_result *r)
     return CB_OK;
 }
 
+/* An optional real: "" gives NaN. */
+static int opt_num(const char *s, double *out)
+{
+    *out = NAN;
+    return *s ? num(s, out) : 0;
+}
+
+/* The gap columns (GAP_COL..) of a row of the current layout. */
+static int parse_gap_cols(char f[NCOLS][512], cb_gap *g)
+{
+    long sliding = -1, positive = -1;
+    if (opt_num(f[GAP_COL], &g->cone_violation) || opt_num(f[GAP_COL + 1], &g->rolling_violation) ||
+        opt_num(f[GAP_COL + 2], &g->spin_violation) || opt_num(f[GAP_COL + 3], &g->angle_max) ||
+        opt_num(f[GAP_COL + 4], &g->angle_mean) || opt_count(f[GAP_COL + 5], &sliding) ||
+        opt_count(f[GAP_COL + 6], &positive))
+        return CB_ERR_INPUT;
+    g->sliding = (int)sliding;
+    g->positive_work = (int)positive;
+    return CB_OK;
+}
+
 int cb_result_parse(const char *line, cb_result *r)
 {
     char f[NCOLS][512];
@@ -185,9 +233,12 @@ int cb_result_parse(const char *line, cb_result *r)
     r->steps_unsolved = -1;
     r->time_cpu_s = NAN; /* not in the 25-column layout */
     int ncols = split_csv(line, f);
-    if (ncols != NCOLS && ncols != NCOLS_OLD)
+    r->gap = CB_GAP_UNKNOWN; /* not in the earlier layouts */
+    if (ncols != NCOLS && ncols != NCOLS_MID && ncols != NCOLS_OLD)
         return CB_ERR_INPUT;
-    if (ncols == NCOLS && parse_sequence_cols(f, r) != CB_OK)
+    if (ncols >= NCOLS_MID && parse_sequence_cols(f, r) != CB_OK)
+        return CB_ERR_INPUT;
+    if (ncols == NCOLS && parse_gap_cols(f, &r->gap) != CB_OK)
         return CB_ERR_INPUT;
     r->dist_ref = NAN;
     if (f[22][0] && num(f[22], &r->dist_ref) != 0)

@@ -13,8 +13,13 @@
  * (a step row: the run id of its sequence's row). A sequence run writes one row per step, then
  * its sequence row (totals: iterations, times and work counters summed, the worst step's
  * errors, solved only when every step is); the run is done when its sequence row is there.
- * Files of the earlier 25-column layout (without these six columns; time_cpu_s NaN) are read. Rows
- * of other layouts are refused.
+ * Then the gap measures of the run's final p (judge_gap.h; empty when not applicable or not
+ * known: an unsupported, crashed or killed run, a kind without that block, no sliding contact):
+ * cone_violation, rolling_violation, spin_violation, angle_max, angle_mean (degrees), sliding,
+ * positive_work.
+ * Files of the earlier 31-column layout (without the gap columns: empty) and 25-column layout
+ * (without the six sequence columns either; time_cpu_s NaN) are read. Rows of other layouts are
+ * refused.
  * Fields are RFC 4180 CSV (quoted when needed). Rows are appended with one write() each (a
  * failed one is cut back), so a killed campaign leaves at most one torn last line, which
  * readers ignore (cb_results_read reports how many bytes of valid rows the file has).
@@ -24,6 +29,7 @@
 
 #include <stdio.h>
 #include "conebench/solver.h"
+#include "judge_gap.h"
 
 typedef struct {
     char run_id[17];
@@ -50,6 +56,7 @@ typedef struct {
     char warm_start[16]; /* cold, previous, mapped ("" outside sequences) */
     int steps_unsolved;  /* the sequence row's, -1 otherwise */
     char sequence_run[17]; /* a step row's sequence run id, "" otherwise */
+    cb_gap gap;          /* the gap measures; NaN (counts −1): not known */
 } cb_result;
 
 /* 1 for the row of one step of a sequence run (not a run of its own: its run is sequence_run). */

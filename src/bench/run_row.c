@@ -40,10 +40,12 @@ void cb_runner_row_init(const cb_campaign *c, const cb_run_ref *r, cb_result *ro
     row->tol = c->tols[r->tol];
     row->rep = r->rep;
     row->error = row->error_q = row->error_data = row->dist_ref = row->time_cpu_s = NAN;
+    row->gap = CB_GAP_UNKNOWN;
 }
 
 /* The fields of row that a run on p (judged, or refused as unsupported) gives. */
-void cb_runner_row_fill(cb_result *row, const cb_problem *p, const cb_info *info)
+void cb_runner_row_fill(cb_result *row, const cb_problem *p, const cb_info *info,
+                        const cb_solution *sol)
 {
     snprintf(row->sha256, sizeof row->sha256, "%s", p->prov.sha256);
     snprintf(row->kind, sizeof row->kind, "%s", cb_kind_name(p->kind));
@@ -55,6 +57,8 @@ void cb_runner_row_fill(cb_result *row, const cb_problem *p, const cb_info *info
         row->error_q = info->error_q;
         row->error_data = info->error_data;
         row->solved = info->solved;
+        if (sol && sol->p && sol->y && cb_judge_gap(p, sol->p, sol->y, &row->gap, NULL) != CB_OK)
+            row->gap = CB_GAP_UNKNOWN;
     }
     row->time_setup_s = info->time_setup;
     row->time_solve_s = info->time_solve;

@@ -86,12 +86,12 @@ static int write_all(int fd, const char *buf, size_t len)
 
 /* Send the judged row of a run that happened (or was refused as unsupported) as "R row". */
 static void send_row(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
-                     const cb_info *info, double dist_ref, int fd)
+                     const cb_info *info, const cb_solution *sol, double dist_ref, int fd)
 {
     cb_result row;
     char msg[MSG_LEN];
     cb_runner_row_init(x->c, r, &row);
-    cb_runner_row_fill(&row, p, info);
+    cb_runner_row_fill(&row, p, info, sol);
     if (info->status != CB_STATUS_UNSUPPORTED)
         row.dist_ref = dist_ref;
     msg[0] = 'R', msg[1] = ' ';
@@ -175,7 +175,7 @@ static int child_main(const run_ctx *x, const cb_run_ref *r, int fd)
     if (rc == CB_OK && err.text[0] && !info.solved) /* why (external.h); */
         write_all(fd, msg, (size_t)snprintf(msg, sizeof msg, "E %s\n", err.text)); /* last: kept */
     if (rc == CB_OK || unsupported)
-        send_row(x, r, p, &info, dist_ref, fd);
+        send_row(x, r, p, &info, unsupported || killed ? NULL : &sol, dist_ref, fd);
     return rc == CB_OK || unsupported ? 0 : 2; /* (the child ends here: nothing to free) */
 }
 

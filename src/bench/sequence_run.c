@@ -89,12 +89,12 @@ static double worst(double a, double b) { return isnan(a) || isnan(b) ? NAN : fm
 
 /* Step k's row from its judged run, and its share of the sequence row. */
 static void step_row(seq_state *st, int k, const cb_problem *p, const cb_info *info,
-                     cb_result *row)
+                     const cb_solution *sol, cb_result *row)
 {
     const cb_sequence_step *sp = &st->seq->steps[k];
     char key[64], hex[65];
     cb_runner_row_init(st->j->c, st->j->r, row);
-    cb_runner_row_fill(row, p, info);
+    cb_runner_row_fill(row, p, info, sol);
     snprintf(key, sizeof key, "%s|step|%ld", st->j->r->id, sp->step);
     cb_sha256_buffer(key, strlen(key), hex);
     snprintf(row->run_id, sizeof row->run_id, "%.16s", hex);
@@ -180,7 +180,7 @@ static int run_step(seq_state *st, int k, int *unsupported, cb_error *err)
     if (rc == CB_OK)
         rc = cb_solve_ws(st->ws, &sol, &info, err);
     if (rc == CB_OK) {
-        step_row(st, k, p, &info, &row);
+        step_row(st, k, p, &info, &sol, &row);
         rc = write_step_solution(st, &row, p, &sol, err);
     }
     if (rc == CB_OK) {

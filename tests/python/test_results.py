@@ -1,6 +1,7 @@
 """conebench.results on a campaign the CLI ran: every row as runs.csv has it, and each row's
 error reproduced by conebench.solve on the campaign's problem file."""
 import importlib.util
+import math
 import os
 import tempfile
 import unittest
@@ -38,10 +39,21 @@ class Results(unittest.TestCase):
         for r in rows:
             prob = cb.Problem.read(os.path.join(self.dir, "problems", r["problem"] + ".dat"))
             self.assertEqual(prob.sha256, r["sha256"])
-            _, info = cb.solve(prob, r["solver"], tol=r["tol"])
+            sol, info = cb.solve(prob, r["solver"], tol=r["tol"])
             self.assertEqual((info.error, info.iterations, info.solved),
                              (r["error"], r["iterations"], r["solved"]), r["run_id"])
             self.assertEqual(info.work["block_products"], r["block_products"])
+            # the gap columns: cone_violation from its definition (man conebench, VERDICT) on
+            # the same p; no rolling or spin block on coulomb3d
+            mu, p = prob.to_arrays()["mu"], sol.p.reshape(-1, 3)
+            big = abs(p).max()
+            v = max((math.hypot(c[1], c[2]) - m * max(c[0], 0.0)) / (m * max(c[0], 1e-6 * big))
+                    if math.hypot(c[1], c[2]) > m * max(c[0], 0.0) + 2.220446049250313e-16 * big
+                    else 0.0 for c, m in zip(p, mu))
+            self.assertAlmostEqual(r["cone_violation"], v, delta=1e-12)
+            self.assertTrue(math.isnan(r["rolling_violation"]) and math.isnan(r["spin_violation"]))
+            self.assertIsInstance(r["sliding"], int)
+            self.assertLessEqual(r["positive_work"], r["sliding"])
 
     def test_torn_line_and_dataframe(self):
         path = os.path.join(self.dir, "runs.csv")
