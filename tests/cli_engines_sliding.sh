@@ -21,7 +21,10 @@
 #  - the same scenario as a campaign `loop` line (solvers inside the time loop, loops.csv):
 #    nsn and each built adapter (box; the PGS ones also with facets=8) run to their end, x_stop
 #    (the travel along the launch direction) on the closed forms above within 1e-5 (relative),
-#    x_stop_closed the analytic model's;
+#    x_stop_closed the analytic model's; its heading_deg below 1e-6 degrees for nsn and on the
+#    pyramid's (11.565 for the box) within 1e-4 for the adapters, d_stop on the closed forms
+#    above within 1e-5 (relative), d_stop_closed the analytic model's stop distance; the report's
+#    loop table shows the same heading and d_stop (tests/support/loop_report_expect.py);
 #  - the rolling sphere (config a: rolling without slip, rolling resistance mu_r = 0.04 m) at
 #    30 degrees: nsn on the closed form (exact rolling disk); the box adapters, whose rolling
 #    budget bounds each axis of m_R on its own, bend the same way as the sliding box (each
@@ -61,6 +64,11 @@ loop="loop sphere-plane angle=30 U0=2.5 W0=0 mu=0.2 mu_r=0.2"
 } >"$tmp/loop.conf"
 run "$bin" run "$tmp/loop.conf" -o "$tmp/loop" --jobs 2 --quiet
 check "loop campaign with the engine adapters: exit 0, loops.csv" '[ "$rc" = 0 ] && [ -s "$tmp/loop/loops.csv" ]'
+run "$bin" report "$tmp/loop" --no-figures
+check "report of the loop campaign: exit 0" '[ "$rc" = 0 ]'
+run python3 "$cb_tree/tests/support/loop_report_expect.py" "$tmp/loop"
+check "report's loop table: heading error and d_stop as in loops.csv ($(tail -n 1 "$tmp/out"))" \
+  '[ "$rc" = 0 ] && grep -q "^checked $(( $(echo $solvers | wc -w) + 1 )) rows, 1 stop lines$" "$tmp/out"'
 
 # The rolling sphere (config a: rolling without slip from the start, slowed by its rolling
 # resistance mu_r = 0.04 m) launched at 30 degrees: nsn and the box adapters (the rolling budget
@@ -123,12 +131,19 @@ rows = [r for r in csv.DictReader(open(loops)) if r["reference"] != "1"]
 need(len(rows) == sum(1 for _ in csv.DictReader(open(d + "/sliding.csv"))), "loops.csv: a row per solver")
 for r in rows:
     k = int(r["label"].split("facets=")[1]) if "facets=" in r["label"] else 4
-    want = closed["x_stop"] if r["solver"] == "nsn" else pyramid(k)[3]
+    nsn = r["solver"] == "nsn"
+    want = closed["x_stop"] if nsn else pyramid(k)[3]
     x = float(r["x_stop"])
     print("loop %s: status %s, x_stop %.9f (closed form %.9f), x_stop_err %s" % (r["label"], r["status"], x, want, r["x_stop_err"]))
     need(r["status"] == "ok", "loop %s: status ok" % r["label"])
     need(abs(x - want) / want < 1e-5, "loop %s: x_stop on its closed form" % r["label"])
     need(abs(float(r["x_stop_closed"]) - closed["x_stop"]) < 1e-12, "loop %s: x_stop_closed" % r["label"])
+    head, dist = float(r["heading_deg"]), float(r["d_stop"])
+    wh, wd = (0.0, closed["x_stop"]) if nsn else pyramid(k)[:2]
+    print("loop %s: heading_deg %.9f (closed form %.9f), d_stop %.9f (%.9f)" % (r["label"], head, wh, dist, wd))
+    need(head < 1e-6 if nsn else abs(head - wh) < 1e-4, "loop %s: heading_deg on its closed form" % r["label"])
+    need(abs(dist - wd) / wd < 1e-5, "loop %s: d_stop on its closed form" % r["label"])
+    need(abs(float(r["d_stop_closed"]) - closed["x_stop"]) < 1e-12, "loop %s: d_stop_closed" % r["label"])
 # Rolling: pure rolling keeps v = R w x n, so each component of w (and of v) decelerates on its
 # own at mu_r g/((1 + k) R) under the box's rolling moment (-mu_r r_N sgn w_k per axis): the
 # same two phases as the sliding box with another deceleration. Heading error and the ratios

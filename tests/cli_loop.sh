@@ -7,7 +7,14 @@
 # h = 1e-4, θ = ½) matches the closed form of Acary & Bourrier §6.1 (computed here by hand: two
 # phases) within 1.1e-7 relative: the Moreau–Jean scheme's own error at that h (1.094e-7, the
 # same for nsgs at 1e-12; 2.7e-8 at h = 5e-5 and 6.8e-9 at 2.5e-5: it falls as h²), not the
-# solver's; the report's section.
+# solver's; every finished sphere-plane row has x_stop = d_stop cos(heading_deg) (1e-9 relative)
+# and d_stop_closed = |x_stop_closed|, goes straight at tol <= 1e-8 (heading_deg below
+# atan(2 g h^2 / x_stop): the stepper lets the centre settle about g h^2 = 1e-7 m into the
+# ground, which heading_deg counts; 2.7e-6 degrees) and the pile's rows have no stop
+# (nan); the report's section, its stop columns equal to loops.csv's
+# (tests/support/loop_report_expect.py); a loops.csv of the older 31-column layout (without
+# d_stop, d_stop_closed, heading_deg) still reads: the report has the section without the stop
+# columns.
 # About 30-50 s on 2 loaded cores (under the sanitizers, with CONEBENCH_QUICK: minutes).
 # Usage: cli_loop.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
@@ -71,8 +78,9 @@ for r in rows:
     if r["status"] != "ok":
         continue
     fields = ["cpu_s", "energy0", "energy_end", "max_error"]
-    fields += ["x_stop", "t_stop", "x_stop_closed", "x_stop_err"] if plane else \
-              ["height_over_phi", "mean_radius_over_phi", "pile_angle_deg"]
+    stop = ["x_stop", "t_stop", "x_stop_closed", "x_stop_err", "d_stop", "d_stop_closed", "heading_deg"]
+    fields += stop if plane else ["height_over_phi", "mean_radius_over_phi", "pile_angle_deg"]
+    need(plane or all(math.isnan(num(r, k)) for k in stop), name + ": a pile has no stop (nan)")
     if r["reference"] == "0":
         fields += ["drift_pos", "drift_pos_rel", "drift_energy"]
     need(all(math.isfinite(num(r, k)) for k in fields), name + ": a measure is not filled")
@@ -83,6 +91,13 @@ for r in rows:
     if plane and r["reference"] == "0": # the sphere's own travel differs by at most the drift
         dx = abs(num(r, "x_stop") - num(refs[r["loop"]], "x_stop"))
         need(dx <= num(r, "drift_pos") + 1e-12, name + ": |x_stop - x_stop_ref| > drift_pos")
+    if plane: # launched along x: straight in the plane, as the closed form's path
+        h, dist, x = num(r, "heading_deg"), num(r, "d_stop"), num(r, "x_stop")
+        need(abs(dist * math.cos(math.radians(h)) - x) <= 1e-9 * dist, name + ": x_stop != d_stop cos(heading)")
+        need(num(r, "d_stop_closed") == abs(num(r, "x_stop_closed")), name + ": d_stop_closed")
+        # the only offset: the centre settles about g h^2 into the ground in the stepper
+        floor = math.degrees(math.atan(2 * 9.81 * 1e-8 / x))
+        need(num(r, "tol") > 1e-8 or h <= floor, name + ": heading_deg %s > %.3g" % (r["heading_deg"], floor))
     steps = list(csv.DictReader(open(os.path.join(d, "loops", r["id"] + ".csv"))))
     need(len(steps) == int(r["steps"]), name + ": series rows != steps")
     need(sum(int(s["iterations"]) for s in steps if s["nc"] != "0") == int(r["iterations"]),
@@ -122,6 +137,21 @@ check "report of a loop-only campaign: the section, two verdicts, two tables" \
    [ "$(grep -c "^\*\*Cheapest solver and tolerance indistinguishable from the reference: " "$d/report.md")" = 2 ] &&
    [ "$(grep -c "^| reference nsn+nsgs | 1e-12 | ok |" "$d/report.md")" = 2 ] &&
    grep -q "^| apgd | 1e-04 | ok |" "$d/report.md"'
+run python3 "$cb_tree/tests/support/loop_report_expect.py" "$d"
+check "report's loop tables: stop columns as loops.csv's ($(tail -n 1 "$tmp/out"))" \
+  '[ "$rc" = 0 ] && grep -q "^checked $rows rows, 1 stop lines$" "$tmp/out"'
+# The older 31-column loops.csv (written before d_stop, d_stop_closed, heading_deg): it reads,
+# the report has its section and tables, without the stop columns.
+cp -r "$d" "$tmp/old"
+cut -d, -f1-31 "$d/loops.csv" >"$tmp/old/loops.csv"
+run "$bin" report "$tmp/old" --no-figures
+check "a 31-column loops.csv: report exit 0, the section, no stop columns" \
+  '[ "$rc" = 0 ] && [ "$(head -n 1 "$tmp/old/loops.csv" | tr , "\n" | wc -l)" = 31 ] &&
+   [ "$(grep -c "^| reference nsn+nsgs | 1e-12 | ok |" "$tmp/old/report.md")" = 2 ] &&
+   ! grep -q "heading error" "$tmp/old/report.md"'
+run python3 "$cb_tree/tests/support/loop_report_expect.py" "$tmp/old"
+check "a 31-column loops.csv: its report's tables ($(tail -n 1 "$tmp/out"))" \
+  '[ "$rc" = 0 ] && grep -q "^checked $rows rows, 0 stop lines$" "$tmp/out"'
 if [ -z "$fig" ]; then
   check "report draws the drift figure and the per-step figures of each tolerance" \
     '[ -s "$d/figures/loop-sphere-plane-config_b-drift.png" ] &&

@@ -1,5 +1,6 @@
 /* conebench tests — loop campaign lines (src/bench/loop.h, campaign.h): loops.csv rows read back
- * as written (NaN, extreme and negative numbers, every field); a malformed row or header is
+ * as written (NaN, extreme and negative numbers, every field); rows of the older 31-column layout
+ * read with d_stop, d_stop_closed and heading_deg NaN; a malformed row or header is
  * "FILE:LINE" bad input and an absent file no rows; loop lines parse into their scenario,
  * parameters and tag, and a campaign with more than CB_CAMPAIGN_MAX_LOOP_RUNS trajectories is
  * refused on the line that crosses the bound. */
@@ -38,6 +39,16 @@ static void make_row(int k, cb_loop_row *r)
     for (int i = 0; i < 16; i++)
         *f[i] = v[i];
     r->indistinguishable = k == 1;
+    r->d_stop = k ? 1.2591893081397958 : NAN;
+    r->d_stop_closed = k ? 1.5927624872578998 : -0.0;
+    r->heading_deg = k == 2 ? 2.8156000246462856e-12 : 11.565051159204332;
+}
+
+/* The stop columns d_stop, d_stop_closed, heading_deg are the same (NaN included). */
+static int same_stop(const cb_loop_row *a, const cb_loop_row *b)
+{
+    return same(a->d_stop, b->d_stop) && same(a->d_stop_closed, b->d_stop_closed) &&
+           same(a->heading_deg, b->heading_deg);
 }
 
 static void write_text(const char *path, const char *text)
@@ -90,8 +101,58 @@ static void test_rows_round_trip(void **state)
                     same(a->pile_angle_deg, b->pile_angle_deg));
         assert_true(same(a->drift_pos, b->drift_pos) && same(a->drift_pos_rel, b->drift_pos_rel) &&
                     same(a->drift_energy, b->drift_energy));
+        assert_true(same_stop(a, b));
     }
     free(out);
+}
+
+/* A loops.csv of the 31-column layout (the header and rows without their last three columns):
+ * read, every older field as written, the stop columns NaN; a 34-column row under the old header
+ * is malformed. */
+static void test_rows_old_layout(void **state)
+{
+    (void)state;
+    const char *dir = cbt_tmpdir();
+    char path[600], *text = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, CB_LOOP_FILE);
+    FILE *f = open_memstream(&text, &len);
+    cb_loop_row in[2], *out = NULL, nan_stop;
+    fputs(cb_loop_header(), f);
+    for (int k = 0; k < 2; k++) {
+        make_row(k + 1, &in[k]);
+        cb_loop_row_format(&in[k], f);
+    }
+    fclose(f);
+    FILE *o = fopen(path, "w");
+    assert_non_null(o);
+    for (char *line = text, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+        char *cut = nl; /* drop the last three fields of the line */
+        for (int c = 0; c < 3; c++)
+            while (*--cut != ',') {}
+        fprintf(o, "%.*s\n", (int)(cut - line), line);
+    }
+    fclose(o);
+    int n = -1;
+    cb_error err = {{0}};
+    assert_int_equal(cb_loop_rows_read(dir, &out, &n, &err), CB_OK);
+    assert_int_equal(n, 2);
+    nan_stop.d_stop = nan_stop.d_stop_closed = nan_stop.heading_deg = NAN;
+    for (int k = 0; k < 2; k++) {
+        assert_string_equal(in[k].label, out[k].label);
+        assert_true(in[k].indistinguishable == out[k].indistinguishable &&
+                    same(in[k].drift_energy, out[k].drift_energy) &&
+                    same(in[k].x_stop_closed, out[k].x_stop_closed));
+        assert_true(same_stop(&out[k], &nan_stop));
+    }
+    free(out);
+    FILE *m = fopen(path, "a"); /* a row of the new layout under the old header */
+    assert_non_null(m);
+    cb_loop_row_format(&in[0], m);
+    fclose(m);
+    assert_int_equal(cb_loop_rows_read(dir, &out, &n, &err), CB_ERR_INPUT);
+    assert_non_null(strstr(err.text, ":4: malformed row (31 fields expected)"));
+    free(text);
 }
 
 /* A row with a field missing (line 3) and a foreign header (line 1) are bad input, named. */
@@ -161,6 +222,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_rows_round_trip),
                                        cmocka_unit_test(test_rows_malformed),
-                                       cmocka_unit_test(test_loop_lines)};
+                                       cmocka_unit_test(test_loop_lines),
+                                       cmocka_unit_test(test_rows_old_layout)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

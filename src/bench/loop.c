@@ -108,14 +108,15 @@ static void send_summary(int fd, const cb_scenario *scen, const cb_run_result *r
     if (!f)
         return;
     fprintf(f, "L %ld %ld %ld %lld %d %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
-               "%.17g %.17g %.17g %d\nX",
+               "%.17g %.17g %.17g %.17g %.17g %d\nX",
             res->steps, res->unsolved, res->time_limited, res->iterations, res->max_nc, res->t,
             cpu, h->solve_s, res->max_error,
             cb_bodies_energy(scen->bodies, scen->nbodies, NULL, scen->gravity),
             cb_bodies_energy(h->last, h->nbodies, NULL, scen->gravity),
             stop ? m->x_stop : NAN, stop ? m->t_stop : NAN, closed_stop(scen),
             pile ? m->height_over_phi : NAN, pile ? m->mean_radius_over_phi : NAN,
-            smallest_radius(scen), h->nbodies);
+            stop ? m->d_stop : NAN, stop ? m->heading_deg : NAN, smallest_radius(scen),
+            h->nbodies);
     for (int k = 0; k < h->nbodies; k++)
         fprintf(f, " %.17g %.17g %.17g", h->last[k].x[0], h->last[k].x[1], h->last[k].x[2]);
     fprintf(f, "\n");
@@ -202,6 +203,7 @@ static void row_init(const cb_campaign_loop *l, const char *solver, const char *
     snprintf(r->status, sizeof r->status, "crashed");
     r->t_end = r->cpu_s = r->solve_s = r->max_error = r->energy0 = r->energy_end = NAN;
     r->x_stop = r->t_stop = r->x_stop_closed = r->x_stop_err = NAN;
+    r->d_stop = r->d_stop_closed = r->heading_deg = NAN;
     r->height_over_phi = r->mean_radius_over_phi = r->pile_angle_deg = NAN;
     r->drift_pos = r->drift_pos_rel = r->drift_energy = NAN;
 }
@@ -247,18 +249,19 @@ static int make_trajs(loops_ctx *x, const cb_solver *(*find)(const char *), cb_e
 static int parse_answer(const char *data, traj *t)
 {
     cb_loop_row *r = &t->row;
-    double e[12];
+    double e[10];
     int n = 0, used = 0;
-    if (sscanf(data, "L %ld %ld %ld %lld %d %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %d "
-                     "%n", &r->steps, &r->unsolved, &r->time_limited, &r->iterations, &r->max_nc,
-               &r->t_end, &r->cpu_s, &r->solve_s, &r->max_error, &e[0], &e[1], &e[2], &e[3],
-               &e[4], &e[5], &e[6], &e[7], &n, &used) != 18 || n < 1 || n > 100000000 ||
-        strncmp(data + used, "X", 1) != 0)
+    if (sscanf(data, "L %ld %ld %ld %lld %d %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg "
+                     "%lg %d %n", &r->steps, &r->unsolved, &r->time_limited, &r->iterations,
+               &r->max_nc, &r->t_end, &r->cpu_s, &r->solve_s, &r->max_error, &e[0], &e[1], &e[2],
+               &e[3], &e[4], &e[5], &e[6], &e[7], &e[8], &e[9], &n, &used) != 20 || n < 1 ||
+        n > 100000000 || strncmp(data + used, "X", 1) != 0)
         return -1;
     r->energy0 = e[0], r->energy_end = e[1], r->x_stop = e[2], r->t_stop = e[3];
     r->x_stop_closed = e[4], r->height_over_phi = e[5], r->mean_radius_over_phi = e[6];
-    t->r_min = e[7];
+    r->d_stop = e[7], r->heading_deg = e[8], t->r_min = e[9];
     r->x_stop_err = fabs(r->x_stop - r->x_stop_closed) / fabs(r->x_stop_closed);
+    r->d_stop_closed = fabs(r->x_stop_closed); /* the closed form moves along travel only */
     r->pile_angle_deg = RAD_TO_DEG * atan2(r->height_over_phi, r->mean_radius_over_phi);
     t->x = cb_malloc_array((size_t)n * 3, sizeof *t->x);
     const char *p = data + used + 1;

@@ -55,8 +55,11 @@
 #define CB_LOOP_FILE "loops.csv"
 #define CB_LOOP_DIR "loops"
 
-/* One row of loops.csv. Numbers a trajectory does not have are NaN (x_stop without a stop
- * summary, pile measures without a pile, drifts on the reference's row). */
+/* One row of loops.csv. Numbers a trajectory does not have are NaN (x_stop, d_stop and
+ * heading_deg without a stop summary or when the subject did not stop, x_stop_closed and
+ * d_stop_closed without a closed form, pile measures without a pile, drifts on the reference's
+ * row). Rows of the older 31-column layout (without d_stop, d_stop_closed, heading_deg) are
+ * read with those NaN. */
 typedef struct {
     char id[17];              /* 16 hex digits of sha256("loop|TAG|LABEL|TOL|REP") */
     char loop[256];           /* the line's tag: scenario and parameters */
@@ -76,6 +79,9 @@ typedef struct {
     double height_over_phi, mean_radius_over_phi, pile_angle_deg; /* atan(height / radius) */
     double drift_pos, drift_pos_rel, drift_energy;    /* against the reference */
     int indistinguishable;    /* by the rule above (0 on the reference's row) */
+    double d_stop;            /* ‖x − x₀‖ of the subject at its stop (m) */
+    double d_stop_closed;     /* the closed form's: |x_stop_closed| (it moves along travel) */
+    double heading_deg;       /* angle between x − x₀ and the launch direction (°) */
 } cb_loop_row;
 
 /* The header line of loops.csv (with its newline); one row as its line. */

@@ -14,6 +14,7 @@
 #define DRIFT_FLOOR 1e-17 /* a drift of exactly 0 is drawn here on the log axes */
 #define REF_COLOUR "#999999" /* grey: black is siconos-nsgs's */
 #define STEP_BINS 200     /* per-step figures: means over this many bins of simulated time */
+#define MEASURE_COL 8     /* the table's "scenario measure" column (the stop columns follow it) */
 
 /* One (solver label, tolerance) of a loop line: its first repetition's row, the least CPU time
  * over its repetitions, and whether every repetition is indistinguishable. */
@@ -62,8 +63,24 @@ static void measure_cell(FILE *md, const cb_loop_row *r)
         cb_md_cell(md, "—");
 }
 
-/* One row of a loop line's table (cpu: the least over the repetitions). */
-static void entry_row(FILE *md, const cb_loop_row *r, double cpu, const char *verdict)
+/* The stop cells of a line with a closed-form stop: the heading error (°; the closed form's is 0)
+ * and d_stop with its relative error (d_stop − d_stop_closed) / d_stop_closed. */
+static void stop_cells(FILE *md, const cb_loop_row *r)
+{
+    if (isnan(r->heading_deg))
+        cb_md_cell(md, "—");
+    else
+        cb_md_cellf(md, "%.6g", r->heading_deg);
+    if (isnan(r->d_stop))
+        cb_md_cell(md, "—");
+    else
+        cb_md_cellf(md, "%.9g (%+.3e)", r->d_stop,
+                    (r->d_stop - r->d_stop_closed) / r->d_stop_closed);
+}
+
+/* One row of a loop line's table (cpu: the least over the repetitions; stop: with the stop
+ * cells). */
+static void entry_row(FILE *md, const cb_loop_row *r, double cpu, int stop, const char *verdict)
 {
     cb_md_cell(md, r->reference ? "reference " CB_LOOP_REF_SOLVER : r->label);
     cb_md_cellf(md, "%.0e", r->tol);
@@ -77,6 +94,8 @@ static void entry_row(FILE *md, const cb_loop_row *r, double cpu, const char *ve
     cb_md_cellf(md, "%ld", r->unsolved);
     cb_md_cellf(md, "%.1e", r->max_error);
     measure_cell(md, r);
+    if (stop)
+        stop_cells(md, r);
     if (isnan(r->drift_pos_rel)) /* the reference, or a trajectory that did not finish */
         cb_md_cell(md, "—"), cb_md_cell(md, "—");
     else
@@ -164,18 +183,36 @@ static void shape_line(FILE *md, const entry *e, int m, const cb_loop_row *ref)
                 ref->pile_angle_deg);
 }
 
-/* The table of a loop line: its reference, then each entry. */
+/* The closed form's stop distance of the line (every row has the same), NaN when it has none:
+ * then its table has no stop columns. */
+static double closed_stop_of(const entry *e, int m, const cb_loop_row *ref)
+{
+    double d = ref ? ref->d_stop_closed : NAN;
+    for (int k = 0; k < m && isnan(d); k++)
+        d = e[k].r->d_stop_closed;
+    return d;
+}
+
+/* The table of a loop line: its reference, then each entry; the stop columns when the line has
+ * a closed-form stop. */
 static void loop_table(FILE *md, const entry *e, int m, const cb_loop_row *ref)
 {
     static const char *const head[12] = {
         "solver", "tol", "status", "CPU time [s]", "iterations", "steps", "steps unsolved",
         "worst step error", "scenario measure", "position drift / radius",
         "energy drift", "indistinguishable"};
-    cb_md_head(md, 12, head, "lrlrrrrrlrrl");
+    const char *h[14];
+    int stop = !isnan(closed_stop_of(e, m, ref)), n = 0;
+    for (int k = 0; k < 12; k++) {
+        h[n++] = head[k];
+        if (stop && k == MEASURE_COL)
+            h[n++] = "heading error [°]", h[n++] = "d_stop [m] (vs closed form)";
+    }
+    cb_md_head(md, n, h, stop ? "lrlrrrrrlrlrrl" : "lrlrrrrrlrrl");
     if (ref)
-        entry_row(md, ref, ref->cpu_s, "(reference)");
+        entry_row(md, ref, ref->cpu_s, stop, "(reference)");
     for (int k = 0; k < m; k++)
-        entry_row(md, e[k].r, e[k].cpu, e[k].indist ? "yes" : "no");
+        entry_row(md, e[k].r, e[k].cpu, stop, e[k].indist ? "yes" : "no");
 }
 
 /* The definition line "name = S" (s quoted for gnuplot) appended to f. */
@@ -370,6 +407,13 @@ static int loop_section(const cb_report_ctx *x, const cb_loop_row *rows, int n, 
         fprintf(md, "Reference stop distance %.9g m, closed form (Acary & Bourrier §6.1) %.9g m: "
                     "relative error %.2e, the scheme's own at the scenario's h.\n\n",
                 v.ref->x_stop, v.ref->x_stop_closed, v.ref->x_stop_err);
+    double closed = closed_stop_of(e, v.m, v.ref);
+    if (!isnan(closed))
+        fprintf(md, "Heading error: the angle between the subject's displacement at its stop and "
+                    "its launch direction (the closed form's path is straight: 0°); d_stop: its "
+                    "distance from the start, and (d_stop − d_closed) / d_closed against the "
+                    "closed form's d_closed = %.9g m. A box or pyramid friction bends the path "
+                    "toward a facet normal.\n\n", closed);
     loop_table(md, e, v.m, v.ref);
     fprintf(md, "\n");
     double tols[CB_REPORT_MAX_TOLS];
