@@ -136,7 +136,7 @@ EOF
   run "$bin" run "$tmp/py.conf" -o "$tmp/py" --quiet
   check "numpy campaign" '[ "$rc" = 0 ] && [ "$(verdict py pyapgd | sort -u)" = yes ]'
   check "numpy campaign runs" '[ "$(status py pyapgd | wc -l)" = "$([ -n "$problem_line" ] && echo 2 || echo 1)" ]'
-  [ -n "$problem_line" ] && check "FC3D_Example1" 'grep -q "^[0-9a-f]*,FC3D_Example1,.*,external,pyapgd,.*,converged,.*,yes,[^,]*,[^,]*,,,,,$" "$tmp/py/runs.csv"'
+  [ -n "$problem_line" ] && check "FC3D_Example1" 'grep -Eq "^[0-9a-f]*,FC3D_Example1,.*,external,pyapgd,.*,converged,.*,yes,[^,]*,[^,]*,,,,,(,[^,]*){7}$" "$tmp/py/runs.csv"'
 fi
 echo "cli external: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -124,14 +124,19 @@ int cb_observer_update(cb_observer *o, const cb_scenario *s, const cb_body *bodi
         return o->sum.stopped && s->end_on_stop;
     const cb_body *b = &bodies[s->subject];
     if (body_speed(b) <= s->stop_speed) {
-        double d[3], side[3];
+        double d[3], side[3], across[3];
         v3_axpy(b->x, -1.0, o->x0, d);
+        v3_cross(s->travel, s->gravity, across); /* in the ground's plane, across the travel */
+        double na = v3_norm(across);
         v3_cross(d, s->travel, side);
         o->sum.stopped = 1;
         o->sum.t_stop = t;
         o->sum.x_stop = v3_dot(d, s->travel);
         o->sum.d_stop = v3_norm(d);
-        o->sum.heading_deg = atan2(v3_norm(side), o->sum.x_stop) * (180.0 / CB_PI);
+        /* heading = angle of d from travel within the plane of travel and `across` (the settle
+         * into the ground, along its normal, left out); without gravity across travel, in 3-D */
+        double off = na > 0 ? fabs(v3_dot(d, across)) / na : v3_norm(side);
+        o->sum.heading_deg = atan2(off, o->sum.x_stop) * (180.0 / CB_PI);
     }
     return o->sum.stopped && s->end_on_stop;
 }

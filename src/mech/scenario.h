@@ -11,7 +11,8 @@
  *   CB_OUT_STOP    the subject's stop: first time its speed ‖v‖ + ρ‖ω‖ (ρ its bounding radius)
  *                  falls to ≤ stop_speed, and its travel x_stop = (x − x₀)·travel then, the
  *                  distance d_stop = ‖x − x₀‖ and the heading error, the angle between x − x₀
- *                  and travel (degrees: 0 on a straight path along travel);
+ *                  and travel in the plane of travel and travel × gravity (degrees: 0 on a
+ *                  straight path along travel; the settle into the ground left out);
  *   CB_OUT_REGIME  sphere on an incline: S, PR, PS or RwS (Fang & Negrut Table 4) at the end;
  *   CB_OUT_PILE    pile height / φ and mean base radius / φ (Acary & Bourrier §6.2);
  *   CB_OUT_STACK   three spheres: whether the top sphere fell (drop > R/2) and its drop.
