@@ -883,9 +883,10 @@ QUAD_INLINE void q_labels(quad in, quad zm, cb_proj_case *labels)
 {
     int mi = _mm256_movemask_pd(in), mz = _mm256_movemask_pd(zm);
     static const int contact[4] = {0, 2, 1, 3};
-    for (int l = 0; l < 4; l++)
-        labels[contact[l]] = (cb_proj_case)((0x12 >> (2 * (((mi >> l) & 1) | (((mz >> l) & 1) << 1))))
-                                            & 3);
+    for (int l = 0; l < 4; l++) {
+        int bits = ((mi >> l) & 1) | (((mz >> l) & 1) << 1); /* (inside, polar) */
+        labels[contact[l]] = (cb_proj_case)((0x12 >> (2 * bits)) & 3);
+    }
 }
 
 /* fast_one(3, ...) on four consecutive contacts; 0 (nothing written) if one is outside the
