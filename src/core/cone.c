@@ -34,6 +34,9 @@
 #if defined(__SSE2__) && !defined(CB_CONE_NO_SIMD)
 #define FAST_SIMD 1
 #include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 #else
 #define FAST_SIMD 0
 #endif
@@ -832,10 +835,185 @@ static FAST_INLINE long batch_any(cb_kind kind, size_t n, const cb_friction *f, 
 }
 
 #if FAST_AVX
-/* batch_any, VEX-encoded. */
+/* Four contacts at once (cb_project_batch on coulomb3d and rolling3d): the lanes of a 256-bit
+ * register hold contacts (0, 2, 1, 3) of a group, and each lane runs, in the same order, the
+ * IEEE operations that fast_one / fast_two run for its contact (each of their SSE2 operations
+ * is per lane or commutative), so the bits are cb_project's. A group with a contact outside the
+ * fast window is projected one contact at a time. AVX alone: no FMA contraction. */
+#define QUAD_INLINE static inline __attribute__((target("avx"), always_inline))
+
+typedef __m256d quad;
+
+/* first_j = p_j[0], second_j = p_j[1] for the four pointers, lanes in the order (0, 2, 1, 3). */
+QUAD_INLINE void q_load2(const double *p0, const double *p1, const double *p2, const double *p3,
+                         quad *first, quad *second)
+{
+    quad lo = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p0)), _mm_loadu_pd(p1), 1);
+    quad hi = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p2)), _mm_loadu_pd(p3), 1);
+    *first = _mm256_unpacklo_pd(lo, hi);
+    *second = _mm256_unpackhi_pd(lo, hi);
+}
+
+/* p + j s for j = 0..3 of q_load2 (p_j[0] = first_j, p_j[1] = second_j): its inverse. */
+QUAD_INLINE void q_store2(double *p, size_t s, quad first, quad second)
+{
+    quad lo = _mm256_unpacklo_pd(first, second), hi = _mm256_unpackhi_pd(first, second);
+    _mm_storeu_pd(p, _mm256_castpd256_pd128(lo));
+    _mm_storeu_pd(p + s, _mm256_extractf128_pd(lo, 1));
+    _mm_storeu_pd(p + 2 * s, _mm256_castpd256_pd128(hi));
+    _mm_storeu_pd(p + 3 * s, _mm256_extractf128_pd(hi, 1));
+}
+
+/* (μ_j, μ_r,j) of f[0..3]. */
+QUAD_INLINE void q_load_mu(const cb_friction *f, quad *mu0, quad *mu1)
+{
+    q_load2(&f[0].mu, &f[1].mu, &f[2].mu, &f[3].mu, mu0, mu1);
+}
+
+/* Lane mask of l_window: hi ≤ 2^200 (false for NaN) and lo = ±0 or lo > lo_min. */
+QUAD_INLINE quad q_window(quad hi, quad lo, quad lo_min)
+{
+    return _mm256_and_pd(_mm256_cmp_pd(hi, _mm256_set1_pd(FAST_HI), _CMP_LE_OS),
+                         _mm256_or_pd(_mm256_cmp_pd(lo, lo_min, _CMP_GT_OS),
+                                      _mm256_cmp_pd(lo, _mm256_setzero_pd(), _CMP_EQ_OQ)));
+}
+
+/* labels[j] = case_label of contact j from the lane masks of the inside and polar tests. */
+QUAD_INLINE void q_labels(quad in, quad zm, cb_proj_case *labels)
+{
+    int mi = _mm256_movemask_pd(in), mz = _mm256_movemask_pd(zm);
+    static const int contact[4] = {0, 2, 1, 3};
+    for (int l = 0; l < 4; l++) {
+        int bits = ((mi >> l) & 1) | (((mz >> l) & 1) << 1); /* (inside, polar) */
+        labels[contact[l]] = (cb_proj_case)((0x12 >> (2 * bits)) & 3);
+    }
+}
+
+/* fast_one(3, ...) on four consecutive contacts; 0 (nothing written) if one is outside the
+ * window: (r_N, k) = (A/B, (A μ)/(B m)), A = r̄ + μ n, B = 1 + μ² off the inside case. */
+QUAD_INLINE int q_coulomb3d(const cb_friction *f, const double *x, double *out, cb_proj_case *lab)
+{
+    const quad zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1), sign = _mm256_set1_pd(-0.0);
+    quad rv, a0, a1, mu, mu_r;
+    q_load2(x, x + 3, x + 6, x + 9, &rv, &a0);
+    q_load2(x + 1, x + 4, x + 7, x + 10, &a0, &a1);
+    q_load_mu(f, &mu, &mu_r);
+    quad m = _mm256_max_pd(_mm256_andnot_pd(sign, a0), _mm256_andnot_pd(sign, a1));
+    quad q = _mm256_add_pd(_mm256_mul_pd(a0, a0), _mm256_mul_pd(a1, a1));
+    quad ok = _mm256_and_pd(q_window(_mm256_add_pd(_mm256_mul_pd(rv, rv), q), m,
+                                     _mm256_set1_pd(FAST_LO)),
+                            q_window(mu, mu, zero));
+    if (_mm256_movemask_pd(ok) != 15)
+        return 0;
+    quad n = _mm256_sqrt_pd(q), p = _mm256_mul_pd(mu, n);
+    quad in = _mm256_and_pd(_mm256_cmp_pd(n, _mm256_mul_pd(mu, rv), _CMP_LE_OS),
+                            _mm256_cmp_pd(zero, rv, _CMP_LE_OS));
+    quad zm = _mm256_cmp_pd(p, _mm256_xor_pd(rv, sign), _CMP_LE_OS);
+    quad A = _mm256_add_pd(rv, _mm256_andnot_pd(in, p));
+    quad B = _mm256_add_pd(one, _mm256_andnot_pd(in, _mm256_mul_pd(mu, mu)));
+    quad mm = _mm256_max_pd(n, _mm256_set1_pd(FAST_LO));
+    quad r = _mm256_div_pd(_mm256_mul_pd(A, one), _mm256_mul_pd(B, one));
+    quad k = _mm256_div_pd(_mm256_mul_pd(A, mu), _mm256_mul_pd(B, mm));
+    r = _mm256_min_pd(_mm256_max_pd(r, zero), _mm256_set1_pd(INFINITY));
+    k = _mm256_min_pd(_mm256_max_pd(k, _mm256_and_pd(in, one)), one);
+    q_store2(out, 3, r, _mm256_mul_pd(a0, k));
+    q_store2(out + 1, 3, _mm256_mul_pd(a0, k), _mm256_mul_pd(a1, k));
+    q_labels(in, zm, lab);
+    return 1;
+}
+
+/* max|a|, |b| of a 2-vector block and its squared norm, in fast_two's operation order. */
+QUAD_INLINE void q_block(quad a, quad b, quad *m, quad *q)
+{
+    const quad sign = _mm256_set1_pd(-0.0);
+    *m = _mm256_max_pd(_mm256_andnot_pd(sign, a), _mm256_andnot_pd(sign, b));
+    *q = _mm256_add_pd(_mm256_mul_pd(a, a), _mm256_mul_pd(b, b));
+}
+
+/* fast_two's window for one block: max(μ, r̄² + q) ≤ 2^200, m = 0 or > 2^-400, μ ≥ 0. */
+QUAD_INLINE quad q_window_block(quad rr, quad mu, quad m, quad q)
+{
+    quad hi = _mm256_max_pd(mu, _mm256_add_pd(rr, q));
+    return _mm256_and_pd(q_window(hi, m, _mm256_set1_pd(FAST_LO)),
+                         _mm256_cmp_pd(mu, _mm256_setzero_pd(), _CMP_GE_OS));
+}
+
+/* r_N of fast_two from its candidate roots: min(max(r_{01}, max(max(R, R'), max(r̄, 0))), cap)
+ * (R, R' = r_{0}, r_{1} in the block's own lane order). */
+QUAD_INLINE quad q_root(quad R, quad Rs, quad R2, quad base, quad cap)
+{
+    return _mm256_min_pd(_mm256_max_pd(R2, _mm256_max_pd(_mm256_max_pd(R, Rs), base)), cap);
+}
+
+/* fast_two(2, ...) on four consecutive contacts; 0 (nothing written) if one is outside the
+ * window: r_N = the largest of r̄, r_{0}, r_{1}, r_{01} capped, k_i = min(1, r_N (μ_i/m_i)). */
+QUAD_INLINE int q_rolling3d(const cb_friction *f, const double *x, double *out, cb_proj_case *lab)
+{
+    const quad zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1), sign = _mm256_set1_pd(-0.0);
+    quad rv, a0, a1, b0, b1, mu0, mu1, ma, mb, qa, qb;
+    q_load2(x, x + 5, x + 10, x + 15, &rv, &a0);
+    q_load2(x + 2, x + 7, x + 12, x + 17, &a1, &b0);
+    q_load2(x + 3, x + 8, x + 13, x + 18, &b0, &b1);
+    q_load_mu(f, &mu0, &mu1);
+    q_block(a0, a1, &ma, &qa);
+    q_block(b0, b1, &mb, &qb);
+    quad rr = _mm256_mul_pd(rv, rv);
+    quad ok = _mm256_and_pd(q_window_block(rr, mu0, ma, qa), q_window_block(rr, mu1, mb, qb));
+    if (_mm256_movemask_pd(ok) != 15)
+        return 0;
+    quad n0 = _mm256_sqrt_pd(qa), n1 = _mm256_sqrt_pd(qb);
+    quad p0 = _mm256_mul_pd(mu0, n0), p1 = _mm256_mul_pd(mu1, n1);
+    quad s0 = _mm256_mul_pd(mu0, mu0), s1 = _mm256_mul_pd(mu1, mu1);
+    quad in = _mm256_and_pd(_mm256_cmp_pd(n0, _mm256_mul_pd(mu0, rv), _CMP_LE_OS),
+                            _mm256_cmp_pd(n1, _mm256_mul_pd(mu1, rv), _CMP_LE_OS));
+    in = _mm256_and_pd(in, _mm256_cmp_pd(rv, zero, _CMP_GE_OS));
+    quad zm = _mm256_cmp_pd(_mm256_xor_pd(rv, sign), _mm256_add_pd(p0, p1), _CMP_GE_OS);
+    quad A0 = _mm256_add_pd(rv, p0), B0 = _mm256_add_pd(one, s0);
+    quad R0 = _mm256_div_pd(A0, B0);
+    quad R1 = _mm256_div_pd(_mm256_add_pd(rv, p1), _mm256_add_pd(one, s1));
+    quad R2 = _mm256_div_pd(_mm256_add_pd(A0, p1), _mm256_add_pd(B0, s1));
+    quad z0 = _mm256_div_pd(mu0, _mm256_max_pd(n0, _mm256_set1_pd(FAST_LO)));
+    quad z1 = _mm256_div_pd(mu1, _mm256_max_pd(n1, _mm256_set1_pd(FAST_LO)));
+    quad cap = _mm256_or_pd(_mm256_and_pd(in, rv),
+                            _mm256_andnot_pd(in, _mm256_andnot_pd(zm, _mm256_set1_pd(INFINITY))));
+    quad base = _mm256_max_pd(rv, zero), one_in = _mm256_and_pd(in, one);
+    quad r0 = q_root(R0, R1, R2, base, cap), r1 = q_root(R1, R0, R2, base, cap);
+    quad k0 = _mm256_min_pd(one, _mm256_max_pd(_mm256_mul_pd(r0, z0), one_in));
+    quad k1 = _mm256_min_pd(one, _mm256_max_pd(_mm256_mul_pd(r1, z1), one_in));
+    quad y1 = _mm256_mul_pd(a0, k0), y3 = _mm256_mul_pd(b0, k1);
+    q_store2(out, 5, r0, y1);
+    q_store2(out + 2, 5, _mm256_mul_pd(a1, k0), y3);
+    q_store2(out + 3, 5, y3, _mm256_mul_pd(b1, k1));
+    q_labels(in, zm, lab);
+    return 1;
+}
+
+/* batch_kind on coulomb3d (d = 3) or rolling3d (d = 5), four contacts at a time. */
+QUAD_INLINE long batch_quad(cb_kind kind, size_t n, const cb_friction *f, const double *x,
+                            double *out, cb_proj_case *cases)
+{
+    size_t d = (size_t)kind_dims[kind], i = 0;
+    long bad = 0;
+    for (; i + 4 <= n; i += 4) {
+        cb_proj_case lab[4];
+        int done = kind == CB_KIND_ROLLING3D ? q_rolling3d(f + i, x + i * d, out + i * d, lab)
+                                             : q_coulomb3d(f + i, x + i * d, out + i * d, lab);
+        if (!done)
+            bad += batch_kind(kind, 4, f + i, x + i * d, out + i * d, cases ? cases + i : NULL);
+        else if (cases)
+            memcpy(cases + i, lab, sizeof lab);
+    }
+    return bad + batch_kind(kind, n - i, f + i, x + i * d, out + i * d, cases ? cases + i : NULL);
+}
+
+/* batch_any, VEX-encoded, coulomb3d and rolling3d four contacts at a time. */
 static AVX_PATH long batch_any_avx(cb_kind kind, size_t n, const cb_friction *f, const double *x,
                                    double *out, cb_proj_case *cases)
 {
+    if (kind == CB_KIND_ROLLING3D)
+        return batch_quad(CB_KIND_ROLLING3D, n, f, x, out, cases);
+    if (kind == CB_KIND_COULOMB3D)
+        return batch_quad(CB_KIND_COULOMB3D, n, f, x, out, cases);
     return batch_any(kind, n, f, x, out, cases);
 }
 #else

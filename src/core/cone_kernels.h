@@ -8,7 +8,8 @@
 
 /* out_i = P_K(x_i), i = 0..n−1, for n vectors stored one after the other (x_i = x + i d,
  * d = cb_kind_dim(kind)) with coefficients f[i]: the same results, to the bit, as n calls of
- * cb_project, without the per-call dispatch. out may equal x (no other overlap). cases, if not
+ * cb_project, without the per-call dispatch (with AVX, coulomb3d and rolling3d four contacts at
+ * a time, one per lane). out may equal x (no other overlap). cases, if not
  * NULL, receives the n outcomes. Returns the number of CB_PROJ_NONFINITE outcomes, or −1 (nothing
  * written) for an invalid kind or, when n > 0, a NULL f, x or out. */
 long cb_project_batch(cb_kind kind, size_t n, const cb_friction *f, const double *x, double *out,

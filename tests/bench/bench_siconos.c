@@ -1,12 +1,13 @@
 /* conebench bench — conebench against Siconos 4.4 numerics (see BENCHMARKS.md).
  *
- * (a) projection throughput: cb_project vs Siconos projectionOnRollingCone (rolling3d) and
+ * (a) projection throughput: cb_project (one call a vector) and cb_project_batch (runs of
+ *     consecutive vectors, the same bits) vs Siconos projectionOnRollingCone (rolling3d) and
  *     projectionOnCone (coulomb3d) on the same N random vectors (a mix of points inside K, in
  *     the polar cone −K*, and generic points that land on the boundary), best-of-R and median
  *     ns per vector of thread CPU time (time the thread spends preempted on a loaded machine is
  *     not counted). Siconos projects in place, so its loop copies each vector into the output
- *     first; both loops read N inputs and write N outputs. Each repetition interleaves the two
- *     in chunks of PROJ_CHUNK vectors (see interleaved_pass).
+ *     first; every loop reads N inputs and writes N outputs. Each repetition interleaves the
+ *     three in chunks of PROJ_CHUNK vectors (see interleaved_pass).
  * (b) time to tolerance 1e-8: conebench's nsgs (registry "nsgs", through cb_solve) against the
  *     siconos-nsgs adapter (FULL error evaluation) on the shipped rolling problems
  *     (../shared/data/rolling or $CONEBENCH_DATA) and on random multibody BSR rolling3d problems
@@ -39,6 +40,7 @@
 #include "conebench/generate.h"
 #include "conebench/io.h"
 #include "conebench/problem.h"
+#include "cone_kernels.h"
 #include "rng.h"
 #include "conebench/solver.h"
 
@@ -151,55 +153,83 @@ static double pass_ours(proj_set *s, size_t lo, size_t hi, long *cases)
     return cb_cpu_now() - t0;
 }
 
-/* Siconos' projection (in place, after a copy) on vectors [lo, hi); returns the CPU seconds. */
-static double pass_siconos(proj_set *s, size_t lo, size_t hi)
+/* cb_project_batch on vectors [lo, hi), in runs that share the coefficient table's order;
+ * returns the thread CPU seconds (the count of non-finite outcomes in *bad). */
+static double pass_batch(proj_set *s, size_t lo, size_t hi, long *bad)
 {
     size_t d = (size_t)s->d;
-    int rolling = s->kind == CB_KIND_ROLLING3D;
+    long nb = 0;
     double t0 = cb_cpu_now();
-    for (size_t i = lo; i < hi; i++) {
-        const cb_friction *f = &s->f[i % NFRICTION];
-        double *o = s->out + i * d;
-        memcpy(o, s->x + i * d, d * sizeof(double));
-        if (rolling)
-            projectionOnRollingCone(o, f->mu, f->mu_r);
-        else
-            projectionOnCone(o, f->mu);
+    for (size_t i = lo; i < hi;) {
+        size_t k = i % NFRICTION, len = hi - i < NFRICTION - k ? hi - i : NFRICTION - k;
+        nb += cb_project_batch(s->kind, len, &s->f[k], s->x + i * d, s->out + i * d, NULL);
+        i += len;
     }
+    double t = cb_cpu_now() - t0;
+    if (bad)
+        *bad = nb;
+    return t;
+}
+
+/* Siconos' projection of vector i (in place, after a copy into the output). */
+static inline void siconos_one(proj_set *s, size_t i)
+{
+    size_t d = (size_t)s->d;
+    const cb_friction *f = &s->f[i % NFRICTION];
+    double *o = s->out + i * d;
+    memcpy(o, s->x + i * d, d * sizeof(double));
+    if (s->kind == CB_KIND_ROLLING3D)
+        projectionOnRollingCone(o, f->mu, f->mu_r);
+    else
+        projectionOnCone(o, f->mu);
+}
+
+/* Siconos' projection on vectors [lo, hi); returns the CPU seconds. */
+static double pass_siconos(proj_set *s, size_t lo, size_t hi)
+{
+    double t0 = cb_cpu_now();
+    for (size_t i = lo; i < hi; i++)
+        siconos_one(s, i);
     return cb_cpu_now() - t0;
 }
 
-/* One repetition: both sides project all n vectors, interleaved chunk by chunk (order alternating
- * with the chunk and the repetition) so that a burst of load on the machine falls on both; at any
- * moment the two work on chunks half the set apart, so each streams vectors it has not touched
- * for a whole pass (neither finds the other's inputs in cache). */
-static void interleaved_pass(proj_set *s, int rep, double *t_ours, double *t_siconos)
+/* Side k of a repetition (0 cb_project, 1 cb_project_batch, 2 Siconos) on vectors [lo, hi). */
+static double pass_side(proj_set *s, int k, size_t lo, size_t hi)
 {
-    size_t nch = (s->n + PROJ_CHUNK - 1) / PROJ_CHUNK;
-    *t_ours = *t_siconos = 0;
-    for (size_t c = 0; c < nch; c++) {
-        size_t co = c * PROJ_CHUNK, cs = ((c + nch / 2) % nch) * PROJ_CHUNK;
-        size_t eo = co + PROJ_CHUNK < s->n ? co + PROJ_CHUNK : s->n;
-        size_t es = cs + PROJ_CHUNK < s->n ? cs + PROJ_CHUNK : s->n;
-        if ((c + (size_t)rep) % 2) {
-            *t_siconos += pass_siconos(s, cs, es);
-            *t_ours += pass_ours(s, co, eo, NULL);
-        } else {
-            *t_ours += pass_ours(s, co, eo, NULL);
-            *t_siconos += pass_siconos(s, cs, es);
-        }
-    }
+    return k == 0 ? pass_ours(s, lo, hi, NULL)
+                  : k == 1 ? pass_batch(s, lo, hi, NULL) : pass_siconos(s, lo, hi);
 }
 
-/* max_i ‖ours_i − siconos_i‖∞ / max(1, ‖x_i‖∞): the two must agree. */
-static double proj_agreement(proj_set *s)
+/* One repetition: the three sides project all n vectors, interleaved chunk by chunk (the side
+ * that starts rotates with the chunk and the repetition) so that a burst of load on the machine
+ * falls on all; at any moment they work on chunks a third of the set apart, so each streams
+ * vectors it has not touched for a whole pass (none finds another's inputs in cache). */
+static void interleaved_pass(proj_set *s, int rep, double t[3])
+{
+    size_t nch = (s->n + PROJ_CHUNK - 1) / PROJ_CHUNK;
+    t[0] = t[1] = t[2] = 0;
+    for (size_t c = 0; c < nch; c++)
+        for (int j = 0; j < 3; j++) {
+            int k = (int)((c + (size_t)rep + (size_t)j) % 3);
+            size_t lo = ((c + (size_t)k * nch / 3) % nch) * PROJ_CHUNK;
+            t[k] += pass_side(s, k, lo, lo + PROJ_CHUNK < s->n ? lo + PROJ_CHUNK : s->n);
+        }
+}
+
+/* max_i ‖ours_i − siconos_i‖∞ / max(1, ‖x_i‖∞): the two must agree; *batch_diff = the
+ * number of vectors whose cb_project_batch bits differ from cb_project's plus its non-finite
+ * outcomes (both must be 0). */
+static double proj_agreement(proj_set *s, long *batch_diff)
 {
     size_t d = (size_t)s->d;
     double worst = 0, ours[CB_MAX_DIM];
-    pass_siconos(s, 0, s->n);
+    pass_batch(s, 0, s->n, batch_diff);
     for (size_t i = 0; i < s->n; i++) {
-        const double *x = s->x + i * d, *sic = s->out + i * d;
+        const double *x = s->x + i * d;
+        double *sic = s->out + i * d;
         cb_project(s->kind, &s->f[i % NFRICTION], x, ours);
+        *batch_diff += memcmp(ours, sic, d * sizeof *ours) != 0;
+        siconos_one(s, i);
         double diff = 0, norm = 1;
         for (size_t k = 0; k < d; k++) {
             diff = fmax(diff, fabs(ours[k] - sic[k]));
@@ -214,8 +244,19 @@ static double proj_agreement(proj_set *s)
  * closed forms of the same projection, so they differ by rounding only. */
 #define PROJ_AGREE_TOL 1e-12
 
-/* Returns 0, or 1 when the two projections disagree or ours gives a non-finite outcome on the
- * finite vectors (a benchmark of a wrong kernel is no benchmark). */
+/* One timing line: best / median / max ns per vector of t[0..reps) (sorted here); returns the
+ * median in seconds. */
+static double print_side(const char *name, double *t, int reps, size_t n)
+{
+    double med = median(t, reps), scale = 1e9 / (double)n;
+    printf("%-10s %-24s best %6.2f  median %6.2f  max %6.2f ns/vector\n", "", name, t[0] * scale,
+           med * scale, t[reps - 1] * scale);
+    return med;
+}
+
+/* Returns 0, or 1 when the projections disagree (ours from Siconos' beyond rounding, the batch
+ * from cb_project in any bit) or ours gives a non-finite outcome on the finite vectors (a
+ * benchmark of a wrong kernel is no benchmark). */
 static int bench_projection(cb_kind kind, size_t n, int reps)
 {
     proj_set s;
@@ -225,30 +266,34 @@ static int bench_projection(cb_kind kind, size_t n, int reps)
         proj_set_free(&s);
         return 0;
     }
-    long cases[4] = {0};
+    long cases[4] = {0}, batch_diff = 0;
     pass_ours(&s, 0, s.n, cases);
-    double agree = proj_agreement(&s), to[MAX_REPS], ts[MAX_REPS];
+    double agree = proj_agreement(&s, &batch_diff), t[3][MAX_REPS], rt[3];
     for (int r = 0; r < reps; r++) {
         fprintf(stderr, "projection %s: repetition %d/%d\n", cb_kind_name(kind), r + 1, reps);
-        interleaved_pass(&s, r, &to[r], &ts[r]);
+        interleaved_pass(&s, r, rt);
+        for (int k = 0; k < 3; k++)
+            t[k][r] = rt[k];
     }
-    double mo = median(to, reps), ms = median(ts, reps), scale = 1e9 / (double)n;
     printf("%-10s %9zu  inside %4.1f%%  zero %4.1f%%  boundary %4.1f%%  nonfinite %ld\n",
            cb_kind_name(kind), n, 100.0 * cases[1] / n, 100.0 * cases[2] / n,
            100.0 * cases[3] / n, cases[0]);
-    printf("%-10s %-24s best %6.2f  median %6.2f  max %6.2f ns/vector\n", "", "cb_project",
-           to[0] * scale, mo * scale, to[reps - 1] * scale);
-    printf("%-10s %-24s best %6.2f  median %6.2f  max %6.2f ns/vector\n", "",
-           kind == CB_KIND_ROLLING3D ? "projectionOnRollingCone" : "projectionOnCone",
-           ts[0] * scale, ms * scale, ts[reps - 1] * scale);
+    double mo = print_side("cb_project", t[0], reps, n);
+    double mb = print_side("cb_project_batch", t[1], reps, n);
+    double ms = print_side(kind == CB_KIND_ROLLING3D ? "projectionOnRollingCone" : "projectionOnCone",
+                           t[2], reps, n);
     printf("%-10s throughput ratio ours/Siconos: best %.2fx  median %.2fx   "
-           "max deviation %.1e\n", "", ts[0] / to[0], ms / mo, agree);
+           "max deviation %.1e\n", "", t[2][0] / t[0][0], ms / mo, agree);
+    printf("%-10s throughput ratio batch/Siconos: best %.2fx  median %.2fx   "
+           "batch bits differing %ld\n", "", t[2][0] / t[1][0], ms / mb, batch_diff);
     proj_set_free(&s);
-    int bad = !(agree <= PROJ_AGREE_TOL) || cases[0] != 0;
+    int bad = !(agree <= PROJ_AGREE_TOL) || cases[0] != 0 || batch_diff != 0;
     if (bad)
         fprintf(stderr, "bench_siconos: FAIL: %s projections: deviation %.1e (at most %.0e), "
-                "%ld non-finite outcomes\n", cb_kind_name(kind), agree, PROJ_AGREE_TOL, cases[0]);
+                "%ld non-finite outcomes, %ld batch vectors differing\n", cb_kind_name(kind),
+                agree, PROJ_AGREE_TOL, cases[0], batch_diff);
     bench_assert(agree <= PROJ_AGREE_TOL && cases[0] == 0); /* the same projection, to rounding */
+    bench_assert(batch_diff == 0); /* the batch gives cb_project's bits */
     return bad;
 }
 
