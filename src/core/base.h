@@ -50,6 +50,8 @@ void cb_parallel_rows(int rows, cb_rows_fn fn, void *ctx);
  * cost shared out evenly. The same bits as cb_parallel_rows for a kernel that computes every row
  * on its own. */
 void cb_parallel_rows_by(int rows, const int *work, cb_rows_fn fn, void *ctx);
+/* Part c of `parts` of [0, rows) by cb_parallel_rows_by's rule: rows [*r0, *r1). */
+void cb_parallel_part(int rows, const int *work, int parts, int c, int *r0, int *r1);
 /* fn(ctx, r0, r1) over [0, rows) with r0 and r1 multiples of CB_PAR_CHUNK (or rows): a kernel
  * that reduces each chunk of CB_PAR_CHUNK rows in order, then the chunks' results in order, gives
  * the same bits for any thread count. */

@@ -61,6 +61,13 @@ static int split_at(int rows, const int *work, long long target)
     return lo;
 }
 
+void cb_parallel_part(int rows, const int *work, int parts, int c, int *r0, int *r1)
+{
+    long long total = (long long)work[rows] - work[0] + rows;
+    *r0 = split_at(rows, work, total * c / parts);
+    *r1 = c + 1 == parts ? rows : split_at(rows, work, total * (c + 1) / parts);
+}
+
 void cb_parallel_rows_by(int rows, const int *work, cb_rows_fn fn, void *ctx)
 {
     int threads = cb_threads_for(rows);
@@ -68,11 +75,12 @@ void cb_parallel_rows_by(int rows, const int *work, cb_rows_fn fn, void *ctx)
         fn(ctx, 0, rows);
         return;
     }
-    long long total = (long long)work[rows] - work[0] + rows;
     CB_OMP(omp parallel for num_threads(threads) schedule(static))
-    for (int c = 0; c < threads; c++)
-        fn(ctx, split_at(rows, work, total * c / threads),
-           c + 1 == threads ? rows : split_at(rows, work, total * (c + 1) / threads));
+    for (int c = 0; c < threads; c++) {
+        int r0, r1;
+        cb_parallel_part(rows, work, threads, c, &r0, &r1);
+        fn(ctx, r0, r1);
+    }
 }
 
 int cb_par_nchunks(int rows) { return rows > 0 ? (rows - 1) / CB_PAR_CHUNK + 1 : 0; }

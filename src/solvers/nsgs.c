@@ -55,6 +55,8 @@
 #define AUTO_OMEGA_MAX 1.9  /* omega=auto: the highest ω it sets */
 #define AUTO_GROWTH 4.0     /* omega=auto: the SOR transient may raise the error this much */
 #define AUTO_MIN_LEFT 30    /* omega=auto: relax only when Gauss–Seidel needs more sweeps */
+#define VISIT_WEIGHT 2      /* order=coloured: a visit's cost in block products besides its
+                               pushes, for sharing a colour out among threads */
 
 typedef enum { LOCAL_AUTO = 0, LOCAL_NEWTON = 1, LOCAL_PROJ = 2, LOCAL_ENUM = 3 } local_kind;
 typedef enum { ORDER_NATURAL = 0, ORDER_SHUFFLED = 1, ORDER_SYMMETRIC = 2, ORDER_COLOURED = 3 } sweep_order;
@@ -110,6 +112,8 @@ typedef struct {
     } au;
     cb_nsgs_colouring colouring; /* order=coloured: the colours (nsgs_colour.h) */
     double *dp2;         /* order=coloured: ‖Δp_α‖² of each visit, summed after the sweep */
+    int *cost;           /* order=coloured: each visit's block products in the last sweep */
+    int *cum;            /* order=coloured: VISIT_WEIGHT + cost, summed along the colour order */
 } gs_work;
 
 static const cb_option_spec nsgs_spec[] = {
@@ -254,6 +258,8 @@ static void gs_cleanup(void *work)
     free(w->au.rho);
     cb_nsgs_colouring_free(&w->colouring);
     free(w->dp2);
+    free(w->cost);
+    free(w->cum);
     free(w);
 }
 
@@ -317,6 +323,8 @@ static int alloc_work(const cb_problem *prob, const gs_options *o, gs_work **out
     }
     if (ok && o->order == ORDER_COLOURED)
         ok = (w->dp2 = cb_malloc_array(nc + 1, sizeof(double))) &&
+             (w->cost = cb_calloc(nc + 1, sizeof(int))) &&
+             (w->cum = cb_malloc_array(nc + 1, sizeof(int))) &&
              cb_nsgs_colour(prob, &w->colouring) == CB_OK;
     return ok ? CB_OK : CB_ERR_NOMEM;
 }
@@ -672,26 +680,49 @@ static double visit(gs_work *w, int a, double *p, double *y, cb_work *wk)
     return apply_update(w, a, pn, p, y, wk);
 }
 
-/* order=coloured: colour by colour, the contacts of a colour shared out among the run's
- * threads (independent visits, nsgs_colour.h); ‖Δp‖² summed in the colour order afterwards,
- * so every bit is the one thread's. Dense W runs on one thread (a column update writes all of
- * y). */
+/* order=coloured, contacts [i0, i1) of the colour order: visits, each one's ‖Δp_α‖² into dp2
+ * and its block products into cost. */
+static void visit_range(gs_work *w, int i0, int i1, double *p, double *y, cb_work *mine)
+{
+    for (int i = i0; i < i1; i++) {
+        long long b0 = mine->block_products;
+        w->dp2[i] = visit(w, w->colouring.order[i], p, y, mine);
+        w->cost[i] = (int)(mine->block_products - b0);
+    }
+}
+
+/* order=coloured: colour by colour, each colour cut into one contiguous range a thread, cut
+ * where the last sweep's work (cum: VISIT_WEIGHT + block products a visit) is even (open
+ * contacts push nothing, and they gather in parts of the pile); the visits of a colour are
+ * independent (nsgs_colour.h), so the cuts change no bit. ‖Δp‖² summed in the colour order
+ * afterwards, so every bit is the one thread's. Dense W runs on one thread (a column update
+ * writes all of y). */
 static double sweep_coloured(gs_work *w, double *p, double *y, cb_work *wk)
 {
     const cb_nsgs_colouring *c = &w->colouring;
-    long long bp = 0, pr = 0, li = 0;
-    CB_OMP(omp parallel num_threads(w->prob->storage == CB_STORAGE_DENSE ? 1 : cb_threads_for(w->nc))
-           reduction(+ : bp, pr, li))
-    {
-        cb_work mine = {0, 0, 0, 0};
-        for (int k = 0; k < c->ncolours; k++) {
-            CB_OMP(omp for schedule(static))
-            for (int i = c->start[k]; i < c->start[k + 1]; i++)
-                w->dp2[i] = visit(w, c->order[i], p, y, &mine);
+    int threads = w->prob->storage == CB_STORAGE_DENSE ? 1 : cb_threads_for(w->nc);
+    if (threads == 1) {
+        visit_range(w, 0, w->nc, p, y, wk);
+    } else {
+        w->cum[0] = 0;
+        for (int i = 0; i < w->nc; i++)
+            w->cum[i + 1] = w->cum[i] + VISIT_WEIGHT + w->cost[i];
+        long long bp = 0, pr = 0, li = 0;
+        CB_OMP(omp parallel num_threads(threads) reduction(+ : bp, pr, li))
+        {
+            cb_work mine = {0, 0, 0, 0};
+            for (int k = 0; k < c->ncolours; k++) {
+                CB_OMP(omp for schedule(static))
+                for (int t = 0; t < threads; t++) {
+                    int rows = c->start[k + 1] - c->start[k], r0, r1;
+                    cb_parallel_part(rows, w->cum + c->start[k], threads, t, &r0, &r1);
+                    visit_range(w, c->start[k] + r0, c->start[k] + r1, p, y, &mine);
+                }
+            }
+            bp += mine.block_products, pr += mine.projections, li += mine.local_iters;
         }
-        bp += mine.block_products, pr += mine.projections, li += mine.local_iters;
+        wk->block_products += bp, wk->projections += pr, wk->local_iters += li;
     }
-    wk->block_products += bp, wk->projections += pr, wk->local_iters += li;
     double dp2 = 0;
     for (int i = 0; i < w->nc; i++)
         dp2 += w->dp2[i];
