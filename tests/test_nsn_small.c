@@ -298,6 +298,40 @@ static void test_dense_lu_bits(void **state)
     }
 }
 
+/* W diagonal with one value per disk block: the small path answers each contact in closed form
+ * (nsn_small.c), observable in the work counters: one step, no Newton system solved
+ * (local_iters 0), one residual evaluation (the judge's test at the end: the full method, or
+ * Newton on the contact, evaluates it at the start and after every step); p is the closed form
+ * of test_coulomb_closed_form (sliding, μ p_N on the disk's edge). */
+static void test_diagonal_closed_form_taken(void **state)
+{
+    (void)state;
+    const cb_kind kinds[] = {CB_KIND_COULOMB2D, CB_KIND_COULOMB3D, CB_KIND_ROLLING3D};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        double w[5] = {2.0, 0.5, 0.5, 0.25, 0.25}, q[5] = {-1.0, 3.0, -4.0, 0.0, 0.0};
+        cb_problem *p = one_contact(kinds[k], w, q, 0.3, 0.1);
+        cb_settings s;
+        cb_settings_default(&s);
+        s.tol = TOL;
+        cb_solution sol;
+        cb_info info;
+        cb_error err = {{0}};
+        memset(&info, 0, sizeof info);
+        assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
+        assert_int_equal(cb_solve(cb_solver_find("nsn"), p, &s, &sol, &info, &err), CB_OK);
+        assert_int_equal(info.status, CB_STATUS_CONVERGED);
+        assert_int_equal(info.iterations, 1);
+        assert_int_equal(info.work.local_iters, 0);
+        assert_int_equal(info.work.error_evals, 1);
+        double pn = 0.5, nt = p->d == 2 ? 3.0 : 5.0; /* p_N = −q_N/w_N, ‖q_T‖ */
+        assert_true(fabs(sol.p[0] - pn) <= 1e-15);
+        assert_true(fabs(sol.p[1] + 0.3 * pn * 3.0 / nt) <= 1e-15);
+        cb_info_free(&info);
+        cb_solution_free(&sol);
+        cb_problem_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_random_small_judged),
         cmocka_unit_test(test_trace_same_bits),
         cmocka_unit_test(test_dense_lu_bits),
+        cmocka_unit_test(test_diagonal_closed_form_taken),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
