@@ -29,19 +29,26 @@ static cb_problem *one_contact(cb_kind kind, const double *w, const double *q, d
     return p;
 }
 
-/* nsn from p = 0 on prob: converged, judged solved at TOL, and within 1e-7 (relative) of p*. */
-static void expect_solution(const cb_problem *prob, const double *pstar, const char *what)
+/* nsn with its defaults from p = 0 on prob at TOL into sol, info (allocated here): converged. */
+static void solve_converged(const cb_problem *prob, cb_solution *sol, cb_info *info)
 {
     cb_settings s;
     cb_settings_default(&s);
     s.tol = TOL;
+    cb_error err = {{0}};
+    memset(info, 0, sizeof *info);
+    assert_int_equal(cb_solution_alloc(prob, sol, NULL), CB_OK);
+    assert_int_equal(cb_solve(cb_solver_find("nsn"), prob, &s, sol, info, &err), CB_OK);
+    assert_int_equal(info->status, CB_STATUS_CONVERGED);
+}
+
+/* nsn from p = 0 on prob: converged, judged solved at TOL, and within 1e-7 (relative) of p*. */
+static void expect_solution(const cb_problem *prob, const double *pstar, const char *what)
+{
     cb_solution sol;
     cb_info info;
     cb_error err = {{0}};
-    memset(&info, 0, sizeof info);
-    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
-    assert_int_equal(cb_solve(cb_solver_find("nsn"), prob, &s, &sol, &info, &err), CB_OK);
-    assert_int_equal(info.status, CB_STATUS_CONVERGED);
+    solve_converged(prob, &sol, &info);
     cb_judgement j;
     assert_int_equal(cb_judge(prob, sol.p, TOL, NULL, &j, &err), CB_OK);
     assert_true(j.solved);
@@ -310,16 +317,9 @@ static void test_diagonal_closed_form_taken(void **state)
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
         double w[5] = {2.0, 0.5, 0.5, 0.25, 0.25}, q[5] = {-1.0, 3.0, -4.0, 0.0, 0.0};
         cb_problem *p = one_contact(kinds[k], w, q, 0.3, 0.1);
-        cb_settings s;
-        cb_settings_default(&s);
-        s.tol = TOL;
         cb_solution sol;
         cb_info info;
-        cb_error err = {{0}};
-        memset(&info, 0, sizeof info);
-        assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
-        assert_int_equal(cb_solve(cb_solver_find("nsn"), p, &s, &sol, &info, &err), CB_OK);
-        assert_int_equal(info.status, CB_STATUS_CONVERGED);
+        solve_converged(p, &sol, &info);
         assert_int_equal(info.iterations, 1);
         assert_int_equal(info.work.local_iters, 0);
         assert_int_equal(info.work.error_evals, 1);
