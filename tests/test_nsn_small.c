@@ -29,19 +29,26 @@ static cb_problem *one_contact(cb_kind kind, const double *w, const double *q, d
     return p;
 }
 
-/* nsn from p = 0 on prob: converged, judged solved at TOL, and within 1e-7 (relative) of p*. */
-static void expect_solution(const cb_problem *prob, const double *pstar, const char *what)
+/* nsn with its defaults from p = 0 on prob at TOL into sol, info (allocated here): converged. */
+static void solve_converged(const cb_problem *prob, cb_solution *sol, cb_info *info)
 {
     cb_settings s;
     cb_settings_default(&s);
     s.tol = TOL;
+    cb_error err = {{0}};
+    memset(info, 0, sizeof *info);
+    assert_int_equal(cb_solution_alloc(prob, sol, NULL), CB_OK);
+    assert_int_equal(cb_solve(cb_solver_find("nsn"), prob, &s, sol, info, &err), CB_OK);
+    assert_int_equal(info->status, CB_STATUS_CONVERGED);
+}
+
+/* nsn from p = 0 on prob: converged, judged solved at TOL, and within 1e-7 (relative) of p*. */
+static void expect_solution(const cb_problem *prob, const double *pstar, const char *what)
+{
     cb_solution sol;
     cb_info info;
     cb_error err = {{0}};
-    memset(&info, 0, sizeof info);
-    assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
-    assert_int_equal(cb_solve(cb_solver_find("nsn"), prob, &s, &sol, &info, &err), CB_OK);
-    assert_int_equal(info.status, CB_STATUS_CONVERGED);
+    solve_converged(prob, &sol, &info);
     cb_judgement j;
     assert_int_equal(cb_judge(prob, sol.p, TOL, NULL, &j, &err), CB_OK);
     assert_true(j.solved);
@@ -222,6 +229,109 @@ static void test_trace_same_bits(void **state)
         }
 }
 
+/* Textbook LU with partial pivoting, one entry at a time (the order nsn_lu documents: column
+ * j > k updated as M_ij −= M_ik M_kj after column k is scaled by 1/pivot), and its solve. */
+static void lu_reference(double *M, int n, int *piv, double *dinv)
+{
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(M[i + k * n]) > fabs(M[p + k * n]))
+                p = i;
+        piv[k] = p;
+        for (int j = 0; j < n; j++) {
+            double t = M[k + j * n];
+            M[k + j * n] = M[p + j * n], M[p + j * n] = t;
+        }
+        dinv[k] = 1.0 / M[k + k * n];
+        for (int i = k + 1; i < n; i++)
+            M[i + k * n] *= dinv[k];
+        for (int j = k + 1; j < n; j++)
+            if (M[k + j * n] != 0.0)
+                for (int i = k + 1; i < n; i++)
+                    M[i + j * n] -= M[i + k * n] * M[k + j * n];
+    }
+}
+
+/* nsn_lu and nsn_lu_solve (paired SIMD updates) give the textbook algorithm's bits, entry by
+ * entry, on random matrices of orders 1 to 40 with zero entries (the skipped updates) and
+ * pivoting; the solve's residual ‖M x − b‖ is at rounding level. */
+static void test_dense_lu_bits(void **state)
+{
+    (void)state;
+    cb_rng r;
+    cb_rng_seed(&r, 11);
+    for (int n = 1; n <= 40; n++) {
+        double *M = calloc((size_t)n * n, sizeof *M), *A = calloc((size_t)n * n, sizeof *A);
+        double *B = calloc((size_t)n * n, sizeof *B), *b = calloc(n, sizeof *b);
+        double *x = calloc(n, sizeof *x), *x2 = calloc(n, sizeof *x2);
+        double *dinv = calloc(n, sizeof *dinv), *dinv2 = calloc(n, sizeof *dinv2);
+        int *piv = calloc(n, sizeof *piv), *piv2 = calloc(n, sizeof *piv2);
+        for (int i = 0; i < n * n; i++)
+            M[i] = cb_rng_uniform(&r) < 0.3 ? 0.0 : cb_rng_range(&r, -1, 1);
+        for (int i = 0; i < n; i++)
+            M[i + i * n] += 0.1, b[i] = cb_rng_range(&r, -1, 1);
+        memcpy(A, M, (size_t)n * n * sizeof *M), memcpy(B, M, (size_t)n * n * sizeof *M);
+        assert_int_equal(nsn_lu(A, n, piv, dinv), 0);
+        lu_reference(B, n, piv2, dinv2);
+        assert_memory_equal(A, B, (size_t)n * n * sizeof *A);
+        assert_memory_equal(piv, piv2, n * sizeof *piv);
+        assert_memory_equal(dinv, dinv2, n * sizeof *dinv);
+        memcpy(x, b, n * sizeof *b), memcpy(x2, b, n * sizeof *b);
+        nsn_lu_solve(A, n, piv, dinv, x);
+        for (int k = 0; k < n; k++) { /* the reference solve: P, then L, then U, in order */
+            double t = x2[k];
+            x2[k] = x2[piv2[k]], x2[piv2[k]] = t;
+        }
+        for (int j = 0; j < n; j++)
+            for (int i = j + 1; i < n; i++)
+                x2[i] -= B[i + j * n] * x2[j];
+        for (int j = n - 1; j >= 0; j--) {
+            x2[j] *= dinv2[j];
+            for (int i = 0; i < j; i++)
+                x2[i] -= B[i + j * n] * x2[j];
+        }
+        assert_memory_equal(x, x2, n * sizeof *x);
+        double res = 0, scale = 0;
+        for (int i = 0; i < n; i++) {
+            double v = -b[i];
+            for (int j = 0; j < n; j++)
+                v += M[i + j * n] * x[j], scale = fmax(scale, fabs(M[i + j * n] * x[j]));
+            res = fmax(res, fabs(v));
+        }
+        assert_true(res <= 1e-10 * (1.0 + scale));
+        free(M), free(A), free(B), free(b), free(x), free(x2), free(dinv), free(dinv2);
+        free(piv), free(piv2);
+    }
+}
+
+/* W diagonal with one value per disk block: the small path answers each contact in closed form
+ * (nsn_small.c), observable in the work counters: one step, no Newton system solved
+ * (local_iters 0), one residual evaluation (the judge's test at the end: the full method, or
+ * Newton on the contact, evaluates it at the start and after every step); p is the closed form
+ * of test_coulomb_closed_form (sliding, μ p_N on the disk's edge). */
+static void test_diagonal_closed_form_taken(void **state)
+{
+    (void)state;
+    const cb_kind kinds[] = {CB_KIND_COULOMB2D, CB_KIND_COULOMB3D, CB_KIND_ROLLING3D};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        double w[5] = {2.0, 0.5, 0.5, 0.25, 0.25}, q[5] = {-1.0, 3.0, -4.0, 0.0, 0.0};
+        cb_problem *p = one_contact(kinds[k], w, q, 0.3, 0.1);
+        cb_solution sol;
+        cb_info info;
+        solve_converged(p, &sol, &info);
+        assert_int_equal(info.iterations, 1);
+        assert_int_equal(info.work.local_iters, 0);
+        assert_int_equal(info.work.error_evals, 1);
+        double pn = 0.5, nt = p->d == 2 ? 3.0 : 5.0; /* p_N = −q_N/w_N, ‖q_T‖ */
+        assert_true(fabs(sol.p[0] - pn) <= 1e-15);
+        assert_true(fabs(sol.p[1] + 0.3 * pn * 3.0 / nt) <= 1e-15);
+        cb_info_free(&info);
+        cb_solution_free(&sol);
+        cb_problem_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +339,8 @@ int main(void)
         cmocka_unit_test(test_rolling_closed_form),
         cmocka_unit_test(test_random_small_judged),
         cmocka_unit_test(test_trace_same_bits),
+        cmocka_unit_test(test_dense_lu_bits),
+        cmocka_unit_test(test_diagonal_closed_form_taken),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

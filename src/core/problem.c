@@ -259,6 +259,23 @@ static void gemv_colorder(int m, int ncol, const double *restrict A, size_t ld,
     }
 }
 
+/* Block row a of y = W x (BSR): from 0, each stored block in turn in block_gemv_add's order,
+ * summed in a local vector (inlined with a constant d and unrolled: registers, not stores). */
+static inline __attribute__((always_inline)) void bsr_row(const cb_bsr *b, int a, int d,
+                                                          const double *x, double *y)
+{
+    double t[CB_MAX_DIM] = {0};
+    for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++) {
+        const double *B = b->val + (size_t)k * d * d, *xb = x + (size_t)b->col[k] * d;
+#pragma GCC unroll 6
+        for (int j = 0; j < d; j++)
+#pragma GCC unroll 6
+            for (int i = 0; i < d; i++)
+                t[i] += B[i + j * d] * xb[j];
+    }
+    memcpy(y + (size_t)a * d, t, (size_t)d * sizeof *t);
+}
+
 typedef struct {
     const cb_problem *p;
     const double *x;
@@ -278,13 +295,13 @@ static void wp_rows(void *ctx, int r0, int r1)
         size_t n = cb_problem_n(p);
         gemv_colorder(r1 - r0, (int)n, p->W + r0, n, c->x, c->y + r0);
     } else {
-        const cb_bsr *b = &p->bsr;
-        for (int a = r0; a < r1; a++) {
-            memset(c->y + (size_t)a * d, 0, (size_t)d * sizeof(double));
-            for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++)
-                block_gemv_add(d, b->val + (size_t)k * d * d, c->x + (size_t)b->col[k] * d,
-                               c->y + (size_t)a * d);
-        }
+        for (int a = r0; a < r1; a++)
+            switch (d) { /* the kinds' sizes with d known: the sums stay in registers */
+            case 2: bsr_row(&p->bsr, a, 2, c->x, c->y); break;
+            case 3: bsr_row(&p->bsr, a, 3, c->x, c->y); break;
+            case 5: bsr_row(&p->bsr, a, 5, c->x, c->y); break;
+            default: bsr_row(&p->bsr, a, d, c->x, c->y); break;
+            }
         e0 *= (size_t)d, e1 *= (size_t)d;
     }
     for (size_t i = e0; c->q && i < e1; i++)

@@ -53,15 +53,18 @@ static int contact_eval(const cb_problem *prob, int a, double rho, const double 
 
 /* Disk block of radius R at z (size 1 or 2): P = z inside, R z/‖z‖ outside; Pz = ∂P/∂z
  * (d×d, rows and columns off..off+size−1), dR = ∂P/∂R (0 inside, z/‖z‖ outside). */
-static void disk_jacobian(const double *z, int size, double R, double *P, double Pz[2][2],
-                          double dR[2])
+static inline __attribute__((always_inline)) void disk_jacobian(const double *z, int size,
+                                                                double R, double *P,
+                                                                double Pz[2][2], double dR[2])
 {
     double nz = size == 1 ? fabs(z[0]) : hypot(z[0], z[1]);
     int inside = !(nz > R);
+#pragma GCC unroll 2
     for (int i = 0; i < size; i++) {
         double u = inside ? 0.0 : z[i] / nz;
         P[i] = inside ? z[i] : R * u;
         dR[i] = u;
+#pragma GCC unroll 2
         for (int j = 0; j < size; j++)
             Pz[i][j] = inside ? (i == j) : R / nz * ((i == j) - u * z[j] / nz);
     }
@@ -126,11 +129,55 @@ static int contact_eval_ac(const cb_problem *prob, int a, double rho, double eps
     return 1;
 }
 
+/* contact_eval_ac for the Coulomb cones (one disk block, of size d − 1, radius μ ν) without
+ * smoothing, with d known to the compiler: the same operations, hence the same bits, without
+ * the general cone's description. */
+static inline __attribute__((always_inline)) int coulomb_eval_ac(int d, double mu, double rho,
+                                                                 const double *p, const double *y,
+                                                                 double *F, double *IJ, double *A)
+{
+    double x[3], D[9], Pz[2][2], dR[2], P[2];
+#pragma GCC unroll 3
+    for (int k = 0; k < d; k++)
+        x[k] = p[k] - rho * y[k];
+#pragma GCC unroll 3
+    for (int k = 0; k < d; k++)
+        if (!isfinite(x[k]))
+            return 0;
+    double nu = fmax(0.0, x[0]), dnu = x[0] > 0 ? 1.0 : 0.0;
+    F[0] = p[0] - nu;
+    disk_jacobian(x + 1, d - 1, mu * nu, P, Pz, dR);
+    AT(D, d, 0, 0) = dnu;
+#pragma GCC unroll 3
+    for (int r = 0; r < d - 1; r++) {
+        F[1 + r] = p[1 + r] - P[r];
+        AT(D, d, 0, 1 + r) = 0.0;
+        AT(D, d, 1 + r, 0) = mu * dnu * dR[r];
+#pragma GCC unroll 2
+        for (int q = 0; q < d - 1; q++)
+            AT(D, d, 1 + r, 1 + q) = Pz[r][q];
+    }
+#pragma GCC unroll 3
+    for (int j = 0; j < d; j++) {
+#pragma GCC unroll 3
+        for (int i = 0; i < d; i++) {
+            AT(IJ, d, i, j) = (i == j) - AT(D, d, i, j);
+            AT(A, d, i, j) = rho * AT(D, d, i, j);
+        }
+    }
+    return 1;
+}
+
 int nsn_contact_eval(const nsn_system *sys, int a, const double *p, const double *y, double *F,
                      double *IJ, double *A)
 {
-    return sys->ac ? contact_eval_ac(sys->prob, a, sys->rho[a], sys->eps, p, y, F, IJ, A)
-                   : contact_eval(sys->prob, a, sys->rho[a], p, y, F, IJ, A);
+    const cb_problem *prob = sys->prob;
+    if (sys->ac && sys->eps == 0.0 && prob->kind == CB_KIND_COULOMB3D)
+        return coulomb_eval_ac(3, prob->mu[a], sys->rho[a], p, y, F, IJ, A);
+    if (sys->ac && sys->eps == 0.0 && prob->kind == CB_KIND_COULOMB2D)
+        return coulomb_eval_ac(2, prob->mu[a], sys->rho[a], p, y, F, IJ, A);
+    return sys->ac ? contact_eval_ac(prob, a, sys->rho[a], sys->eps, p, y, F, IJ, A)
+                   : contact_eval(prob, a, sys->rho[a], p, y, F, IJ, A);
 }
 
 int nsn_system_eval(nsn_system *sys, const double *p, const double *y, cb_work *cnt)

@@ -3,10 +3,11 @@
  *
  * For every file of the data directory (../shared/data or $CONEBENCH_DATA, each subdirectory)
  * with fewer than SMALL_NC contacts: every registered solver whose supports() takes the problem
- * (ours and the Siconos adapters), from p = 0 to tol 1e-8, through the solver's own function
- * table in this process (no child, no budget, no judge inside the timing). Each solver is timed
- * in two loops of at least BATCH_CPU seconds of CPU time (the calling thread's clock, so the
- * other processes on the machine do not inflate it):
+ * (ours and the Siconos adapters; not the game-engine adapters, whose model is a friction
+ * box), from p = 0 to tol 1e-8, through the solver's own function table in this process (no
+ * child, no budget, no judge inside the timing). Each solver is timed in two loops of at least
+ * BATCH_CPU seconds of CPU time (the calling thread's clock, so the other processes on the
+ * machine do not inflate it):
  *   total: setup + solve + cleanup, again and again (what one fresh solve costs);
  *   solve: one setup, then solve after solve (update(work, prob, 0) between solves, as the
  *          workspace does: the work is what a fresh setup makes); setup = total − solve.
@@ -44,6 +45,7 @@
 
 #include "NumericsVerbose.h"
 #include "base.h"
+#include "solve_limited.h"
 
 #define SMALL_NC 20       /* the files benchmarked: fewer contacts than this */
 #define ROUNDS 3          /* interleaved rounds (median) */
@@ -306,8 +308,8 @@ static int candidates(const cb_problem *prob, entry *e)
     for (int i = 0; i < cb_solver_count() && n < MAX_SOLVERS; i++) {
         const cb_solver *sv = cb_solver_at(i);
         cb_error err = {{0}};
-        if (sv->supports && sv->supports(prob, &err) != CB_OK)
-            continue;
+        if ((sv->supports && sv->supports(prob, &err) != CB_OK) || cb_solver_model_gap(sv))
+            continue; /* the game-engine adapters (another friction model) are neither side */
         memset(&e[n], 0, sizeof e[n]);
         e[n].solver = sv;
         e[n].ours = strncmp(sv->name, SICONOS_PREFIX, strlen(SICONOS_PREFIX)) != 0;
