@@ -475,7 +475,8 @@ static int path_figure(const cb_report_ctx *x, const loop_view *v, double closed
         fprintf(md, "![path in the ground plane](figures/loop-%s-path.png)\n\n*The subject's "
                     "path in the ground plane for %s: x its displacement along the launch "
                     "direction, y across it (equal axes), from each trajectory's series; the "
-                    "closed form (dotted) runs straight to its stop at %.9g m. Heading errors at "
+                    "closed form (dotted, orange) runs straight to its stop at %.9g m; paths that "
+                    "coincide hide each other. Heading errors at "
                     "the stop (the angle of the stop displacement from the launch direction): "
                     "%s.*\n\n", v->slug, v->tag, closed, cap.buf);
     cb_outbuf_discard(&d);
