@@ -24,7 +24,10 @@
 #    x_stop_closed the analytic model's; its heading_deg below 1e-6 degrees for nsn and on the
 #    pyramid's (11.565 for the box) within 1e-4 for the adapters, d_stop on the closed forms
 #    above within 1e-5 (relative), d_stop_closed the analytic model's stop distance; the report's
-#    loop table shows the same heading and d_stop (tests/support/loop_report_expect.py);
+#    loop table shows the same heading and d_stop (tests/support/loop_report_expect.py); each
+#    trajectory's series ends at its stop: its last x, y give x_stop (1e-9 relative),
+#    heading_deg (1e-6 degrees) and d_stop (1e-6 relative: d_stop counts the settle into the
+#    ground); the report's path figure is a PNG, in report.md with every heading error;
 #  - the rolling sphere (config a: rolling without slip, rolling resistance mu_r = 0.04 m) at
 #    30 degrees: nsn on the closed form (exact rolling disk); the box adapters, whose rolling
 #    budget bounds each axis of m_R on its own, bend the same way as the sliding box (each
@@ -64,8 +67,16 @@ loop="loop sphere-plane angle=30 U0=2.5 W0=0 mu=0.2 mu_r=0.2"
 } >"$tmp/loop.conf"
 run "$bin" run "$tmp/loop.conf" -o "$tmp/loop" --jobs 2 --quiet
 check "loop campaign with the engine adapters: exit 0, loops.csv" '[ "$rc" = 0 ] && [ -s "$tmp/loop/loops.csv" ]'
-run "$bin" report "$tmp/loop" --no-figures
+if command -v gnuplot >/dev/null; then fig=""; else fig="--no-figures"
+  echo "cli engines sliding: loop path figure: skipped: gnuplot not on PATH"; fi
+run "$bin" report "$tmp/loop" $fig
 check "report of the loop campaign: exit 0" '[ "$rc" = 0 ]'
+if [ -z "$fig" ]; then
+  path="figures/loop-sphere-plane-angle_30-U0_2.5-W0_0-mu_0.2-mu_r_0.2-path.png"
+  check "the loop's path figure: a PNG, in report.md with each solver's heading error" \
+    'head -c 8 "$tmp/loop/$path" | grep -q PNG && grep -qF "![path in the ground plane]($path)" "$tmp/loop/report.md" &&
+     [ "$(grep -A 2 -F "($path)" "$tmp/loop/report.md" | grep -o "Heading errors at the stop.*" | grep -o "°" | wc -l)" = "$(( $(echo $solvers | wc -w) + 1 ))" ]'
+fi
 run python3 "$cb_tree/tests/support/loop_report_expect.py" "$tmp/loop"
 check "report's loop table: heading error and d_stop as in loops.csv ($(tail -n 1 "$tmp/out"))" \
   '[ "$rc" = 0 ] && grep -q "^checked $(( $(echo $solvers | wc -w) + 1 )) rows, 1 stop lines$" "$tmp/out"'
@@ -144,6 +155,13 @@ for r in rows:
     need(head < 1e-6 if nsn else abs(head - wh) < 1e-4, "loop %s: heading_deg on its closed form" % r["label"])
     need(abs(dist - wd) / wd < 1e-5, "loop %s: d_stop on its closed form" % r["label"])
     need(abs(float(r["d_stop_closed"]) - closed["x_stop"]) < 1e-12, "loop %s: d_stop_closed" % r["label"])
+    # the series' last step (the stop): its x, y (along the launch direction, across it) give
+    # x_stop, heading_deg and d_stop (which also counts the settle into the ground, ~g h^2)
+    last = list(csv.DictReader(open("%s/loops/%s.csv" % (loops.rsplit("/", 1)[0], r["id"]))))[-1]
+    px, py = float(last["x"]), float(last["y"])
+    need(abs(px - x) <= 1e-9 * x and abs(math.degrees(math.atan2(abs(py), px)) - head) < 1e-6 and
+         abs(math.hypot(px, py) - dist) <= 1e-6 * dist,
+         "loop %s: series' last x,y %.9f,%.9f: x_stop, heading_deg, d_stop" % (r["label"], px, py))
 # Rolling: pure rolling keeps v = R w x n, so each component of w (and of v) decelerates on its
 # own at mu_r g/((1 + k) R) under the box's rolling moment (-mu_r r_N sgn w_k per axis): the
 # same two phases as the sliding box with another deceleration. Heading error and the ratios

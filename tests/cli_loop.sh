@@ -127,6 +127,41 @@ rows=$(( 2 * ($(echo $solvers | wc -w) * 2 + 1) ))
 check "loops.csv: $(tail -n 1 "$tmp/cmp"); $(grep '^reference' "$tmp/cmp")" \
   'grep -q "^checked $rows rows, 0 failures$" "$tmp/cmp"'
 
+# The series' path columns (x, y: along the launch direction and across it, in the ground's
+# plane): on sphere-plane the last step is the stop, so its x is x_stop (1e-9 relative), the
+# heading atan(|y| / x) is heading_deg (1e-6 degrees) and hypot(x, y) is d_stop within 1e-6
+# relative (d_stop also counts the settle into the ground, about g h^2 = 1e-7 m); the pile has
+# no subject: nan.
+python3 - "$d" >"$tmp/path" 2>&1 <<'EOF'
+import csv, math, os, sys
+d = sys.argv[1]
+n, bad = 0, []
+for r in csv.DictReader(open(os.path.join(d, "loops.csv"))):
+    if r["status"] != "ok" or r["label"] not in ("nsgs", "nsn", "apgd", "reference"):
+        continue
+    steps = list(csv.DictReader(open(os.path.join(d, "loops", r["id"] + ".csv"))))
+    x, y = float(steps[-1]["x"]), float(steps[-1]["y"])
+    name = "%s %s %s" % (r["loop"], r["label"], r["tol"])
+    n += 1
+    if r["scenario"] != "sphere-plane":
+        if not (math.isnan(x) and math.isnan(y)):
+            bad.append(name + ": a pile's series has a path")
+        continue
+    h = math.degrees(math.atan2(abs(y), x))
+    if abs(x - float(r["x_stop"])) > 1e-9 * abs(x):
+        bad.append(name + ": last x %r != x_stop %s" % (x, r["x_stop"]))
+    if abs(h - float(r["heading_deg"])) > 1e-6:
+        bad.append(name + ": heading of the last x,y %r != heading_deg %s" % (h, r["heading_deg"]))
+    if abs(math.hypot(x, y) - float(r["d_stop"])) > 1e-6 * float(r["d_stop"]):
+        bad.append(name + ": hypot(x, y) %r != d_stop %s" % (math.hypot(x, y), r["d_stop"]))
+for b in bad:
+    print("FAIL " + b)
+print("checked %d series, %d failures" % (n, len(bad)))
+EOF
+grep '^FAIL' "$tmp/path" | head -8
+check "series x,y: the last step's position gives x_stop, heading_deg, d_stop ($(tail -n 1 "$tmp/path"))" \
+  'grep -q "^checked [1-9][0-9]* series, 0 failures$" "$tmp/path"'
+
 # The report: its section, a verdict line per loop line, the table, the figures.
 if command -v gnuplot >/dev/null; then fig=""; else fig="--no-figures"
   echo "cli loop: figures skipped: gnuplot missing (apt-get install gnuplot-nox)"; fi
@@ -156,6 +191,18 @@ if [ -z "$fig" ]; then
     '[ -s "$d/figures/loop-sphere-plane-config_b-drift.png" ] &&
      [ -s "$d/figures/loop-sphere-plane-config_b-steps-tol1.png" ] &&
      [ -s "$d/figures/loop-sphere-pile-n_6-t_end_0.2-interval_0.02-steps-tol0.png" ]'
+  check "report draws the path figure of the line with a closed-form stop (only), in report.md" \
+    '[ -s "$d/figures/loop-sphere-plane-config_b-path.png" ] && [ -s "$d/figures/loop-sphere-plane-config_b-path.svg" ] &&
+     grep -q "^!\[path in the ground plane\](figures/loop-sphere-plane-config_b-path.png)" "$d/report.md" &&
+     ! ls "$d/figures" | grep -q "sphere-pile.*-path"'
+  # Series written before x,y (8 columns): the report reads them, and draws no path.
+  cp -r "$d" "$tmp/old8"
+  rm -f "$tmp/old8"/figures/*
+  for s in "$tmp/old8"/loops/*.csv; do cut -d, -f1-8 "$s" >"$s.new" && mv "$s.new" "$s"; done
+  run "$bin" report "$tmp/old8"
+  check "series without x,y: report exit 0, per-step figures, no path figure" \
+    '[ "$rc" = 0 ] && [ -s "$tmp/old8/figures/loop-sphere-plane-config_b-steps-tol1.png" ] &&
+     [ ! -e "$tmp/old8/figures/loop-sphere-plane-config_b-path.png" ] && ! grep -q "path in the ground plane" "$tmp/old8/report.md"'
 fi
 
 # Failures are rows, not errors: a trajectory past its limit (time-limit 0.01 s: 100 × 0.01 + 2 s

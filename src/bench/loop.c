@@ -18,9 +18,11 @@
 #include "scenario_registry.h"
 #include "sim_csv.h"
 #include "timestepper.h"
+#include "vec3.h"
 
 #define RAD_TO_DEG 57.29577951308232 /* 180 / π */
 #define STOP_CHECK_S 0.02            /* the longest wait for a child before the stop flag */
+#define SERIES_HEADER "step,t,nc,iterations,cpu_s,solve_s,error,solved,x,y\n"
 
 /* One trajectory: which line, solver settings, and what its child answered. */
 typedef struct {
@@ -41,13 +43,44 @@ typedef struct {
     FILE *errlog;
 } loops_ctx;
 
-/* What the step hook keeps: the series file, the clock of the last step, the final state. */
+/* What the step hook keeps: the series file, the clock of the last step, the final state, the
+ * subject's start and the ground-plane axes of its path (subject < 0: no path). */
 typedef struct {
     FILE *f;
     double cpu_last, solve_s;
     cb_body *last;
     int nbodies;
+    int subject;
+    double x0[3], along[3], across[3];
 } hook_ctx;
+
+/* The path axes of scen into h: travel, and the unit travel × gravity (in the ground's plane,
+ * across the travel); subject -1 when the scenario has no subject or no such plane. */
+static void path_axes(const cb_scenario *scen, hook_ctx *h)
+{
+    v3_cross(scen->travel, scen->gravity, h->across);
+    double na = v3_norm(h->across);
+    h->subject = scen->subject >= 0 && scen->subject < scen->nbodies && na > 0 ? scen->subject
+                                                                               : -1;
+    if (h->subject < 0)
+        return;
+    v3_scale(h->across, 1.0 / na, h->across);
+    v3_copy(scen->travel, h->along);
+    v3_copy(scen->bodies[h->subject].x, h->x0);
+}
+
+/* The subject's position in the ground plane: (x − x₀)·travel and (x − x₀)·across (NaN, NaN
+ * without a path). */
+static void path_point(const hook_ctx *h, const cb_body *bodies, double *px, double *py)
+{
+    double d[3];
+    *px = *py = NAN;
+    if (h->subject < 0)
+        return;
+    v3_axpy(bodies[h->subject].x, -1.0, h->x0, d);
+    *px = v3_dot(d, h->along);
+    *py = v3_dot(d, h->across);
+}
 
 /* Per step: its row of the series; the state is kept (the last one is the trajectory's end). */
 static int step_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
@@ -55,10 +88,11 @@ static int step_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
 {
     (void)w;
     hook_ctx *h = ctx;
-    double now = cb_process_cpu_now();
-    fprintf(h->f, "%ld,%.10g,%d,%d,%.6e,%.6e,%.6e,%d\n", rec->step, rec->t, rec->nc,
+    double now = cb_process_cpu_now(), px, py;
+    path_point(h, sys->bodies, &px, &py);
+    fprintf(h->f, "%ld,%.10g,%d,%d,%.6e,%.6e,%.6e,%d,%.17g,%.17g\n", rec->step, rec->t, rec->nc,
             rec->iterations, now - h->cpu_last, rec->time_solve, rec->nc ? rec->error : 0.0,
-            rec->solved);
+            rec->solved, px, py);
     h->cpu_last = now;
     h->solve_s += rec->time_solve;
     memcpy(h->last, sys->bodies, (size_t)h->nbodies * sizeof *h->last);
@@ -150,7 +184,8 @@ static int trajectory(const loops_ctx *x, const traj *t, cb_scenario *scen, hook
     cb_run_settings_default(&rs);
     rs.mj.solver = t->solver;
     rs.mj.solve = t->set;
-    fprintf(h->f, "step,t,nc,iterations,cpu_s,solve_s,error,solved\n");
+    path_axes(scen, h);
+    fprintf(h->f, SERIES_HEADER);
     h->cpu_last = cb_process_cpu_now();
     return cb_nonsmooth_run(scen, &rs, step_hook, h, res, err);
 }

@@ -21,10 +21,13 @@
  *   loops.csv         one row per trajectory (CB_LOOP_HEADER), written at once when every
  *                     trajectory has ended; drift columns compare a trajectory's end with its
  *                     line's reference (NaN on the reference's row and when it failed);
- *   loops/<id>.csv    its steps: step,t,nc,iterations,cpu_s,solve_s,error,solved (cpu_s: the
+ *   loops/<id>.csv    its steps: step,t,nc,iterations,cpu_s,solve_s,error,solved,x,y (cpu_s: the
  *                     process CPU time of the step, detection and assembly included; solve_s:
  *                     wall time in the solver, the only time of a solver run in a server child,
- *                     as the Siconos adapters are; error: the judged error, 0 without contact).
+ *                     as the Siconos adapters are; error: the judged error, 0 without contact;
+ *                     x, y: the subject's displacement from its start along the launch direction
+ *                     (travel) and across it (unit travel × gravity), in the ground's plane,
+ *                     nan without a subject; series written before x, y lack those columns).
  * --resume runs the loop lines again (loops.csv is rewritten whole); a sharded campaign runs
  * them in shard 0.
  *

@@ -15,6 +15,8 @@
 #define REF_COLOUR "#999999" /* grey: black is siconos-nsgs's */
 #define STEP_BINS 200     /* per-step figures: means over this many bins of simulated time */
 #define MEASURE_COL 8     /* the table's "scenario measure" column (the stop columns follow it) */
+#define PATH_POINTS 2000  /* the path figure draws about this many steps of a trajectory */
+#define PATH_HEADER_END ",x,y" /* the header of a series that records the subject's path */
 
 /* One (solver label, tolerance) of a loop line: its first repetition's row, the least CPU time
  * over its repetitions, and whether every repetition is indistinguishable. */
@@ -393,6 +395,96 @@ static int drift_figure(const cb_report_ctx *x, const loop_view *v, FILE *md, cb
     return rc;
 }
 
+/* 1 when row r finished and its series records the subject's path (x, y: series written before
+ * those columns do not). */
+static int traced(const cb_report_ctx *x, const cb_loop_row *r)
+{
+    char path[4200], line[256];
+    snprintf(path, sizeof path, "%s/%s/%s.csv", x->s->dir, CB_LOOP_DIR, r->id);
+    FILE *f = strcmp(r->status, "ok") ? NULL : fopen(path, "re");
+    size_t len = f && fgets(line, sizeof line, f) ? strcspn(line, "\r\n") : 0;
+    if (f)
+        fclose(f);
+    return len >= strlen(PATH_HEADER_END) &&
+           !strncmp(line + len - strlen(PATH_HEADER_END), PATH_HEADER_END, strlen(PATH_HEADER_END));
+}
+
+/* Path curve i: the series of row r (every s-th step), its title (with the tolerance when the
+ * line has several) and colour; its heading error appended to the caption cap. */
+static int path_curve(const cb_report_ctx *x, FILE *f, int i, const cb_loop_row *r, int tols,
+                      FILE *cap, cb_error *err)
+{
+    char name[32], path[4200], title[300];
+    cb_figure_style st;
+    cb_figure_style_of(r->label, &st);
+    snprintf(path, sizeof path, "%s/%s/%s.csv", x->s->dir, CB_LOOP_DIR, r->id);
+    if (r->reference)
+        snprintf(title, sizeof title, "reference (%s, tol %.0e)", r->solver, r->tol);
+    else if (tols)
+        snprintf(title, sizeof title, "%s, tol %.0e", r->label, r->tol);
+    else
+        snprintf(title, sizeof title, "%s", r->label);
+    snprintf(name, sizeof name, "f%d", i);
+    int rc = gp_var(f, name, path, err);
+    fprintf(f, "s%d = %ld\n", i, r->steps / PATH_POINTS + 1);
+    if (isnan(r->heading_deg))
+        fprintf(cap, "%s%s did not stop", i > 1 ? "; " : "", title);
+    else
+        fprintf(cap, "%s%s %.6g°", i > 1 ? "; " : "", title, r->heading_deg);
+    return rc == CB_OK ? gp_curve(f, i, title, r->reference ? REF_COLOUR : st.colour, err) : rc;
+}
+
+/* The subject's path in the ground plane (along the launch direction and across it, equal
+ * axes) of every finished trajectory whose series records it, and the closed form's straight
+ * line from the start to its stop d_closed along the launch direction. */
+static int path_figure(const cb_report_ctx *x, const loop_view *v, double closed, FILE *md,
+                       cb_error *err)
+{
+    char data[4200], out[4200], ttl[512];
+    cb_outbuf d = {0}, vars = {0}, cap = {0};
+    snprintf(data, sizeof data, "%s/figures/loop-%s-path.csv", x->s->dir, v->slug);
+    snprintf(out, sizeof out, "%s/figures/loop-%s-path", x->s->dir, v->slug);
+    int rc = cb_outbuf_open(&d, err), n = 0, tols = 0;
+    if (rc == CB_OK)
+        rc = cb_outbuf_open(&vars, err);
+    if (rc == CB_OK)
+        rc = cb_outbuf_open(&cap, err);
+    for (int k = 1; k < v->m; k++)
+        tols |= v->e[k].r->tol != v->e[0].r->tol;
+    if (rc == CB_OK && v->ref && traced(x, v->ref))
+        rc = path_curve(x, vars.f, ++n, v->ref, tols, cap.f, err);
+    for (int k = 0; k < v->m && rc == CB_OK; k++)
+        if (traced(x, v->e[k].r))
+            rc = path_curve(x, vars.f, ++n, v->e[k].r, tols, cap.f, err);
+    if (rc == CB_OK && n > 0) {
+        fprintf(d.f, "0,0\n%.17g,0\n", closed);
+        rc = cb_outbuf_commit(&d, data, err);
+    }
+    if (rc == CB_OK && n > 0) {
+        fprintf(vars.f, "n = %d\n", n);
+        rc = gp_var(vars.f, "data", data, err);
+        snprintf(ttl, sizeof ttl, "Path of the subject in the ground plane: %s", v->tag);
+        if (rc == CB_OK)
+            rc = draw(x, &vars, "loop_path.gp", out, ttl, err);
+    }
+    int bad = cap.f && fclose(cap.f) != 0; /* cap.buf now holds the heading errors */
+    cap.f = NULL;
+    if (rc == CB_OK && bad)
+        rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
+    if (rc == CB_OK && n > 0)
+        fprintf(md, "![path in the ground plane](figures/loop-%s-path.png)\n\n*The subject's "
+                    "path in the ground plane for %s: x its displacement along the launch "
+                    "direction, y across it (equal axes), from each trajectory's series; the "
+                    "closed form (dotted, orange) runs straight to its stop at %.9g m; paths that "
+                    "coincide hide each other. Heading errors at "
+                    "the stop (the angle of the stop displacement from the launch direction): "
+                    "%s.*\n\n", v->slug, v->tag, closed, cap.buf);
+    cb_outbuf_discard(&d);
+    cb_outbuf_discard(&vars);
+    cb_outbuf_discard(&cap);
+    return rc;
+}
+
 /* The section of loop line tag: verdict, reference, table, figures. */
 static int loop_section(const cb_report_ctx *x, const cb_loop_row *rows, int n, const char *tag,
                         entry *e, FILE *md, cb_error *err)
@@ -426,6 +518,8 @@ static int loop_section(const cb_report_ctx *x, const cb_loop_row *rows, int n, 
             tols[nt++] = e[k].r->tol;
     }
     int rc = x->s->figures ? drift_figure(x, &v, md, err) : CB_OK;
+    if (rc == CB_OK && x->s->figures && !isnan(closed))
+        rc = path_figure(x, &v, closed, md, err);
     for (int k = 0; k < nt && rc == CB_OK && x->s->figures; k++)
         rc = steps_figure(x, &v, tols[k], k, md, err);
     return rc;
