@@ -1003,6 +1003,8 @@ QUAD_INLINE long batch_quad(cb_kind kind, size_t n, const cb_friction *f, const 
         else if (cases)
             memcpy(cases + i, lab, sizeof lab);
     }
+    if (i == n) /* nothing left (n = 0 allows NULL arrays: no offset on them) */
+        return bad;
     return bad + batch_kind(kind, n - i, f + i, x + i * d, out + i * d, cases ? cases + i : NULL);
 }
 
