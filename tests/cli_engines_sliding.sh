@@ -33,7 +33,8 @@
 #    budget bounds each axis of m_R on its own, bend the same way as the sliding box (each
 #    component of w decelerates on its own): heading error 11.565 degrees (within 1e-4),
 #    distance 0.79 (within 1e-5) and stop time cos 30 of the closed form's (within 10 steps).
-# The time-loop runs are not put under RUNNER (12 000 steps each). Skips, saying so, when no
+# The time-loop runs are not put under RUNNER (12 000 steps each); with CONEBENCH_QUICK=1 (make
+# sanitize, valgrind) only nsn, the first box adapter and the first pyramid run. Skips, saying so, when no
 # engine adapter is built (make BULLET=0 DART=0) or python3 is missing.
 # Usage: cli_engines_sliding.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
@@ -47,6 +48,12 @@ for s in bullet-dantzig bullet-pgs dart-dantzig dart-pgs; do
 done
 for s in bullet-pgs dart-pgs; do grep -q "^$s " "$tmp/list" && solvers="$solvers $s:8"; done
 [ "$solvers" = nsn ] && { echo "cli engines sliding: skipped: no engine adapter built"; exit 0; }
+if [ "${CONEBENCH_QUICK:-0}" = 1 ]; then # make sanitize / valgrind: nsn, one box, one pyramid
+  box=$(echo $solvers | tr ' ' '\n' | grep -v -e '^nsn$' -e ':' | head -n 1)
+  pyr=$(echo $solvers | tr ' ' '\n' | grep ':' | head -n 1)
+  solvers=$(echo nsn $box $pyr)
+  echo "cli engines sliding: CONEBENCH_QUICK: solvers $solvers only"
+fi
 
 # shellcheck disable=SC2086
 run sh "$cb_tree/scripts/engines_sliding.sh" "$bin" "$tmp/fig" 30 $solvers
