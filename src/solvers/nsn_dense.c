@@ -61,10 +61,10 @@ void nsn_dense_set_problem(nsn_dense *s, const cb_problem *prob)
 static inline __attribute__((always_inline)) void block_times(int d, const double *B,
                                                               const double *w, double *m)
 {
-#pragma GCC unroll 6
+CB_UNROLL(6)
     for (int i = 0; i < d; i++) {
         double v = 0.0;
-#pragma GCC unroll 6
+CB_UNROLL(6)
         for (int l = 0; l < d; l++)
             v += B[i + l * d] * w[l];
         m[i] = v;
@@ -94,7 +94,7 @@ static inline __attribute__((always_inline)) void row_bsr_d(nsn_dense *s, int d,
     for (int k = b->row_ptr[a]; k < b->row_ptr[a + 1]; k++) {
         const double *w = b->val + (size_t)k * d * d;
         double *m = s->M + (size_t)a * d + (size_t)b->col[k] * d * n;
-#pragma GCC unroll 6
+CB_UNROLL(6)
         for (int j = 0; j < d; j++)
             block_times(d, A, w + j * d, m + (size_t)j * n);
     }

@@ -59,12 +59,12 @@ static inline __attribute__((always_inline)) void disk_jacobian(const double *z,
 {
     double nz = size == 1 ? fabs(z[0]) : hypot(z[0], z[1]);
     int inside = !(nz > R);
-#pragma GCC unroll 2
+CB_UNROLL(2)
     for (int i = 0; i < size; i++) {
         double u = inside ? 0.0 : z[i] / nz;
         P[i] = inside ? z[i] : R * u;
         dR[i] = u;
-#pragma GCC unroll 2
+CB_UNROLL(2)
         for (int j = 0; j < size; j++)
             Pz[i][j] = inside ? (i == j) : R / nz * ((i == j) - u * z[j] / nz);
     }
@@ -137,10 +137,10 @@ static inline __attribute__((always_inline)) int coulomb_eval_ac(int d, double m
                                                                  double *F, double *IJ, double *A)
 {
     double x[3], D[9], Pz[2][2], dR[2], P[2];
-#pragma GCC unroll 3
+CB_UNROLL(3)
     for (int k = 0; k < d; k++)
         x[k] = p[k] - rho * y[k];
-#pragma GCC unroll 3
+CB_UNROLL(3)
     for (int k = 0; k < d; k++)
         if (!isfinite(x[k]))
             return 0;
@@ -148,18 +148,18 @@ static inline __attribute__((always_inline)) int coulomb_eval_ac(int d, double m
     F[0] = p[0] - nu;
     disk_jacobian(x + 1, d - 1, mu * nu, P, Pz, dR);
     AT(D, d, 0, 0) = dnu;
-#pragma GCC unroll 3
+CB_UNROLL(3)
     for (int r = 0; r < d - 1; r++) {
         F[1 + r] = p[1 + r] - P[r];
         AT(D, d, 0, 1 + r) = 0.0;
         AT(D, d, 1 + r, 0) = mu * dnu * dR[r];
-#pragma GCC unroll 2
+CB_UNROLL(2)
         for (int q = 0; q < d - 1; q++)
             AT(D, d, 1 + r, 1 + q) = Pz[r][q];
     }
-#pragma GCC unroll 3
+CB_UNROLL(3)
     for (int j = 0; j < d; j++) {
-#pragma GCC unroll 3
+CB_UNROLL(3)
         for (int i = 0; i < d; i++) {
             AT(IJ, d, i, j) = (i == j) - AT(D, d, i, j);
             AT(A, d, i, j) = rho * AT(D, d, i, j);
