@@ -16,13 +16,14 @@
 typedef struct {
     int *cols, nc;       /* solvers with a trace on some common problem */
     int *probs, np;      /* common problems where each of them has one */
-    cb_trace_point **pts; /* np × nc traces (owned) */
+    cb_trace_point **pts; /* ncommon × ns traces (owned), cell k × ns + s */
     int *n;
+    size_t ncells;        /* entries of pts */
 } budget_set;
 
 static void set_free(budget_set *b)
 {
-    for (int i = 0; b->pts && i < b->np * b->nc; i++)
+    for (size_t i = 0; b->pts && i < b->ncells; i++)
         free(b->pts[i]);
     free(b->pts);
     free(b->n);
@@ -51,6 +52,7 @@ static int set_build(const cb_report_ctx *x, const cb_report_table *t, budget_se
     size_t m = (size_t)t->ncommon * t->ns + 1;
     memset(b, 0, sizeof *b);
     b->pts = calloc(m, sizeof *b->pts), b->n = calloc(m, sizeof *b->n);
+    b->ncells = b->pts ? m : 0;
     b->cols = calloc((size_t)t->ns + 1, sizeof *b->cols);
     b->probs = calloc((size_t)t->ncommon + 1, sizeof *b->probs);
     int rc = b->pts && b->n && b->cols && b->probs ? CB_OK
