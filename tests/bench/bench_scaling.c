@@ -109,7 +109,7 @@ static int check_step(long n, cb_storage storage, const step_numbers *s, int swe
     if (bad)
         fprintf(stderr, "bench_scaling: FAIL: n = %ld %s: %s (nc %d, %d sweeps of %d, W %zu B)\n",
                 n, cb_storage_name(storage), bad, s->nc, s->iterations, sweeps, s->w_bytes);
-    bench_assert(bad == NULL); /* the table's numbers are of the step it claims */
+    assert_true(bad == NULL); /* the table's numbers are of the step it claims */
     return bad != NULL;
 }
 

@@ -135,7 +135,7 @@ static int run_once(const steps *st, const cb_solver *sv, const cb_settings *set
         t->timed_out[r] += info.status == CB_STATUS_TIME_LIMIT;
         t->worst[r] = fmax(t->worst[r], info.error_data);
         /* the judge's verdict: solved only with a finite error within tol */
-        bench_assert(rc != CB_OK || !info.solved || info.error_data <= set->tol);
+        assert_true(rc != CB_OK || !info.solved || info.error_data <= set->tol);
         free(p_prev);
         p_prev = sol.p, n_prev = sol.n, sol.p = NULL;
         cb_solution_free(&sol);
@@ -240,7 +240,7 @@ int main(int argc, char **argv)
         if (!deterministic(&t[i], rounds))
             fprintf(stderr, "bench_sequence: %s: iterations or verdicts differ between rounds\n",
                     names[i]);
-        bench_assert(deterministic(&t[i], rounds));
+        assert_true(deterministic(&t[i], rounds));
     }
     if (rc == CB_OK) {
         printf("%s: %d steps, tol %g, warm start %s, %d rounds\n\n", argv[1], st.n, set.tol,

@@ -292,8 +292,8 @@ static int bench_projection(cb_kind kind, size_t n, int reps)
         fprintf(stderr, "bench_siconos: FAIL: %s projections: deviation %.1e (at most %.0e), "
                 "%ld non-finite outcomes, %ld batch vectors differing\n", cb_kind_name(kind),
                 agree, PROJ_AGREE_TOL, cases[0], batch_diff);
-    bench_assert(agree <= PROJ_AGREE_TOL && cases[0] == 0); /* the same projection, to rounding */
-    bench_assert(batch_diff == 0); /* the batch gives cb_project's bits */
+    assert_true(agree <= PROJ_AGREE_TOL && cases[0] == 0); /* the same projection, to rounding */
+    assert_true(batch_diff == 0); /* the batch gives cb_project's bits */
     return bad;
 }
 

@@ -132,7 +132,7 @@ static int judged(const cb_problem *prob, const cb_solution *sol, double *err)
     cb_judgement j;
     cb_error e = {{0}};
     int rc = cb_judge(prob, sol->p, TOL, NULL, &j, &e);
-    bench_assert(rc == CB_OK); /* the judge takes every problem a solver took */
+    assert_true(rc == CB_OK); /* the judge takes every problem a solver took */
     *err = j.error_data;
     return j.solved;
 }
@@ -262,7 +262,7 @@ static void time_round(entry *en, const cb_problem *prob, cb_solution *sol, int 
     if (!v1)
         fprintf(stderr, "bench_small: FAIL: %s: not solved in round %d (solved in the "
                 "warm-up)\n", en->solver->name, r + 1);
-    bench_assert(v1); /* the same verdict every round: the fastest is chosen on these times */
+    assert_true(v1); /* the same verdict every round: the fastest is chosen on these times */
     en->solve[r] = loop_solve(en, prob, sol, en->batch);
     if (!(en->solve[r] >= 0 && judged(prob, sol, &err))) { /* its update is not a fresh setup */
         fprintf(stderr, "bench_small: %s: not solved with its work reused (update): no solve "

@@ -27,21 +27,21 @@ static int declared(const uint8_t *data, size_t size)
 static void check_accepted(const cb_contact_ids *ids, int nc, const char *back)
 {
     cb_contact_ids again = {0};
-    bench_assert(ids->n == nc);
+    assert_true(ids->n == nc);
     for (int k = 0; k < ids->n; k++)
-        bench_assert(ids->id[k].a >= -1 && ids->id[k].b >= -1 && ids->id[k].f >= -1);
-    bench_assert(cb_contact_ids_write(back, ids, NULL) == CB_OK);
-    bench_assert(cb_contact_ids_read(back, nc, &again, NULL) == CB_OK);
-    bench_assert(again.n == ids->n &&
+        assert_true(ids->id[k].a >= -1 && ids->id[k].b >= -1 && ids->id[k].f >= -1);
+    assert_true(cb_contact_ids_write(back, ids, NULL) == CB_OK);
+    assert_true(cb_contact_ids_read(back, nc, &again, NULL) == CB_OK);
+    assert_true(again.n == ids->n &&
            (ids->n == 0 || !memcmp(again.id, ids->id, (size_t)ids->n * sizeof *ids->id)));
     size_t n = ((size_t)nc + 1) * D;
     double *p = malloc(n * sizeof *p), *q = malloc(n * sizeof *q);
-    bench_assert(p && q);
+    assert_true(p && q);
     for (int k = 0; k < nc * D; k++)
         p[k] = k + 1;
-    bench_assert(cb_contact_ids_map(ids, p, &again, q, D) == nc);
-    bench_assert(nc == 0 || !memcmp(p, q, (size_t)nc * D * sizeof *p));
-    bench_assert(cb_contact_ids_missing(ids, &again) == 0);
+    assert_true(cb_contact_ids_map(ids, p, &again, q, D) == nc);
+    assert_true(nc == 0 || !memcmp(p, q, (size_t)nc * D * sizeof *p));
+    assert_true(cb_contact_ids_missing(ids, &again) == 0);
     free(p);
     free(q);
     cb_contact_ids_free(&again);
@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cb_contact_ids_read(path, nc, &ids, &err) == CB_OK)
         check_accepted(&ids, nc, fuzz_back());
     else
-        bench_assert(ids.id == NULL && err.text[0]);
+        assert_true(ids.id == NULL && err.text[0]);
     cb_contact_ids_free(&ids);
     return 0;
 }

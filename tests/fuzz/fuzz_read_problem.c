@@ -38,9 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = in_process && hdf5 ? cb_read_fclib(path, &s, &p, &e)
                                 : cb_read_problem(path, &s, &p, &e);
     if (rc == CB_OK) {
-        bench_assert(p && cb_problem_check(p, &e) == CB_OK); /* a reader returns a valid problem */
+        assert_true(p && cb_problem_check(p, &e) == CB_OK); /* a reader returns a valid problem */
     } else {
-        bench_assert(p == NULL); /* failure leaves *out NULL */
+        assert_true(p == NULL); /* failure leaves *out NULL */
     }
     cb_problem_free(p);
     /* HDF5 1.10 keeps internal free lists that grow over tens of thousands of malformed files in

@@ -26,11 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cb_read_solution(path, &nc, &d, &p, &y, &err) == CB_OK) {
         size_t n = (size_t)nc * (size_t)d;
         /* success returns a real solution (nc = 0: no pairs) */
-        bench_assert(nc >= 0 && d >= 1 && (n == 0 || (p && y)));
+        assert_true(nc >= 0 && d >= 1 && (n == 0 || (p && y)));
         /* what was accepted, written back, reads back the same */
-        bench_assert(cb_write_solution(back, nc, d, p, y, &err) == CB_OK);
-        bench_assert(cb_read_solution(back, &nc2, &d2, &p2, &y2, &err) == CB_OK);
-        bench_assert(nc2 == nc && d2 == d && same(p, p2, n) && same(y, y2, n));
+        assert_true(cb_write_solution(back, nc, d, p, y, &err) == CB_OK);
+        assert_true(cb_read_solution(back, &nc2, &d2, &p2, &y2, &err) == CB_OK);
+        assert_true(nc2 == nc && d2 == d && same(p, p2, n) && same(y, y2, n));
     }
     free(p);
     free(y);
