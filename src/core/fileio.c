@@ -488,15 +488,21 @@ static char *gzip_buffer(const char *in, size_t n, size_t *outlen)
     return out;
 }
 
+int cb_path_is_gz(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
 int cb_outbuf_commit(cb_outbuf *o, const char *path, cb_error *err)
 {
     int bad = !o->f || ferror(o->f);
     if (o->f && fclose(o->f) != 0)
         bad = 1;
     o->f = NULL;
-    size_t n = strlen(path), glen = 0;
+    size_t glen = 0;
     char *gz = NULL;
-    if (!bad && n > 3 && strcmp(path + n - 3, ".gz") == 0) /* "FILE.gz": gzip-compressed */
+    if (!bad && cb_path_is_gz(path))
         bad = !(gz = gzip_buffer(o->buf ? o->buf : "", o->len, &glen));
     int rc = bad ? cb_fail_at(err, CB_ERR_NOMEM, path, 0, "out of memory")
                  : cb_write_file_atomic(path, gz ? gz : o->buf, gz ? glen : o->len, err);

@@ -71,6 +71,8 @@ typedef struct {
 
 /* Open o's stream. CB_ERR_NOMEM "out of memory" when it cannot be created. */
 int cb_outbuf_open(cb_outbuf *o, cb_error *err);
+/* 1 when path ends in ".gz": its output is written gzip-compressed. */
+int cb_path_is_gz(const char *path);
 /* Close the stream and write its bytes to path atomically (gzip-compressed when path ends in
  * ".gz"; cb_read_file inflates them); releases the buffer either way.
  * CB_ERR_NOMEM when the stream failed (out of memory while writing), else cb_write_file_atomic's

@@ -105,8 +105,7 @@ static int write_rendered_gz(const char *path, int (*render)(FILE *, const void 
 static int write_rendered(const char *path, int (*render)(FILE *, const void *, cb_error *),
                           const void *arg, cb_error *err)
 {
-    size_t n = strlen(path);
-    if (n > 3 && strcmp(path + n - 3, ".gz") == 0)
+    if (cb_path_is_gz(path))
         return write_rendered_gz(path, render, arg, err);
     cb_outfile o;
     int rc = cb_outfile_begin(&o, path, err);
