@@ -542,8 +542,8 @@ int cb_report_loops(const cb_report_ctx *x, FILE *md, cb_error *err)
                 "the reference's: position drift = max over bodies of ‖x − x_ref‖ over the "
                 "smallest body radius, energy drift = |E − E_ref| over the energy the "
                 "reference dissipated. **Indistinguishable** means finished, position drift ≤ "
-                "%.0e and energy drift ≤ %.0e (about the scheme's own error: on sphere-plane "
-                "the reference's stop distance is 1.1e-7 from the closed form); the verdict "
+                "%.0e and energy drift ≤ %.0e (about the scheme's own error: where a line has a "
+                "closed form, its section gives the reference's distance from it); the verdict "
                 "names the cheapest such solver and tolerance. Per-step series: "
                 "%s/<id>.csv.\n", CB_LOOP_REF_SOLVER, CB_LOOP_REF_TOL, CB_LOOP_DRIFT_POS,
             CB_LOOP_DRIFT_ENERGY, CB_LOOP_DIR);
