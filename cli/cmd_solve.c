@@ -212,19 +212,13 @@ static void print_json(const solve_args *a, const cb_problem *p, const cb_info *
 static void gap_of_run(const solve_args *a, const cb_problem *p, const cb_solution *sol,
                        int killed, cb_gap *gap, double *dist_ref)
 {
-    cb_reference ref;
     char note[1024];
-    int found = 0;
     *gap = CB_GAP_UNKNOWN;
     *dist_ref = NAN;
     if (killed || cb_judge_gap(p, sol->p, sol->y, gap, NULL) != CB_OK)
         return;
-    cb_reference_find(a->file, p->prov.sha256, NULL, p->nc, p->d, &ref, &found, note,
-                      sizeof note);
-    if (found && ref.unique == CB_UNIQUE_YES)
-        *dist_ref = cb_reference_distance(&ref, sol->p);
-    if (found)
-        cb_reference_free(&ref);
+    *dist_ref = cb_reference_dist(a->file, p->prov.sha256, NULL, p->nc, p->d, sol->p, note,
+                                  sizeof note);
     if (note[0])
         fprintf(stderr, "conebench: %s: %s\n", a->file, note);
 }

@@ -149,3 +149,17 @@ void cb_reference_find(const char *problem_path, const char *sha256, const char 
     if (dh)
         closedir(dh);
 }
+
+double cb_reference_dist(const char *problem_path, const char *sha256, const char *dir, int nc,
+                         int d, const double *p, char *note, size_t notelen)
+{
+    cb_reference ref;
+    int found = 0;
+    double dist = NAN;
+    cb_reference_find(problem_path, sha256, dir, nc, d, &ref, &found, note, notelen);
+    if (found && ref.unique == CB_UNIQUE_YES)
+        dist = cb_reference_distance(&ref, p);
+    if (found)
+        cb_reference_free(&ref);
+    return dist;
+}

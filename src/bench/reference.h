@@ -35,4 +35,9 @@ int cb_reference_compute(const cb_problem *prob, const cb_reference_settings *s,
 void cb_reference_find(const char *problem_path, const char *sha256, const char *dir, int nc,
                        int d, cb_reference *out, int *found, char *note, size_t notelen);
 
+/* ‖p − p*‖ / max(1, ‖p*‖) against the reference cb_reference_find gives for the problem (p of
+ * length nc·d), when its p* is unique; NaN otherwise. Why a reference was ignored is in note. */
+double cb_reference_dist(const char *problem_path, const char *sha256, const char *dir, int nc,
+                         int d, const double *p, char *note, size_t notelen);
+
 #endif

@@ -106,16 +106,9 @@ static void send_row(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
 static double run_dist_ref(const run_ctx *x, const cb_run_ref *r, const cb_problem *p,
                            const double *sol_p, int fd)
 {
-    cb_reference ref;
     char note[1024], msg[MSG_LEN];
-    int found = 0;
-    double dist = NAN;
-    cb_reference_find(x->c->problems[r->problem].path, p->prov.sha256, x->c->references, p->nc,
-                      p->d, &ref, &found, note, sizeof note);
-    if (found && ref.unique == CB_UNIQUE_YES)
-        dist = cb_reference_distance(&ref, sol_p);
-    if (found)
-        cb_reference_free(&ref);
+    double dist = cb_reference_dist(x->c->problems[r->problem].path, p->prov.sha256,
+                                    x->c->references, p->nc, p->d, sol_p, note, sizeof note);
     if (note[0]) {
         int n = snprintf(msg, sizeof msg, "E %s\n", note);
         write_all(fd, msg, (size_t)n);
