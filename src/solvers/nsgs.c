@@ -401,6 +401,8 @@ static int gs_update(void *work, const cb_problem *prob, unsigned changed, cb_er
     gs_work *w = work;
     w->prob = prob;
     precompute_contacts(w, changed, 1);
+    cb_nsgs_polish_free(w->po.pl); /* it reads W and q (or a copy): made again at a stall */
+    w->po.pl = NULL;
     if (w->opt.order == ORDER_COLOURED && (changed & CB_CHANGED_W) &&
         prob->storage == CB_STORAGE_DENSE) { /* its colours follow the nonzero blocks */
         cb_nsgs_colouring_free(&w->colouring);
