@@ -153,6 +153,19 @@ static void test_polish_granular_02020(void **state)
     cb_problem_free(prob);
 }
 
+/* A random coulomb2d problem (BSR) of the generator's defaults. */
+static cb_problem *random_coulomb2d(cb_gen_matrix m, int nc, uint64_t seed)
+{
+    cb_random_settings g;
+    cb_random_settings_default(&g);
+    g.kind = CB_KIND_COULOMB2D, g.nc = nc, g.matrix = m, g.seed = seed;
+    g.storage = CB_STORAGE_BSR;
+    cb_problem *prob = NULL;
+    cb_error err = {{0}};
+    assert_int_equal(cb_generate_random(&g, &prob, NULL, NULL, &err), CB_OK);
+    return prob;
+}
+
 /* Converging coulomb2d runs, each longer than the polish's window (1790 to 5754 sweeps, the
  * error rising for hundreds of sweeps on the way): polish=auto and polish=off give the same
  * sweeps, work, error and bits of p (the stall rule never fires). */
@@ -165,13 +178,7 @@ static void test_polish_silent_when_converging(void **state)
         uint64_t seed;
     } cases[] = {{CB_GEN_MULTIBODY, 100, 1}, {CB_GEN_MULTIBODY, 100, 3}, {CB_GEN_MULTIBODY, 300, 2}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        cb_random_settings g;
-        cb_random_settings_default(&g);
-        g.kind = CB_KIND_COULOMB2D, g.nc = cases[c].nc, g.matrix = cases[c].m;
-        g.seed = cases[c].seed, g.storage = CB_STORAGE_BSR;
-        cb_problem *prob = NULL;
-        cb_error err = {{0}};
-        assert_int_equal(cb_generate_random(&g, &prob, NULL, NULL, &err), CB_OK);
+        cb_problem *prob = random_coulomb2d(cases[c].m, cases[c].nc, cases[c].seed);
         cb_option o;
         cb_settings s = settings(TOL, 30000, &o, "auto");
         cbt_run_result a = cbt_run(&cb_solver_nsgs, prob, &s, NULL);
@@ -196,13 +203,7 @@ static void test_polish_silent_when_converging(void **state)
 static void test_polish_rescues_random(void **state)
 {
     (void)state;
-    cb_random_settings g;
-    cb_random_settings_default(&g);
-    g.kind = CB_KIND_COULOMB2D, g.nc = 30, g.matrix = CB_GEN_MULTIBODY, g.seed = 2;
-    g.storage = CB_STORAGE_BSR;
-    cb_problem *prob = NULL;
-    cb_error err = {{0}};
-    assert_int_equal(cb_generate_random(&g, &prob, NULL, NULL, &err), CB_OK);
+    cb_problem *prob = random_coulomb2d(CB_GEN_MULTIBODY, 30, 2);
     cb_option o;
     cb_settings s = settings(TOL, 30000, &o, "off");
     cbt_run_result b = cbt_run(&cb_solver_nsgs, prob, &s, NULL);
