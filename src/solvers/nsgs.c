@@ -57,7 +57,7 @@
 #define AUTO_MIN_LEFT 30    /* omega=auto: relax only when Gauss–Seidel needs more sweeps */
 #define POLISH_WINDOW 1000  /* polish=auto: sweeps of a window of the stall rule (polish_due) */
 #define POLISH_FLAT 2.0     /* polish=auto: a window's residuals within this factor: a stall */
-#define POLISH_STEPS 100        /* polish=auto: active-set solves in one polish */
+#define POLISH_STEPS 100    /* polish=auto: active-set solves in one polish */
 #define POLISH_PROX 1e-6    /* polish=auto: ε = 1e-6 max ‖W_αα‖₂ (doubled after a failure) */
 #define VISIT_WEIGHT 2      /* order=coloured: a visit's cost in block products besides its
                                pushes, for sharing a colour out among threads */
@@ -154,12 +154,12 @@ static const cb_option_spec nsgs_spec[] = {
                       "in a row (a 2-cycle of exact Gauss-Seidel on a rank-deficient W)"},
     {"error_every", "1", "full judged residual every k sweeps (a sweep whose change in p is below "
                          "tol also triggers one) (>= 1)"},
-    {"polish", "auto", "coulomb2d: auto (when the best judged residual has not halved in 1000 "
-                       "sweeps, each contact's status - take-off, stick, slide - is read off the "
-                       "iterate and their linear equations solved directly by a sparse LU, again "
-                       "from the result while the statuses change, at most 20 solves; the best "
-                       "result is kept when its residual is lower, else the sweeps go on from the "
-                       "same iterate) | off"},
+    {"polish", "auto", "coulomb2d: auto (when the judged residuals of a window of 1000 sweeps all "
+                       "lie within a factor 2, each contact's status - take-off, stick, slide - is "
+                       "read off the iterate and their linear equations, with a proximal term "
+                       "eps = 1e-6 max ||W_aa|| on the rows of W, solved by a sparse LU, again from "
+                       "each result, at most 100 solves; the best result replaces the iterate when "
+                       "its residual is lower, else eps doubles for the next window) | off"},
     {NULL, NULL, NULL}};
 
 static const cb_option_spec psor_spec[] = {
@@ -992,19 +992,15 @@ static int polish_due(gs_work *w, int it, double e)
     return flat;
 }
 
-/* The polish's workspace, made at its first use. */
+/* The polish's workspace, made at its first use (what a failed attempt left is kept). */
 static int polish_alloc(gs_work *w, cb_error *err)
 {
-    if (w->po.pl)
-        return CB_OK;
-    int rc = cb_nsgs_polish_new(w->prob, &w->po.pl, err);
-    if (rc == CB_OK && !((w->po.p = cb_malloc_array(w->n, sizeof(double))) &&
-                         (w->po.y = cb_malloc_array(w->n, sizeof(double))) &&
-                         (w->po.best = cb_malloc_array(w->n, sizeof(double))) &&
-                         (w->po.t = cb_malloc_array(w->n, sizeof(double))) &&
-                         (w->po.by = cb_malloc_array(w->n, sizeof(double)))))
-        rc = cb_fail(err, CB_ERR_NOMEM, "nsgs: out of memory for the polish (n = %zu)", w->n);
-    return rc;
+    double **arr[5] = {&w->po.p, &w->po.y, &w->po.t, &w->po.by, &w->po.best};
+    for (int k = 0; k < 5; k++)
+        if (!*arr[k] && !(*arr[k] = cb_malloc_array(w->n, sizeof(double))))
+            return cb_fail(err, CB_ERR_NOMEM, "nsgs: out of memory for the polish (n = %zu)",
+                           w->n);
+    return w->po.pl ? CB_OK : cb_nsgs_polish_new(w->prob, &w->po.pl, err);
 }
 
 /* polish: ε of its first proximal term, POLISH_PROX times the largest ‖W_αα‖₂. */
