@@ -7,8 +7,8 @@
 # from p = 0 and are deterministic, so a run with max-iter k yields Siconos' k-th iterate;
 # bisection between p = 0 and the first solved run, which assumes the judged error stays below
 # tol once it got there; the result k is solved and k − 1 was seen not solved). Files Siconos does not solve within MAXIT
-# sweeps (fc2d_granularflowonwall_02020: after 2·10⁴ sweeps
-# nsgs stands at 6.7e-7 and Siconos at 5.5e-7, BENCHMARKS.md says why) and
+# sweeps (fc2d_granularflowonwall_02020: after 2·10⁴ sweeps Siconos stands at 5.5e-7;
+# nsgs solves it through its polish, tests/test_nsgs_polish.c, BENCHMARKS.md) and
 # files with more than MAXNC contacts are skipped, saying so.
 # Skips everything, saying so, without the data folder or without Siconos.
 # Usage: cli_nsgs2d.sh "RUNNER" BIN

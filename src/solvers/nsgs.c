@@ -55,6 +55,10 @@
 #define AUTO_OMEGA_MAX 1.9  /* omega=auto: the highest ω it sets */
 #define AUTO_GROWTH 4.0     /* omega=auto: the SOR transient may raise the error this much */
 #define AUTO_MIN_LEFT 30    /* omega=auto: relax only when Gauss–Seidel needs more sweeps */
+#define POLISH_WINDOW 1000  /* polish=auto: sweeps of a window of the stall rule (polish_due) */
+#define POLISH_FLAT 2.0     /* polish=auto: a window's residuals within this factor: a stall */
+#define POLISH_STEPS 100    /* polish=auto: active-set solves in one polish */
+#define POLISH_PROX 1e-6    /* polish=auto: ε = 1e-6 max ‖W_αα‖₂ (doubled after a failure) */
 #define VISIT_WEIGHT 2      /* order=coloured: a visit's cost in block products besides its
                                pushes, for sharing a colour out among threads */
 
@@ -74,6 +78,7 @@ typedef struct {
     int error_every;
     trivial_mode trivial;
     double rho_factor;
+    int polish;     /* nsgs polish=auto on coulomb2d: the active-set polish on a stall */
 } gs_options;
 
 typedef struct {
@@ -114,6 +119,16 @@ typedef struct {
     double *dp2;         /* order=coloured: ‖Δp_α‖² of each visit, summed after the sweep */
     int *cost;           /* order=coloured: each visit's block products in the last sweep */
     int *cum;            /* order=coloured: VISIT_WEIGHT + cost, summed along the colour order */
+    struct {             /* polish=auto (polish) */
+        cb_nsgs_polish *pl; /* made at the first stall */
+        double *p, *y, *t, *by, *best; /* two iterates and their y, the best one */
+        double eps;      /* ε of the proximal term (0: not set yet) */
+        int it0;         /* the sweep before the current window */
+        double lo, hi;   /* the least and largest residual of the window */
+        int steps, runs; /* active-set solves, polishes */
+        cb_work work;    /* the polishes' counters */
+        double time;     /* their wall seconds */
+    } po;
 } gs_work;
 
 static const cb_option_spec nsgs_spec[] = {
@@ -139,6 +154,12 @@ static const cb_option_spec nsgs_spec[] = {
                       "in a row (a 2-cycle of exact Gauss-Seidel on a rank-deficient W)"},
     {"error_every", "1", "full judged residual every k sweeps (a sweep whose change in p is below "
                          "tol also triggers one) (>= 1)"},
+    {"polish", "auto", "coulomb2d: auto (when the judged residuals of a window of 1000 sweeps all "
+                       "lie within a factor 2, each contact's status - take-off, stick, slide - is "
+                       "read off the iterate and their linear equations, with a proximal term "
+                       "eps = 1e-6 max ||W_aa|| on the rows of W, solved by a sparse LU, again from "
+                       "each result, at most 100 solves; the best result replaces the iterate when "
+                       "its residual is lower, else eps doubles for the next window) | off"},
     {NULL, NULL, NULL}};
 
 static const cb_option_spec psor_spec[] = {
@@ -198,12 +219,13 @@ static int parse_common(const cb_settings *s, const cb_option_spec *spec, gs_opt
     return rc;
 }
 
-/* nsgs-only options: local, local_tol, local_max_iter, trivial. */
+/* nsgs-only options: local, local_tol, local_max_iter, trivial, polish. */
 static int parse_local(const cb_settings *s, gs_options *o, cb_error *err)
 {
     static const char *const locals[] = {"auto", "newton", "proj", "enum"};
     static const char *const trivials[] = {"warm", "always", "never"};
-    int loc = 0, triv = 0;
+    static const char *const polishes[] = {"off", "auto"};
+    int loc = 0, triv = 0, pol = 1;
     long maxit = 1;
     int rc = option_choice(s, nsgs_spec, "local", locals, 4, &loc, err);
     if (rc == CB_OK)
@@ -212,6 +234,9 @@ static int parse_local(const cb_settings *s, gs_options *o, cb_error *err)
         rc = cb_option_int(s, nsgs_spec, "local_max_iter", 1, 1000000, &maxit, err);
     if (rc == CB_OK)
         rc = option_choice(s, nsgs_spec, "trivial", trivials, 3, &triv, err);
+    if (rc == CB_OK)
+        rc = option_choice(s, nsgs_spec, "polish", polishes, 2, &pol, err);
+    o->polish = pol;
     o->local = (local_kind)loc;
     o->local_max_iter = (int)maxit;
     o->trivial = (trivial_mode)triv;
@@ -260,6 +285,12 @@ static void gs_cleanup(void *work)
     free(w->dp2);
     free(w->cost);
     free(w->cum);
+    cb_nsgs_polish_free(w->po.pl);
+    free(w->po.p);
+    free(w->po.y);
+    free(w->po.best);
+    free(w->po.t);
+    free(w->po.by);
     free(w);
 }
 
@@ -370,6 +401,8 @@ static int gs_update(void *work, const cb_problem *prob, unsigned changed, cb_er
     gs_work *w = work;
     w->prob = prob;
     precompute_contacts(w, changed, 1);
+    cb_nsgs_polish_free(w->po.pl); /* it reads W and q (or a copy): made again at a stall */
+    w->po.pl = NULL;
     if (w->opt.order == ORDER_COLOURED && (changed & CB_CHANGED_W) &&
         prob->storage == CB_STORAGE_DENSE) { /* its colours follow the nonzero blocks */
         cb_nsgs_colouring_free(&w->colouring);
@@ -943,6 +976,106 @@ static void stall_check(gs_work *w, int it, cb_solution *sol, double *e)
     }
 }
 
+/* polish=auto after the full residual e of sweep it: 1 when the polish is due. On coulomb2d,
+ * sweeps are cut into windows of POLISH_WINDOW; a window whose residuals all lie within a
+ * factor POLISH_FLAT of each other (the error neither falls nor moves: a stall, not a transient)
+ * calls the polish at its end. */
+static int polish_due(gs_work *w, int it, double e)
+{
+    if (!w->opt.polish || w->prob->kind != CB_KIND_COULOMB2D || !isfinite(e))
+        return 0;
+    w->po.lo = fmin(w->po.lo, e), w->po.hi = fmax(w->po.hi, e);
+    if (it - w->po.it0 < POLISH_WINDOW)
+        return 0;
+    int flat = w->po.hi <= POLISH_FLAT * w->po.lo;
+    w->po.it0 = it, w->po.lo = w->po.hi = e;
+    return flat;
+}
+
+/* The polish's workspace, made at its first use (what a failed attempt left is kept). */
+static int polish_alloc(gs_work *w, cb_error *err)
+{
+    double **arr[5] = {&w->po.p, &w->po.y, &w->po.t, &w->po.by, &w->po.best};
+    for (int k = 0; k < 5; k++)
+        if (!*arr[k] && !(*arr[k] = cb_malloc_array(w->n, sizeof(double))))
+            return cb_fail(err, CB_ERR_NOMEM, "nsgs: out of memory for the polish (n = %zu)",
+                           w->n);
+    return w->po.pl ? CB_OK : cb_nsgs_polish_new(w->prob, &w->po.pl, err);
+}
+
+/* polish: ε of its first proximal term, POLISH_PROX times the largest ‖W_αα‖₂. */
+static double polish_eps0(const gs_work *w)
+{
+    double m = 0.0;
+    for (int a = 0; a < w->nc; a++)
+        m = fmax(m, 1.0 / w->rho_nm[a]);
+    return POLISH_PROX * m;
+}
+
+/* Proximal active-set steps p_{k+1} = M_ε(p_k)⁻¹ b_ε(p_k) from the iterate (nsgs_polish.c),
+ * each judged; when the least error is below the iterate's, p becomes that p_k, y is made
+ * afresh and the sweeps go on from it (ω and the stall state start over); else nothing
+ * changes and the next polish takes ε twice as large. */
+static int polish(gs_work *w, const cb_settings *s, cb_solution *sol, cb_info *info, int it,
+                  cb_status *status, cb_error *err)
+{
+    double t0 = cb_now(), eq, best = info->solver_error;
+    int rc = polish_alloc(w, err), found = 0;
+    cb_work *wk = &w->po.work;
+    size_t n = w->n;
+    double *pc = w->po.t, *yc = w->po.by, *pn = w->po.p, *yn = w->po.y;
+    if (rc == CB_OK) {
+        memcpy(pc, sol->p, n * sizeof(double));
+        memcpy(yc, sol->y, n * sizeof(double));
+        if (w->po.eps == 0.0)
+            w->po.eps = polish_eps0(w);
+    }
+    for (int k = 0; rc == CB_OK && k < POLISH_STEPS && best > s->tol && !cb_time_up(s); k++) {
+        if (cb_nsgs_polish_step(w->po.pl, w->rho_nm, w->po.eps, pc, yc, pn, wk) != 0)
+            break;
+        w->po.steps++;
+        cb_problem_y(w->prob, pn, yn);
+        wk->block_products += cb_problem_blocks_per_matvec(w->prob);
+        double e = full_error(w, pn, yn, wk, &eq);
+        if (e < best) {
+            best = e, found = 1;
+            memcpy(w->po.best, pn, n * sizeof(double));
+        }
+        double *t = pc;
+        pc = pn, pn = t, t = yc, yc = yn, yn = t;
+    }
+    if (found) {
+        memcpy(sol->p, w->po.best, n * sizeof(double));
+        refresh_y(w, sol->p, sol->y, wk);
+        double e = full_error(w, sol->p, sol->y, wk, &eq);
+        if (e <= s->tol)
+            *status = CB_STATUS_CONVERGED;
+        info->solver_error = e;
+        w->po.lo = w->po.hi = e;
+        if (info->ntrace > 0 && info->trace[info->ntrace - 1].iteration == it)
+            info->trace[info->ntrace - 1].error = e; /* sweep it's point: its final iterate */
+        w->last_e = e, w->last_de = 0.0, w->zigzag = 0;
+        w->au.on = w->au.raised = 0;
+    }
+    if (*status != CB_STATUS_CONVERGED)
+        w->po.eps *= 2.0;
+    w->po.runs++;
+    w->po.time += cb_now() - t0;
+    return rc;
+}
+
+/* After a polished run: the phases nsgs (the sweeps) and polish (its solves), its counters
+ * added into the totals. */
+static void polish_phases(const gs_work *w, cb_info *info, double t0)
+{
+    if (!w->po.runs)
+        return;
+    cb_info_phase(info, cb_solver_nsgs.name, info->iterations, &info->work,
+                  cb_now() - t0 - w->po.time);
+    cb_info_phase(info, "polish", w->po.steps, &w->po.work, w->po.time);
+    cb_work_add(&info->work, &w->po.work);
+}
+
 static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
                     cb_error *err)
 {
@@ -953,6 +1086,10 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     cb_rng_seed(&w->rng, w->opt.seed);
     w->omega = w->opt.omega, w->last_e = w->last_de = 0.0, w->zigzag = 0;
     w->au.on = w->au.raised = w->au.streak = 0;
+    w->po.lo = INFINITY, w->po.hi = 0.0, w->po.it0 = w->po.steps = w->po.runs = 0;
+    w->po.time = 0.0;
+    w->po.eps = 0.0;
+    memset(&w->po.work, 0, sizeof w->po.work);
     /* Young's theory is for a fixed sweep order: natural or coloured (not shuffled, symmetric) */
     w->au.on = w->opt.omega_auto &&
                (w->opt.order == ORDER_NATURAL || w->opt.order == ORDER_COLOURED);
@@ -976,6 +1113,10 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
                                w->opt.psor ? "psor" : "nsgs");
             auto_omega(w, it, s->tol, sol, &info->solver_error);
             stall_check(w, it, sol, &info->solver_error);
+            int prc = status == CB_STATUS_MAX_ITER && polish_due(w, it, info->solver_error)
+                          ? polish(w, s, sol, info, it, &status, err) : CB_OK;
+            if (prc != CB_OK)
+                return prc;
         }
         if (status != CB_STATUS_MAX_ITER)
             break;
@@ -987,6 +1128,7 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     if (status != CB_STATUS_CONVERGED && status != CB_STATUS_DIVERGED)
         refresh_y(w, sol->p, sol->y, &info->work);
     info->status = status;
+    polish_phases(w, info, t0);
     return CB_OK;
 }
 

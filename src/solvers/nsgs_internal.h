@@ -12,6 +12,8 @@
 #define CONEBENCH_NSGS_INTERNAL_H
 
 #include "conebench/cone.h"
+#include "conebench/problem.h"
+#include "conebench/solver.h"
 
 /* One local problem; every pointer is borrowed. */
 typedef struct {
@@ -61,5 +63,20 @@ int cb_nsgs_local_newton(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats
  * residual meets the local tolerance. Other kinds, or no accepted set (singular or degenerate
  * W_αα), go to cb_nsgs_local_newton from p. Returns 0 when the tolerance is met. */
 int cb_nsgs_local_enum(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *st);
+
+/* Active-set polish of nsgs on coulomb2d (solvers/nsgs_polish.c): each contact's status
+ * (take-off, stick, slide ±) read off the natural map at the iterate, then the linear equations
+ * of those statuses solved directly (sparse LU) with a proximal term ε. Made at nsgs's first
+ * stall. */
+typedef struct cb_nsgs_polish cb_nsgs_polish;
+/* The polish of a coulomb2d problem (dense and factored W copied to BSR); CB_ERR_INPUT for
+ * other kinds, CB_ERR_NOMEM. */
+int cb_nsgs_polish_new(const cb_problem *prob, cb_nsgs_polish **out, cb_error *err);
+void cb_nsgs_polish_free(cb_nsgs_polish *pl);
+/* One step from (p, y = W p + q), statuses by the natural map at ρ_α = rho[α]: 0 and p_next
+ * solving the statuses' equations, (W + εI) p_next = −q + ε p in the rows of W; -1 when the
+ * system is singular. p_next may alias p. Its work (projections, one read of W) added to wk. */
+int cb_nsgs_polish_step(cb_nsgs_polish *pl, const double *rho, double eps, const double *p,
+                        const double *y, double *p_next, cb_work *wk);
 
 #endif
