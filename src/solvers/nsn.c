@@ -62,6 +62,8 @@
 #define NSN_KRYLOV_REG 1e-4   /* Krylov route: λ's scale × this (a shift of 1e-2 stalls piles) */
 #define NSN_KRYLOV_START 0.1  /* Krylov route: nsgs sweeps from p_0 to this judged error, */
 #define NSN_KRYLOV_SWEEPS 50  /* … at most this many */
+#define NSN_EW_GAMMA 0.9      /* Krylov route: Eisenstat–Walker forcing (choice 2) γ, */
+#define NSN_EW_MAX 0.1        /* η at most (and the first step's) */
 #define NSN_SMOOTH_ETA 0.3    /* ε path: ε is divided once ‖F_ε‖/√nc ≤ η ε */
 #define NSN_SMOOTH_DIV 10.0   /* … by this */
 #define NSN_SMOOTH_CUTS 60    /* at most this many divisions per step */
@@ -96,6 +98,7 @@ typedef struct {
     cb_judge_scale scale; /* the judge's data scales */
     double w_scale;
     int krylov;             /* the Krylov route (nsn_internal.h: nsn_direct_new_auto) */
+    double f_prev, eta_prev; /* its forcing term: ‖F‖ and η of the last step (0: none yet) */
     double *rho;            /* ρ_α of F */
     nsn_system sys;
     nsn_direct *direct;     /* NULL: GMRES (or, with small, not made yet) */
@@ -352,6 +355,21 @@ static double merit(const nsn_work *w, const double *F)
     return 0.5 * nf * nf;
 }
 
+/* The Krylov route's GMRES tolerance (Eisenstat & Walker 1996, choice 2): η = γ (‖F_k‖ /
+ * ‖F_{k−1}‖)², at least γ η_{k−1}² when that exceeds 0.1, at most NSN_EW_MAX: loose far from
+ * the solution, tight as Newton converges. */
+static double forcing(nsn_work *w)
+{
+    double f = cb_nrm2(w->sys.F, w->n), eta = NSN_EW_MAX;
+    if (w->f_prev > 0) {
+        double r = f / w->f_prev, floor = NSN_EW_GAMMA * w->eta_prev * w->eta_prev;
+        eta = NSN_EW_GAMMA * r * r;
+        eta = fmin(NSN_EW_MAX, floor > 0.1 ? fmax(eta, floor) : eta);
+    }
+    w->f_prev = f, w->eta_prev = eta;
+    return eta;
+}
+
 /* Δ = −(H + λ I)⁻¹ F: KLU when there is a direct solver (λ grows while the matrix is
  * singular), else (or when that fails) GMRES. Counts linear iterations in local_iters. */
 static int newton_direction(nsn_work *w, double lambda, cb_work *cnt)
@@ -370,7 +388,8 @@ static int newton_direction(nsn_work *w, double lambda, cb_work *cnt)
     }
     for (size_t i = 0; i < w->n; i++)
         w->scratch[i] = -w->sys.F[i];
-    double rtol = fmin(0.1, sqrt(cb_nrm2(w->sys.F, w->n) / fmax(w->scale.norm_q, DBL_MIN)));
+    double rtol = w->krylov ? forcing(w)
+                            : fmin(0.1, sqrt(cb_nrm2(w->sys.F, w->n) / fmax(w->scale.norm_q, DBL_MIN)));
     long it = nsn_gmres(&w->sys, lambda, w->scratch, w->dp, rtol, NSN_GMRES_RESTART,
                         w->par.gmres_max, cnt);
     if (it < 0)
@@ -570,6 +589,7 @@ static void restart(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work 
 {
     w->lambda_boost = 1.0;
     w->fails = 0;
+    w->f_prev = 0.0;
     w->k0 = k;
     w->sys_at_p = 0;
     memset(w->psi_hist, 0, sizeof w->psi_hist);
@@ -730,6 +750,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
     w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
     w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
+    w->f_prev = w->eta_prev = 0.0;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
