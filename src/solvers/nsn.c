@@ -99,6 +99,7 @@ typedef struct {
     double w_scale;
     int krylov;             /* the Krylov route (nsn_internal.h: nsn_direct_new_auto) */
     double f_prev, eta_prev; /* its forcing term: ‖F‖ and η of the last step (0: none yet) */
+    const cb_settings *run; /* the settings of the solve in progress (GMRES's time limit) */
     double *rho;            /* ρ_α of F */
     nsn_system sys;
     nsn_direct *direct;     /* NULL: GMRES (or, with small, not made yet) */
@@ -391,7 +392,7 @@ static int newton_direction(nsn_work *w, double lambda, cb_work *cnt)
     double rtol = w->krylov ? forcing(w)
                             : fmin(0.1, sqrt(cb_nrm2(w->sys.F, w->n) / fmax(w->scale.norm_q, DBL_MIN)));
     long it = nsn_gmres(&w->sys, lambda, w->scratch, w->dp, rtol, NSN_GMRES_RESTART,
-                        w->par.gmres_max, cnt);
+                        w->par.gmres_max, w->run, cnt);
     if (it < 0)
         return CB_ERR_NOMEM;
     cnt->local_iters += it;
@@ -750,7 +751,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
     w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
     w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
-    w->f_prev = w->eta_prev = 0.0;
+    w->f_prev = w->eta_prev = 0.0, w->run = s;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);

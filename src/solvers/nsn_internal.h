@@ -112,8 +112,9 @@ int nsn_small_block_diagonal(const cb_problem *prob);
 
 /* Restarted GMRES(m) on (H + λ I) x = b through the W kernels (any storage), preconditioned by
  * the inverse diagonal blocks (H_αα + λ I)⁻¹; x starts at 0. Returns the iterations done, −1
- * when out of memory; stops at ‖r‖ ≤ rtol ‖b‖ or max_iter. */
+ * when out of memory; stops at ‖r‖ ≤ rtol ‖b‖, max_iter, or when budget's time is up
+ * (cb_time_up; budget NULL: never), x the iterate so far. */
 long nsn_gmres(const nsn_system *sys, double lambda, const double *b, double *x, double rtol,
-               int restart, long max_iter, cb_work *cnt);
+               int restart, long max_iter, const cb_settings *budget, cb_work *cnt);
 
 #endif
