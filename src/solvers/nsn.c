@@ -19,6 +19,12 @@
  * (cb_info.phases: nsn, then nsgs with its sweeps), added into the totals. The stopping test is
  * the judge's (first_order.h), not ‖F‖.
  *
+ * The Krylov route (linear=krylov, or auto when CHOLMOD's analysis of the contact graph counts
+ * too many flops for a factor: nsn_internal.h): nsgs sweeps to a judged error of
+ * NSN_KRYLOV_START first, then the steps by GMRES with an Eisenstat–Walker tolerance and the
+ * shift scaled by NSN_KRYLOV_REG (without it, a shift far above the small eigenvalues of a
+ * pile's W makes every step remove only a sliver of the residual).
+ *
  * smoothing=auto (the default with formulation=ac) runs the plain method first, and when its
  * error has not fallen tenfold in NSN_STALL_WINDOW steps or NSN_PLAIN_FAILS line searches in a
  * row failed, the smoothing phase below from the starting point (once), with its nsgs
@@ -98,7 +104,7 @@ typedef struct {
     cb_judge_scale scale; /* the judge's data scales */
     double w_scale;
     int krylov;             /* the Krylov route (nsn_internal.h: nsn_direct_new_auto) */
-    double f_prev, eta_prev; /* its forcing term: ‖F‖ and η of the last step (0: none yet) */
+    double f_prev;          /* its forcing term: ‖F‖ at the last step (0: none yet) */
     const cb_settings *run; /* the settings of the solve in progress (GMRES's time limit) */
     double *rho;            /* ρ_α of F */
     nsn_system sys;
@@ -357,17 +363,13 @@ static double merit(const nsn_work *w, const double *F)
 }
 
 /* The Krylov route's GMRES tolerance (Eisenstat & Walker 1996, choice 2): η = γ (‖F_k‖ /
- * ‖F_{k−1}‖)², at least γ η_{k−1}² when that exceeds 0.1, at most NSN_EW_MAX: loose far from
- * the solution, tight as Newton converges. */
+ * ‖F_{k−1}‖)², at most NSN_EW_MAX (the first step's): loose far from the solution, tight as
+ * Newton converges (its safeguard γ η_{k−1}² never binds below NSN_EW_MAX = 0.1). */
 static double forcing(nsn_work *w)
 {
-    double f = cb_nrm2(w->sys.F, w->n), eta = NSN_EW_MAX;
-    if (w->f_prev > 0) {
-        double r = f / w->f_prev, floor = NSN_EW_GAMMA * w->eta_prev * w->eta_prev;
-        eta = NSN_EW_GAMMA * r * r;
-        eta = fmin(NSN_EW_MAX, floor > 0.1 ? fmax(eta, floor) : eta);
-    }
-    w->f_prev = f, w->eta_prev = eta;
+    double f = cb_nrm2(w->sys.F, w->n), r = w->f_prev > 0 ? f / w->f_prev : 1.0;
+    double eta = w->f_prev > 0 ? fmin(NSN_EW_MAX, NSN_EW_GAMMA * r * r) : NSN_EW_MAX;
+    w->f_prev = f;
     return eta;
 }
 
@@ -751,7 +753,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
     w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
     w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
-    w->f_prev = w->eta_prev = 0.0, w->run = s;
+    w->f_prev = 0.0, w->run = s;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);

@@ -3,7 +3,8 @@
  * not depend on the CPU or the BLAS kernel; AMD ordering, or on large contact graphs METIS
  * nested dissection of the contact blocks when it fills less), and a matrix-free restarted GMRES through the W
  * kernels (factored storage, or when the direct solver fails) with block-Jacobi
- * preconditioning. */
+ * preconditioning. With linear=auto, the same analysis of the contact graph decides when no
+ * factorisation is made at all (nsn_direct_new_auto: nsn's Krylov route). */
 #include "nsn_internal.h"
 
 #include <cholmod.h>
