@@ -19,6 +19,12 @@
  * (cb_info.phases: nsn, then nsgs with its sweeps), added into the totals. The stopping test is
  * the judge's (first_order.h), not ‖F‖.
  *
+ * The Krylov route (linear=krylov, or auto when CHOLMOD's analysis of the contact graph counts
+ * too many flops for a factor: nsn_internal.h): nsgs sweeps to a judged error of
+ * NSN_KRYLOV_START first, then the steps by GMRES with an Eisenstat–Walker tolerance and the
+ * shift scaled by NSN_KRYLOV_REG (without it, a shift far above the small eigenvalues of a
+ * pile's W makes every step remove only a sliver of the residual).
+ *
  * smoothing=auto (the default with formulation=ac) runs the plain method first, and when its
  * error has not fallen tenfold in NSN_STALL_WINDOW steps or NSN_PLAIN_FAILS line searches in a
  * row failed, the smoothing phase below from the starting point (once), with its nsgs
@@ -59,6 +65,11 @@
 #define NSN_LAMBDA_GROW 10.0  /* λ multiplier after a failed step or a singular factorisation */
 #define NSN_MAX_FACTOR_TRIES 6
 #define NSN_GMRES_RESTART 30
+#define NSN_KRYLOV_REG 1e-4   /* Krylov route: λ's scale × this (a shift of 1e-2 stalls piles) */
+#define NSN_KRYLOV_START 0.1  /* Krylov route: nsgs sweeps from p_0 to this judged error, */
+#define NSN_KRYLOV_SWEEPS 50  /* … at most this many */
+#define NSN_EW_GAMMA 0.9      /* Krylov route: Eisenstat–Walker forcing (choice 2) γ, */
+#define NSN_EW_MAX 0.1        /* η at most (and the first step's) */
 #define NSN_SMOOTH_ETA 0.3    /* ε path: ε is divided once ‖F_ε‖/√nc ≤ η ε */
 #define NSN_SMOOTH_DIV 10.0   /* … by this */
 #define NSN_SMOOTH_CUTS 60    /* at most this many divisions per step */
@@ -76,7 +87,7 @@ enum { NSN_SMOOTH_OFF, NSN_SMOOTH_ON, NSN_SMOOTH_AUTO };
 
 typedef struct {
     int ac;               /* formulation=ac: ρ_α = 1/‖W_αα‖ */
-    int linear;           /* 0 auto, 1 klu, 2 gmres */
+    int linear;           /* 0 auto, 1 klu, 2 gmres, 3 krylov (the Krylov route) */
     double reg;           /* λ scale */
     long gmres_max;       /* GMRES iterations per Newton step */
     long sweeps;          /* nsgs sweeps of the safeguard */
@@ -92,6 +103,9 @@ typedef struct {
     nsn_params par;
     cb_judge_scale scale; /* the judge's data scales */
     double w_scale;
+    int krylov;             /* the Krylov route (nsn_internal.h: nsn_direct_new_auto) */
+    double f_prev;          /* its forcing term: ‖F‖ at the last step (0: none yet) */
+    const cb_settings *run; /* the settings of the solve in progress (GMRES's time limit) */
     double *rho;            /* ρ_α of F */
     nsn_system sys;
     nsn_direct *direct;     /* NULL: GMRES (or, with small, not made yet) */
@@ -130,7 +144,10 @@ static const cb_option_spec nsn_options[] = {
                           "F_n = p_n - max(0, x_n), F_i = p_i - P_{disk(mu_i max(0, x_n))}(x_i); "
                           "natural: F = p - P_K(p - yhat), yhat with the De Saxce term"},
     {"linear", "auto", "Newton system solver: klu (sparse LU, dense/BSR W) | gmres (matrix-free, "
-                       "any storage) | auto (klu unless W is factored)"},
+                       "any storage) | krylov (the Krylov route: nsgs sweeps to error 0.1 first, "
+                       "then GMRES steps with the shift scaled by 1e-4) | auto (klu unless W is "
+                       "factored or, from 2000 contacts, the factor would cost more than 100 "
+                       "flops per entry of the Newton matrix: then krylov)"},
     {"reg", "1e-2", "Levenberg-Marquardt shift lambda = reg min(1, error) mean(rho ||W_aa||), >= 0"},
     {"gmres_max", "200", "GMRES iterations per Newton step (>= 1)"},
     {"fallback_sweeps", "0", "nsgs sweeps when the line search fails (>= 0; 0: no nsgs, only "
@@ -155,8 +172,10 @@ static int parse_options(const cb_settings *s, nsn_params *p, cb_error *err)
     const char *ho = rc == CB_OK ? cb_option_get(s, nsn_options, "handover") : "";
     if (rc == CB_OK && strcmp(f, "natural") && strcmp(f, "ac"))
         rc = cb_fail(err, CB_ERR_INPUT, "option formulation: '%s' is not natural or ac", f);
-    if (rc == CB_OK && strcmp(l, "auto") && strcmp(l, "klu") && strcmp(l, "gmres"))
-        rc = cb_fail(err, CB_ERR_INPUT, "option linear: '%s' is not auto, klu or gmres", l);
+    if (rc == CB_OK && strcmp(l, "auto") && strcmp(l, "klu") && strcmp(l, "gmres") &&
+        strcmp(l, "krylov"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option linear: '%s' is not auto, klu, gmres or krylov",
+                     l);
     if (rc == CB_OK && strcmp(sm, "auto") && strcmp(sm, "on") && strcmp(sm, "off"))
         rc = cb_fail(err, CB_ERR_INPUT, "option smoothing: '%s' is not auto, on or off", sm);
     if (rc == CB_OK && strcmp(ho, "ipm") && strcmp(ho, "none"))
@@ -168,7 +187,7 @@ static int parse_options(const cb_settings *s, nsn_params *p, cb_error *err)
     if (rc == CB_OK)
         rc = cb_option_int(s, nsn_options, "fallback_sweeps", 0, 1000000, &p->sweeps, err);
     p->ac = !strcmp(f, "ac");
-    p->linear = !strcmp(l, "klu") ? 1 : !strcmp(l, "gmres") ? 2 : 0;
+    p->linear = !strcmp(l, "klu") ? 1 : !strcmp(l, "gmres") ? 2 : !strcmp(l, "krylov") ? 3 : 0;
     p->smooth = !p->ac || !strcmp(sm, "off") ? NSN_SMOOTH_OFF
                 : !strcmp(sm, "on")             ? NSN_SMOOTH_ON
                                                 : NSN_SMOOTH_AUTO;
@@ -211,7 +230,8 @@ static void nsn_cleanup(void *work)
 }
 
 /* ρ_α = 1/‖W_αα‖∞ for formulation=ac (1 when the block is zero), 1 for natural; s_W = mean
- * ρ_α ‖W_αα‖∞ (the drift detector takes the judge's diag_mean). */
+ * ρ_α ‖W_αα‖∞, × NSN_KRYLOV_REG on the Krylov route (the drift detector takes the judge's
+ * diag_mean). */
 static void scales(nsn_work *w)
 {
     const cb_problem *prob = w->prob;
@@ -221,7 +241,7 @@ static void scales(nsn_work *w)
         w->rho[a] = w->par.ac && nrm > 0 ? 1.0 / nrm : 1.0;
         sum += w->rho[a] * nrm;
     }
-    w->w_scale = sum > 0 ? sum / prob->nc : 1.0;
+    w->w_scale = (sum > 0 ? sum / prob->nc : 1.0) * (w->krylov ? NSN_KRYLOV_REG : 1.0);
 }
 
 /* The small path fits prob: few contacts, the dense LU's order, assembled W, and options that
@@ -230,7 +250,7 @@ static void scales(nsn_work *w)
 static int small_fits(const cb_problem *prob, const nsn_params *par)
 {
     return prob->nc <= NSN_SMALL_NC && cb_problem_n(prob) <= NSN_DENSE_MAX &&
-           prob->storage != CB_STORAGE_FACTORED && par->ac && par->linear != 2 &&
+           prob->storage != CB_STORAGE_FACTORED && par->ac && par->linear < 2 &&
            par->smooth == NSN_SMOOTH_AUTO && par->sweeps == 0;
 }
 
@@ -259,6 +279,15 @@ static nsn_work *alloc_work(const cb_problem *prob, const nsn_params *par)
     return w;
 }
 
+/* The Krylov route: no direct solver, GMRES, the shift scaled by NSN_KRYLOV_REG (scales). */
+static void krylov_route(nsn_work *w)
+{
+    nsn_direct_free(w->direct);
+    w->direct = NULL;
+    w->krylov = 1;
+    scales(w);
+}
+
 static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
 {
     nsn_params par;
@@ -276,11 +305,13 @@ static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, 
     w->small_diag = w->small && nsn_small_block_diagonal(prob);
     scales(w);
     cb_judge_scale_of(prob, &w->scale);
-    if (!w->small && par.linear != 2 && prob->storage != CB_STORAGE_FACTORED &&
-        (rc = nsn_direct_new(prob, &w->direct, err)) != CB_OK) {
+    if (!w->small && par.linear < 2 && prob->storage != CB_STORAGE_FACTORED &&
+        (rc = nsn_direct_new_auto(prob, par.linear == 0, &w->direct, err)) != CB_OK) {
         nsn_cleanup(w);
         return rc;
     }
+    if (par.linear == 3 || (w->direct && nsn_direct_krylov(w->direct)))
+        krylov_route(w);
     *work = w;
     return CB_OK;
 }
@@ -331,6 +362,17 @@ static double merit(const nsn_work *w, const double *F)
     return 0.5 * nf * nf;
 }
 
+/* The Krylov route's GMRES tolerance (Eisenstat & Walker 1996, choice 2): η = γ (‖F_k‖ /
+ * ‖F_{k−1}‖)², at most NSN_EW_MAX (the first step's): loose far from the solution, tight as
+ * Newton converges (its safeguard γ η_{k−1}² never binds below NSN_EW_MAX = 0.1). */
+static double forcing(nsn_work *w)
+{
+    double f = cb_nrm2(w->sys.F, w->n), r = w->f_prev > 0 ? f / w->f_prev : 1.0;
+    double eta = w->f_prev > 0 ? fmin(NSN_EW_MAX, NSN_EW_GAMMA * r * r) : NSN_EW_MAX;
+    w->f_prev = f;
+    return eta;
+}
+
 /* Δ = −(H + λ I)⁻¹ F: KLU when there is a direct solver (λ grows while the matrix is
  * singular), else (or when that fails) GMRES. Counts linear iterations in local_iters. */
 static int newton_direction(nsn_work *w, double lambda, cb_work *cnt)
@@ -349,9 +391,10 @@ static int newton_direction(nsn_work *w, double lambda, cb_work *cnt)
     }
     for (size_t i = 0; i < w->n; i++)
         w->scratch[i] = -w->sys.F[i];
-    double rtol = fmin(0.1, sqrt(cb_nrm2(w->sys.F, w->n) / fmax(w->scale.norm_q, DBL_MIN)));
+    double rtol = w->krylov ? forcing(w)
+                            : fmin(0.1, sqrt(cb_nrm2(w->sys.F, w->n) / fmax(w->scale.norm_q, DBL_MIN)));
     long it = nsn_gmres(&w->sys, lambda, w->scratch, w->dp, rtol, NSN_GMRES_RESTART,
-                        w->par.gmres_max, cnt);
+                        w->par.gmres_max, w->run, cnt);
     if (it < 0)
         return CB_ERR_NOMEM;
     cnt->local_iters += it;
@@ -549,6 +592,7 @@ static void restart(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work 
 {
     w->lambda_boost = 1.0;
     w->fails = 0;
+    w->f_prev = 0.0;
     w->k0 = k;
     w->sys_at_p = 0;
     memset(w->psi_hist, 0, sizeof w->psi_hist);
@@ -654,6 +698,24 @@ static int handover(nsn_work *w, const cb_settings *s, cb_solution *sol, cb_info
     return rc;
 }
 
+/* The Krylov route's start: nsgs sweeps from p (the safeguard's work and phase) down to the
+ * judged error NSN_KRYLOV_START, NSN_KRYLOV_SWEEPS at most; p_0, y and res from there. */
+static int krylov_start(nsn_work *w, const cb_settings *s, double *p, cb_fo_residual *res,
+                        cb_work *cnt, cb_error *err)
+{
+    int st, rc = safeguard_work(w, s, err);
+    if (rc == CB_OK)
+        rc = nsgs_run(w, s, p, NSN_KRYLOV_SWEEPS, fmax(s->tol, NSN_KRYLOV_START), &st, err);
+    if (rc != CB_OK)
+        return rc;
+    memcpy(w->p0, p, w->n * sizeof *p);
+    cb_problem_y(w->prob, p, w->y);
+    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
+    cb_fo_residual_eval(w->prob, p, w->y, &w->scale, res, cnt);
+    w->err_hist[0] = res->err;
+    return CB_OK;
+}
+
 /* The small path first (nsn_small.c); *solved = 1 when it converged. Else p is back at the
  * start, its trace points are dropped (the full method's trace starts at iteration 0), and the
  * full method's direct solver is made at this first need. */
@@ -691,6 +753,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
     w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
     w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
+    w->f_prev = 0.0, w->run = s;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
     cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
@@ -701,6 +764,8 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     w->err_hist[0] = res.err;
     if (cb_info_trace(info, s, 0, t0, res.err) != CB_OK)
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
+    if (w->krylov && (rc0 = krylov_start(w, s, sol->p, &res, &info->work, err)) != CB_OK)
+        return rc0;
     cb_step_cost_start(&cost, s, w->n);
     for (int k = 1; k <= s->max_iter && status < 0 && !w->hand; k++) {
         if (!cb_step_fits(s, &cost)) { /* a factorisation cannot be stopped: none that won't fit */

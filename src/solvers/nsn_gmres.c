@@ -15,6 +15,7 @@
 
 typedef struct {
     const nsn_system *sys;
+    const cb_settings *budget; /* stop when its time is up (NULL: never) */
     double lambda;
     int m;              /* restart length */
     size_t n;
@@ -136,6 +137,12 @@ static void gm_free(gm_ctx *x)
     free(x->z), free(x->w), free(x->scratch), free(x->pinv), free(x->piv);
 }
 
+/* 1 when the run's budget is spent. */
+static int time_up(const gm_ctx *c)
+{
+    return c->budget && cb_time_up(c->budget);
+}
+
 /* One cycle from the current x: r = b − M x, then up to m Arnoldi steps. */
 static int cycle(gm_ctx *c, const double *b, double *x, double target, long *it, long max_iter,
                  cb_work *cnt)
@@ -151,7 +158,7 @@ static int cycle(gm_ctx *c, const double *b, double *x, double target, long *it,
     memset(c->g, 0, (size_t)(c->m + 1) * sizeof *c->g);
     c->g[0] = beta;
     int k = 0, done = 0;
-    while (k < c->m && *it < max_iter && !done) {
+    while (k < c->m && *it < max_iter && !done && !time_up(c)) {
         done = arnoldi(c, k, cnt) <= target;
         k++, (*it)++;
     }
@@ -160,11 +167,11 @@ static int cycle(gm_ctx *c, const double *b, double *x, double target, long *it,
 }
 
 long nsn_gmres(const nsn_system *sys, double lambda, const double *b, double *x, double rtol,
-               int restart, long max_iter, cb_work *cnt)
+               int restart, long max_iter, const cb_settings *budget, cb_work *cnt)
 {
     gm_ctx c;
     memset(&c, 0, sizeof c);
-    c.sys = sys, c.lambda = lambda, c.n = sys->n;
+    c.sys = sys, c.budget = budget, c.lambda = lambda, c.n = sys->n;
     c.m = restart < 1 ? 1 : (restart > 64 ? 64 : restart);
     long it = 0;
     memset(x, 0, sys->n * sizeof *x);
@@ -174,7 +181,7 @@ long nsn_gmres(const nsn_system *sys, double lambda, const double *b, double *x,
     }
     factor_diagonal(&c, cnt);
     double target = rtol * cb_nrm2(b, sys->n);
-    while (it < max_iter && !cycle(&c, b, x, target, &it, max_iter, cnt))
+    while (it < max_iter && !time_up(&c) && !cycle(&c, b, x, target, &it, max_iter, cnt))
         ;
     gm_free(&c);
     return it;

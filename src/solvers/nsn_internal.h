@@ -50,6 +50,13 @@ void nsn_system_apply(const nsn_system *sys, double lambda, const double *v, dou
  * in compressed columns from W's block pattern (the pattern is fixed: analysed once, KLU). */
 typedef struct nsn_direct nsn_direct;
 int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err);
+/* linear=auto: as nsn_direct_new, but with may_krylov, when CHOLMOD's symbolic analysis of
+ * the contact graph (from NSN_ND_MIN_NC contacts) counts more than NSN_KRYLOV_FLOPS flops of a
+ * factorisation per entry of the Newton matrix, no KLU analysis is made and
+ * nsn_direct_krylov(*out) is 1: the caller takes the Krylov route (GMRES) instead. */
+#define NSN_KRYLOV_FLOPS 100.0
+int nsn_direct_new_auto(const cb_problem *prob, int may_krylov, nsn_direct **out, cb_error *err);
+int nsn_direct_krylov(const nsn_direct *s);
 /* After prob's data changed (CB_CHANGED_* flags): *s as nsn_direct_new would make it, keeping
  * its symbolic analysis unless a dense W's block pattern changed (*s may be replaced). */
 int nsn_direct_update(nsn_direct **s, const cb_problem *prob, unsigned changed, cb_error *err);
@@ -105,8 +112,9 @@ int nsn_small_block_diagonal(const cb_problem *prob);
 
 /* Restarted GMRES(m) on (H + λ I) x = b through the W kernels (any storage), preconditioned by
  * the inverse diagonal blocks (H_αα + λ I)⁻¹; x starts at 0. Returns the iterations done, −1
- * when out of memory; stops at ‖r‖ ≤ rtol ‖b‖ or max_iter. */
+ * when out of memory; stops at ‖r‖ ≤ rtol ‖b‖, max_iter, or when budget's time is up
+ * (cb_time_up; budget NULL: never), x the iterate so far. */
 long nsn_gmres(const nsn_system *sys, double lambda, const double *b, double *x, double rtol,
-               int restart, long max_iter, cb_work *cnt);
+               int restart, long max_iter, const cb_settings *budget, cb_work *cnt);
 
 #endif

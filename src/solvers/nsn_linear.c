@@ -3,7 +3,8 @@
  * not depend on the CPU or the BLAS kernel; AMD ordering, or on large contact graphs METIS
  * nested dissection of the contact blocks when it fills less), and a matrix-free restarted GMRES through the W
  * kernels (factored storage, or when the direct solver fails) with block-Jacobi
- * preconditioning. */
+ * preconditioning. With linear=auto, the same analysis of the contact graph decides when no
+ * factorisation is made at all (nsn_direct_new_auto: nsn's Krylov route). */
 #include "nsn_internal.h"
 
 #include <cholmod.h>
@@ -32,6 +33,8 @@ struct nsn_direct {
     klu_symbolic *sym;
     klu_numeric *num;
     nsn_dense *dense;    /* n ≤ NSN_DENSE_MAX: the dense backend instead of KLU (nsn_dense.c) */
+    double flops;        /* CHOLMOD's flop count of the contact graph's factor × d³ (0: none) */
+    int may_krylov;      /* linear=auto: no KLU analysis when flops says the Krylov route */
 };
 
 /* The W block (α, β) of a dense or BSR problem, or NULL when it is absent or all zero
@@ -55,10 +58,61 @@ static const double *w_block(const cb_problem *prob, int a, int b, double *buf)
     return nonzero ? buf : NULL;
 }
 
+/* Append (row a, block w) to block column b unless row a is there already (a repeated BSR
+ * column: the first block counts, as in w_block); last[b] = the last row appended. With
+ * fill = 0 only counts. */
+static void bsr_append(nsn_direct *s, int *next, int *last, int a, int b, const double *w,
+                       int fill)
+{
+    if (last[b] == a)
+        return;
+    last[b] = a;
+    if (fill)
+        s->brow[next[b]] = a, s->wblk[next[b]] = w;
+    next[b]++;
+}
+
+/* block_pattern for BSR storage by a transposition of the block rows (O(nnz), rows ascending
+ * in each column as in the dense scan): the same pattern and blocks. */
+static int bsr_block_pattern(nsn_direct *s)
+{
+    const cb_problem *prob = s->prob;
+    int nc = s->nc, d = s->d, rc = CB_ERR_NOMEM;
+    int *next = cb_calloc(2 * (size_t)nc, sizeof *next), *last = next ? next + nc : NULL;
+    s->bptr = cb_calloc((size_t)nc + 1, sizeof *s->bptr);
+    for (int fill = 0; next && s->bptr && fill < 2; fill++) {
+        for (int b = 0; b < nc; b++)
+            next[b] = fill ? s->bptr[b] : 0, last[b] = -1;
+        for (int a = 0; a < nc; a++) {
+            int diag = 0;
+            for (int k = prob->bsr.row_ptr[a]; k < prob->bsr.row_ptr[a + 1]; k++) {
+                diag |= prob->bsr.col[k] == a;
+                bsr_append(s, next, last, a, prob->bsr.col[k],
+                           prob->bsr.val + (size_t)k * d * d, fill);
+            }
+            if (!diag)
+                bsr_append(s, next, last, a, a, NULL, fill);
+        }
+        if (fill)
+            break;
+        for (int b = 0; b < nc; b++)
+            s->bptr[b + 1] = s->bptr[b] + next[b];
+        s->brow = cb_calloc((size_t)s->bptr[nc] + 1, sizeof *s->brow);
+        s->wblk = cb_calloc((size_t)s->bptr[nc] + 1, sizeof *s->wblk);
+        if (!s->brow || !s->wblk)
+            break;
+        rc = CB_OK;
+    }
+    free(next);
+    return rc;
+}
+
 /* Block-column pattern (every diagonal block, and (α, β) where W_αβ ≠ 0) with the W blocks:
  * for dense storage the nonzero blocks are copied into s->dense_copy. */
 static int block_pattern(nsn_direct *s)
 {
+    if (s->prob->storage == CB_STORAGE_BSR)
+        return bsr_block_pattern(s);
     int nc = s->nc, d = s->d, cnt = 0;
     double buf[NSN_D2];
     s->bptr = cb_calloc((size_t)nc + 1, sizeof *s->bptr);
@@ -117,8 +171,9 @@ static int same_pattern(const nsn_direct *s, const nsn_direct *old)
 
 /* Block ordering of the contact graph (the upper triangle of the block pattern) by CHOLMOD:
  * AMD or METIS, whichever its symbolic analysis finds gives less fill in the Cholesky factor
- * of the symmetrised pattern. *nd = 1 and bperm (nc) set when METIS wins; 0: keep KLU's AMD. */
-static int nd_block_order(const nsn_direct *s, int *bperm, int *nd)
+ * of the symmetrised pattern. *nd = 1 and bperm (nc) set when METIS wins; 0: keep KLU's AMD.
+ * s->flops = the winner's flop count × d³ (scalar flops of a Cholesky factor of that order). */
+static int nd_block_order(nsn_direct *s, int *bperm, int *nd)
 {
     cholmod_common cm;
     cholmod_start(&cm);
@@ -129,6 +184,7 @@ static int nd_block_order(const nsn_direct *s, int *bperm, int *nd)
     cholmod_factor *L = cholmod_analyze(&A, &cm);
     int rc = L ? CB_OK : CB_ERR_NOMEM;
     *nd = L && cm.method[cm.selected].ordering == CHOLMOD_METIS;
+    s->flops = L ? cm.method[cm.selected].fl * s->d * s->d * s->d : 0.0;
     if (*nd)
         memcpy(bperm, L->Perm, (size_t)s->nc * sizeof *bperm);
     cholmod_free_factor(&L, &cm);
@@ -137,13 +193,17 @@ static int nd_block_order(const nsn_direct *s, int *bperm, int *nd)
 }
 
 /* KLU's symbolic analysis of s: for nc ≥ NSN_ND_MIN_NC the contact blocks in nested-dissection
- * order when that has less fill (contact graphs with small separators: piles), else AMD. */
+ * order when that has less fill (contact graphs with small separators: piles), else AMD; none
+ * (NULL) when the flop count says the Krylov route (nsn_direct_krylov). */
 static klu_symbolic *analyse(nsn_direct *s)
 {
     int nd = 0, *bperm = s->nc >= NSN_ND_MIN_NC ? cb_calloc((size_t)s->nc, sizeof *bperm) : NULL;
     int *perm = bperm ? cb_calloc((size_t)s->n, sizeof *perm) : NULL;
     klu_symbolic *sym = NULL;
-    if (perm && nd_block_order(s, bperm, &nd) == CB_OK && nd) {
+    int ordered = perm && nd_block_order(s, bperm, &nd) == CB_OK;
+    if (ordered && nsn_direct_krylov(s)) {
+        nd = 1;
+    } else if (ordered && nd) {
         for (int b = 0; b < s->nc; b++)
             for (int c = 0; c < s->d; c++)
                 perm[b * s->d + c] = bperm[b] * s->d + c;
@@ -156,23 +216,24 @@ static klu_symbolic *analyse(nsn_direct *s)
 }
 
 /* The matrix of prob; its symbolic analysis taken from old (then cleared) when the pattern is
- * old's, else analysed (analyse). */
-static int direct_new(const cb_problem *prob, nsn_direct *old, nsn_direct **out, cb_error *err)
+ * old's, else analysed (analyse; none when may_krylov and the analysis says the Krylov route). */
+static int direct_new(const cb_problem *prob, nsn_direct *old, int may_krylov, nsn_direct **out,
+                      cb_error *err)
 {
     nsn_direct *s = cb_calloc(1, sizeof *s);
     *out = NULL;
     if (!s)
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory");
-    s->prob = prob;
+    s->prob = prob, s->may_krylov = may_krylov;
     s->nc = prob->nc, s->d = prob->d, s->n = prob->nc * prob->d;
     klu_defaults(&s->common);
     int rc = block_pattern(s) == CB_OK && scalar_pattern(s) == CB_OK ? CB_OK : CB_ERR_NOMEM;
     if (rc == CB_OK && same_pattern(s, old)) {
         s->sym = old->sym;
         old->sym = NULL;
-    } else if (rc == CB_OK && !(s->sym = analyse(s))) {
+    } else if (rc == CB_OK && !(s->sym = analyse(s)) && !nsn_direct_krylov(s)) {
         rc = CB_ERR_NOMEM;
-    } else if (rc == CB_OK) {
+    } else if (rc == CB_OK && s->sym) {
         cb_analysis_count();
     }
     if (rc != CB_OK) {
@@ -226,10 +287,23 @@ int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_wo
     return !s->num || s->common.status != KLU_OK ? 1 : 0;
 }
 
+int nsn_direct_krylov(const nsn_direct *s)
+{
+    size_t nnz = s->bptr ? (size_t)s->bptr[s->nc] * s->d * s->d : 0;
+    return s->may_krylov && nnz > 0 && s->flops > NSN_KRYLOV_FLOPS * (double)nnz;
+}
+
+int nsn_direct_new_auto(const cb_problem *prob, int may_krylov, nsn_direct **out, cb_error *err)
+{
+    if (prob->nc * prob->d > NSN_DENSE_MAX)
+        return direct_new(prob, NULL, may_krylov, out, err);
+    return nsn_direct_new(prob, out, err);
+}
+
 int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err)
 {
     if (prob->nc * prob->d > NSN_DENSE_MAX)
-        return direct_new(prob, NULL, out, err);
+        return direct_new(prob, NULL, 0, out, err);
     nsn_direct *s = cb_calloc(1, sizeof *s); /* small: the dense backend, no KLU */
     if (s)
         s->prob = prob, s->nc = prob->nc, s->d = prob->d, s->n = prob->nc * prob->d;
@@ -254,7 +328,7 @@ int nsn_direct_update(nsn_direct **s, const cb_problem *prob, unsigned changed, 
     old->prob = prob;
     if (!(changed & CB_CHANGED_W) || prob->storage == CB_STORAGE_BSR)
         return CB_OK; /* BSR: the blocks are read in place, the pattern is row_ptr/col */
-    int rc = direct_new(prob, old, &fresh, err);
+    int rc = direct_new(prob, old, 0, &fresh, err);
     if (rc != CB_OK)
         return rc;
     nsn_direct_free(old);
