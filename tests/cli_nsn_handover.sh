@@ -12,12 +12,6 @@
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 LIMIT=120 # CPU seconds a run: generous (the default needs a few on an idle machine)
 
-# json_field KEY: the value of the top-level "KEY" of the JSON object in $tmp/out.
-json_field() { /usr/bin/python3 -c 'import json, sys
-v = json.load(open(sys.argv[2])).get(sys.argv[1], "")
-print(str(v).lower() if isinstance(v, bool) else v)' "$1" "$tmp/out" 2>/dev/null; }
-# phase_iters SOLVER: the iterations of the phase of SOLVER in $tmp/out (empty when absent).
-phase_iters() { grep -o "{\"solver\":\"$1\",\"iterations\":[0-9]*" "$tmp/out" | sed 's/.*://'; }
 
 run "$bin" generate random --kind coulomb3d --nc 4 --seed 1 -o "$tmp/small.dat"
 run "$bin" solve "$tmp/small.dat" --solver nsn --option handover=maybe

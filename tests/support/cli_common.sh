@@ -12,6 +12,12 @@ trap 'rm -rf "$tmp"' EXIT
 # run CMD...: run it with stdin from /dev/null, stdout in $tmp/out, stderr in $tmp/err, exit
 # status in rc (RUNNER prefixed).
 run() { rc=0; $runner "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?; }
+# json_field KEY: the value of the top-level "KEY" of the JSON object in $tmp/out.
+json_field() { /usr/bin/python3 -c 'import json, sys
+v = json.load(open(sys.argv[2])).get(sys.argv[1], "")
+print(str(v).lower() if isinstance(v, bool) else v)' "$1" "$tmp/out" 2>/dev/null; }
+# phase_iters SOLVER: the iterations of the phase of SOLVER in $tmp/out (empty when absent).
+phase_iters() { grep -o "{\"solver\":\"$1\",\"iterations\":[0-9]*" "$tmp/out" | sed 's/.*://'; }
 # check NAME CONDITION: count a pass, or print the failure with the last command's outputs.
 check() {
   if eval "$2"; then pass=$((pass + 1)); else
