@@ -5,9 +5,9 @@
  * Outer iteration k solves the regularised problem (W + ρ I, q − ρ p_k) — nonsingular for
  * ρ > 0 — with SOLVER warm-started from p_k, to the tolerance INNER · e_k (e_k the judged error of
  * p_k on the original problem, at least 1e-10), and takes its answer as p_{k+1}; ρ = RHO · w̄
- * (w̄ = the judge's mean ‖W_αα‖∞), multiplied by DECAY after each outer iteration. It stops at
- * the judged error 1e-8, after OUTER iterations or when LIMIT CPU seconds are spent (each
- * inner solve gets what is left). One line per outer iteration: the inner solver's status,
+ * (w̄ = the judge's mean ‖W_αα‖∞), multiplied by DECAY > 0 after each outer iteration (DECAY < 0:
+ * adaptive, next_factor). It stops at the judged error 1e-8, after OUTER iterations or when
+ * LIMIT CPU seconds are spent (each inner solve gets what is left). One line per outer iteration: the inner solver's status,
  * iterations and judged error on the regularised problem, the judged error of p_{k+1} on the
  * original problem, ‖p‖ in units of ‖q‖/w̄ (a drift along K ∩ null(W) makes it grow) and the
  * process CPU seconds so far.
