@@ -145,24 +145,26 @@ static int contact_direction(const contact_state *x, const double *Waa, int d, d
     return 0;
 }
 
-/* Contact a (data W_αα, q the contact's q̄) in closed form when W_αα is diagonal with one value
- * w_i on each disk block i of the cone (w > 0): the normal row is uncoupled, so p_N = max(0, −q_N/w_N) (y_N = 0 in contact), and
- * each block p_i = P_{B(μ_i p_N)}(−q_i/w_i): y_i = w_i (p_i + q_i/w_i) is then 0 inside the disk
- * and opposite p_i on its edge (Coulomb's law per block; ŷ_N = Σ μ_i ‖y_i‖ makes p ⟂ ŷ ∈ K*).
- * With exact = 0, W_αα's diagonal alone (w_i the mean over block i): Newton's starting point.
- * 0 (p unchanged) when W_αα is not of that form. */
+/* Contact a (data W_αα, q the contact's q̄) from W_αα's diagonal alone (w_i the mean over disk
+ * block i, w > 0): the normal row taken as uncoupled, p_N = max(0, −q_N/w_N) (y_N = 0 in
+ * contact), and each block p_i = P_{B(μ_i p_N)}(−q_i/w_i): y_i = w_i (p_i + q_i/w_i) is then 0
+ * inside the disk and opposite p_i on its edge (Coulomb's law per block; ŷ_N = Σ μ_i ‖y_i‖
+ * makes p ⟂ ŷ ∈ K*). Into p: 1 when that is the exact answer (W_αα diagonal with one value on
+ * each disk block), 0 when it is Newton's starting point, −1 (p unchanged) when a diagonal
+ * entry is not positive or an entry not finite. */
 static int diagonal_form(const cb_problem *prob, int a, const double *Waa, const double *q,
-                         int exact, double *p)
+                         double *p)
 {
-    int d = prob->d;
+    int d = prob->d, exact = 1;
     double out[CB_MAX_DIM];
     cb_friction f;
     cb_disk_cone c;
     for (int j = 0; j < d; j++)
-        for (int i = 0; i < d; i++)
-            if ((i == j ? !(Waa[i + j * d] > 0.0) : exact && Waa[i + j * d] != 0.0) ||
-                !isfinite(Waa[i + j * d]))
-                return 0;
+        for (int i = 0; i < d; i++) {
+            if ((i == j && !(Waa[i + j * d] > 0.0)) || !isfinite(Waa[i + j * d]))
+                return -1;
+            exact = exact && (i == j || Waa[i + j * d] == 0.0);
+        }
     cb_problem_friction(prob, a, &f);
     cb_disk_cone_of(prob->kind, &f, &c);
     double pn = fmax(0.0, -q[0] / Waa[0]);
@@ -171,8 +173,7 @@ static int diagonal_form(const cb_problem *prob, int a, const double *Waa, const
         int m = c.size[i];
         double w = Waa[off + off * d], z[2] = {0.0, 0.0}, R = c.mu[i] * pn;
         if (m == 2 && Waa[off + 1 + (off + 1) * d] != w) {
-            if (exact)
-                return 0;
+            exact = 0;
             w = 0.5 * (w + Waa[off + 1 + (off + 1) * d]);
         }
         for (int k = 0; k < m; k++)
@@ -183,7 +184,7 @@ static int diagonal_form(const cb_problem *prob, int a, const double *Waa, const
             out[off + k] = t * z[k];
     }
     memcpy(p, out, (size_t)d * sizeof *p);
-    return 1;
+    return exact;
 }
 
 /* 1 when the d entries of p are all zero (a cold start). */
@@ -239,14 +240,14 @@ static int contact_newton(const nsn_small *c, int a, const double *Waa, const do
 }
 
 /* q̄_α = q_α + Σ_{β≠α} W_αβ p_β: contact a's data with the others' p fixed (block row a of W p
- * less W_αα p_α; q_α itself when W is block diagonal). */
+ * less W_αα p_α; q_α itself when W is block diagonal or p = 0). */
 static void local_data(const nsn_small *c, int a, const double *Waa, const double *p,
                        double *qbar, cb_work *cnt)
 {
     const cb_problem *prob = c->sys->prob;
     int d = prob->d;
     const double *q = prob->q + (size_t)a * d, *pa = p + (size_t)a * d;
-    if (c->diag) {
+    if (c->diag || is_zero(p, (int)c->sys->n)) { /* no coupling, or nothing to couple yet */
         memcpy(qbar, q, (size_t)d * sizeof *q);
         return;
     }
@@ -262,8 +263,9 @@ static void local_data(const nsn_small *c, int a, const double *Waa, const doubl
 }
 
 /* Contact a of p solved with the others fixed (q̄_α): in closed form when W_αα is diagonal per
- * disk block, else by contact_newton from p_α (from the diagonal's answer when p_α = 0) to a
- * residual² ≤ e2max. The steps taken (p_α updated), or −1 when Newton failed (p unchanged). */
+ * disk block, p_α = 0 when q̄_N ≥ 0 (take-off), else by contact_newton from p_α (from the
+ * diagonal's answer when p_α = 0) to a residual² ≤ e2max. The steps taken (p_α updated), or
+ * −1 when Newton failed (p unchanged). */
 static int sweep_contact(const nsn_small *c, int a, double e2max, double *p, cb_work *cnt)
 {
     const cb_problem *prob = c->sys->prob;
@@ -272,12 +274,15 @@ static int sweep_contact(const nsn_small *c, int a, double e2max, double *p, cb_
     contact_state x;
     cb_problem_diag_block(prob, a, Waa);
     local_data(c, a, Waa, p, qbar, cnt);
-    memcpy(x.p, pa, (size_t)d * sizeof *pa);
-    if (!diagonal_form(prob, a, Waa, qbar, 1, x.p)) {
-        if (is_zero(x.p, d))
-            diagonal_form(prob, a, Waa, qbar, 0, x.p);
-        k = contact_newton(c, a, Waa, qbar, e2max, &x, cnt);
+    if (qbar[0] >= 0.0) { /* take-off: p_α = 0 zeroes F_α (every disk radius 0), y_α = q̄ ∈ K* */
+        memset(pa, 0, (size_t)d * sizeof *pa);
+        return 0;
     }
+    double start[CB_MAX_DIM];
+    int form = diagonal_form(prob, a, Waa, qbar, start);
+    memcpy(x.p, form == 1 || (form == 0 && is_zero(pa, d)) ? start : pa, (size_t)d * sizeof *pa);
+    if (form != 1)
+        k = contact_newton(c, a, Waa, qbar, e2max, &x, cnt);
     if (k >= 0)
         memcpy(pa, x.p, (size_t)d * sizeof *pa);
     return k;
