@@ -25,8 +25,10 @@
 #define NSN_SMALL_ARMIJO 1e-4    /* sufficient decrease σ: ψ(p + tΔ) ≤ (1 − 2σt) ψ(p) */
 #define NSN_SMALL_FAST 0.1       /* … checked by the judge's residual once ψ fell below this × ψ_prev */
 #define NSN_SMALL_SAFETY 0.9     /* contact by contact: each to this fraction of the tolerance */
-#define NSN_SMALL_SWEEPS 4       /* coupled W: block Gauss–Seidel sweeps before Newton, at most */
-#define NSN_SMALL_SWEEP_GAIN 0.1 /* … each cutting the judged error at least this much */
+#define NSN_SMALL_SWEEPS 4       /* coupled W: block Gauss–Seidel sweeps before Newton, at most, */
+#define NSN_SMALL_SWEEP_CLOSED 1 /* … tried when at most this many contacts have q_N < 0, */
+#define NSN_SMALL_SWEEP_GAIN 0.1 /* … each cutting the judged error at least this much, */
+#define NSN_SMALL_SWEEP_NEAR 1e-3 /* … and each ending with the judged error below this */
 
 /* ψ = ½‖F‖². */
 static double half_sq(const double *F, size_t n)
@@ -223,8 +225,9 @@ static int contact_newton(const nsn_small *c, int a, const double *Waa, const do
             return -1;
         double step = 1.0;
         for (int h = 0;; h++, step *= 0.5) {
-            if (h > NSN_SMALL_HALVINGS)
-                return -1;
+            if (h > NSN_SMALL_HALVINGS) /* no decrease: at rounding level, or Newton lost */
+                return !check && (cnt->projections++, cb_contact_residual2(prob->kind, &f, x->p,
+                                                                           x->y) <= e2max) ? k : -1;
             for (int i = 0; i < d; i++)
                 t.p[i] = x->p[i] + step * dp[i];
             local_y(Waa, d, t.p, q, t.y);
@@ -288,12 +291,24 @@ static int sweep_contact(const nsn_small *c, int a, double e2max, double *p, cb_
     return k;
 }
 
+/* The contacts with q_N < 0: those p = 0 leaves closing (y_N < 0). */
+static int closed_at_zero(const cb_problem *prob)
+{
+    int m = 0;
+    for (int a = 0; a < prob->nc; a++)
+        m += prob->q[(size_t)a * prob->d] < 0.0;
+    return m;
+}
+
 /* Contact by contact (block Gauss–Seidel with an exact local solve): each contact by
  * sweep_contact to a residual² ≤ (SAFETY tol ‖q‖)²/nc (with W block diagonal one sweep is the
  * answer: the whole is within the tolerance), then y = W p + q and the judge's test on the
- * whole after every sweep; coupled W: at most NSN_SMALL_SWEEPS sweeps, stopped when one does not
- * cut the judged error to NSN_SMALL_SWEEP_GAIN × the previous sweep's (Newton's turn). 1 when
- * converged, 0 when not, −1 out of memory for the trace (as nsn_small_solve). */
+ * whole after every sweep. Coupled W: tried only when at most NSN_SMALL_SWEEP_CLOSED contacts
+ * have q_N < 0 (one contact pushing, the others to open or not; where contacts push on each
+ * other Gauss–Seidel takes many sweeps, Newton a few steps); at most NSN_SMALL_SWEEPS sweeps,
+ * stopped (Newton's turn) when one ends above NSN_SMALL_SWEEP_NEAR or does not cut the judged
+ * error to NSN_SMALL_SWEEP_GAIN × the previous sweep's. 1 when converged, 0 when not, −1 out of
+ * memory for the trace (as nsn_small_solve). */
 static int solve_by_sweeps(const nsn_small *c, const cb_settings *s, cb_solution *sol,
                            cb_info *info)
 {
@@ -303,6 +318,8 @@ static int solve_by_sweeps(const nsn_small *c, const cb_settings *s, cb_solution
     double prev = INFINITY;
     cb_work *cnt = &info->work, uncounted = {0};
     cb_fo_residual res;
+    if (!c->diag && closed_at_zero(prob) > NSN_SMALL_SWEEP_CLOSED)
+        return 0;
     double t0 = s->trace ? cb_now() : 0.0;
     if (s->trace) { /* the start's error, for the trace only */
         cb_problem_y(prob, sol->p, c->y);
@@ -324,7 +341,8 @@ static int solve_by_sweeps(const nsn_small *c, const cb_settings *s, cb_solution
         int its = c->diag ? steps : k;
         if (cb_fo_stop_status(&res, 0.0, c->scale->norm_q, s, its, 0.0) == CB_STATUS_CONVERGED)
             break;
-        if (k >= sweeps || !(res.err <= NSN_SMALL_SWEEP_GAIN * prev))
+        if (k >= sweeps || !(res.err <= NSN_SMALL_SWEEP_GAIN * prev) ||
+            !(res.err <= NSN_SMALL_SWEEP_NEAR))
             return 0;
     }
     info->iterations = c->diag ? steps : k;
