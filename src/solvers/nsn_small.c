@@ -243,7 +243,7 @@ static int contact_newton(const nsn_small *c, int a, const double *Waa, const do
 }
 
 /* q̄_α = q_α + Σ_{β≠α} W_αβ p_β: contact a's data with the others' p fixed (block row a of W p
- * less W_αα p_α; q_α itself when W is block diagonal or p = 0). */
+ * less W_αα p_α, Waa NULL when p_α = 0; q_α itself when W is block diagonal or p = 0). */
 static void local_data(const nsn_small *c, int a, const double *Waa, const double *p,
                        double *qbar, cb_work *cnt)
 {
@@ -256,10 +256,10 @@ static void local_data(const nsn_small *c, int a, const double *Waa, const doubl
     }
     double r[CB_MAX_DIM];
     cb_problem_row_Wp(prob, a, p, r);
-    cnt->block_products += cb_problem_blocks_per_matvec(prob) / prob->nc + 1;
+    cnt->block_products += cb_problem_blocks_per_matvec(prob) / prob->nc + (Waa != NULL);
     for (int i = 0; i < d; i++) {
         double v = r[i];
-        for (int j = 0; j < d; j++)
+        for (int j = 0; Waa && j < d; j++)
             v -= Waa[i + j * d] * pa[j];
         qbar[i] = q[i] + v;
     }
@@ -275,15 +275,19 @@ static int sweep_contact(const nsn_small *c, int a, double e2max, double *p, cb_
     int d = prob->d, k = 1;
     double Waa[NSN_D2], qbar[CB_MAX_DIM], *pa = p + (size_t)a * d;
     contact_state x;
-    cb_problem_diag_block(prob, a, Waa);
-    local_data(c, a, Waa, p, qbar, cnt);
+    int cold = is_zero(pa, d); /* W_αα read after the take-off test */
+    if (!cold)
+        cb_problem_diag_block(prob, a, Waa);
+    local_data(c, a, cold ? NULL : Waa, p, qbar, cnt);
     if (qbar[0] >= 0.0) { /* take-off: p_α = 0 zeroes F_α (every disk radius 0), y_α = q̄ ∈ K* */
         memset(pa, 0, (size_t)d * sizeof *pa);
         return 0;
     }
+    if (cold)
+        cb_problem_diag_block(prob, a, Waa);
     double start[CB_MAX_DIM];
     int form = diagonal_form(prob, a, Waa, qbar, start);
-    memcpy(x.p, form == 1 || (form == 0 && is_zero(pa, d)) ? start : pa, (size_t)d * sizeof *pa);
+    memcpy(x.p, form == 1 || (form == 0 && cold) ? start : pa, (size_t)d * sizeof *pa);
     if (form != 1)
         k = contact_newton(c, a, Waa, qbar, e2max, &x, cnt);
     if (k >= 0)
