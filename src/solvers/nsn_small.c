@@ -6,9 +6,12 @@
  * test is the judge's (first_order.h), as everywhere in nsn (its time test reads the run's budget,
  * not a start time of its own: no clock is read unless a trace is asked for). With a trace, the
  * same iterates: the judged error at the start and after every step (contact by contact: at the
- * start and at the end, the start's residual not counted as work). No phases, drift detector or
- * nsgs safeguard: when a line search fails, the factorisation stays singular, or NSN_SMALL_ITERS
- * steps do not converge, the caller runs the full method from the starting point. */
+ * start and at the end, the start's residual not counted as work). Before the Newton steps,
+ * contact by contact (solve_by_sweeps): on block-diagonal W the answer, on coupled W with at most
+ * one contact closing at p = 0 a few block Gauss–Seidel sweeps, Newton from the starting point
+ * when they do not converge. No phases, drift detector or nsgs safeguard: when a line search
+ * fails, the factorisation stays singular, or NSN_SMALL_ITERS steps do not converge, the caller
+ * runs the full method from the starting point. */
 #include "first_order.h"
 #include "nsn_internal.h"
 
