@@ -332,12 +332,48 @@ static void test_diagonal_closed_form_taken(void **state)
     }
 }
 
+/* Two coupled Coulomb 3D contacts, one pushing (q_N < 0) and one opening: the small path's block
+ * Gauss–Seidel sweep (nsn_small.c) answers in one sweep, observable in the counters (1 sweep, no
+ * Newton system solved, one residual evaluation: the judge's test at the end). The answer is the
+ * closed form: contact 0 alone slides (p_N = −q_N/w_N, p_T = −μ p_N q_T/‖q_T‖, as in
+ * test_coulomb_closed_form), contact 1 separates since q_1N + W_10 p_0 > 0 (p_1 = 0, y_0 the
+ * one-contact y). */
+static void test_sweep_one_pushing(void **state)
+{
+    (void)state;
+    cb_problem *p = NULL;
+    assert_int_equal(cb_problem_alloc(CB_KIND_COULOMB3D, 2, CB_STORAGE_DENSE, 0, &p, NULL), CB_OK);
+    const double w[3] = {2.0, 0.5, 0.5}, q[6] = {-1.0, 3.0, -4.0, 1.0, 0.2, 0.1};
+    for (int j = 0; j < 6; j++)
+        for (int i = 0; i < 6; i++)
+            p->W[i + j * 6] = i / 3 == j / 3 ? (i == j ? w[i % 3] : 0.0) : 0.1;
+    memcpy(p->q, q, sizeof q);
+    p->mu[0] = p->mu[1] = 0.3;
+    cb_solution sol;
+    cb_info info;
+    solve_converged(p, &sol, &info);
+    assert_int_equal(info.iterations, 1);
+    assert_int_equal(info.work.local_iters, 0);
+    assert_int_equal(info.work.error_evals, 1);
+    const double pstar[6] = {0.5, -0.3 * 0.5 * 3.0 / 5.0, 0.3 * 0.5 * 4.0 / 5.0, 0.0, 0.0, 0.0};
+    for (int i = 0; i < 6; i++)
+        assert_true(fabs(sol.p[i] - pstar[i]) <= 1e-15);
+    cb_judgement j;
+    cb_error err = {{0}};
+    assert_int_equal(cb_judge(p, sol.p, TOL, NULL, &j, &err), CB_OK);
+    assert_true(j.solved);
+    cb_info_free(&info);
+    cb_solution_free(&sol);
+    cb_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coulomb_closed_form),
         cmocka_unit_test(test_rolling_closed_form),
         cmocka_unit_test(test_random_small_judged),
+        cmocka_unit_test(test_sweep_one_pushing),
         cmocka_unit_test(test_trace_same_bits),
         cmocka_unit_test(test_dense_lu_bits),
         cmocka_unit_test(test_diagonal_closed_form_taken),

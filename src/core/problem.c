@@ -383,12 +383,24 @@ void cb_problem_diag_block(const cb_problem *p, int alpha, double *out)
 double cb_problem_diag_norm(const cb_problem *prob, int alpha)
 {
     int d = prob->d;
-    double blk[CB_MAX_DIM * CB_MAX_DIM], nrm = 0.0;
-    cb_problem_diag_block(prob, alpha, blk);
-    for (int i = 0; i < d; i++) {
+    size_t ld = (size_t)d, off = (size_t)alpha * d; /* read in place: no copy of the block */
+    const double *blk = NULL;
+    double nrm = 0.0;
+    if (prob->storage == CB_STORAGE_DENSE) {
+        ld = cb_problem_n(prob);
+        blk = prob->W + off + off * ld;
+    } else if (prob->storage == CB_STORAGE_FACTORED) {
+        blk = prob->fac.diag + off * d;
+    } else {
+        const cb_bsr *b = &prob->bsr; /* the last stored diagonal block, as cb_problem_diag_block */
+        for (int k = b->row_ptr[alpha]; k < b->row_ptr[alpha + 1]; k++)
+            if (b->col[k] == alpha)
+                blk = b->val + (size_t)k * d * d;
+    }
+    for (int i = 0; blk && i < d; i++) {
         double r = 0.0;
         for (int j = 0; j < d; j++)
-            r += fabs(blk[i + j * d]);
+            r += fabs(blk[i + j * ld]);
         nrm = fmax(nrm, r);
     }
     return nrm;

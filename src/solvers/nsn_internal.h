@@ -89,8 +89,10 @@ void nsn_lu_solve(const double *M, int n, const int *piv, const double *dinv, do
 
 /* The small path (nsn_small.c): problems of at most NSN_SMALL_NC contacts and n ≤ NSN_DENSE_MAX
  * (dense or BSR W) are first solved by plain semismooth Newton on the Alart–Curnier map with
- * the dense LU in the work (no allocation, no trace, no phases, monotone Armijo search); when
- * it does not reach the judge's tolerance the full method runs from the starting point. */
+ * the dense LU in the work (no allocation, no trace, no phases, monotone Armijo search), block
+ * Gauss–Seidel sweeps first on a block-diagonal W or one with at most one contact closing at
+ * p = 0 (nsn_small.c); when it does not reach the judge's tolerance the full method runs from
+ * the starting point. */
 #define NSN_SMALL_NC 20
 typedef struct {
     nsn_system *sys;      /* F and the blocks (sys->F swapped with *Ft on acceptance) */

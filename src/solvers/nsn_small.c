@@ -6,9 +6,12 @@
  * test is the judge's (first_order.h), as everywhere in nsn (its time test reads the run's budget,
  * not a start time of its own: no clock is read unless a trace is asked for). With a trace, the
  * same iterates: the judged error at the start and after every step (contact by contact: at the
- * start and at the end, the start's residual not counted as work). No phases, drift detector or
- * nsgs safeguard: when a line search fails, the factorisation stays singular, or NSN_SMALL_ITERS
- * steps do not converge, the caller runs the full method from the starting point. */
+ * start and at the end, the start's residual not counted as work). Before the Newton steps,
+ * contact by contact (solve_by_sweeps): on block-diagonal W the answer, on coupled W with at most
+ * one contact closing at p = 0 a few block Gauss–Seidel sweeps, Newton from the starting point
+ * when they do not converge. No phases, drift detector or nsgs safeguard: when a line search
+ * fails, the factorisation stays singular, or NSN_SMALL_ITERS steps do not converge, the caller
+ * runs the full method from the starting point. */
 #include "first_order.h"
 #include "nsn_internal.h"
 
@@ -25,6 +28,10 @@
 #define NSN_SMALL_ARMIJO 1e-4    /* sufficient decrease σ: ψ(p + tΔ) ≤ (1 − 2σt) ψ(p) */
 #define NSN_SMALL_FAST 0.1       /* … checked by the judge's residual once ψ fell below this × ψ_prev */
 #define NSN_SMALL_SAFETY 0.9     /* contact by contact: each to this fraction of the tolerance */
+#define NSN_SMALL_SWEEPS 4       /* coupled W: block Gauss–Seidel sweeps before Newton, at most, */
+#define NSN_SMALL_SWEEP_CLOSED 1 /* … tried when at most this many contacts have q_N < 0, */
+#define NSN_SMALL_SWEEP_GAIN 0.1 /* … each cutting the judged error at least this much, */
+#define NSN_SMALL_SWEEP_NEAR 1e-3 /* … and each ending with the judged error below this */
 
 /* ψ = ½‖F‖². */
 static double half_sq(const double *F, size_t n)
@@ -143,24 +150,26 @@ static int contact_direction(const contact_state *x, const double *Waa, int d, d
     return 0;
 }
 
-/* Contact a in closed form when W_αα is diagonal with one value w_i on each disk block i of the
- * cone (w > 0): the normal row is uncoupled, so p_N = max(0, −q_N/w_N) (y_N = 0 in contact), and
- * each block p_i = P_{B(μ_i p_N)}(−q_i/w_i): y_i = w_i (p_i + q_i/w_i) is then 0 inside the disk
- * and opposite p_i on its edge (Coulomb's law per block; ŷ_N = Σ μ_i ‖y_i‖ makes p ⟂ ŷ ∈ K*).
- * With exact = 0, W_αα's diagonal alone (w_i the mean over block i): Newton's starting point.
- * 0 (p unchanged) when W_αα is not of that form. */
-static int diagonal_form(const cb_problem *prob, int a, const double *Waa, int exact, double *p)
+/* Contact a (data W_αα, q the contact's q̄) from W_αα's diagonal alone (w_i the mean over disk
+ * block i, w > 0): the normal row taken as uncoupled, p_N = max(0, −q_N/w_N) (y_N = 0 in
+ * contact), and each block p_i = P_{B(μ_i p_N)}(−q_i/w_i): y_i = w_i (p_i + q_i/w_i) is then 0
+ * inside the disk and opposite p_i on its edge (Coulomb's law per block; ŷ_N = Σ μ_i ‖y_i‖
+ * makes p ⟂ ŷ ∈ K*). Into p: 1 when that is the exact answer (W_αα diagonal with one value on
+ * each disk block), 0 when it is Newton's starting point, −1 (p unchanged) when a diagonal
+ * entry is not positive or an entry not finite. */
+static int diagonal_form(const cb_problem *prob, int a, const double *Waa, const double *q,
+                         double *p)
 {
-    int d = prob->d;
-    const double *q = prob->q + (size_t)a * d;
+    int d = prob->d, exact = 1;
     double out[CB_MAX_DIM];
     cb_friction f;
     cb_disk_cone c;
     for (int j = 0; j < d; j++)
-        for (int i = 0; i < d; i++)
-            if ((i == j ? !(Waa[i + j * d] > 0.0) : exact && Waa[i + j * d] != 0.0) ||
-                !isfinite(Waa[i + j * d]))
-                return 0;
+        for (int i = 0; i < d; i++) {
+            if ((i == j && !(Waa[i + j * d] > 0.0)) || !isfinite(Waa[i + j * d]))
+                return -1;
+            exact = exact && (i == j || Waa[i + j * d] == 0.0);
+        }
     cb_problem_friction(prob, a, &f);
     cb_disk_cone_of(prob->kind, &f, &c);
     double pn = fmax(0.0, -q[0] / Waa[0]);
@@ -169,8 +178,7 @@ static int diagonal_form(const cb_problem *prob, int a, const double *Waa, int e
         int m = c.size[i];
         double w = Waa[off + off * d], z[2] = {0.0, 0.0}, R = c.mu[i] * pn;
         if (m == 2 && Waa[off + 1 + (off + 1) * d] != w) {
-            if (exact)
-                return 0;
+            exact = 0;
             w = 0.5 * (w + Waa[off + 1 + (off + 1) * d]);
         }
         for (int k = 0; k < m; k++)
@@ -181,7 +189,7 @@ static int diagonal_form(const cb_problem *prob, int a, const double *Waa, int e
             out[off + k] = t * z[k];
     }
     memcpy(p, out, (size_t)d * sizeof *p);
-    return 1;
+    return exact;
 }
 
 /* 1 when the d entries of p are all zero (a cold start). */
@@ -193,14 +201,14 @@ static int is_zero(const double *p, int d)
     return 1;
 }
 
-/* Contact a alone (W_αα, q_α) by Newton on its map from x->p until the judge's residual² of
- * the contact is ≤ e2max: the steps taken, or −1 when a search or a factorisation fails. */
-static int contact_newton(const nsn_small *c, int a, const double *Waa, double e2max,
-                          contact_state *x, cb_work *cnt)
+/* Contact a alone (W_αα, q the contact's q̄) by Newton on its map from x->p until the judge's
+ * residual² of the contact is ≤ e2max: the steps taken, or −1 when a search or a factorisation
+ * fails. */
+static int contact_newton(const nsn_small *c, int a, const double *Waa, const double *q,
+                          double e2max, contact_state *x, cb_work *cnt)
 {
     const cb_problem *prob = c->sys->prob;
     int d = prob->d;
-    const double *q = prob->q + (size_t)a * d;
     cb_friction f;
     cb_problem_friction(prob, a, &f);
     contact_state t;
@@ -220,8 +228,9 @@ static int contact_newton(const nsn_small *c, int a, const double *Waa, double e
             return -1;
         double step = 1.0;
         for (int h = 0;; h++, step *= 0.5) {
-            if (h > NSN_SMALL_HALVINGS)
-                return -1;
+            if (h > NSN_SMALL_HALVINGS) /* no decrease: at rounding level, or Newton lost */
+                return !check && (cnt->projections++, cb_contact_residual2(prob->kind, &f, x->p,
+                                                                           x->y) <= e2max) ? k : -1;
             for (int i = 0; i < d; i++)
                 t.p[i] = x->p[i] + step * dp[i];
             local_y(Waa, d, t.p, q, t.y);
@@ -236,18 +245,88 @@ static int contact_newton(const nsn_small *c, int a, const double *Waa, double e
     }
 }
 
-/* Block-diagonal W: each contact by contact_newton to a residual² ≤ (SAFETY tol ‖q‖)²/nc (so
- * the whole is within the tolerance), then y = W p + q and the judge's test on the whole; 1
- * when converged, 0 when not, −1 out of memory for the trace (as nsn_small_solve). */
-static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solution *sol,
-                            cb_info *info)
+/* q̄_α = q_α + Σ_{β≠α} W_αβ p_β: contact a's data with the others' p fixed (block row a of W p
+ * less W_αα p_α, Waa NULL when p_α = 0; q_α itself when W is block diagonal or p = 0). */
+static void local_data(const nsn_small *c, int a, const double *Waa, const double *p,
+                       double *qbar, cb_work *cnt)
 {
     const cb_problem *prob = c->sys->prob;
-    int d = prob->d, steps = 0;
-    double Waa[NSN_D2];
+    int d = prob->d;
+    const double *q = prob->q + (size_t)a * d, *pa = p + (size_t)a * d;
+    if (c->diag || is_zero(p, (int)c->sys->n)) { /* no coupling, or nothing to couple yet */
+        memcpy(qbar, q, (size_t)d * sizeof *q);
+        return;
+    }
+    double r[CB_MAX_DIM];
+    cb_problem_row_Wp(prob, a, p, r);
+    cnt->block_products += cb_problem_blocks_per_matvec(prob) / prob->nc + (Waa != NULL);
+    for (int i = 0; i < d; i++) {
+        double v = r[i];
+        for (int j = 0; Waa && j < d; j++)
+            v -= Waa[i + j * d] * pa[j];
+        qbar[i] = q[i] + v;
+    }
+}
+
+/* Contact a of p solved with the others fixed (q̄_α): in closed form when W_αα is diagonal per
+ * disk block, p_α = 0 when q̄_N ≥ 0 (take-off), else by contact_newton from p_α (from the
+ * diagonal's answer when p_α = 0) to a residual² ≤ e2max. The steps taken (p_α updated), or
+ * −1 when Newton failed (p unchanged). */
+static int sweep_contact(const nsn_small *c, int a, double e2max, double *p, cb_work *cnt)
+{
+    const cb_problem *prob = c->sys->prob;
+    int d = prob->d, k = 1;
+    double Waa[NSN_D2], qbar[CB_MAX_DIM], *pa = p + (size_t)a * d;
+    contact_state x;
+    int cold = is_zero(pa, d); /* W_αα read after the take-off test */
+    if (!cold)
+        cb_problem_diag_block(prob, a, Waa);
+    local_data(c, a, cold ? NULL : Waa, p, qbar, cnt);
+    if (qbar[0] >= 0.0) { /* take-off: p_α = 0 zeroes F_α (every disk radius 0), y_α = q̄ ∈ K* */
+        memset(pa, 0, (size_t)d * sizeof *pa);
+        return 0;
+    }
+    if (cold)
+        cb_problem_diag_block(prob, a, Waa);
+    double start[CB_MAX_DIM];
+    int form = diagonal_form(prob, a, Waa, qbar, start);
+    memcpy(x.p, form == 1 || (form == 0 && cold) ? start : pa, (size_t)d * sizeof *pa);
+    if (form != 1)
+        k = contact_newton(c, a, Waa, qbar, e2max, &x, cnt);
+    if (k >= 0)
+        memcpy(pa, x.p, (size_t)d * sizeof *pa);
+    return k;
+}
+
+/* The contacts with q_N < 0: those p = 0 leaves closing (y_N < 0). */
+static int closed_at_zero(const cb_problem *prob)
+{
+    int m = 0;
+    for (int a = 0; a < prob->nc; a++)
+        m += prob->q[(size_t)a * prob->d] < 0.0;
+    return m;
+}
+
+/* Contact by contact (block Gauss–Seidel with an exact local solve): each contact by
+ * sweep_contact to a residual² ≤ (SAFETY tol ‖q‖)²/nc (with W block diagonal one sweep is the
+ * answer: the whole is within the tolerance), then y = W p + q and the judge's test on the
+ * whole after every sweep. Coupled W: tried only when at most NSN_SMALL_SWEEP_CLOSED contacts
+ * have q_N < 0 (one contact pushing, the others to open or not; where contacts push on each
+ * other Gauss–Seidel takes many sweeps, Newton a few steps); at most NSN_SMALL_SWEEPS sweeps,
+ * stopped (Newton's turn) when one ends above NSN_SMALL_SWEEP_NEAR or does not cut the judged
+ * error to NSN_SMALL_SWEEP_GAIN × the previous sweep's. 1 when converged, 0 when not, −1 out of
+ * memory for the trace (as nsn_small_solve). */
+static int solve_by_sweeps(const nsn_small *c, const cb_settings *s, cb_solution *sol,
+                           cb_info *info)
+{
+    const cb_problem *prob = c->sys->prob;
+    int steps = 0, sweeps = c->diag ? 1 : NSN_SMALL_SWEEPS, k = 1;
     double e = NSN_SMALL_SAFETY * s->tol * c->scale->norm_q, e2max = e * e / prob->nc;
+    double prev = INFINITY;
     cb_work *cnt = &info->work, uncounted = {0};
     cb_fo_residual res;
+    if (!c->diag && closed_at_zero(prob) > NSN_SMALL_SWEEP_CLOSED)
+        return 0;
     double t0 = s->trace ? cb_now() : 0.0;
     if (s->trace) { /* the start's error, for the trace only */
         cb_problem_y(prob, sol->p, c->y);
@@ -256,31 +335,27 @@ static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solutio
             return -1;
     }
     c->sys->eps = 0.0;
-    for (int a = 0; a < prob->nc; a++) {
-        contact_state x;
-        double *pa = sol->p + (size_t)a * d;
-        memcpy(x.p, pa, (size_t)d * sizeof *pa);
-        cb_problem_diag_block(prob, a, Waa);
-        int k = 1;
-        if (!diagonal_form(prob, a, Waa, 1, x.p)) { /* Newton, from the diagonal's answer when cold */
-            if (is_zero(x.p, d))
-                diagonal_form(prob, a, Waa, 0, x.p);
-            k = contact_newton(c, a, Waa, e2max, &x, cnt);
+    for (;; k++, prev = res.err) {
+        for (int a = 0; a < prob->nc; a++) {
+            int ka = sweep_contact(c, a, e2max, sol->p, cnt);
+            if (ka < 0)
+                return 0;
+            steps = ka > steps ? ka : steps;
         }
-        if (k < 0)
+        cb_problem_y(prob, sol->p, c->y);
+        cnt->block_products += cb_problem_blocks_per_matvec(prob);
+        cb_fo_residual_eval(prob, sol->p, c->y, c->scale, &res, cnt);
+        int its = c->diag ? steps : k;
+        if (cb_fo_stop_status(&res, 0.0, c->scale->norm_q, s, its, 0.0) == CB_STATUS_CONVERGED)
+            break;
+        if (k >= sweeps || !(res.err <= NSN_SMALL_SWEEP_GAIN * prev) ||
+            !(res.err <= NSN_SMALL_SWEEP_NEAR))
             return 0;
-        memcpy(pa, x.p, (size_t)d * sizeof *pa);
-        steps = k > steps ? k : steps;
     }
-    cb_problem_y(prob, sol->p, c->y);
-    cnt->block_products += cb_problem_blocks_per_matvec(prob);
-    cb_fo_residual_eval(prob, sol->p, c->y, c->scale, &res, cnt);
-    if (cb_fo_stop_status(&res, 0.0, c->scale->norm_q, s, steps, 0.0) != CB_STATUS_CONVERGED)
-        return 0;
-    if (cb_info_trace(info, s, steps, t0, res.err) != CB_OK)
+    info->iterations = c->diag ? steps : k;
+    if (cb_info_trace(info, s, info->iterations, t0, res.err) != CB_OK)
         return -1;
     memcpy(sol->y, c->y, cb_problem_n(prob) * sizeof *sol->y);
-    info->iterations = steps;
     info->solver_error = res.err;
     info->status = CB_STATUS_CONVERGED;
     return 1;
@@ -288,13 +363,12 @@ static int solve_by_contact(const nsn_small *c, const cb_settings *s, cb_solutio
 
 int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, cb_info *info)
 {
-    if (c->diag) {
-        memcpy(c->dp, sol->p, c->sys->n * sizeof *c->dp); /* the start, kept in scratch */
-        int done = solve_by_contact(c, s, sol, info);
-        if (done != 0)
-            return done;
-        memcpy(sol->p, c->dp, c->sys->n * sizeof *sol->p);
-    }
+    memcpy(c->dp, sol->p, c->sys->n * sizeof *c->dp); /* the start, kept in scratch */
+    int done = solve_by_sweeps(c, s, sol, info);
+    if (done != 0)
+        return done;
+    memcpy(sol->p, c->dp, c->sys->n * sizeof *sol->p); /* Newton from the start */
+    info->ntrace = 0;
     const cb_problem *prob = c->sys->prob;
     size_t n = c->sys->n;
     double *p = sol->p;

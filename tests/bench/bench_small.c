@@ -16,8 +16,9 @@
  * loop stops the benchmark (assert), and one whose reused work (update) does not solve has no
  * solve and setup times (nan: its update is not what a fresh setup makes). ROUNDS rounds, the solvers'
  * order rotated every round, medians; per file: our fastest solved solver and its time,
- * Siconos' fastest, the ratio ours/Siconos, and the geometric mean of the ratios over the files
- * both sides solve.
+ * Siconos' fastest, the ratio ours/Siconos (of the medians; then the smallest and largest
+ * round-by-round ratio of the two), and the geometric mean of the ratios over the files both
+ * sides solve.
  *
  * Usage: bench_small [--quick] [--all] [--only SUBSTRING]
  *   --quick (or CONEBENCH_QUICK=1): 1 round and 5 ms batches (the same assertions).
@@ -318,6 +319,17 @@ static int candidates(const cb_problem *prob, entry *e)
     return n;
 }
 
+/* The smallest and largest round-by-round ratio a total / b total (the spread of the ratio of
+ * medians). */
+static void round_ratios(const entry *a, const entry *b, int rounds, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = -INFINITY;
+    for (int r = 0; r < rounds; r++) {
+        double t = a->total[r] / b->total[r];
+        *lo = fmin(*lo, t), *hi = fmax(*hi, t);
+    }
+}
+
 /* Benchmarks one problem; returns log(ours/Siconos) through *lr (1 when both sides solve). */
 static int bench_file(const char *label, const cb_problem *prob, const bench_opts *o, double *lr)
 {
@@ -353,8 +365,9 @@ static int bench_file(const char *label, const cb_problem *prob, const bench_opt
     print_side(a, o->rounds);
     print_side(b, o->rounds);
     if (a && b) {
-        double ratio = median(a->total, o->rounds) / median(b->total, o->rounds);
-        printf("  %6.2f\n", ratio);
+        double ratio = median(a->total, o->rounds) / median(b->total, o->rounds), lo, hi;
+        round_ratios(a, b, o->rounds, &lo, &hi);
+        printf("  %6.2f  %5.2f-%-5.2f\n", ratio, lo, hi);
         *lr = log(ratio);
         rc = 1;
     } else {
@@ -405,9 +418,9 @@ int main(int argc, char **argv)
     printf("conebench %s vs Siconos numerics 4.4: files of %s with nc < %d, tol %.0e, %d "
            "round(s), CPU seconds per solve (median)\n", CB_VERSION, data_dir(), SMALL_NC, TOL,
            o.rounds);
-    printf("%-44s %3s %5s  %-22s %10s %10s %10s  %-22s %10s %10s %10s  %6s\n", "file", "nc",
-           "solvd", "ours: fastest", "total", "solve", "setup", "Siconos: fastest", "total",
-           "solve", "setup", "ratio");
+    printf("%-44s %3s %5s  %-22s %10s %10s %10s  %-22s %10s %10s %10s  %6s  %-11s\n", "file",
+           "nc", "solvd", "ours: fastest", "total", "solve", "setup", "Siconos: fastest", "total",
+           "solve", "setup", "ratio", "rounds");
     cb_read_settings rs;
     cb_read_settings_default(&rs);
     double sum = 0;
