@@ -217,8 +217,8 @@ static void extrapolate_entries(const ap_pass *c, size_t i0, size_t i1)
         w->x[i] = w->p[i] + beta * (w->p[i] - w->pn[i]);
         w->yx[i] = (1.0 + beta) * w->yp[i] - beta * w->yn[i];
     }
-    if (c->keep)
-        memcpy(w->best + i0, w->p + i0, (i1 - i0) * sizeof(double));
+    for (size_t i = i0; c->keep && i < i1; i++) /* a few entries: no memcpy call */
+        w->best[i] = w->p[i];
 }
 
 /* Contact a: F = ŷ(y(x)) and s = F − y(x) on a refresh, else F = y(x) + s; 1 when finite. */
