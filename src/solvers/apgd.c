@@ -380,14 +380,6 @@ static void extrapolate(ap_run *r, const double sums[AP_SUMS], int keep)
     r->L *= w->par.shrink;
 }
 
-/* The pending extrapolation's best ← p_{k+1} when no step took it (x and y(x) are not needed). */
-static void ap_settle(ap_run *r)
-{
-    if (r->pending && r->keep)
-        memcpy(r->w->best, r->w->p, r->w->n * sizeof(double));
-    r->pending = 0;
-}
-
 /* Iterations from the evaluated warm start; the best iterate is kept in w->best. */
 static int iterate(ap_run *r, int *k, int *status, cb_error *err)
 {
@@ -415,21 +407,53 @@ static int iterate(ap_run *r, int *k, int *status, cb_error *err)
     return CB_OK;
 }
 
+/* Copies of the contacts' entries of src into up to AP_COPIES vectors (copy_rows). */
+#define AP_COPIES 4
+typedef struct {
+    const double *src;
+    double *dst[AP_COPIES];
+    size_t d;
+} ap_copy;
+
+/* Contacts [a0, a1): dst_j ← src (each vector first touched by the thread that uses it). */
+static void copy_rows(void *ctx, int a0, int a1)
+{
+    const ap_copy *c = ctx;
+    size_t i0 = (size_t)a0 * c->d, len = (size_t)(a1 - a0) * c->d * sizeof(double);
+    for (int j = 0; j < AP_COPIES && c->dst[j]; j++)
+        memcpy(c->dst[j] + i0, c->src + i0, len);
+}
+
+/* The pending extrapolation's best ← p_{k+1} when no step took it (x and y(x) are not needed). */
+static void ap_settle(ap_run *r)
+{
+    ap_copy c = {r->w->p, {r->w->best}, (size_t)r->w->prob->d};
+    if (r->pending && r->keep)
+        cb_parallel_rows(r->w->prob->nc, copy_rows, &c);
+    r->pending = 0;
+}
+
+/* The start: pn, p, x, best ← the warm start; yn = W pn + q judged as iterate 0; yp, yx ← yn. */
+static void ap_start(ap_run *r, const double *p0)
+{
+    ap_work *w = r->w;
+    size_t d = (size_t)w->prob->d;
+    ap_copy cp = {p0, {w->pn, w->p, w->x, w->best}, d};
+    cb_parallel_rows(w->prob->nc, copy_rows, &cp);
+    cb_problem_y(w->prob, w->pn, w->yn);
+    r->info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
+    cb_fo_residual_eval(w->prob, w->pn, w->yn, &w->scale, &r->res, &r->info->work);
+    ap_copy cy = {w->yn, {w->yp, w->yx}, d};
+    cb_parallel_rows(w->prob->nc, copy_rows, &cy);
+}
+
 static int ap_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
                     cb_error *err)
 {
     ap_work *w = work;
     ap_run r = {.w = w, .s = s, .info = info, .t0 = cb_now(), .L = w->par.L0, .theta = 1.0};
     int k = 0, status = CB_STATUS_DIVERGED, rc = CB_OK;
-    memcpy(w->pn, sol->p, w->n * sizeof(double)); /* the warm start, judged as iterate 0 */
-    cb_problem_y(w->prob, w->pn, w->yn);
-    info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
-    cb_fo_residual_eval(w->prob, w->pn, w->yn, &w->scale, &r.res, &info->work);
-    memcpy(w->p, w->pn, w->n * sizeof(double));
-    memcpy(w->x, w->pn, w->n * sizeof(double));
-    memcpy(w->yp, w->yn, w->n * sizeof(double));
-    memcpy(w->yx, w->yn, w->n * sizeof(double));
-    memcpy(w->best, w->pn, w->n * sizeof(double));
+    ap_start(&r, sol->p);
     r.best_err = r.res.err;
     r.every = w->par.shift_every > 0 ? w->par.shift_every : 1;
     if (cb_info_trace(info, s, 0, r.t0, r.res.err) != CB_OK)
@@ -437,7 +461,8 @@ static int ap_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     if (rc == CB_OK && cb_all_finite(w->yp, w->n))
         rc = iterate(&r, &k, &status, err);
     ap_settle(&r);
-    memcpy(sol->p, status == CB_STATUS_CONVERGED ? w->p : w->best, w->n * sizeof(double));
+    ap_copy out = {status == CB_STATUS_CONVERGED ? w->p : w->best, {sol->p}, (size_t)w->prob->d};
+    cb_parallel_rows(w->prob->nc, copy_rows, &out);
     cb_problem_y(w->prob, sol->p, sol->y);
     info->status = (cb_status)status;
     info->iterations = k;
