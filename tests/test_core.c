@@ -58,7 +58,8 @@ static double *random_vec(size_t n, uint64_t seed, double scale)
 }
 
 /* W p for dense and BSR storage agree with a naive triple loop and with each other bit for bit
- * (every kind's d); row products and diagonal blocks agree with the full product. */
+ * (every kind's d); row products and diagonal blocks agree with the full product; the rows of
+ * W p + q had in ranges (cb_problem_y_rows, split anywhere) are cb_problem_y's bits. */
 static void test_matvec_dense_bsr(void **state)
 {
     (void)state;
@@ -78,6 +79,14 @@ static void test_matvec_dense_bsr(void **state)
         assert_true(cbt_vec_reldiff(y1, y3, n, 1e-300) < 1e-14);
         assert_true(cbt_vec_reldiff(y2, y3, n, 1e-300) < 1e-14);
         assert_memory_equal(y1, y2, n * sizeof *y1); /* one order of sums: the same bits */
+        for (int cut = 0; cut <= dn->nc; cut += 4) {
+            memset(y3 + n / 2, 0, (n - n / 2) * sizeof *y3); /* overwritten below: no leftovers */
+            assert_true(cb_problem_y_rows(dn, x, y3, 0, cut) && cb_problem_y_rows(dn, x, y3, cut, dn->nc));
+            assert_memory_equal(y3, y1, n * sizeof *y1);
+            memset(y3, 0, n * sizeof *y3);
+            assert_true(cb_problem_y_rows(bs, x, y3, cut, dn->nc) && cb_problem_y_rows(bs, x, y3, 0, cut));
+            assert_memory_equal(y3, y2, n * sizeof *y2);
+        }
         for (int a = 0; a < dn->nc; a++) {
             double r1[CB_MAX_DIM], r2[CB_MAX_DIM], D1[36], D2[36];
             cb_problem_row_Wp(dn, a, x, r1);
@@ -647,8 +656,9 @@ static void test_gzip(void **state)
     free(raw);
 }
 
-/* Ranges of cb_parallel_chunks / cb_parallel_rows_by: every row in exactly one call; chunk
- * ranges start on a multiple of CB_PAR_CHUNK; weighted ranges carry about equal work. */
+/* Ranges of cb_parallel_chunks / cb_parallel_rows_by / cb_parallel_chunks_by: every row in
+ * exactly one call; chunk ranges start on a multiple of CB_PAR_CHUNK; weighted ranges carry
+ * about equal work (chunk-aligned ones: within half a chunk of rows). */
 typedef struct {
     int *seen;    /* calls covering each row */
     const int *work;
@@ -699,6 +709,13 @@ static void test_parallel_ranges(void **state)
             long long total = (long long)work[rows] + rows;
             int threads = cb_threads_for(rows);
             assert_true(c.most <= total / threads + 51); /* an even share, ± one row (≤ 50) */
+            memset(seen, 0, 5000 * sizeof *seen);
+            c.most = 0, c.aligned = 1;
+            cb_parallel_chunks_by(rows, work, record_range, &c);
+            for (int r = 0; r < rows; r++)
+                assert_int_equal(seen[r], 1);
+            assert_true(c.aligned);
+            assert_true(c.most <= total / threads + 51 + (CB_PAR_CHUNK / 2) * 50);
         }
         cb_threads_set(old);
     }

@@ -707,9 +707,9 @@ static void test_timestepper_factored(void **state)
     cb_mj_free(w);
 }
 
-/* Factored W on threads: W p (bodies, then contacts) and nsgs order=coloured (no two contacts
- * of a colour share a body) give the same bits at 1 and 2 threads, on more contacts than
- * CB_PAR_MIN_ROWS. */
+/* Factored W on threads: W p (bodies, then contacts), nsgs order=coloured (no two contacts
+ * of a colour share a body) and apgd (whole products: factored rows cannot be had a range at a
+ * time) give the same bits at 1 and 2 threads, on more contacts than CB_PAR_MIN_ROWS. */
 static void test_threads_factored(void **state)
 {
     (void)state;
@@ -728,24 +728,28 @@ static void test_threads_factored(void **state)
     cb_threads_set(old);
     assert_memory_equal(y1, y2, n * sizeof *y1);
     static const cb_option coloured[] = {{"order", "coloured"}};
-    double *sols[2];
-    for (int t = 0; t < 2; t++) {
-        cb_settings s;
-        cb_settings_default(&s);
-        s.max_iter = 20, s.time_limit = 0, s.threads = t + 1;
-        s.options = coloured, s.noptions = 1;
-        cb_solution sol;
-        cb_info info;
-        cb_error err = {{0}};
-        assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
-        assert_int_equal(cb_solve(cb_solver_find("nsgs"), p, &s, &sol, &info, &err), CB_OK);
-        sols[t] = sol.p;
-        free(sol.y);
-        cb_info_free(&info);
+    for (int k = 0; k < 2; k++) {
+        double *sols[2];
+        for (int t = 0; t < 2; t++) {
+            cb_settings s;
+            cb_settings_default(&s);
+            s.max_iter = 20, s.time_limit = 0, s.threads = t + 1;
+            s.options = k == 0 ? coloured : NULL, s.noptions = k == 0;
+            cb_solution sol;
+            cb_info info;
+            cb_error err = {{0}};
+            assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
+            assert_int_equal(cb_solve(cb_solver_find(k == 0 ? "nsgs" : "apgd"), p, &s, &sol, &info,
+                                      &err), CB_OK);
+            assert_int_equal(info.iterations, 20); /* every iterate's bits count */
+            sols[t] = sol.p;
+            free(sol.y);
+            cb_info_free(&info);
+        }
+        assert_memory_equal(sols[0], sols[1], n * sizeof(double));
+        free(sols[0]);
+        free(sols[1]);
     }
-    assert_memory_equal(sols[0], sols[1], n * sizeof(double));
-    free(sols[0]);
-    free(sols[1]);
     free(x);
     free(y1);
     free(y2);

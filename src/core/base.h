@@ -4,6 +4,7 @@
 #define CONEBENCH_BASE_H
 
 #include "conebench/common.h"
+#include "conebench/problem.h"
 
 /* Record "file:line: fmt..." in err. Returns code. */
 int cb_fail_at(cb_error *err, int code, const char *file, long line, const char *fmt, ...)
@@ -56,6 +57,13 @@ void cb_parallel_part(int rows, const int *work, int parts, int c, int *r0, int 
  * that reduces each chunk of CB_PAR_CHUNK rows in order, then the chunks' results in order, gives
  * the same bits for any thread count. */
 void cb_parallel_chunks(int rows, cb_rows_fn fn, void *ctx);
+/* cb_parallel_chunks with the chunk-aligned ranges split near cb_parallel_rows_by's points
+ * (work: its prefix sums; NULL: cb_parallel_chunks): chunked reductions over rows of
+ * uneven cost. */
+void cb_parallel_chunks_by(int rows, const int *work, cb_rows_fn fn, void *ctx);
+/* Rows [a0, a1) of y = W x + q (contacts), each summed as cb_problem_y sums it (the same bits);
+ * 0, nothing done, for factored storage (its rows need every body's velocity first). */
+int cb_problem_y_rows(const cb_problem *prob, const double *x, double *y, int a0, int a1);
 /* The count of chunks of [0, rows) (cb_parallel_chunks). */
 int cb_par_nchunks(int rows);
 /* Below this many contacts (or bodies) a product runs on one thread: too little work to share. */

@@ -71,9 +71,16 @@ double cb_dot(const double *x, const double *y, size_t n)
 /* ‖x‖₂ = √Σ x_i²; when that over- or underflows, m √Σ (x_i/m)² with m = max |x_i|. */
 double cb_nrm2(const double *x, size_t n)
 {
-    double s = 0.0, m = 0.0;
+    double s = 0.0;
     for (size_t i = 0; i < n; i++)
         s += x[i] * x[i];
+    return cb_nrm2_from(s, x, n);
+}
+
+/* √s, s = Σ x_i² in index order; m √Σ (x_i/m)² with m = max |x_i| when s over- or underflowed. */
+double cb_nrm2_from(double s, const double *x, size_t n)
+{
+    double m = 0.0;
     if (isnan(s) || (s >= NRM2_TINY && s <= DBL_MAX))
         return sqrt(s);
     for (size_t i = 0; i < n; i++)

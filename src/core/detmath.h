@@ -26,6 +26,8 @@
 double cb_dot(const double *x, const double *y, size_t n);
 /* ‖x‖₂ (sum of squares in index order; rescaled when it over- or underflows). */
 double cb_nrm2(const double *x, size_t n);
+/* cb_nrm2(x, n) given s = Σ x_i² summed from i = 0 upwards (its bits): several norms in one pass. */
+double cb_nrm2_from(double s, const double *x, size_t n);
 
 double cb_exp(double x);
 double cb_log(double x);           /* NaN for x < 0, −inf at 0 */

@@ -326,6 +326,19 @@ static void wp_plus(const cb_problem *p, const double *x, const double *q, doubl
         cb_parallel_rows_by(p->nc, p->bsr.row_ptr, wp_rows, &c);
 }
 
+/* y_α = Σ_β W_αβ x_β + q_α for α in [a0, a1). */
+int cb_problem_y_rows(const cb_problem *p, const double *x, double *y, int a0, int a1)
+{
+    wp_ctx c = {p, x, y, p->q};
+    if (p->storage == CB_STORAGE_FACTORED)
+        return 0;
+    if (p->storage == CB_STORAGE_DENSE)
+        wp_rows(&c, a0 * p->d, a1 * p->d);
+    else
+        wp_rows(&c, a0, a1);
+    return 1;
+}
+
 /* y = W p. */
 void cb_problem_Wp(const cb_problem *p, const double *x, double *y)
 {

@@ -99,3 +99,28 @@ void cb_parallel_chunks(int rows, cb_rows_fn fn, void *ctx)
         fn(ctx, (int)(r0 < rows ? r0 : rows), (int)(r1 < rows ? r1 : rows));
     }
 }
+
+/* r rounded to the nearest multiple of CB_PAR_CHUNK, at most rows. */
+static int chunk_round(int r, int rows)
+{
+    long long c = ((long long)r + CB_PAR_CHUNK / 2) / CB_PAR_CHUNK * CB_PAR_CHUNK;
+    return c < rows ? (int)c : rows;
+}
+
+void cb_parallel_chunks_by(int rows, const int *work, cb_rows_fn fn, void *ctx)
+{
+    int threads = cb_threads_for(rows);
+    if (threads == 1 || !work) {
+        cb_parallel_chunks(rows, fn, ctx);
+        return;
+    }
+    CB_OMP(omp parallel for num_threads(threads) schedule(static))
+    for (int c = 0; c < threads; c++) {
+        int r0, r1; /* part c ends where part c + 1 starts: rounded alike */
+        cb_parallel_part(rows, work, threads, c, &r0, &r1);
+        r0 = c == 0 ? 0 : chunk_round(r0, rows);
+        r1 = c + 1 == threads ? rows : chunk_round(r1, rows);
+        if (r0 < r1)
+            fn(ctx, r0, r1);
+    }
+}

@@ -63,6 +63,9 @@ typedef struct {
     double *shift;    /* s = ŷ − y at the last refresh */
     double *best;     /* lowest-residual iterate */
     double *part;     /* per chunk of CB_PAR_CHUNK contacts: the AP_SUMS partial sums */
+    double *res2;     /* per contact: ‖p_α − P_K(p_α − ŷ_α)‖² at the candidate */
+    const int *work;  /* the product's cost prefix sums (BSR row_ptr), NULL: even */
+    int rows_ok;      /* W's rows can be had a range at a time (cb_problem_y_rows) */
     double *buf;
 } ap_work;
 
@@ -73,6 +76,9 @@ typedef struct {
     double t0, L, theta;
     cb_fo_residual res;
     double step, best_err;
+    double beta;  /* the momentum of the pending extrapolation */
+    int pending;  /* an extrapolation waits for the next step's pass */
+    int keep;     /* ... and best ← p with it */
     long every; /* current refresh period of the shift */
     int k_best; /* step of the best residual so far */
 } ap_run;
@@ -139,14 +145,16 @@ static void ap_cleanup(void *work)
     free(w);
 }
 
-/* Validate options, then allocate the 9 vectors of n and the partial sums. */
+/* Validate options, then allocate the 9 vectors of n, the contact residuals and the partial
+ * sums. */
 static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
 {
     ap_params par;
     int rc = read_params(s, &par, err);
     if (rc != CB_OK)
         return rc;
-    size_t n = cb_problem_n(prob), total, nsums = (size_t)AP_SUMS * cb_par_nchunks(prob->nc);
+    size_t n = cb_problem_n(prob), total;
+    size_t nsums = (size_t)AP_SUMS * cb_par_nchunks(prob->nc) + (size_t)prob->nc;
     ap_work *w = calloc(1, sizeof *w);
     if (!w || cb_mul_size(9, n, &total) != 0 || total > SIZE_MAX - nsums ||
         !(w->buf = cb_malloc_array(total + nsums, sizeof(double)))) {
@@ -160,6 +168,9 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
     for (size_t k = 0; k < 9; k++)
         *v[k] = w->buf + k * n;
     w->part = w->buf + total;
+    w->res2 = w->part + (size_t)AP_SUMS * cb_par_nchunks(prob->nc);
+    w->work = prob->storage == CB_STORAGE_BSR ? prob->bsr.row_ptr : NULL;
+    w->rows_ok = prob->storage != CB_STORAGE_FACTORED;
     w->L0_auto = w->par.L0 <= 0.0;
     if (w->L0_auto)
         w->par.L0 = auto_L0(prob, w->x, w->yx);
@@ -174,6 +185,8 @@ static int ap_update(void *work, const cb_problem *prob, unsigned changed, cb_er
     ap_work *w = work;
     (void)err;
     w->prob = prob;
+    w->work = prob->storage == CB_STORAGE_BSR ? prob->bsr.row_ptr : NULL;
+    w->rows_ok = prob->storage != CB_STORAGE_FACTORED;
     if (w->L0_auto && (changed & CB_CHANGED_W))
         w->par.L0 = auto_L0(prob, w->x, w->yx);
     cb_judge_scale_of(prob, &w->scale);
@@ -182,16 +195,31 @@ static int ap_update(void *work, const cb_problem *prob, unsigned changed, cb_er
 
 /* ---------------------------------------------------------------- kernels */
 
-/* A pass over contacts [a0, a1) of the work vectors (cb_parallel_rows / cb_parallel_chunks). */
+/* A pass over contacts [a0, a1) of the work vectors (cb_parallel_rows / cb_parallel_chunks_by). */
 typedef struct {
     ap_work *w;
     int gradient;    /* step: F(x) first (0: a retry with the same F) */
     int refresh;     /* step: re-evaluate the shift */
     double t;        /* step: the step length 1/L */
+    int extrapolate; /* step: the pending momentum step first (extrapolate_entries) */
     double beta;     /* extrapolate: the momentum */
     int keep;        /* extrapolate: best ← p_{k+1} too */
     _Atomic int bad; /* a non-finite entry was met */
 } ap_pass;
+
+/* Entries [i0, i1): x ← p_{k+1} + β(p_{k+1} − p_k), y(x) ← (1 + β) y(p_{k+1}) − β y(p_k), and
+ * best ← p_{k+1} when asked (p, yp hold p_{k+1}; pn, yn still p_k: the vectors swapped roles). */
+static void extrapolate_entries(const ap_pass *c, size_t i0, size_t i1)
+{
+    ap_work *w = c->w;
+    double beta = c->beta;
+    for (size_t i = i0; i < i1; i++) {
+        w->x[i] = w->p[i] + beta * (w->p[i] - w->pn[i]);
+        w->yx[i] = (1.0 + beta) * w->yp[i] - beta * w->yn[i];
+    }
+    for (size_t i = i0; c->keep && i < i1; i++) /* a few entries: no memcpy call */
+        w->best[i] = w->p[i];
+}
 
 /* Contact a: F = ŷ(y(x)) and s = F − y(x) on a refresh, else F = y(x) + s; 1 when finite. */
 static int gradient_of(const ap_pass *c, int a, const cb_friction *f)
@@ -209,19 +237,21 @@ static int gradient_of(const ap_pass *c, int a, const cb_friction *f)
     return cb_all_finite(w->F + off, d);
 }
 
-/* Contacts [a0, a1): F(x) (see gradient_of) when asked, then pn = P_K(x − t F). Every piece is
- * contact-local: one pass. */
+/* Contacts [a0, a1): the pending extrapolation when asked, F(x) (see gradient_of) when asked,
+ * then pn = P_K(x − t F). Every piece is contact-local: one pass, each contact read once. */
 static void step_rows(void *ctx, int a0, int a1)
 {
     ap_pass *c = ctx;
     ap_work *w = c->w;
     int d = w->prob->d;
     for (int a = a0; a < a1; a++) {
+        size_t off = (size_t)a * (size_t)d;
+        if (c->extrapolate)
+            extrapolate_entries(c, off, off + (size_t)d);
         cb_friction f;
         cb_problem_friction(w->prob, a, &f);
         if (c->gradient && !gradient_of(c, a, &f))
             c->bad = 1;
-        size_t off = (size_t)a * (size_t)d;
         double z[CB_MAX_DIM];
         for (int i = 0; i < d; i++)
             z[i] = w->x[off + i] - c->t * w->F[off + i];
@@ -230,44 +260,65 @@ static void step_rows(void *ctx, int a0, int a1)
     }
 }
 
-/* Chunks of contacts [a0, a1): the AP_SUMS partial sums of each chunk, in index order, with
- * d = p_{k+1} − x_k and Δ = p_{k+1} − p_k; a non-finite y(p_{k+1}) is flagged. */
-static void sums_rows(void *ctx, int a0, int a1)
+/* The chunk of contacts [a0, a1): its AP_SUMS partial sums in index order, with
+ * d = p_{k+1} − x_k and Δ = p_{k+1} − p_k, and each contact's residual term
+ * ‖p_α − P_K(p_α − ŷ_α)‖² at pn; a non-finite y(p_{k+1}) is flagged. */
+static void chunk_sums(ap_pass *c, int a0, int a1)
 {
-    ap_pass *c = ctx;
     ap_work *w = c->w;
-    size_t d = (size_t)w->prob->d;
-    for (int a = a0; a < a1; a += CB_PAR_CHUNK) {
-        size_t i0 = (size_t)a * d, i1 = (size_t)(a1 - a < CB_PAR_CHUNK ? a1 : a + CB_PAR_CHUNK) * d;
-        double dWd = 0.0, dd = 0.0, uphill = 0.0, step2 = 0.0;
-        for (size_t i = i0; i < i1; i++) {
-            double di = w->pn[i] - w->x[i], dp = w->pn[i] - w->p[i];
-            dWd += di * (w->yn[i] - w->yx[i]);
-            dd += di * di;
-            uphill += w->F[i] * dp;
-            step2 += dp * dp;
-        }
-        if (!cb_all_finite(w->yn + i0, i1 - i0))
-            c->bad = 1;
-        double *part = w->part + (size_t)AP_SUMS * (size_t)(a / CB_PAR_CHUNK);
-        part[0] = dWd, part[1] = dd, part[2] = uphill, part[3] = step2;
+    size_t d = (size_t)w->prob->d, i0 = (size_t)a0 * d, i1 = (size_t)a1 * d;
+    double dWd = 0.0, dd = 0.0, uphill = 0.0, step2 = 0.0;
+    for (size_t i = i0; i < i1; i++) {
+        double di = w->pn[i] - w->x[i], dp = w->pn[i] - w->p[i];
+        dWd += di * (w->yn[i] - w->yx[i]);
+        dd += di * di;
+        uphill += w->F[i] * dp;
+        step2 += dp * dp;
+    }
+    if (!cb_all_finite(w->yn + i0, i1 - i0))
+        c->bad = 1;
+    double *part = w->part + (size_t)AP_SUMS * (size_t)(a0 / CB_PAR_CHUNK);
+    part[0] = dWd, part[1] = dd, part[2] = uphill, part[3] = step2;
+    for (int a = a0; a < a1; a++) {
+        cb_friction f;
+        cb_problem_friction(w->prob, a, &f);
+        size_t off = (size_t)a * d;
+        w->res2[a] = cb_contact_residual2(w->prob->kind, &f, w->pn + off, w->yn + off);
     }
 }
 
-/* pn = P_K(x − t F(x)) (F(x) first when `gradient`: F = y(x) + s, s = g(y(x)) refreshed when
- * `refresh`, else the last one), yn = W pn + q, and the AP_SUMS sums (each the chunks' partial
- * sums in order: the same bits for any thread count); 1 when finite. */
-static int candidate(ap_work *w, double t, int gradient, int refresh, cb_work *cnt,
-                     double sums[AP_SUMS])
+/* Chunks of contacts [a0, a1): yn = W pn + q chunk by chunk when W's rows can be had a range
+ * at a time (else it is there already), then chunk_sums: each chunk read once, just written. */
+static void product_rows(void *ctx, int a0, int a1)
 {
-    ap_pass c = {.w = w, .gradient = gradient, .refresh = refresh, .t = t};
+    ap_pass *c = ctx;
+    ap_work *w = c->w;
+    for (int a = a0; a < a1; a += CB_PAR_CHUNK) {
+        int end = a1 - a < CB_PAR_CHUNK ? a1 : a + CB_PAR_CHUNK;
+        if (w->rows_ok)
+            cb_problem_y_rows(w->prob, w->pn, w->yn, a, end);
+        chunk_sums(c, a, end);
+    }
+}
+
+/* pn = P_K(x − t F(x)) (the pending extrapolation first; F(x) first when `gradient`:
+ * F = y(x) + s, s = g(y(x)) refreshed when `refresh`, else the last one), yn = W pn + q, the
+ * AP_SUMS sums (each the chunks' partial sums in order: the same bits for any thread count) and
+ * the contacts' residual terms; 1 when finite. Two parallel passes. */
+static int candidate(ap_run *r, int gradient, int refresh, double sums[AP_SUMS])
+{
+    ap_work *w = r->w;
+    ap_pass c = {.w = w, .gradient = gradient, .refresh = refresh, .t = 1.0 / r->L,
+                 .extrapolate = r->pending, .beta = r->beta, .keep = r->keep};
+    r->pending = 0;
     cb_parallel_rows(w->prob->nc, step_rows, &c);
-    cnt->projections += w->prob->nc;
+    r->info->work.projections += w->prob->nc;
     if (c.bad)
         return 0;
-    cb_problem_y(w->prob, w->pn, w->yn);
-    cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
-    cb_parallel_chunks(w->prob->nc, sums_rows, &c);
+    if (!w->rows_ok)
+        cb_problem_y(w->prob, w->pn, w->yn);
+    r->info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
+    cb_parallel_chunks_by(w->prob->nc, w->work, product_rows, &c);
     for (int j = 0; j < AP_SUMS; j++)
         sums[j] = 0.0;
     for (int ch = 0; ch < cb_par_nchunks(w->prob->nc); ch++)
@@ -276,10 +327,15 @@ static int candidate(ap_work *w, double t, int gradient, int refresh, cb_work *c
     return !c.bad;
 }
 
-/* The judge's residual at the candidate pn (from yn). */
+/* The judge's residual at the accepted candidate pn: e² = Σ_α of the terms in contact order
+ * (cb_fo_residual2's bits), then the norms. */
 static void residual(ap_run *r)
 {
-    cb_fo_residual_eval(r->w->prob, r->w->pn, r->w->yn, &r->w->scale, &r->res, &r->info->work);
+    ap_work *w = r->w;
+    double e2 = 0.0;
+    for (int a = 0; a < w->prob->nc; a++)
+        e2 += w->res2[a];
+    cb_fo_residual_of(w->prob, w->pn, w->yn, &w->scale, e2, &r->res, &r->info->work);
 }
 
 /* ---------------------------------------------------------------- iterations */
@@ -294,7 +350,7 @@ static int time_up(const ap_run *r)
 static int backtrack(ap_run *r, int refresh, double sums[AP_SUMS])
 {
     for (int doublings = 0;; doublings++) {
-        if (!candidate(r->w, 1.0 / r->L, doublings == 0, refresh, &r->info->work, sums))
+        if (!candidate(r, doublings == 0, refresh, sums))
             return 0;
         if (sums[0] <= r->L * sums[1] || doublings >= AP_MAX_DOUBLINGS || time_up(r))
             return 1;
@@ -302,25 +358,9 @@ static int backtrack(ap_run *r, int refresh, double sums[AP_SUMS])
     }
 }
 
-/* Contacts [a0, a1): x ← p_{k+1} + β(p_{k+1} − p_k), y(x) ← (1 + β) y(p_{k+1}) − β y(p_k), and
- * best ← p_{k+1} when asked. */
-static void extrapolate_rows(void *ctx, int a0, int a1)
-{
-    ap_pass *c = ctx;
-    ap_work *w = c->w;
-    double beta = c->beta;
-    size_t d = (size_t)w->prob->d;
-    for (size_t i = (size_t)a0 * d; i < (size_t)a1 * d; i++) {
-        w->x[i] = w->pn[i] + beta * (w->pn[i] - w->p[i]);
-        w->yx[i] = (1.0 + beta) * w->yn[i] - beta * w->yp[i];
-    }
-    if (c->keep)
-        memcpy(w->best + (size_t)a0 * d, w->pn + (size_t)a0 * d,
-               (size_t)(a1 - a0) * d * sizeof(double));
-}
-
-/* Momentum: x ← p_{k+1} + β(p_{k+1} − p_k) (or a restart), y(x) alike; p_k ← p_{k+1} (the
- * vectors swap roles); best ← p_{k+1} when `keep`. */
+/* Momentum: β (or a restart); p_k ← p_{k+1} (the vectors swap roles); x ← p_{k+1} +
+ * β(p_{k+1} − p_k), y(x) alike and best ← p_{k+1} when `keep` are left pending for the next
+ * step's pass (ap_settle when there is none). */
 static void extrapolate(ap_run *r, const double sums[AP_SUMS], int keep)
 {
     ap_work *w = r->w;
@@ -332,8 +372,7 @@ static void extrapolate(ap_run *r, const double sums[AP_SUMS], int keep)
         beta = 0.0;
         r->theta = 1.0;
     }
-    ap_pass c = {.w = w, .beta = beta, .keep = keep};
-    cb_parallel_rows(w->prob->nc, extrapolate_rows, &c);
+    r->beta = beta, r->keep = keep, r->pending = 1;
     double *t = w->p;
     w->p = w->pn, w->pn = t;
     t = w->yp;
@@ -368,28 +407,62 @@ static int iterate(ap_run *r, int *k, int *status, cb_error *err)
     return CB_OK;
 }
 
+/* Copies of the contacts' entries of src into up to AP_COPIES vectors (copy_rows). */
+#define AP_COPIES 4
+typedef struct {
+    const double *src;
+    double *dst[AP_COPIES];
+    size_t d;
+} ap_copy;
+
+/* Contacts [a0, a1): dst_j ← src (each vector first touched by the thread that uses it). */
+static void copy_rows(void *ctx, int a0, int a1)
+{
+    const ap_copy *c = ctx;
+    size_t i0 = (size_t)a0 * c->d, len = (size_t)(a1 - a0) * c->d * sizeof(double);
+    for (int j = 0; j < AP_COPIES && c->dst[j]; j++)
+        memcpy(c->dst[j] + i0, c->src + i0, len);
+}
+
+/* The pending extrapolation's best ← p_{k+1} when no step took it (x and y(x) are not needed). */
+static void ap_settle(ap_run *r)
+{
+    ap_copy c = {r->w->p, {r->w->best}, (size_t)r->w->prob->d};
+    if (r->pending && r->keep)
+        cb_parallel_rows(r->w->prob->nc, copy_rows, &c);
+    r->pending = 0;
+}
+
+/* The start: pn, p, x, best ← the warm start; yn = W pn + q judged as iterate 0; yp, yx ← yn. */
+static void ap_start(ap_run *r, const double *p0)
+{
+    ap_work *w = r->w;
+    size_t d = (size_t)w->prob->d;
+    ap_copy cp = {p0, {w->pn, w->p, w->x, w->best}, d};
+    cb_parallel_rows(w->prob->nc, copy_rows, &cp);
+    cb_problem_y(w->prob, w->pn, w->yn);
+    r->info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
+    cb_fo_residual_eval(w->prob, w->pn, w->yn, &w->scale, &r->res, &r->info->work);
+    ap_copy cy = {w->yn, {w->yp, w->yx}, d};
+    cb_parallel_rows(w->prob->nc, copy_rows, &cy);
+}
+
 static int ap_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info *info,
                     cb_error *err)
 {
     ap_work *w = work;
     ap_run r = {.w = w, .s = s, .info = info, .t0 = cb_now(), .L = w->par.L0, .theta = 1.0};
     int k = 0, status = CB_STATUS_DIVERGED, rc = CB_OK;
-    memcpy(w->pn, sol->p, w->n * sizeof(double)); /* the warm start, judged as iterate 0 */
-    cb_problem_y(w->prob, w->pn, w->yn);
-    info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
-    residual(&r);
-    memcpy(w->p, w->pn, w->n * sizeof(double));
-    memcpy(w->x, w->pn, w->n * sizeof(double));
-    memcpy(w->yp, w->yn, w->n * sizeof(double));
-    memcpy(w->yx, w->yn, w->n * sizeof(double));
-    memcpy(w->best, w->pn, w->n * sizeof(double));
+    ap_start(&r, sol->p);
     r.best_err = r.res.err;
     r.every = w->par.shift_every > 0 ? w->par.shift_every : 1;
     if (cb_info_trace(info, s, 0, r.t0, r.res.err) != CB_OK)
         rc = cb_fail(err, CB_ERR_NOMEM, "trace: out of memory");
     if (rc == CB_OK && cb_all_finite(w->yp, w->n))
         rc = iterate(&r, &k, &status, err);
-    memcpy(sol->p, status == CB_STATUS_CONVERGED ? w->p : w->best, w->n * sizeof(double));
+    ap_settle(&r);
+    ap_copy out = {status == CB_STATUS_CONVERGED ? w->p : w->best, {sol->p}, (size_t)w->prob->d};
+    cb_parallel_rows(w->prob->nc, copy_rows, &out);
     cb_problem_y(w->prob, sol->p, sol->y);
     info->status = (cb_status)status;
     info->iterations = k;

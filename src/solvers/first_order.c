@@ -44,13 +44,25 @@ double cb_fo_residual2(const cb_problem *prob, const double *p, const double *y,
 void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y,
                          const cb_judge_scale *sc, cb_fo_residual *out, cb_work *cnt)
 {
-    size_t n = cb_problem_n(prob);
     double *scratch = cb_threads() > 1 ? cb_malloc_array((size_t)prob->nc + 1, sizeof *scratch)
                                        : NULL; /* none: one thread, the same bits */
     double e2 = cb_fo_residual2(prob, p, y, scratch);
     free(scratch);
-    out->norm_p = cb_nrm2(p, n);
-    out->norm_y = cb_nrm2(y, n);
+    cb_fo_residual_of(prob, p, y, sc, e2, out, cnt);
+}
+
+/* err = √e² / max(‖q‖, ‖p‖, ‖y‖) as the judge normalises it (its error_data). */
+void cb_fo_residual_of(const cb_problem *prob, const double *p, const double *y,
+                       const cb_judge_scale *sc, double e2, cb_fo_residual *out, cb_work *cnt)
+{
+    size_t n = cb_problem_n(prob);
+    double sp = 0.0, sy = 0.0; /* both sums of squares in one pass, each cb_nrm2's */
+    for (size_t i = 0; i < n; i++) {
+        sp += p[i] * p[i];
+        sy += y[i] * y[i];
+    }
+    out->norm_p = cb_nrm2_from(sp, p, n);
+    out->norm_y = cb_nrm2_from(sy, y, n);
     double norm = fmax(sc->norm_q, fmax(out->norm_p, out->norm_y)), e = sqrt(e2);
     double err = fabs(norm) > DBL_EPSILON ? e / norm : e;
     out->err = cb_judge_error_data(sc, err, e, out->norm_p, out->norm_y);

@@ -18,6 +18,11 @@ typedef struct {
 void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y,
                          const cb_judge_scale *sc, cb_fo_residual *out, cb_work *cnt);
 
+/* cb_fo_residual_eval from its e² (cb_fo_residual2's bits): the norms, the normalisation and
+ * the counts. */
+void cb_fo_residual_of(const cb_problem *prob, const double *p, const double *y,
+                       const cb_judge_scale *sc, double e2, cb_fo_residual *out, cb_work *cnt);
+
 /* e² = Σ_α ‖p_α − P_K(p_α − ŷ_α)‖² in contact order; with scratch (nc entries) the terms are
  * computed on the run's threads, and the sum still has the bits of one thread. */
 double cb_fo_residual2(const cb_problem *prob, const double *p, const double *y,
