@@ -332,6 +332,56 @@ static void test_diagonal_closed_form_taken(void **state)
     }
 }
 
+/* Two coupled Coulomb 2D contacts (W symmetric, diagonally dominant, μ = 0.3), one problem per
+ * combination of statuses, each built from its closed form: p*, y* chosen with the status's
+ * signs (take-off p = 0, y_N > 0; stick y = 0, |p_T| < μ p_N; slide y_N = 0, p_T = −σ μ p_N,
+ * σ y_T > 0) and q = y* − W p*. The small path's enumeration (nsn_enum.c) answers with one
+ * linear solve per combination tried, observable in the counters (1 iteration, one residual
+ * evaluation: the accepted combination's), p within rounding of p*, judged solved. */
+static void test_enum_closed_form(void **state)
+{
+    (void)state;
+    static const double W[16] = {2.0, 0.3, 0.5, 0.1, 0.3, 1.5, 0.2, 0.4,
+                                 0.5, 0.2, 2.5, 0.3, 0.1, 0.4, 0.3, 1.8};
+    static const double ps[4][2] = {{0.0, 0.0}, {0.8, 0.1}, {0.6, -0.18}, {0.6, 0.18}};
+    static const double ys[4][2] = {{0.7, -0.4}, {0.0, 0.0}, {0.0, 0.5}, {0.0, -0.5}};
+    static const char *names[4] = {"take-off", "stick", "slide +", "slide -"};
+    for (int s0 = 0; s0 < 4; s0++)
+        for (int s1 = 0; s1 < 4; s1++) {
+            cb_problem *p = NULL;
+            assert_int_equal(cb_problem_alloc(CB_KIND_COULOMB2D, 2, CB_STORAGE_DENSE, 0, &p, NULL),
+                             CB_OK);
+            double pstar[4] = {ps[s0][0], ps[s0][1], ps[s1][0], ps[s1][1]};
+            double ystar[4] = {ys[s0][0], ys[s0][1], ys[s1][0], ys[s1][1]};
+            memcpy(p->W, W, sizeof W);
+            p->mu[0] = p->mu[1] = 0.3;
+            for (int i = 0; i < 4; i++) {
+                p->q[i] = ystar[i];
+                for (int j = 0; j < 4; j++)
+                    p->q[i] -= W[i + 4 * j] * pstar[j];
+            }
+            cb_solution sol;
+            cb_info info;
+            cb_error err = {{0}};
+            solve_converged(p, &sol, &info);
+            cb_judgement j;
+            assert_int_equal(cb_judge(p, sol.p, TOL, NULL, &j, &err), CB_OK);
+            assert_true(j.solved);
+            double diff = 0;
+            for (int i = 0; i < 4; i++)
+                diff = fmax(diff, fabs(sol.p[i] - pstar[i]));
+            print_message("  %-8s / %-8s %d linear solves, |p - p*| = %.1e\n", names[s0],
+                          names[s1], (int)info.work.local_iters, diff);
+            assert_int_equal(info.iterations, 1);
+            assert_int_equal(info.work.error_evals, 1);
+            assert_true(info.work.local_iters >= 1 && info.work.local_iters <= 16);
+            assert_true(diff <= 1e-14);
+            cb_info_free(&info);
+            cb_solution_free(&sol);
+            cb_problem_free(p);
+        }
+}
+
 /* Two coupled Coulomb 3D contacts, one pushing (q_N < 0) and one opening: the small path's block
  * Gauss–Seidel sweep (nsn_small.c) answers in one sweep, observable in the counters (1 sweep, no
  * Newton system solved, one residual evaluation: the judge's test at the end). The answer is the
@@ -374,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_rolling_closed_form),
         cmocka_unit_test(test_random_small_judged),
         cmocka_unit_test(test_sweep_one_pushing),
+        cmocka_unit_test(test_enum_closed_form),
         cmocka_unit_test(test_trace_same_bits),
         cmocka_unit_test(test_dense_lu_bits),
         cmocka_unit_test(test_diagonal_closed_form_taken),

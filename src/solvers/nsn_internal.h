@@ -111,6 +111,13 @@ int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, 
  * nsn_small_solve then solves contact by contact (a d×d Newton each), the judge's test on the
  * whole at the end. */
 int nsn_small_block_diagonal(const cb_problem *prob);
+/* Enumeration of contact statuses (nsn_enum.c): on a 2D Coulomb problem of at most
+ * NSN_ENUM_NC contacts with dense W (nsn_enum_fits), each combination of take-off, stick and
+ * slide (both ways) a linear solve, the first whose p, y pass the sign test and the judge's
+ * test accepted; nsn_enum_solve returns as nsn_small_solve (0: none accepted, sol->p unchanged). */
+#define NSN_ENUM_NC 3
+int nsn_enum_fits(const cb_problem *prob);
+int nsn_enum_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, cb_info *info);
 
 /* Restarted GMRES(m) on (H + λ I) x = b through the W kernels (any storage), preconditioned by
  * the inverse diagonal blocks (H_αα + λ I)⁻¹; x starts at 0. Returns the iterations done, −1

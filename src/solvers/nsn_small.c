@@ -363,8 +363,11 @@ static int solve_by_sweeps(const nsn_small *c, const cb_settings *s, cb_solution
 
 int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, cb_info *info)
 {
+    int done = !c->diag && nsn_enum_fits(c->sys->prob) ? nsn_enum_solve(c, s, sol, info) : 0;
+    if (done != 0)
+        return done;
     memcpy(c->dp, sol->p, c->sys->n * sizeof *c->dp); /* the start, kept in scratch */
-    int done = solve_by_sweeps(c, s, sol, info);
+    done = solve_by_sweeps(c, s, sol, info);
     if (done != 0)
         return done;
     memcpy(sol->p, c->dp, c->sys->n * sizeof *sol->p); /* Newton from the start */
