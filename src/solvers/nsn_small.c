@@ -11,7 +11,8 @@
  * one contact closing at p = 0 a few block Gauss–Seidel sweeps, Newton from the starting point
  * when they do not converge. No phases, drift detector or nsgs safeguard: when a line search
  * fails, the factorisation stays singular, or NSN_SMALL_ITERS steps do not converge, the caller
- * runs the full method from the starting point. */
+ * runs the full method from the starting point. First of all, on a coupled 2D Coulomb problem
+ * of at most NSN_ENUM_NC contacts, the enumeration of contact statuses (nsn_enum.c). */
 #include "first_order.h"
 #include "nsn_internal.h"
 
@@ -363,7 +364,8 @@ static int solve_by_sweeps(const nsn_small *c, const cb_settings *s, cb_solution
 
 int nsn_small_solve(const nsn_small *c, const cb_settings *s, cb_solution *sol, cb_info *info)
 {
-    int done = !c->diag && nsn_enum_fits(c->sys->prob) ? nsn_enum_solve(c, s, sol, info) : 0;
+    int enumerate = !c->diag && s->max_iter >= 1 && nsn_enum_fits(c->sys->prob);
+    int done = enumerate ? nsn_enum_solve(c, s, sol, info) : 0;
     if (done != 0)
         return done;
     memcpy(c->dp, sol->p, c->sys->n * sizeof *c->dp); /* the start, kept in scratch */
