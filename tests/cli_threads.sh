@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # conebench CLI: threads. `solve --threads N` (1..64) and a campaign's `threads N` line are
 # validated before any work (exit 2 naming the flag, or FILE:LINE); a run gives the same bits
-# at 1 and 2 threads (nsgs and psor with order=coloured, apgd, the judge's W products) on a
-# problem large enough to share out (CB_PAR_MIN_ROWS); nsgs with order=coloured solves a pile
-# heap to its tolerance (the judge's verdict); `run --jobs J` with `threads N` above the online
+# at 1 and 2 threads (nsgs and psor with order=coloured and order=domains, apgd, the judge's W
+# products) on a problem large enough to share out (CB_PAR_MIN_ROWS); nsgs with order=coloured
+# and order=domains solves a pile heap to its tolerance (the judge's verdict); `run --jobs J` with `threads N` above the online
 # cores says so on stderr. Usage: cli_threads.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") # absolute: the script works in $tmp
 cd "$tmp" || exit 1
 
 "$bin" generate random --kind rolling3d --nc 1500 --seed 3 -o mb.dat >/dev/null 2>&1
-"$bin" generate sphere-pile --param init=heap --param n=500 --steps 1 -o heap >/dev/null 2>&1
+# 2000 spheres (5 748 contacts): order=domains cuts it once (a leaf holds 2 000 or more)
+"$bin" generate sphere-pile --param init=heap --param n=2000 --steps 1 --max-iter 1 -o heap >/dev/null 2>&1
 heap=heap/sphere-pile-step1.dat
 
 for bad in 0 65 x; do
@@ -20,7 +21,7 @@ done
 
 # the same solution bytes at 1 and 2 threads (20 sweeps/iterations: nothing converges, so every
 # iterate's bits count); the figures line without its time
-for sv in nsgs:order=coloured psor:order=coloured apgd; do
+for sv in nsgs:order=coloured psor:order=coloured nsgs:order=domains psor:order=domains apgd; do
   name=${sv%%:*} opt=()
   [ "$sv" != "$name" ] && opt=(--option "${sv#*:}")
   for f in mb.dat "$heap"; do
@@ -36,6 +37,8 @@ done
 # coloured nsgs converges on the heap (judged solved) and reports how many contacts it has
 run "$bin" solve "$heap" --solver nsgs --option order=coloured --threads 2 --tol 1e-6 --json
 check "coloured nsgs solves the heap" 'grep -q "\"solved\":true" "$tmp/out" && grep -q "\"status\":\"converged\"" "$tmp/out"'
+run "$bin" solve "$heap" --solver nsgs --option order=domains --threads 2 --tol 1e-6 --json
+check "domains nsgs solves the heap" 'grep -q "\"solved\":true" "$tmp/out" && grep -q "\"status\":\"converged\"" "$tmp/out"'
 run "$bin" solve "$heap" --solver nsgs --option order=colored
 check "order=colored refused, naming the choices" '[ "$rc" = 2 ] && grep -q "coloured" "$tmp/err"'
 

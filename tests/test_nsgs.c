@@ -19,6 +19,7 @@
 #include <lapacke.h>
 
 #include "rng.h"
+#include "nsgs_colour.h"
 #include "nsgs_internal.h"
 #include "solvers_internal.h"
 
@@ -546,6 +547,106 @@ static void test_orders(void **state)
     cb_problem_free(prob);
 }
 
+/* Contacts within two steps of a in W's block pattern taken both ways (a included): adjacency
+ * lists adj[ptr[a] .. ptr[a+1]) of the pattern, built here from the BSR arrays themselves. */
+static int within_two(const int *ptr, const int *adj, int a, int *out)
+{
+    int k = 0;
+    out[k++] = a;
+    for (int i = ptr[a]; i < ptr[a + 1]; i++) {
+        out[k++] = adj[i];
+        for (int j = ptr[adj[i]]; j < ptr[adj[i] + 1]; j++)
+            out[k++] = adj[j];
+    }
+    return k;
+}
+
+/* order=domains' phases (nsgs_colour.h) on a multibody W of 8000 contacts (two levels of cuts):
+ * the order is a permutation, each unit ascending, and no two contacts of different units of one
+ * phase lie within two steps of each other in W's block pattern (a visit reads y_α and writes
+ * the rows of column α), checked on the pattern directly. */
+static void test_domains_phases(void **state)
+{
+    (void)state;
+    cb_problem *prob = random_problem(CB_KIND_ROLLING3D, 8000, CB_GEN_MULTIBODY, 0, 0, 2,
+                                      CB_STORAGE_BSR);
+    const cb_bsr *B = &prob->bsr;
+    int nc = prob->nc, *ptr = calloc((size_t)nc + 1, sizeof(int));
+    int *adj = malloc(2 * (size_t)B->nnzb * sizeof(int)), *fill = calloc((size_t)nc, sizeof(int));
+    int *phase = malloc((size_t)nc * sizeof(int)), *unit = malloc((size_t)nc * sizeof(int));
+    int *seen = calloc((size_t)nc, sizeof(int)), *near = malloc(100000 * sizeof(int));
+    assert_true(ptr && adj && fill && phase && unit && seen && near);
+    for (int r = 0; r < nc; r++)
+        for (int k = B->row_ptr[r]; k < B->row_ptr[r + 1]; k++)
+            ptr[r + 1]++, ptr[B->col[k] + 1]++;
+    for (int r = 0; r < nc; r++)
+        ptr[r + 1] += ptr[r];
+    for (int r = 0; r < nc; r++)
+        for (int k = B->row_ptr[r]; k < B->row_ptr[r + 1]; k++) {
+            adj[ptr[r] + fill[r]++] = B->col[k];
+            adj[ptr[B->col[k]] + fill[B->col[k]]++] = r;
+        }
+    cb_nsgs_colouring c;
+    assert_int_equal(cb_nsgs_domains(prob, &c), CB_OK);
+    assert_int_equal(c.nphases, 3); /* 8000 / 2² = 2000 contacts a leaf */
+    assert_int_equal(c.start[0], 0);
+    assert_int_equal(c.start[c.nphases], nc);
+    for (int k = 0; k < c.nphases; k++)
+        for (int i = c.start[k]; i < c.start[k + 1]; i++) {
+            int a = c.order[i];
+            assert_true(a >= 0 && a < nc && !seen[a]);
+            seen[a] = 1, phase[a] = k, unit[a] = c.ubeg[i];
+            assert_true(c.ubeg[i] >= c.start[k] && c.ubeg[i] <= i && i < c.uend[i] &&
+                        c.uend[i] <= c.start[k + 1]);
+            if (i > c.ubeg[i])
+                assert_true(c.order[i - 1] < a); /* contact order inside a unit */
+        }
+    long long pairs = 0;
+    for (int a = 0; a < nc; a++) {
+        int m = within_two(ptr, adj, a, near);
+        assert_true(m < 100000);
+        for (int i = 0; i < m; i++, pairs++)
+            assert_false(phase[near[i]] == phase[a] && unit[near[i]] != unit[a]);
+    }
+    print_message("  domains: %d phases, leaves %d contacts, %lld pairs checked\n", c.nphases,
+                  c.start[1], pairs);
+    cb_nsgs_colouring_free(&c);
+    free(ptr), free(adj), free(fill), free(phase), free(unit), free(seen), free(near);
+    cb_problem_free(prob);
+}
+
+/* nsgs and psor with order=domains: the same bits at 1 and 2 threads after 20 sweeps (nothing
+ * converges: every iterate's bits count) on a multibody W above CB_PAR_MIN_ROWS; nsgs solves it
+ * with a well-conditioned SPD W (judged). */
+static void test_domains_threads(void **state)
+{
+    (void)state;
+    static const cb_option dom[] = {{"order", "domains"}};
+    cb_problem *prob = random_problem(CB_KIND_ROLLING3D, 4500, CB_GEN_MULTIBODY, 0, 0, 3,
+                                      CB_STORAGE_BSR);
+    size_t n = cb_problem_n(prob);
+    for (int v = 0; v < 2; v++) {
+        cbt_run_result r[2];
+        for (int t = 0; t < 2; t++) {
+            cb_settings s = settings(1e-300, 20, dom, 1);
+            s.threads = t + 1;
+            r[t] = cbt_run(v ? &cb_solver_psor : &cb_solver_nsgs, prob, &s, NULL);
+            assert_int_equal(r[t].rc, CB_OK);
+            assert_int_equal(r[t].info.iterations, 20);
+        }
+        expect_same_run(&r[0], &r[1], n);
+        cbt_run_free(&r[0]), cbt_run_free(&r[1]);
+    }
+    cb_problem_free(prob);
+    prob = random_problem(CB_KIND_ROLLING3D, 4500, CB_GEN_SPD, 1e2, 0, 1, CB_STORAGE_BSR);
+    cb_settings s = settings(TOL, 10000, dom, 1);
+    s.threads = 2;
+    cbt_run_result r = cbt_run(&cb_solver_nsgs, prob, &s, NULL);
+    expect_solved(&r, TOL, "nsgs order=domains, SPD nc 4500, 2 threads");
+    cbt_run_free(&r);
+    cb_problem_free(prob);
+}
+
 /* Warm start at a solution: one sweep. Relaxation and error_every also converge. */
 static void test_warm_start_and_options(void **state)
 {
@@ -732,6 +833,8 @@ int main(void)
         cmocka_unit_test(test_norm2),
         cmocka_unit_test(test_dense_vs_bsr),
         cmocka_unit_test(test_orders),
+        cmocka_unit_test(test_domains_phases),
+        cmocka_unit_test(test_domains_threads),
         cmocka_unit_test(test_psor_random),
         cmocka_unit_test(test_random_kinds),
         cmocka_unit_test(test_random_large),

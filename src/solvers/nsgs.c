@@ -63,7 +63,8 @@
                                pushes, for sharing a colour out among threads */
 
 typedef enum { LOCAL_AUTO = 0, LOCAL_NEWTON = 1, LOCAL_PROJ = 2, LOCAL_ENUM = 3 } local_kind;
-typedef enum { ORDER_NATURAL = 0, ORDER_SHUFFLED = 1, ORDER_SYMMETRIC = 2, ORDER_COLOURED = 3 } sweep_order;
+typedef enum { ORDER_NATURAL = 0, ORDER_SHUFFLED = 1, ORDER_SYMMETRIC = 2, ORDER_COLOURED = 3,
+               ORDER_DOMAINS = 4 } sweep_order;
 typedef enum { TRIVIAL_WARM = 0, TRIVIAL_ALWAYS = 1, TRIVIAL_NEVER = 2 } trivial_mode;
 
 typedef struct {
@@ -144,7 +145,9 @@ static const cb_option_spec nsgs_spec[] = {
     {"order", "natural", "sweep order: natural | shuffled (new permutation every sweep from seed) "
                          "| symmetric (forward then backward in one sweep) | coloured (colour by colour, "
                          "contacts of a colour independent: on --threads, the same bits for any "
-                         "count)"},
+                         "count) | domains (nested dissection: parts of the contact graph, each in "
+                         "contact order, then the separators between them; parts of a level "
+                         "independent: on --threads, the same bits for any count)"},
     {"seed", "1", "seed of the shuffled order (>= 0)"},
     {"omega", "auto", "relaxation p_a <- p_a + omega (p_local - p_a): auto (1, then Young's SOR "
                       "value 2/(1+sqrt(1-mu^2)) from the residual's rate once it falls slowly and "
@@ -167,7 +170,9 @@ static const cb_option_spec psor_spec[] = {
     {"order", "natural", "sweep order: natural | shuffled (new permutation every sweep from seed) "
                          "| symmetric (forward then backward in one sweep) | coloured (colour by colour, "
                          "contacts of a colour independent: on --threads, the same bits for any "
-                         "count)"},
+                         "count) | domains (nested dissection: parts of the contact graph, each in "
+                         "contact order, then the separators between them; parts of a level "
+                         "independent: on --threads, the same bits for any count)"},
     {"seed", "1", "seed of the shuffled order (>= 0)"},
     {"omega", "1", "relaxation p_a <- p_a + omega (P_K(p_a - rho_a yhat_a) - p_a), omega in (0, 2)"},
     {"error_every", "1", "full judged residual every k sweeps (a sweep whose change in p is below "
@@ -200,10 +205,11 @@ static int option_choice(const cb_settings *s, const cb_option_spec *spec, const
 static int parse_common(const cb_settings *s, const cb_option_spec *spec, gs_options *o,
                         cb_error *err)
 {
-    static const char *const orders[] = {"natural", "shuffled", "symmetric", "coloured"};
+    static const char *const orders[] = {"natural", "shuffled", "symmetric", "coloured",
+                                         "domains"};
     int ord = 0;
     long seed = 0, every = 1;
-    int rc = option_choice(s, spec, "order", orders, 4, &ord, err);
+    int rc = option_choice(s, spec, "order", orders, 5, &ord, err);
     if (rc == CB_OK)
         rc = cb_option_int(s, spec, "seed", 0, LONG_MAX, &seed, err);
     const char *om = cb_option_get(s, spec, "omega");
@@ -313,6 +319,14 @@ static void build_columns(gs_work *w)
         }
 }
 
+/* order=coloured or domains: the phases of independent units (nsgs_colour.h), from W's pattern. */
+static int make_phases(gs_work *w)
+{
+    cb_nsgs_colouring_free(&w->colouring);
+    return w->opt.order == ORDER_DOMAINS ? cb_nsgs_domains(w->prob, &w->colouring)
+                                         : cb_nsgs_colour(w->prob, &w->colouring);
+}
+
 static int alloc_work(const cb_problem *prob, const gs_options *o, gs_work **out)
 {
     gs_work *w = calloc(1, sizeof *w);
@@ -352,11 +366,10 @@ static int alloc_work(const cb_problem *prob, const gs_options *o, gs_work **out
              (w->au.v = cb_malloc_array(nv + 1, sizeof(double))) &&
              (w->au.rho = cb_malloc_array(nc, sizeof(double)));
     }
-    if (ok && o->order == ORDER_COLOURED)
+    if (ok && (o->order == ORDER_COLOURED || o->order == ORDER_DOMAINS))
         ok = (w->dp2 = cb_malloc_array(nc + 1, sizeof(double))) &&
              (w->cost = cb_calloc(nc + 1, sizeof(int))) &&
-             (w->cum = cb_malloc_array(nc + 1, sizeof(int))) &&
-             cb_nsgs_colour(prob, &w->colouring) == CB_OK;
+             (w->cum = cb_malloc_array(nc + 1, sizeof(int))) && make_phases(w) == CB_OK;
     return ok ? CB_OK : CB_ERR_NOMEM;
 }
 
@@ -403,12 +416,10 @@ static int gs_update(void *work, const cb_problem *prob, unsigned changed, cb_er
     precompute_contacts(w, changed, 1);
     cb_nsgs_polish_free(w->po.pl); /* it reads W and q (or a copy): made again at a stall */
     w->po.pl = NULL;
-    if (w->opt.order == ORDER_COLOURED && (changed & CB_CHANGED_W) &&
-        prob->storage == CB_STORAGE_DENSE) { /* its colours follow the nonzero blocks */
-        cb_nsgs_colouring_free(&w->colouring);
-        if (cb_nsgs_colour(prob, &w->colouring) != CB_OK)
-            return cb_fail(err, CB_ERR_NOMEM, "nsgs: out of memory for the colours");
-    }
+    if ((w->opt.order == ORDER_COLOURED || w->opt.order == ORDER_DOMAINS) &&
+        (changed & CB_CHANGED_W) && prob->storage == CB_STORAGE_DENSE &&
+        make_phases(w) != CB_OK) /* its phases follow the nonzero blocks */
+        return cb_fail(err, CB_ERR_NOMEM, "nsgs: out of memory for the sweep's phases");
     return CB_OK;
 }
 
@@ -724,10 +735,20 @@ static void visit_range(gs_work *w, int i0, int i1, double *p, double *y, cb_wor
     }
 }
 
-/* order=coloured: colour by colour, each colour cut into one contiguous range a thread, cut
- * where the last sweep's work (cum: VISIT_WEIGHT + block products a visit) is even (open
- * contacts push nothing, and they gather in parts of the pile); the visits of a colour are
- * independent (nsgs_colour.h), so the cuts change no bit. ‖Δp‖² summed in the colour order
+/* Cut i (a position of phase [s0, s1)) moved to the nearer end of its unit by the work cum. */
+static int unit_boundary(const cb_nsgs_colouring *c, const int *cum, int s0, int s1, int i)
+{
+    if (!c->uend || i <= s0 || i >= s1 || c->ubeg[i] == i)
+        return i;
+    int lo = c->ubeg[i], hi = c->uend[i];
+    return cum[i] - cum[lo] <= cum[hi] - cum[i] ? lo : hi;
+}
+
+/* order=coloured or domains: phase by phase (a colour, or the leaves, then the separators level
+ * by level), each phase cut into one contiguous range a thread, cut where the last sweep's work
+ * (cum: VISIT_WEIGHT + block products a visit) is even (open contacts push nothing, and they
+ * gather in parts of the pile) and moved to the nearer end of its unit; the units of a phase are
+ * independent (nsgs_colour.h), so the cuts change no bit. ‖Δp‖² summed in the visiting order
  * afterwards, so every bit is the one thread's. Dense W runs on one thread (a column update
  * writes all of y). */
 static double sweep_coloured(gs_work *w, double *p, double *y, cb_work *wk)
@@ -744,12 +765,13 @@ static double sweep_coloured(gs_work *w, double *p, double *y, cb_work *wk)
         CB_OMP(omp parallel num_threads(threads) reduction(+ : bp, pr, li))
         {
             cb_work mine = {0, 0, 0, 0};
-            for (int k = 0; k < c->ncolours; k++) {
+            for (int k = 0; k < c->nphases; k++) {
                 CB_OMP(omp for schedule(static))
                 for (int t = 0; t < threads; t++) {
-                    int rows = c->start[k + 1] - c->start[k], r0, r1;
-                    cb_parallel_part(rows, w->cum + c->start[k], threads, t, &r0, &r1);
-                    visit_range(w, c->start[k] + r0, c->start[k] + r1, p, y, &mine);
+                    int s0 = c->start[k], s1 = c->start[k + 1], r0, r1;
+                    cb_parallel_part(s1 - s0, w->cum + s0, threads, t, &r0, &r1);
+                    visit_range(w, unit_boundary(c, w->cum, s0, s1, s0 + r0),
+                                unit_boundary(c, w->cum, s0, s1, s0 + r1), p, y, &mine);
                 }
             }
             bp += mine.block_products, pr += mine.projections, li += mine.local_iters;
@@ -765,7 +787,7 @@ static double sweep_coloured(gs_work *w, double *p, double *y, cb_work *wk)
 /* One sweep over w->order (or the colours); returns ‖Δp‖² (non-finite when an iterate is). */
 static double sweep(gs_work *w, double *p, double *y, cb_work *wk)
 {
-    if (w->opt.order == ORDER_COLOURED)
+    if (w->opt.order == ORDER_COLOURED || w->opt.order == ORDER_DOMAINS)
         return sweep_coloured(w, p, y, wk);
     double dp2 = 0;
     for (int k = 0; k < w->norder; k++)
@@ -1090,9 +1112,10 @@ static int gs_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
     w->po.time = 0.0;
     w->po.eps = 0.0;
     memset(&w->po.work, 0, sizeof w->po.work);
-    /* Young's theory is for a fixed sweep order: natural or coloured (not shuffled, symmetric) */
+    /* Young's theory is for a fixed sweep order: natural, coloured, domains (not shuffled) */
     w->au.on = w->opt.omega_auto &&
-               (w->opt.order == ORDER_NATURAL || w->opt.order == ORDER_COLOURED);
+               (w->opt.order == ORDER_NATURAL || w->opt.order == ORDER_COLOURED ||
+                w->opt.order == ORDER_DOMAINS);
     /* tol/10, but not below 1e-15 (a relative residual local Newton cannot reach in double:
      * it would run to local_max_iter on every contact); an explicit smaller local_tol wins */
     w->local_tol = fmin(w->opt.local_tol, fmax(0.1 * s->tol, 1e-15));

@@ -1,4 +1,4 @@
-/* conebench — the coloured visiting order of nsgs/psor (nsgs_colour.h). */
+/* conebench — the parallel visiting orders of nsgs/psor: colours and domains (nsgs_colour.h). */
 #include "nsgs_colour.h"
 
 #include "base.h"
@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define DOMAIN_LEAF_MIN 2000 /* order=domains: a leaf holds about nc / 2^depth ≥ this many */
+#define DOMAIN_MAX_DEPTH 4   /* order=domains: at most 2^4 leaves */
 
 /* The contact graph as adjacency lists (duplicates allowed): nbr[ptr[a] .. ptr[a+1]). */
 typedef struct {
@@ -141,16 +144,16 @@ int cb_nsgs_colour(const cb_problem *prob, cb_nsgs_colouring *c)
     c->order = cb_malloc_array((size_t)nc + 1, sizeof(int));
     int rc = colour && mark && c->order ? build_graph(prob, &g) : CB_ERR_NOMEM;
     if (rc == CB_OK) {
-        c->ncolours = greedy(&g, nc, colour, mark);
-        if (!(c->start = cb_calloc((size_t)c->ncolours + 1, sizeof(int))))
+        c->nphases = greedy(&g, nc, colour, mark);
+        if (!(c->start = cb_calloc((size_t)c->nphases + 1, sizeof(int))))
             rc = CB_ERR_NOMEM;
     }
     if (rc == CB_OK) {
         for (int a = 0; a < nc; a++)
             c->start[colour[a] + 1]++;
-        for (int k = 0; k < c->ncolours; k++)
+        for (int k = 0; k < c->nphases; k++)
             c->start[k + 1] += c->start[k];
-        memcpy(mark, c->start, (size_t)c->ncolours * sizeof(int));
+        memcpy(mark, c->start, (size_t)c->nphases * sizeof(int));
         for (int a = 0; a < nc; a++)
             c->order[mark[colour[a]]++] = a;
     }
@@ -161,11 +164,209 @@ int cb_nsgs_colour(const cb_problem *prob, cb_nsgs_colouring *c)
     return rc;
 }
 
+/* ------------------------------------------------------------------ order=domains */
+
+typedef struct {
+    const contact_graph *g;
+    int nc, depth, tick;
+    int *seg;       /* nc: the contact's part at the current depth, −1 once in a separator */
+    int *unit;      /* nc: its unit, numbered phase by phase */
+    int *mem, *mptr;/* the members of each part, in contact order */
+    int *lvl, *stamp, *queue;
+    long long *wl;  /* weight of each level; then its prefix sums */
+} nd_work;
+
+/* A contact's weight: 1 + its neighbours (a visit reads and writes about that many blocks). */
+static long long nd_weight(const contact_graph *g, int a) { return 1 + g->ptr[a + 1] - g->ptr[a]; }
+
+/* Unit of the separator made at depth l in part s: phases 0 (2^D leaves), 1 (depth D−1), … */
+static int nd_sep_unit(int depth, int l, int s)
+{
+    int off = 0;
+    for (int j = 0; j < depth - l; j++)
+        off += 1 << (depth - j);
+    return off + s;
+}
+
+/* Breadth-first level sets of part s (members mem[lo..hi)) from `start`; a member not reached
+ * starts a new search dist levels past the last (no edge spans the gap). Level weights into
+ * wl; returns the level count, *last the last contact reached. */
+static int nd_levels(nd_work *w, int s, int lo, int hi, int start, int *last)
+{
+    const contact_graph *g = w->g;
+    int head = 0, tail = 0, nlev = 0, next = lo, gap = g->dist;
+    memset(w->wl, 0, ((size_t)(hi - lo) * (gap + 1) + 1) * sizeof *w->wl);
+    w->tick++;
+    for (;;) {
+        if (head == tail) { /* a new search: `start`, then the first member not reached */
+            while (next < hi && w->stamp[w->mem[next]] == w->tick)
+                next++;
+            if (start < 0 && next == hi)
+                break;
+            int a = start >= 0 ? start : w->mem[next];
+            start = -1;
+            w->stamp[a] = w->tick;
+            w->lvl[a] = tail ? nlev + gap : 0;
+            w->queue[tail++] = a;
+        }
+        int a = w->queue[head++], la = w->lvl[a];
+        *last = a;
+        nlev = la + 1 > nlev ? la + 1 : nlev;
+        w->wl[la] += nd_weight(g, a);
+        for (int i = g->ptr[a]; i < g->ptr[a + 1]; i++) {
+            int b = g->nbr[i];
+            if (w->seg[b] == s && w->stamp[b] != w->tick) {
+                w->stamp[b] = w->tick;
+                w->lvl[b] = la + 1;
+                w->queue[tail++] = b;
+            }
+        }
+    }
+    return nlev;
+}
+
+/* The first level m of the separator [m, m + dist): the parts' weights as even as can be. */
+static int nd_split(nd_work *w, int nlev)
+{
+    long long *P = w->wl, best = -1;
+    for (int k = 1; k < nlev; k++) /* prefix sums: P[k] = weight of levels < k + 1 */
+        P[k] += P[k - 1];
+    int m = nlev, dist = w->g->dist;
+    for (int k = 1; k < nlev; k++) {
+        long long a = P[k - 1], b = P[nlev - 1] - (k + dist <= nlev ? P[k + dist - 1] : P[nlev - 1]);
+        long long diff = a > b ? a - b : b - a;
+        if (best < 0 || diff < best)
+            best = diff, m = k;
+    }
+    return m;
+}
+
+/* Cut part s (depth l) into parts 2s, 2s+1 and its separator by the level sets of a search
+ * from a pseudo-peripheral contact (the last one reached from its first member). */
+static void nd_bisect(nd_work *w, int l, int s)
+{
+    int lo = w->mptr[s], hi = w->mptr[s + 1], last = -1;
+    if (lo == hi)
+        return;
+    nd_levels(w, s, lo, hi, w->mem[lo], &last);
+    int nlev = nd_levels(w, s, lo, hi, last, &last), m = nd_split(w, nlev);
+    for (int i = lo; i < hi; i++) {
+        int a = w->mem[i], la = w->lvl[a];
+        if (la < m || la >= m + w->g->dist)
+            w->seg[a] = 2 * s + (la >= m);
+        else
+            w->seg[a] = -1, w->unit[a] = nd_sep_unit(w->depth, l, s);
+    }
+}
+
+/* Depth l's cuts checked on the whole graph: a contact of part 2s+1 within dist steps of one of
+ * part 2s (a path through contacts outside the part) joins the separator of part s. */
+static void nd_repair(nd_work *w, int l)
+{
+    const contact_graph *g = w->g;
+    for (int a = 0; a < w->nc; a++) {
+        int sa = w->seg[a];
+        if (sa < 0 || sa % 2)
+            continue;
+        for (int i = g->ptr[a]; i < g->ptr[a + 1]; i++)
+            for (int j = -1, b = g->nbr[i]; j < (g->dist > 1 ? g->ptr[b + 1] - g->ptr[b] : 0); j++) {
+                int x = j < 0 ? b : g->nbr[g->ptr[b] + j];
+                if (w->seg[x] == sa + 1)
+                    w->seg[x] = -1, w->unit[x] = nd_sep_unit(w->depth, l, sa / 2);
+            }
+    }
+}
+
+/* The members of each of the nparts parts (seg ≥ 0), in contact order, into mem/mptr. */
+static void nd_members(nd_work *w, int nparts)
+{
+    memset(w->mptr, 0, ((size_t)nparts + 1) * sizeof *w->mptr);
+    for (int a = 0; a < w->nc; a++)
+        if (w->seg[a] >= 0)
+            w->mptr[w->seg[a] + 1]++;
+    for (int s = 0; s < nparts; s++)
+        w->mptr[s + 1] += w->mptr[s];
+    memcpy(w->queue, w->mptr, (size_t)nparts * sizeof *w->mptr); /* queue: scratch */
+    for (int a = 0; a < w->nc; a++)
+        if (w->seg[a] >= 0)
+            w->mem[w->queue[w->seg[a]]++] = a;
+}
+
+/* The visiting order from the units: phase by phase, unit by unit, contact order inside. */
+static int nd_order(const nd_work *w, cb_nsgs_colouring *c)
+{
+    int D = w->depth, nunits = (2 << D) - 1, nc = w->nc;
+    int *ustart = cb_calloc((size_t)nunits + 1, sizeof(int));
+    c->nphases = D + 1;
+    c->start = cb_calloc((size_t)D + 2, sizeof(int));
+    c->uend = cb_malloc_array((size_t)nc + 1, sizeof(int));
+    c->ubeg = cb_malloc_array((size_t)nc + 1, sizeof(int));
+    int rc = ustart && c->start && c->uend && c->ubeg ? CB_OK : CB_ERR_NOMEM;
+    for (int a = 0; rc == CB_OK && a < nc; a++)
+        ustart[w->unit[a] + 1]++;
+    for (int u = 0; rc == CB_OK && u < nunits; u++)
+        ustart[u + 1] += ustart[u];
+    for (int k = 0; rc == CB_OK && k <= D; k++) /* phase k ends where its units do */
+        c->start[k + 1] = ustart[nd_sep_unit(D, D - k - 1, 0)];
+    for (int a = 0; rc == CB_OK && a < nc; a++)
+        c->order[ustart[w->unit[a]]++] = a; /* ustart[u]: now where unit u ends */
+    for (int u = 0, i = 0, b = 0; rc == CB_OK && u < nunits; b = ustart[u], u++)
+        for (; i < ustart[u]; i++)
+            c->ubeg[i] = b, c->uend[i] = ustart[u];
+    free(ustart);
+    return rc;
+}
+
+int cb_nsgs_domains(const cb_problem *prob, cb_nsgs_colouring *c)
+{
+    memset(c, 0, sizeof *c);
+    contact_graph g = {NULL, NULL, 1};
+    nd_work w = {.g = &g, .nc = prob->nc};
+    while (w.depth < DOMAIN_MAX_DEPTH && (prob->nc >> (w.depth + 1)) >= DOMAIN_LEAF_MIN)
+        w.depth++;
+    size_t n1 = (size_t)prob->nc + 1;
+    w.seg = cb_calloc(n1, sizeof(int));
+    w.unit = cb_calloc(n1, sizeof(int));
+    w.mem = cb_malloc_array(n1, sizeof(int));
+    w.mptr = cb_calloc(((size_t)1 << DOMAIN_MAX_DEPTH) + 1, sizeof(int));
+    w.lvl = cb_calloc(n1, sizeof(int));
+    w.stamp = cb_calloc(n1, sizeof(int));
+    w.queue = cb_malloc_array(n1 + ((size_t)1 << DOMAIN_MAX_DEPTH), sizeof(int));
+    w.wl = cb_malloc_array(3 * n1, sizeof(long long));
+    c->order = cb_malloc_array(n1, sizeof(int));
+    int rc = w.seg && w.unit && w.mem && w.mptr && w.lvl && w.stamp && w.queue && w.wl && c->order
+                 ? build_graph(prob, &g) : CB_ERR_NOMEM;
+    for (int l = 0; rc == CB_OK && l < w.depth; l++) {
+        nd_members(&w, 1 << l);
+        for (int s = 0; s < 1 << l; s++)
+            nd_bisect(&w, l, s);
+        nd_repair(&w, l);
+    }
+    for (int a = 0; rc == CB_OK && a < prob->nc; a++)
+        if (w.seg[a] >= 0)
+            w.unit[a] = w.seg[a]; /* a leaf: phase 0 */
+    if (rc == CB_OK)
+        rc = nd_order(&w, c);
+    free(g.ptr);
+    free(g.nbr);
+    free(w.seg);
+    free(w.unit);
+    free(w.mem);
+    free(w.mptr);
+    free(w.lvl);
+    free(w.stamp);
+    free(w.queue);
+    free(w.wl);
+    return rc;
+}
+
 void cb_nsgs_colouring_free(cb_nsgs_colouring *c)
 {
     if (!c)
         return;
     free(c->start);
     free(c->order);
+    free(c->uend);
+    free(c->ubeg);
     memset(c, 0, sizeof *c);
 }

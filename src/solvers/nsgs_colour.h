@@ -1,4 +1,5 @@
-/* conebench — the coloured visiting order of nsgs/psor (order=coloured; nsgs_colour.c). Internal.
+/* conebench — the parallel visiting orders of nsgs/psor (order=coloured and order=domains;
+ * nsgs_colour.c). Internal.
  *
  * Contacts of one colour are independent in a sweep: none reads what another of its colour
  * writes, so a colour can be visited on any number of threads, in any order, with the bits of
@@ -14,15 +15,29 @@
 
 #include "conebench/problem.h"
 
+/*
+ * order=domains: a nested dissection of the same graph. Level sets of a breadth-first search cut
+ * the contacts into two parts and a separator a conflict thick, so that no contact of one part
+ * conflicts with one of the other (checked on the whole graph, and contacts moved into the
+ * separator where one does); each part is cut again, to a depth set by nc alone (never by
+ * threads). Phase 0 visits the leaves, phase k the separators made k levels above them, the
+ * root's last. The units of a phase (its leaves or separators) are independent, each visited in
+ * contact order (the locality of the natural order), so a phase's units can go to any number of
+ * threads with the bits of the one order.
+ */
 typedef struct {
-    int ncolours;
-    int *start; /* ncolours + 1: colour c is order[start[c] .. start[c+1]) */
-    int *order; /* nc contacts, by colour, increasing inside a colour */
+    int nphases; /* coloured: the colours; domains: depth + 1 */
+    int *start;  /* nphases + 1: phase k is order[start[k] .. start[k+1]) */
+    int *order;  /* nc contacts, by phase, then by unit, increasing inside a unit */
+    int *ubeg, *uend; /* domains: position i's unit is order[ubeg[i] .. uend[i]); NULL: a
+                         unit per contact */
 } cb_nsgs_colouring;
 
 /* The colouring of prob's contacts into *c (zeroed first); CB_ERR_NOMEM (c then holds what
  * cb_nsgs_colouring_free releases). */
 int cb_nsgs_colour(const cb_problem *prob, cb_nsgs_colouring *c);
+/* The nested dissection of prob's contacts into *c (zeroed first); CB_ERR_NOMEM as above. */
+int cb_nsgs_domains(const cb_problem *prob, cb_nsgs_colouring *c);
 void cb_nsgs_colouring_free(cb_nsgs_colouring *c);
 
 #endif

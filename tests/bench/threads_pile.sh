@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # --threads 1 against --threads 2 on sphere-pile steps (BENCHMARKS.md, "Threads on pile
 # steps"): the first Moreau-Jean step of `sphere-pile init=heap n=N` for each N given, then
-# ROUNDS interleaved rounds of nsgs order=coloured and apgd, each with a fixed iteration count
+# ROUNDS interleaved rounds of nsgs order=coloured, nsgs order=domains and apgd, each with a fixed iteration count
 # (ITERS, no tolerance reached: both thread counts do the same work) at 1 then 2 threads;
 # prints per solver and size the median wall seconds of the solve (time_solve_s) and CPU seconds
 # of each count, the ratio 1-thread/2-thread wall with its min-max over the rounds, and whether
@@ -28,7 +28,7 @@ for n in $sizes; do
   "$bin" generate sphere-pile --param init=heap --param n="$n" --steps 1 --max-iter 1 \
     -o "$tmp/p$n" >/dev/null || { echo "threads_pile: generate failed (n = $n)"; exit 1; }
   f=$tmp/p$n/sphere-pile-step1.dat
-  for sv in nsgs:order=coloured apgd; do
+  for sv in nsgs:order=coloured nsgs:order=domains apgd; do
     name=${sv%%:*} opt=()
     [ "$sv" != "$name" ] && opt=(--option "${sv#*:}")
     w1="" w2="" c1="" c2="" ratios=""
