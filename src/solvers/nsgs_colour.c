@@ -317,6 +317,7 @@ static int nd_order(const nd_work *w, cb_nsgs_colouring *c)
     return rc;
 }
 
+/* Cuts depth = ⌊log2(nc / DOMAIN_LEAF_MIN)⌋ ≤ DOMAIN_MAX_DEPTH levels deep, then the order. */
 int cb_nsgs_domains(const cb_problem *prob, cb_nsgs_colouring *c)
 {
     memset(c, 0, sizeof *c);
@@ -335,7 +336,9 @@ int cb_nsgs_domains(const cb_problem *prob, cb_nsgs_colouring *c)
     w.wl = cb_malloc_array(3 * n1, sizeof(long long));
     c->order = cb_malloc_array(n1, sizeof(int));
     int rc = w.seg && w.unit && w.mem && w.mptr && w.lvl && w.stamp && w.queue && w.wl && c->order
-                 ? build_graph(prob, &g) : CB_ERR_NOMEM;
+                 ? CB_OK : CB_ERR_NOMEM;
+    if (rc == CB_OK && w.depth > 0) /* depth 0: one leaf, the natural order, no graph */
+        rc = build_graph(prob, &g);
     for (int l = 0; rc == CB_OK && l < w.depth; l++) {
         nd_members(&w, 1 << l);
         for (int s = 0; s < 1 << l; s++)
