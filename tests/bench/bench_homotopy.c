@@ -24,9 +24,12 @@
  * data) and the s = 1 data equal the file's (W and q, bitwise).
  *
  * Usage: bench_homotopy FILE MODE LIMIT [KEY=VALUE ...] (solver options; homotopy controls from
- * the environment: SOLVER (nsn), SOLVER0 (nsgs), H0 (0.05), INNER (1e-6: the corrector's tolerance;
- * at s = 1 a polish by SOLVER to FINAL), FINAL (1e-8), HMIN
- * (1e-4), HMAX (1), HGOOD (4), MAXIT (12), PRED (0: none, 1: secant), PROX (0), MU0 (0.1))
+ * the environment: SOLVER (nsn), SOLVER0 (nsgs), H0 (0.05), INNER (1e-6: the corrector's
+ * tolerance; at s = 1 a polish by SOLVER to FINAL), FINAL (1e-8), HMIN (1e-4), HMAX (1), HGOOD
+ * (4), MAXIT (12), PRED (0: none, 1: secant), PROX (0), MU0 (0.1),
+ * TRACK (LIMIT: CPU seconds for the path), POLISH_LINEAR (unset: none; else when not solved,
+ * nsn with only linear=VALUE from the iterate of least judged error, MAXIT iterations, in the
+ * time left of LIMIT))
  *   e.g. bench_homotopy c3k.dat decouple 60 linear=klu smoothing=off handover=none
  */
 #include "../support/require.h"
@@ -61,6 +64,7 @@ typedef struct {
     double *val, *q, *mu, *mu_r, *mu_s; /* the s problem's data */
     double t0;
     double *ystar, *y;    /* the generator's y* (env SOL) or NULL; a buffer */
+    double *best, ebest;  /* the iterate of least judged error on the file's problem */
 } hom;
 
 /* Process CPU seconds. */
@@ -259,16 +263,16 @@ static cb_workspace *setup_ws(hom *h, cb_solution *sol)
     return ws;
 }
 
-/* The file's problem solved by SOLVER from p to FINAL in the time left (MAXIT iterations);
- * returns p's judged error. */
-static double polish(const hom *h, double *p)
+/* The file's problem solved by SOLVER (options opts) from p to FINAL in the time left (MAXIT
+ * iterations); returns p's judged error. */
+static double polish(const hom *h, double *p, const cb_option *opts, int nopts)
 {
     cb_error err;
     cb_settings s;
     cb_settings_default(&s);
     s.tol = h->a.final_tol, s.max_iter = h->a.maxit, s.wall_limit = -1;
     s.time_limit = fmax(1e-3, h->a.limit - (cpu_now() - h->t0));
-    s.options = h->a.opts, s.noptions = h->a.nopts;
+    s.options = opts, s.noptions = nopts;
     cb_solution sol;
     cb_info info = {0};
     assert_true(cb_solution_alloc(h->w, &sol, &err) == CB_OK);
@@ -301,7 +305,8 @@ static double track(hom *h, double *p)
     double s = 0.0, hs = h->a.h0, hp = 0.0, e = INFINITY, np = 0;
     int steps = 0, newton = 0, rejected = 0;
     cb_error err;
-    while (s < 1.0 && hs >= h->a.hmin && cpu_now() - h->t0 < h->a.limit) {
+    double track_limit = env_double("TRACK", h->a.limit);
+    while (s < 1.0 && hs >= h->a.hmin && cpu_now() - h->t0 < track_limit) {
         double sn = fmin(1.0, s + hs);
         predict(h, p, pp, sn - s, hp, st);
         data_at(h, sn, p);
@@ -320,6 +325,8 @@ static double track(hom *h, double *p)
             hs *= 0.25, rejected++;
         }
         e = judged(h, ok ? p : sol.p, &np);
+        if (e < h->ebest)
+            h->ebest = e, memcpy(h->best, ok ? p : sol.p, h->n * sizeof *p);
         printf("s %.6f %s %-10s %3d it err_s %.3e | file err %.3e |p| %.3e dy* %.3f cpu %.2f\n",
                sn, ok ? "ok " : "REJ", cb_status_name(info.status), info.iterations,
                info.error_data, e, np, dist_ystar(h, ok ? p : sol.p), cpu_now() - h->t0);
@@ -328,7 +335,13 @@ static double track(hom *h, double *p)
     }
     e = judged(h, p, NULL);
     if (s >= 1.0 && e > h->a.final_tol)
-        e = polish(h, p);
+        e = polish(h, p, h->a.opts, h->a.nopts);
+    if (e > h->a.final_tol && getenv("POLISH_LINEAR")) {
+        cb_option o = {.key = "linear", .value = getenv("POLISH_LINEAR")};
+        memcpy(p, h->best, h->n * sizeof *p);
+        printf("polish from the best iterate (judged %.3e), nsn linear=%s\n", h->ebest, o.value);
+        e = polish(h, p, &o, 1);
+    }
     printf("end: s %.6f (h %.2e), %d accepted, %d rejected, %d corrector iterations, file err "
            "%.3e, cpu %.2f\n", s, hs, steps, rejected, newton, e, cpu_now() - h->t0);
     free(pp), free(st);
@@ -354,6 +367,7 @@ int main(int argc, char **argv)
     cb_judge_scale_of(bsr, &sc);
     h.wbar = sc.diag_mean;
     h.p0 = calloc(h.n, sizeof(double)), h.q0 = calloc(h.n, sizeof(double));
+    h.best = calloc(h.n, sizeof(double)), h.ebest = INFINITY;
     h.val = malloc(h.nval * sizeof(double)), h.q = malloc(h.n * sizeof(double));
     h.mu = malloc((size_t)bsr->nc * sizeof(double));
     h.mu_r = malloc((size_t)bsr->nc * sizeof(double)), h.mu_s = malloc((size_t)bsr->nc * 8);
@@ -377,7 +391,7 @@ int main(int argc, char **argv)
     printf("%s: judged error %.3e after %.2f s CPU\n", e <= h.a.final_tol ? "solved" : "not solved",
            e, cpu_now() - h.t0);
     free(p), free(h.p0), free(h.q0), free(h.val), free(h.q), free(h.mu), free(h.mu_r), free(h.mu_s);
-    free(h.ystar), free(h.y);
+    free(h.ystar), free(h.y), free(h.best);
     cb_problem_free(bsr);
     cb_problem_free(prob);
     return 0;
