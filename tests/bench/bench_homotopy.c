@@ -29,7 +29,7 @@
  * (4), MAXIT (12), PRED (0: none, 1: secant), PROX (0), MU0 (0.1),
  * TRACK (LIMIT: CPU seconds for the path), POLISH_LINEAR (unset: none; else when not solved,
  * nsn with only linear=VALUE from the iterate of least judged error, MAXIT iterations, in the
- * time left of LIMIT))
+ * time left of LIMIT), REVERSE (set, with SOL: the path s: 1 → 0 from the generator's p*))
  *   e.g. bench_homotopy c3k.dat decouple 60 linear=klu smoothing=off handover=none
  */
 #include "../support/require.h"
@@ -65,6 +65,7 @@ typedef struct {
     double t0;
     double *ystar, *y;    /* the generator's y* (env SOL) or NULL; a buffer */
     double *best, ebest;  /* the iterate of least judged error on the file's problem */
+    double *pstar;        /* the generator's p* (env SOL) or NULL */
 } hom;
 
 /* Process CPU seconds. */
@@ -301,14 +302,15 @@ static double track(hom *h, double *p)
     cb_workspace *ws = setup_ws(h, &sol);
     double *pp = calloc(h->n, sizeof *pp), *st = calloc(h->n, sizeof *st);
     assert_true(pp && st);
-    memcpy(p, h->p0, h->n * sizeof *p);
-    double s = 0.0, hs = h->a.h0, hp = 0.0, e = INFINITY, np = 0;
+    int rev = getenv("REVERSE") && h->pstar; /* s: 1 → 0 from p* */
+    memcpy(p, rev ? h->pstar : h->p0, h->n * sizeof *p);
+    double s = rev ? 1.0 : 0.0, hs = h->a.h0, hp = 0.0, e = INFINITY, np = 0;
     int steps = 0, newton = 0, rejected = 0;
     cb_error err;
     double track_limit = env_double("TRACK", h->a.limit);
-    while (s < 1.0 && hs >= h->a.hmin && cpu_now() - h->t0 < track_limit) {
-        double sn = fmin(1.0, s + hs);
-        predict(h, p, pp, sn - s, hp, st);
+    while ((rev ? s > 0.0 : s < 1.0) && hs >= h->a.hmin && cpu_now() - h->t0 < track_limit) {
+        double sn = rev ? fmax(0.0, s - hs) : fmin(1.0, s + hs);
+        predict(h, p, pp, fabs(sn - s), hp, st);
         data_at(h, sn, p);
         push(h, ws);
         assert_true(cb_warm_start(ws, st, h->n, &err) == CB_OK);
@@ -318,11 +320,11 @@ static double track(hom *h, double *p)
         newton += info.iterations;
         if (ok) {
             memcpy(pp, p, h->n * sizeof *p), memcpy(p, sol.p, h->n * sizeof *p);
-            hp = sn - s, s = sn, steps++;
+            hp = fabs(sn - s), s = sn, steps++;
             if (info.iterations <= h->a.hgood)
                 hs = fmin(h->a.hmax, 2.0 * hs);
         } else {
-            hs *= 0.25, rejected++;
+            hs = 0.25 * fabs(sn - s), rejected++;
         }
         e = judged(h, ok ? p : sol.p, &np);
         if (e < h->ebest)
@@ -334,7 +336,7 @@ static double track(hom *h, double *p)
         cb_info_free(&info);
     }
     e = judged(h, p, NULL);
-    if (s >= 1.0 && e > h->a.final_tol)
+    if (!rev && s >= 1.0 && e > h->a.final_tol)
         e = polish(h, p, h->a.opts, h->a.nopts);
     if (e > h->a.final_tol && getenv("POLISH_LINEAR")) {
         cb_option o = {.key = "linear", .value = getenv("POLISH_LINEAR")};
@@ -381,7 +383,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < h.n; i++)
             np += ps[i] * ps[i];
         printf("SOL: |p*| %.3e, judged error of p* %.3e\n", sqrt(np), judged(&h, ps, NULL));
-        free(ps);
+        h.pstar = ps;
         h.y = malloc(h.n * sizeof(double));
         assert_true(h.y != NULL);
     }
@@ -391,7 +393,7 @@ int main(int argc, char **argv)
     printf("%s: judged error %.3e after %.2f s CPU\n", e <= h.a.final_tol ? "solved" : "not solved",
            e, cpu_now() - h.t0);
     free(p), free(h.p0), free(h.q0), free(h.val), free(h.q), free(h.mu), free(h.mu_r), free(h.mu_s);
-    free(h.ystar), free(h.y), free(h.best);
+    free(h.ystar), free(h.y), free(h.best), free(h.pstar);
     cb_problem_free(bsr);
     cb_problem_free(prob);
     return 0;
