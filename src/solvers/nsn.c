@@ -27,7 +27,7 @@
  * route tries the Krylov route first when KLU estimates a costly factor (NSN_TRIAL_FLOPS: the
  * pile steps of every size, where the direct route crawls from p = 0 under its shift) and keeps
  * it while the steps converge fast (NSN_TRIAL_GAIN); else the run restarts from its start on
- * the direct route, the path it takes without the trial (route_begin, trial_check).
+ * the direct route, the path it takes without the trial (solve_begin, trial_check).
  *
  * smoothing=auto (the default with formulation=ac) runs the plain method first, and when its
  * error has not fallen tenfold in NSN_STALL_WINDOW steps or NSN_PLAIN_FAILS line searches in a
@@ -736,13 +736,19 @@ static int krylov_start(nsn_work *w, const cb_settings *s, double *p, cb_fo_resi
     return CB_OK;
 }
 
-/* The route of a solve: the Krylov route when setup chose it; else, with linear=auto below
- * NSN_ND_MIN_NC contacts, the trial of the Krylov route first when KLU's analysis estimates
- * more than NSN_TRIAL_FLOPS flops of a factorisation per entry of the Newton matrix (piles:
- * 50–930; the files of ../shared/data at most 50, random multibody 375–1 850), from p, kept
- * in p_start; else the direct route. The shift's scale follows the route (scales). */
-static void route_begin(nsn_work *w, const double *p)
+/* A new solve of s from p: its counters and memories cleared, and its route: the Krylov route
+ * when setup chose it; else, with linear=auto on the direct route, the trial of the Krylov
+ * route first when KLU's analysis estimates more than NSN_TRIAL_FLOPS flops of a
+ * factorisation per entry of the Newton matrix (heap piles of 30–300 spheres: 50–930; the
+ * files of ../shared/data at most 50, random multibody 375–1 850), p kept in p_start; else the
+ * direct route. The shift's scale follows the route (scales). */
+static void solve_begin(nsn_work *w, const cb_settings *s, const double *p)
 {
+    w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
+    w->f_prev = 0.0, w->run = s;
+    memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
+    w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
+    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
     w->trial = !w->krylov_setup && w->par.linear == 0 && w->direct &&
                nsn_direct_flops_per_entry(w->direct) > NSN_TRIAL_FLOPS;
     if (w->trial)
@@ -760,7 +766,7 @@ static void route_begin(nsn_work *w, const double *p)
  * was accepted by the line search and took the error to NSN_TRIAL_GAIN × e_prev or below
  * (fast local convergence: the pile steps); else the run restarts from the solve's starting
  * point on the direct route with the default policy (the path a run without the trial takes,
- * its steps numbered on from k). */
+ * its steps numbered on from k; solve_begin). */
 static void trial_check(nsn_work *w, double *p, int k, double e_prev, cb_fo_residual *res,
                         cb_work *cnt)
 {
@@ -810,12 +816,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     cb_fo_residual res;
     cb_step_cost cost;
     int status = -1;
-    route_begin(w, sol->p);
-    w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
-    w->f_prev = 0.0, w->run = s;
-    memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
-    w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
-    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
+    solve_begin(w, s, sol->p);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     cb_problem_y(w->prob, sol->p, w->y);
     info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
