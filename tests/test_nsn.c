@@ -413,6 +413,38 @@ static void test_direct_large_graph(void **state)
     cb_problem_free(prob);
 }
 
+/* KLU's estimate of a factorisation's flops per entry (nsn_direct_flops_per_entry, linear=auto's
+ * trial rule) against the closed form on a block-diagonal W of dense d×d blocks (rolling3d,
+ * d = 5, n > the dense backend's 100 rows): KLU's BTF keeps each block apart, AMD orders it, and
+ * an LU of a dense m×m block takes m(m−1)/2 divisions and (m−1)m(2m−1)/6 multiply–subtract
+ * pairs, 2 flops each: 70 flops for m = 5, over the block's 25 entries. (KLU orders blocks of
+ * 3×3 or less naturally and counts a pair as one flop there: d = 3 would give 8/9.) */
+static void test_direct_flops_estimate(void **state)
+{
+    (void)state;
+    int nc = 40, d = 5;
+    cb_problem *prob = NULL;
+    assert_int_equal(cb_problem_alloc(CB_KIND_ROLLING3D, nc, CB_STORAGE_BSR, nc, &prob, NULL),
+                     CB_OK);
+    for (int a = 0; a < nc; a++) {
+        prob->bsr.col[a] = a, prob->bsr.row_ptr[a + 1] = a + 1;
+        prob->mu[a] = 0.5, prob->mu_r[a] = 0.1;
+        for (int k = 0; k < d * d; k++)
+            prob->bsr.val[(size_t)a * d * d + k] = k % (d + 1) == 0 ? 4.0 + a : 1.0;
+    }
+    prob->bsr.nnzb = nc;
+    assert_int_equal(cb_problem_check(prob, NULL), CB_OK);
+    nsn_direct *s = NULL;
+    assert_int_equal(nsn_direct_new(prob, &s, NULL), CB_OK);
+    double m = d, lu = m * (m - 1) / 2 + 2 * (m - 1) * m * (2 * m - 1) / 6;
+    double got = nsn_direct_flops_per_entry(s);
+    print_message("  block-diagonal W, nc = %d: %.6g flops per entry (closed form %.6g)\n", nc,
+                  got, lu / (m * m));
+    assert_true(fabs(got - lu / (m * m)) <= 1e-12 * lu);
+    nsn_direct_free(s);
+    cb_problem_free(prob);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -420,7 +452,7 @@ int main(void)
         cmocka_unit_test(test_known_solutions),
         cmocka_unit_test(test_siconos_data),    cmocka_unit_test(test_superlinear),
         cmocka_unit_test(test_singular_w),      cmocka_unit_test(test_multibody_hard),
-        cmocka_unit_test(test_direct_large_graph),
+        cmocka_unit_test(test_direct_large_graph), cmocka_unit_test(test_direct_flops_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,11 @@
  * too many flops for a factor: nsn_internal.h): nsgs sweeps to a judged error of
  * NSN_KRYLOV_START first, then the steps by GMRES with an Eisenstat–Walker tolerance and the
  * shift scaled by NSN_KRYLOV_REG (without it, a shift far above the small eigenvalues of a
- * pile's W makes every step remove only a sliver of the residual).
+ * pile's W makes every step remove only a sliver of the residual). linear=auto on the direct
+ * route tries the Krylov route first when KLU estimates a costly factor (NSN_TRIAL_FLOPS: the
+ * pile steps of every size, where the direct route crawls from p = 0 under its shift) and keeps
+ * it while the steps converge fast (NSN_TRIAL_GAIN); else the run restarts from its start on
+ * the direct route, the path it takes without the trial (solve_begin, trial_check).
  *
  * smoothing=auto (the default with formulation=ac) runs the plain method first, and when its
  * error has not fallen tenfold in NSN_STALL_WINDOW steps or NSN_PLAIN_FAILS line searches in a
@@ -68,6 +72,11 @@
 #define NSN_KRYLOV_REG 1e-4   /* Krylov route: λ's scale × this (a shift of 1e-2 stalls piles) */
 #define NSN_KRYLOV_START 0.1  /* Krylov route: nsgs sweeps from p_0 to this judged error, */
 #define NSN_KRYLOV_SWEEPS 50  /* … at most this many */
+#define NSN_TRIAL_FLOPS 40.0  /* linear=auto below NSN_ND_MIN_NC contacts: the Krylov route is
+                                 tried first when KLU's analysis estimates more than this many
+                                 flops of a factorisation per entry of the Newton matrix, */
+#define NSN_TRIAL_GAIN 0.25   /* and kept while each Newton step takes the judged error to at
+                                 most this × its value before the step */
 #define NSN_EW_GAMMA 0.9      /* Krylov route: Eisenstat–Walker forcing (choice 2) γ, */
 #define NSN_EW_MAX 0.1        /* η at most (and the first step's) */
 #define NSN_SMOOTH_ETA 0.3    /* ε path: ε is divided once ‖F_ε‖/√nc ≤ η ε */
@@ -103,7 +112,11 @@ typedef struct {
     nsn_params par;
     cb_judge_scale scale; /* the judge's data scales */
     double w_scale;
-    int krylov;             /* the Krylov route (nsn_internal.h: nsn_direct_new_auto) */
+    int krylov;             /* the steps in progress are the Krylov route's (no KLU) */
+    int krylov_setup;       /* the Krylov route chosen at setup (nsn_internal.h:
+                               nsn_direct_new_auto): every solve takes it */
+    int trial;              /* 1 while a solve tries the Krylov route before the direct one */
+    double *p_start;        /* the solve's starting point, kept during the trial */
     double f_prev;          /* its forcing term: ‖F‖ at the last step (0: none yet) */
     const cb_settings *run; /* the settings of the solve in progress (GMRES's time limit) */
     double *rho;            /* ρ_α of F */
@@ -147,7 +160,10 @@ static const cb_option_spec nsn_options[] = {
                        "any storage) | krylov (the Krylov route: nsgs sweeps to error 0.1 first, "
                        "then GMRES steps with the shift scaled by 1e-4) | auto (klu unless W is "
                        "factored or, from 2000 contacts, the factor would cost more than 100 "
-                       "flops per entry of the Newton matrix: then krylov)"},
+                       "flops per entry of the Newton matrix: then krylov; with klu, when KLU "
+                       "estimates more than 40 flops per entry, krylov is tried first and kept "
+                       "while each Newton step cuts the error fourfold, else the run restarts "
+                       "on klu)"},
     {"reg", "1e-2", "Levenberg-Marquardt shift lambda = reg min(1, error) mean(rho ||W_aa||), >= 0"},
     {"gmres_max", "200", "GMRES iterations per Newton step (>= 1)"},
     {"fallback_sweeps", "0", "nsgs sweeps when the line search fails (>= 0; 0: no nsgs, only "
@@ -259,7 +275,7 @@ static nsn_work *alloc_work(const cb_problem *prob, const nsn_params *par)
 {
     size_t n = cb_problem_n(prob), nc = (size_t)prob->nc, dd = (size_t)prob->d * prob->d;
     size_t head = (sizeof(nsn_work) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
-    size_t arrays = (nc + 9 * n + 2 * nc * dd) * sizeof(double);
+    size_t arrays = (nc + 10 * n + 2 * nc * dd) * sizeof(double);
     int small = small_fits(prob, par);
     nsn_work *w = cb_calloc(1, head + arrays + (small ? nsn_dense_size(prob) : 0));
     if (!w)
@@ -273,7 +289,8 @@ static nsn_work *alloc_work(const cb_problem *prob, const nsn_params *par)
     w->sys = (nsn_system){prob, prob->nc, prob->d, n, w->rho, m, m + n, m + n + nc * dd,
                           m + n + 2 * nc * dd, w->par.ac, 0.0};
     m += 2 * n + 2 * nc * dd;
-    double **vec[] = {&w->y, &w->dp, &w->pt, &w->yt, &w->Ft, &w->scratch, &w->p0};
+    double **vec[] = {&w->y, &w->dp, &w->pt, &w->yt, &w->Ft, &w->scratch, &w->p0,
+                      &w->p_start};
     for (size_t k = 0; k < sizeof vec / sizeof *vec; k++, m += n)
         *vec[k] = m;
     return w;
@@ -284,7 +301,7 @@ static void krylov_route(nsn_work *w)
 {
     nsn_direct_free(w->direct);
     w->direct = NULL;
-    w->krylov = 1;
+    w->krylov = w->krylov_setup = 1;
     scales(w);
 }
 
@@ -320,7 +337,8 @@ static int nsn_setup(const cb_problem *prob, const cb_settings *s, void **work, 
 static void reset_state(nsn_work *w)
 {
     size_t n = w->n, nd2 = (size_t)w->prob->nc * w->prob->d * w->prob->d;
-    double *vec[] = {w->sys.F, w->sys.z, w->y, w->dp, w->pt, w->yt, w->Ft, w->scratch, w->p0};
+    double *vec[] = {w->sys.F, w->sys.z, w->y,       w->dp, w->pt,
+                     w->yt,    w->Ft,     w->scratch, w->p0, w->p_start};
     for (size_t k = 0; k < sizeof vec / sizeof *vec; k++)
         memset(vec[k], 0, n * sizeof *vec[k]);
     memset(w->sys.IJ, 0, nd2 * sizeof *w->sys.IJ);
@@ -373,11 +391,13 @@ static double forcing(nsn_work *w)
     return eta;
 }
 
-/* Δ = −(H + λ I)⁻¹ F: KLU when there is a direct solver (λ grows while the matrix is
- * singular), else (or when that fails) GMRES. Counts linear iterations in local_iters. */
+/* Δ = −(H + λ I)⁻¹ F: KLU when there is a direct solver and the step is not the Krylov
+ * route's (λ grows while the matrix is singular), else (or when that fails) GMRES. Counts
+ * linear iterations in local_iters. */
 static int newton_direction(nsn_work *w, double lambda, cb_work *cnt)
 {
-    for (int t = 0; w->direct && t < NSN_MAX_FACTOR_TRIES; t++, lambda *= NSN_LAMBDA_GROW) {
+    for (int t = 0; w->direct && !w->krylov && t < NSN_MAX_FACTOR_TRIES;
+         t++, lambda *= NSN_LAMBDA_GROW) {
         int r = nsn_direct_factor(w->direct, &w->sys, lambda, cnt);
         if (r == CB_ERR_NOMEM)
             return r;
@@ -716,6 +736,52 @@ static int krylov_start(nsn_work *w, const cb_settings *s, double *p, cb_fo_resi
     return CB_OK;
 }
 
+/* A new solve of s from p: its counters and memories cleared, and its route: the Krylov route
+ * when setup chose it; else, with linear=auto on the direct route, the trial of the Krylov
+ * route first when KLU's analysis estimates more than NSN_TRIAL_FLOPS flops of a
+ * factorisation per entry of the Newton matrix (heap piles of 30–300 spheres: 50–930; the
+ * files of ../shared/data at most 50, random multibody 375–1 850), p kept in p_start; else the
+ * direct route. The shift's scale follows the route (scales). */
+static void solve_begin(nsn_work *w, const cb_settings *s, const double *p)
+{
+    w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
+    w->f_prev = 0.0, w->run = s;
+    memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
+    w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
+    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
+    w->trial = !w->krylov_setup && w->par.linear == 0 && w->direct &&
+               nsn_direct_flops_per_entry(w->direct) > NSN_TRIAL_FLOPS;
+    if (w->trial)
+        memcpy(w->p_start, p, w->n * sizeof *p);
+    if (w->krylov != (w->krylov_setup || w->trial)) {
+        w->krylov = !w->krylov;
+        scales(w);
+    }
+    w->smoothing = w->smooth_first = !w->trial && w->par.smooth == NSN_SMOOTH_ON;
+    w->may_smooth = !w->trial && w->par.smooth == NSN_SMOOTH_AUTO;
+}
+
+/* The trial's test after step k (k = 0: after the nsgs start), e_prev the judged error before
+ * the step: the Krylov route goes on while the start reached NSN_KRYLOV_START and each step
+ * was accepted by the line search and took the error to NSN_TRIAL_GAIN × e_prev or below
+ * (fast local convergence: the pile steps); else the run restarts from the solve's starting
+ * point on the direct route with the default policy (the path a run without the trial takes,
+ * its steps numbered on from k; solve_begin). */
+static void trial_check(nsn_work *w, double *p, int k, double e_prev, cb_fo_residual *res,
+                        cb_work *cnt)
+{
+    int fast = k == 0 ? res->err <= NSN_KRYLOV_START
+                      : w->fails == 0 && res->err <= NSN_TRIAL_GAIN * e_prev;
+    if (!w->trial || fast)
+        return;
+    w->trial = w->krylov = 0;
+    scales(w);
+    w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
+    w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
+    memcpy(w->p0, w->p_start, w->n * sizeof *w->p0);
+    restart(w, p, k, res, cnt);
+}
+
 /* The small path first (nsn_small.c); *solved = 1 when it converged. Else p is back at the
  * start, its trace points are dropped (the full method's trace starts at iteration 0), and the
  * full method's direct solver is made at this first need. */
@@ -750,13 +816,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
     cb_fo_residual res;
     cb_step_cost cost;
     int status = -1;
-    w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
-    w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
-    w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
-    w->f_prev = 0.0, w->run = s;
-    memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
-    w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
-    cb_fo_drift_init(&w->drift, w->prob, w->scale.norm_q, w->scale.diag_mean);
+    solve_begin(w, s, sol->p);
     memcpy(w->p0, sol->p, w->n * sizeof *w->p0);
     cb_problem_y(w->prob, sol->p, w->y);
     info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
@@ -766,6 +826,7 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
     if (w->krylov && (rc0 = krylov_start(w, s, sol->p, &res, &info->work, err)) != CB_OK)
         return rc0;
+    trial_check(w, sol->p, 0, res.err, &res, &info->work);
     cb_step_cost_start(&cost, s, w->n);
     for (int k = 1; k <= s->max_iter && status < 0 && !w->hand; k++) {
         if (!cb_step_fits(s, &cost)) { /* a factorisation cannot be stopped: none that won't fit */
@@ -773,7 +834,8 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
             break;
         }
         memcpy(w->pt, sol->p, w->n * sizeof *w->pt); /* p_{k−1}, for the step length */
-        int rc = iterate(w, s, sol->p, k, res.err, &info->work, err);
+        double e_prev = res.err;
+        int rc = iterate(w, s, sol->p, k, e_prev, &info->work, err);
         if (rc == CB_ERR_NOMEM)
             return err && err->text[0] ? rc
                                        : cb_fail(err, rc, "nsn: out of memory (linear solver)");
@@ -789,7 +851,9 @@ static int nsn_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info
         if (cb_info_trace(info, s, k, t0, res.err) != CB_OK)
             return cb_fail(err, CB_ERR_NOMEM, "nsn: out of memory for the trace");
         status = cb_fo_stop_status(&res, step, w->scale.norm_q, s, k, t0);
-        if (status < 0)
+        if (status < 0 && w->trial)
+            trial_check(w, sol->p, k, e_prev, &res, &info->work);
+        else if (status < 0)
             phase_check(w, sol->p, k, &res, &info->work);
     }
     memcpy(sol->y, w->y, w->n * sizeof *sol->y);

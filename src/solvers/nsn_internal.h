@@ -57,6 +57,9 @@ int nsn_direct_new(const cb_problem *prob, nsn_direct **out, cb_error *err);
 #define NSN_KRYLOV_FLOPS 100.0
 int nsn_direct_new_auto(const cb_problem *prob, int may_krylov, nsn_direct **out, cb_error *err);
 int nsn_direct_krylov(const nsn_direct *s);
+/* KLU's estimate of the flops of a factorisation (its AMD analysis: klu_symbolic.est_flops)
+ * per entry of the Newton matrix; 0 for the dense backend or without a KLU analysis. */
+double nsn_direct_flops_per_entry(const nsn_direct *s);
 /* After prob's data changed (CB_CHANGED_* flags): *s as nsn_direct_new would make it, keeping
  * its symbolic analysis unless a dense W's block pattern changed (*s may be replaced). */
 int nsn_direct_update(nsn_direct **s, const cb_problem *prob, unsigned changed, cb_error *err);

@@ -287,6 +287,12 @@ int nsn_direct_factor(nsn_direct *s, const nsn_system *sys, double lambda, cb_wo
     return !s->num || s->common.status != KLU_OK ? 1 : 0;
 }
 
+double nsn_direct_flops_per_entry(const nsn_direct *s)
+{
+    size_t nnz = s->bptr ? (size_t)s->bptr[s->nc] * s->d * s->d : 0;
+    return s->sym && nnz > 0 ? s->sym->est_flops / (double)nnz : 0.0;
+}
+
 int nsn_direct_krylov(const nsn_direct *s)
 {
     size_t nnz = s->bptr ? (size_t)s->bptr[s->nc] * s->d * s->d : 0;
