@@ -8,7 +8,7 @@
 # Zen, SkylakeX, Sandybridge, Prescott), with OPENBLAS_NUM_THREADS = 1 and 2, and once with glibc's libm held to its plain x86-64 code
 # (GLIBC_TUNABLES hides FMA/AVX2/AVX-512, as on an older CPU). Every file's sha256 and every
 # figure must be identical in every configuration. conebench's own threads (solve --threads):
-# nsgs and psor with order=coloured and apgd, admm, pfp, eg (W products) on problems above the
+# nsgs and psor with order=coloured or domains and apgd, admm, pfp, eg (W products) on problems above the
 # size that shares out work must write the same solution at --threads 1 and 2. Usage: repro.sh BIN
 set -u
 bin=$(cd "$(dirname "${1:-bin/conebench}")" && pwd)/$(basename "${1:-bin/conebench}")
@@ -71,10 +71,12 @@ run_nsn() {
 run_threads() {
   mkdir -p "$1/thr"
   "$bin" generate random --kind rolling3d --nc 1500 --seed 3 -o "$1/thr/mb.dat" &&
-    "$bin" generate sphere-pile --param init=heap --param n=500 --steps 1 -o "$1/thr/heap" ||
+    "$bin" generate sphere-pile --param init=heap --param n=2000 --steps 1 --max-iter 1 \
+      -o "$1/thr/heap" || # 5 748 contacts: order=domains cuts it once
     return 1
   for f in "$1/thr/mb.dat" "$1"/thr/heap/*.dat; do
-    for sv in nsgs:order=coloured psor:order=coloured apgd admm pfp eg; do
+    for sv in nsgs:order=coloured psor:order=coloured nsgs:order=domains psor:order=domains \
+      apgd admm pfp eg; do
       local name=${sv%%:*} opt=() b; b=$(basename "$f" .dat)
       [ "$sv" != "$name" ] && opt=(--option "${sv#*:}")
       for t in 1 2; do
