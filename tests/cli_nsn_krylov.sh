@@ -12,14 +12,6 @@
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 LIMIT=120 # CPU seconds a run: generous (each needs well under 5 on an idle machine)
 
-# rel_diff A B: ‖p_A − p_B‖ / ‖p_B‖ over the p column of two solution files.
-rel_diff() { /usr/bin/python3 -c 'import math, sys
-def p(f):
-    return [float(l.split()[0]) for l in open(f).read().split("\n")[1:] if l.strip()]
-a, b = p(sys.argv[1]), p(sys.argv[2])
-nb = math.sqrt(sum(x * x for x in b))
-print(math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b))) / nb if len(a) == len(b) and nb > 0 else 1)' "$1" "$2"; }
-
 run "$bin" generate random --kind coulomb3d --nc 4 --seed 1 -o "$tmp/small.dat"
 run "$bin" solve "$tmp/small.dat" --solver nsn --option linear=maybe
 check "bad linear value refused" \

@@ -18,6 +18,13 @@ v = json.load(open(sys.argv[2])).get(sys.argv[1], "")
 print(str(v).lower() if isinstance(v, bool) else v)' "$1" "$tmp/out" 2>/dev/null; }
 # phase_iters SOLVER: the iterations of the phase of SOLVER in $tmp/out (empty when absent).
 phase_iters() { grep -o "{\"solver\":\"$1\",\"iterations\":[0-9]*" "$tmp/out" | sed 's/.*://'; }
+# rel_diff A B: ‖p_A − p_B‖ / ‖p_B‖ over the p column of two solution files.
+rel_diff() { /usr/bin/python3 -c 'import math, sys
+def p(f):
+    return [float(l.split()[0]) for l in open(f).read().split("\n")[1:] if l.strip()]
+a, b = p(sys.argv[1]), p(sys.argv[2])
+nb = math.sqrt(sum(x * x for x in b))
+print(math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b))) / nb if len(a) == len(b) and nb > 0 else 1)' "$1" "$2"; }
 # check NAME CONDITION: count a pass, or print the failure with the last command's outputs.
 check() {
   if eval "$2"; then pass=$((pass + 1)); else
