@@ -176,8 +176,8 @@ static const cb_option_spec nsn_options[] = {
                        "while each Newton step cuts the error fourfold, else the run restarts "
                        "on klu)"},
     {"reg", "1e-2", "Levenberg-Marquardt shift lambda = reg min(1, error) mean(rho ||W_aa||) "
-                    "times a multiplier (1; /10 per slow full step, error x(0.95, 1), from the 3rd in a row, "
-                    "to 1e-4; x10 per failed line search), >= 0"},
+                    "m, m = 1 then /10 per slow full step (error cut by less than 5 %) from the "
+                    "3rd in a row, to 1e-4, x10 per failed line search; reg >= 0"},
     {"gmres_max", "200", "GMRES iterations per Newton step (>= 1)"},
     {"fallback_sweeps", "0", "nsgs sweeps when the line search fails (>= 0; 0: no nsgs, only "
                              "a larger shift; nsn+nsgs sets 20)"},
