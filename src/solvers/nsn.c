@@ -138,6 +138,7 @@ typedef struct {
     double err_last;        /* the judged error before the last step (0: none) */
     int full_last;          /* the last step was accepted at full length (t = 1) */
     int slow;               /* slow full steps in a row (lm_adapt) */
+    int lm_off;             /* 1: the phase stalled with m shrunk; m is 1 to its end */
     void *gs;               /* nsgs work for the safeguard (NULL: fallback_sweeps = 0) */
     cb_work gs_work;        /* the safeguard's counters in this solve (its phase) */
     int gs_sweeps;          /* its sweeps */
@@ -592,13 +593,14 @@ static int smooth_iterate(nsn_work *w, const cb_settings *s, double *p, int firs
  * step from error e, when the last step was a full one and NSN_LM_SLOW · e_before < e <
  * e_before, it was slow (a rise is the non-monotone search's, not the shift's); from the NSN_LM_PATIENCE-th slow step in a row, λ's multiplier ÷ NSN_LM_SHRINK (at
  * least NSN_LM_FLOOR). A shift far above a singular W's small eigenvalues makes every full
- * step remove a sliver of the error (the pile steps: BENCHMARKS.md); fast Newton is untouched. */
+ * step remove a sliver of the error (the pile steps: BENCHMARKS.md); fast Newton is untouched.
+ * When a phase stalls (phase_check) with m below 1, m is 1 again to the phase's end. */
 static void lm_adapt(nsn_work *w, double err)
 {
     int slow = w->full_last && err < w->err_last && err > NSN_LM_SLOW * w->err_last;
     w->slow = slow ? w->slow + 1 : 0;
     w->err_last = err;
-    if (w->slow >= NSN_LM_PATIENCE && !w->krylov && w->lambda_boost <= 1.0)
+    if (w->slow >= NSN_LM_PATIENCE && !w->krylov && !w->lm_off && w->lambda_boost <= 1.0)
         w->lambda_boost = fmax(NSN_LM_FLOOR, w->lambda_boost / NSN_LM_SHRINK);
 }
 
@@ -641,7 +643,7 @@ static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double e
  * cleared (res, y updated). */
 static void restart(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
 {
-    w->lambda_boost = 1.0, w->err_last = 0.0, w->full_last = 0, w->slow = 0;
+    w->lambda_boost = 1.0, w->err_last = 0.0, w->full_last = 0, w->slow = 0, w->lm_off = 0;
     w->fails = 0;
     w->f_prev = 0.0;
     w->k0 = k;
@@ -664,6 +666,8 @@ static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_w
     double *old = &w->err_hist[k % NSN_STALL_WINDOW];
     int stalled = k - w->k0 > NSN_STALL_WINDOW && res->err > NSN_STALL_GAIN * *old;
     *old = res->err;
+    if (stalled && !w->smoothing && w->lambda_boost < 1.0)
+        w->lambda_boost = 1.0, w->lm_off = 1; /* the shrunk shift did not help: the policy's */
     if (w->smoothing && (cb_fo_drift_update(&w->drift, res, w->y) == 2 || stalled)) {
         w->smoothing = 0;
     } else if (w->may_smooth && (stalled || w->fails >= NSN_PLAIN_FAILS)) {
@@ -776,7 +780,7 @@ static int krylov_start(nsn_work *w, const cb_settings *s, double *p, cb_fo_resi
 static void solve_begin(nsn_work *w, const cb_settings *s, const double *p)
 {
     w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
-    w->err_last = 0.0, w->full_last = 0, w->slow = 0;
+    w->err_last = 0.0, w->full_last = 0, w->slow = 0, w->lm_off = 0;
     w->f_prev = 0.0, w->run = s;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
