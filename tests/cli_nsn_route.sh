@@ -11,7 +11,8 @@
 # nsgs phase). On a random multibody rolling3d problem (nc 100, seed 1, a rank-deficient W
 # where the Krylov route's steps stall) the default tries the route (an nsgs phase), falls back,
 # and ends with the very p and y of linear=klu, the direct route run alone (the same path from
-# the same start), judged solved to 1e-8.
+# the same start), judged solved to 1e-8. On the 15-sphere heap step (37 contacts: the direct
+# route) linear=klu is judged solved to 1e-6 within 30 steps (the shift's adaptation).
 # Usage: cli_nsn_route.sh "RUNNER" BIN
 . "$(dirname "$0")/support/cli_common.sh" "$@"
 LIMIT=120 # CPU seconds a run: generous (each needs well under 1 on an idle machine)
@@ -51,5 +52,23 @@ check "linear=klu on it: judged solved, no nsgs phase" \
   '[ "$rc" = 0 ] && [ "$(json_field solved)" = true ] && [ -z "$(phase_iters nsgs)" ]'
 check "the default's fallback ends with linear=klu's p and y, bit for bit" \
   'cmp -s "$tmp/r_auto.sol" "$tmp/r_klu.sol"'
+# The shift's adaptation (lm_adapt, nsn.c): on the 15-sphere heap step (37 contacts, below the
+# trial's threshold) the direct route's full steps crawled (error × 0.996 a step, 323 steps)
+# under λ = 1e-2 min(1, e) s_W; the multiplier shrunk after 3 slow full steps in a row, it is
+# judged solved to 1e-6 in at most NSN_ADAPT_MAX steps (9 measured; 1/10 of the crawl's).
+NSN_ADAPT_MAX=30
+run "$bin" generate sphere-pile --param init=heap --param n=15 --steps 1 --max-iter 1 \
+  -o "$tmp/p15"
+f=$tmp/p15/sphere-pile-step1.dat
+run "$bin" solve "$f" --solver nsn --option linear=klu --tol 1e-6 --time-limit $LIMIT \
+  --solution "$tmp/p15.sol" --json
+it=$(json_field iterations)
+echo "cli nsn_route: 15 spheres, nc $(json_field nc), linear=klu: $(json_field status)," \
+  "error $(json_field error), $it steps, cpu_s $(json_field cpu_s)"
+check "linear=klu on the 15-sphere step: judged solved to 1e-6 in at most $NSN_ADAPT_MAX steps" \
+  '[ "$rc" = 0 ] && [ "$(json_field solved)" = true ] && [ -z "$(phase_iters nsgs)" ] &&
+   [ "$it" -le $NSN_ADAPT_MAX ]'
+run "$bin" error "$f" --solution "$tmp/p15.sol" --tol 1e-6
+check "conebench error on its solution: solved" '[ "$rc" = 0 ] && [ "$(json_field solved)" = true ]'
 echo "cli nsn_route: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -6,10 +6,11 @@
  * Jacobians are in nsn_internal.h:  F(p) = p − P(p − ρ ·),  H = I − D + A W  (block by block).
  * Each iteration solves (H + λ I) Δ = −F — sparse LU of the block-sparse matrix (KLU) on dense
  * and BSR storage (dense LU below NSN_DENSE_MAX rows: nsn_dense.c), restarted GMRES through the W kernels on factored storage or when the
- * factorisation fails — with λ = reg · min(1, e_k) · s_W (e_k the judged error, s_W the mean
- * ρ_α‖W_αα‖∞): a Levenberg–Marquardt/proximal shift that keeps the system solvable on a
+ * factorisation fails — with λ = reg · min(1, e_k) · s_W · m (e_k the judged error, s_W the mean
+ * ρ_α‖W_αα‖∞, m a multiplier, 1 unless adapted): a Levenberg–Marquardt/proximal shift that keeps the system solvable on a
  * singular W and vanishes as F → 0 (local superlinear convergence where H is nonsingular at the
- * solution). Globalisation: non-monotone Armijo line search on ψ = ½‖F‖² (the last NSN_MEMORY
+ * solution). On the direct route's plain phase m adapts as in classical Levenberg–Marquardt
+ * (lm_adapt): slow full steps in a row shrink it, a failed line search grows it. Globalisation: non-monotone Armijo line search on ψ = ½‖F‖² (the last NSN_MEMORY
  * values); when it fails, λ grows for the next step, and with fallback_sweeps > 0 (the
  * composite nsn+nsgs sets 20: composite.c) the safeguard is that many sweeps of nsgs from the
  * current iterate (block Gauss–Seidel makes progress where Newton's model does not yet hold, and
@@ -68,6 +69,12 @@
 #define NSN_MAX_HALVINGS 4    /* step t down to 2^-4: a shorter one is no Newton step */
 #define NSN_LAMBDA_GROW 10.0  /* λ multiplier after a failed step or a singular factorisation */
 #define NSN_MAX_FACTOR_TRIES 6
+#define NSN_LM_SLOW 0.95      /* plain direct-route phase: a full step accepted that took the
+                                 judged error down, but not below this × its value before the
+                                 step, is slow (an over-damped step: a sliver removed); */
+#define NSN_LM_PATIENCE 3     /* after this many slow steps in a row, each further one divides */
+#define NSN_LM_SHRINK 10.0    /* λ's multiplier by this, */
+#define NSN_LM_FLOOR 1e-4     /* down to this (a failed line search multiplies it back up) */
 #define NSN_GMRES_RESTART 30
 #define NSN_KRYLOV_REG 1e-4   /* Krylov route: λ's scale × this (a shift of 1e-2 stalls piles) */
 #define NSN_KRYLOV_START 0.1  /* Krylov route: nsgs sweeps from p_0 to this judged error, */
@@ -126,7 +133,12 @@ typedef struct {
     int small_diag;         /* with small: W is block diagonal (contact by contact) */
     double *y, *dp, *pt, *yt, *Ft, *scratch;
     double psi_hist[NSN_MEMORY];
-    double lambda_boost;    /* ≥ 1: grows after failures, shrinks after good steps */
+    double lambda_boost;    /* grows after failures, back to 1 after good steps; below 1
+                               (to NSN_LM_FLOOR) after slow full steps (lm_adapt) */
+    double err_last;        /* the judged error before the last step (0: none) */
+    int full_last;          /* the last step was accepted at full length (t = 1) */
+    int slow;               /* slow full steps in a row (lm_adapt) */
+    int lm_off;             /* 1: the phase stalled with m shrunk; m is 1 to its end */
     void *gs;               /* nsgs work for the safeguard (NULL: fallback_sweeps = 0) */
     cb_work gs_work;        /* the safeguard's counters in this solve (its phase) */
     int gs_sweeps;          /* its sweeps */
@@ -164,7 +176,9 @@ static const cb_option_spec nsn_options[] = {
                        "estimates more than 40 flops per entry, krylov is tried first and kept "
                        "while each Newton step cuts the error fourfold, else the run restarts "
                        "on klu)"},
-    {"reg", "1e-2", "Levenberg-Marquardt shift lambda = reg min(1, error) mean(rho ||W_aa||), >= 0"},
+    {"reg", "1e-2", "Levenberg-Marquardt shift lambda = reg min(1, error) mean(rho ||W_aa||) "
+                    "m, m = 1 then /10 per slow full step (error cut by less than 5 %) from the "
+                    "3rd in a row, to 1e-4, x10 per failed line search; reg >= 0"},
     {"gmres_max", "200", "GMRES iterations per Newton step (>= 1)"},
     {"fallback_sweeps", "0", "nsgs sweeps when the line search fails (>= 0; 0: no nsgs, only "
                              "a larger shift; nsn+nsgs sets 20)"},
@@ -447,7 +461,7 @@ static int line_search(nsn_work *w, double *p, int k, int mono, cb_work *cnt)
         if (trial_merit(w, cnt) <= ref - NSN_ARMIJO * t * 2.0 * psi) {
             memcpy(p, w->pt, w->n * sizeof *p);
             memcpy(w->y, w->yt, w->n * sizeof *p);
-            return 1;
+            return h == 0 ? 2 : 1;
         }
     }
     return 0;
@@ -575,6 +589,21 @@ static int smooth_iterate(nsn_work *w, const cb_settings *s, double *p, int firs
     return CB_OK;
 }
 
+/* Classical Levenberg–Marquardt adaptation of the shift on the plain direct route: before the
+ * step from error e, when the last step was a full one and NSN_LM_SLOW · e_before < e <
+ * e_before, it was slow (a rise is the non-monotone search's, not the shift's); from the NSN_LM_PATIENCE-th slow step in a row, λ's multiplier ÷ NSN_LM_SHRINK (at
+ * least NSN_LM_FLOOR). A shift far above a singular W's small eigenvalues makes every full
+ * step remove a sliver of the error (the pile steps: BENCHMARKS.md); fast Newton is untouched.
+ * When a phase stalls (phase_check) with m below 1, m is 1 again to the phase's end. */
+static void lm_adapt(nsn_work *w, double err)
+{
+    int slow = w->full_last && err < w->err_last && err > NSN_LM_SLOW * w->err_last;
+    w->slow = slow ? w->slow + 1 : 0;
+    w->err_last = err;
+    if (w->slow >= NSN_LM_PATIENCE && !w->krylov && !w->lm_off && w->lambda_boost <= 1.0)
+        w->lambda_boost = fmax(NSN_LM_FLOOR, w->lambda_boost / NSN_LM_SHRINK);
+}
+
 /* One Newton iteration from p: system, direction, line search (or the safeguard). */
 static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double err,
                    cb_work *cnt, cb_error *e)
@@ -587,14 +616,18 @@ static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double e
     if (!w->sys_at_p && !nsn_system_eval(&w->sys, p, w->y, cnt))
         return CB_ERR_INPUT; /* not finite: the caller reports diverged */
     w->sys_at_p = 0;
+    lm_adapt(w, err);
     double lambda = w->par.reg * fmin(1.0, err) * w->w_scale * w->lambda_boost;
     int rc = newton_direction(w, lambda, cnt);
     if (rc != CB_OK)
         return rc;
     memmove(w->psi_hist + 1, w->psi_hist, (NSN_MEMORY - 1) * sizeof *w->psi_hist);
     w->psi_hist[0] = merit(w, w->sys.F);
-    if (line_search(w, p, k - w->k0, 0, cnt)) {
-        w->lambda_boost = fmax(1.0, w->lambda_boost / NSN_LAMBDA_GROW);
+    int ls = line_search(w, p, k - w->k0, 0, cnt);
+    w->full_last = ls == 2;
+    if (ls) {
+        if (w->lambda_boost > 1.0)
+            w->lambda_boost = fmax(1.0, w->lambda_boost / NSN_LAMBDA_GROW);
         w->fails = 0;
         double *F = w->sys.F; /* the accepted trial's F (and its blocks, left in sys) */
         w->sys.F = w->Ft, w->Ft = F, w->sys_at_p = 1;
@@ -610,7 +643,7 @@ static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double e
  * cleared (res, y updated). */
 static void restart(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
 {
-    w->lambda_boost = 1.0;
+    w->lambda_boost = 1.0, w->err_last = 0.0, w->full_last = 0, w->slow = 0, w->lm_off = 0;
     w->fails = 0;
     w->f_prev = 0.0;
     w->k0 = k;
@@ -633,6 +666,8 @@ static void phase_check(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_w
     double *old = &w->err_hist[k % NSN_STALL_WINDOW];
     int stalled = k - w->k0 > NSN_STALL_WINDOW && res->err > NSN_STALL_GAIN * *old;
     *old = res->err;
+    if (stalled && !w->smoothing && w->lambda_boost < 1.0)
+        w->lambda_boost = 1.0, w->lm_off = 1; /* the shrunk shift did not help: the policy's */
     if (w->smoothing && (cb_fo_drift_update(&w->drift, res, w->y) == 2 || stalled)) {
         w->smoothing = 0;
     } else if (w->may_smooth && (stalled || w->fails >= NSN_PLAIN_FAILS)) {
@@ -745,6 +780,7 @@ static int krylov_start(nsn_work *w, const cb_settings *s, double *p, cb_fo_resi
 static void solve_begin(nsn_work *w, const cb_settings *s, const double *p)
 {
     w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
+    w->err_last = 0.0, w->full_last = 0, w->slow = 0, w->lm_off = 0;
     w->f_prev = 0.0, w->run = s;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
