@@ -11,7 +11,8 @@ import unittest
 
 TREE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.path.abspath(os.environ.get("CONEBENCH_BIN", os.path.join(TREE, "bin", "conebench")))
-DATA = os.environ.get("CONEBENCH_DATA", os.path.join(TREE, "..", "shared", "data"))
+# empty counts as unset, as in the shell's ${CONEBENCH_DATA:-...} (make exports it empty)
+DATA = os.environ.get("CONEBENCH_DATA") or os.path.join(TREE, "..", "shared", "data")
 DATA = DATA if os.path.isdir(DATA) else None
 ENV = dict(os.environ, OPENBLAS_NUM_THREADS="1")
 
