@@ -10,6 +10,22 @@
 #define DOMAIN_LEAF_MIN 2000 /* order=domains: a leaf holds about nc / 2^depth ≥ this many */
 #define DOMAIN_MAX_DEPTH 4   /* order=domains: at most 2^4 leaves */
 
+/* Counting sort: the items a < n with key[a] ≥ 0 by key (< nkeys), increasing inside a key,
+ * into out; start (nkeys + 1) gets each key's first position, pos (nkeys) is scratch. */
+static void bucket_sort(const int *key, int n, int nkeys, int *start, int *pos, int *out)
+{
+    memset(start, 0, ((size_t)nkeys + 1) * sizeof *start);
+    for (int a = 0; a < n; a++)
+        if (key[a] >= 0)
+            start[key[a] + 1]++;
+    for (int k = 0; k < nkeys; k++)
+        start[k + 1] += start[k];
+    memcpy(pos, start, (size_t)nkeys * sizeof *pos);
+    for (int a = 0; a < n; a++)
+        if (key[a] >= 0)
+            out[pos[key[a]]++] = a;
+}
+
 /* The contact graph as adjacency lists (duplicates allowed): nbr[ptr[a] .. ptr[a+1]). */
 typedef struct {
     int *ptr, *nbr;
@@ -148,15 +164,8 @@ int cb_nsgs_colour(const cb_problem *prob, cb_nsgs_colouring *c)
         if (!(c->start = cb_calloc((size_t)c->nphases + 1, sizeof(int))))
             rc = CB_ERR_NOMEM;
     }
-    if (rc == CB_OK) {
-        for (int a = 0; a < nc; a++)
-            c->start[colour[a] + 1]++;
-        for (int k = 0; k < c->nphases; k++)
-            c->start[k + 1] += c->start[k];
-        memcpy(mark, c->start, (size_t)c->nphases * sizeof(int));
-        for (int a = 0; a < nc; a++)
-            c->order[mark[colour[a]]++] = a;
-    }
+    if (rc == CB_OK)
+        bucket_sort(colour, nc, c->nphases, c->start, mark, c->order);
     free(g.ptr);
     free(g.nbr);
     free(colour);
@@ -280,16 +289,7 @@ static void nd_repair(nd_work *w, int l)
 /* The members of each of the nparts parts (seg ≥ 0), in contact order, into mem/mptr. */
 static void nd_members(nd_work *w, int nparts)
 {
-    memset(w->mptr, 0, ((size_t)nparts + 1) * sizeof *w->mptr);
-    for (int a = 0; a < w->nc; a++)
-        if (w->seg[a] >= 0)
-            w->mptr[w->seg[a] + 1]++;
-    for (int s = 0; s < nparts; s++)
-        w->mptr[s + 1] += w->mptr[s];
-    memcpy(w->queue, w->mptr, (size_t)nparts * sizeof *w->mptr); /* queue: scratch */
-    for (int a = 0; a < w->nc; a++)
-        if (w->seg[a] >= 0)
-            w->mem[w->queue[w->seg[a]]++] = a;
+    bucket_sort(w->seg, w->nc, nparts, w->mptr, w->queue, w->mem); /* queue: scratch */
 }
 
 /* The visiting order from the units: phase by phase, unit by unit, contact order inside. */
@@ -297,23 +297,21 @@ static int nd_order(const nd_work *w, cb_nsgs_colouring *c)
 {
     int D = w->depth, nunits = (2 << D) - 1, nc = w->nc;
     int *ustart = cb_calloc((size_t)nunits + 1, sizeof(int));
+    int *pos = cb_malloc_array((size_t)nunits, sizeof(int));
     c->nphases = D + 1;
     c->start = cb_calloc((size_t)D + 2, sizeof(int));
     c->uend = cb_malloc_array((size_t)nc + 1, sizeof(int));
     c->ubeg = cb_malloc_array((size_t)nc + 1, sizeof(int));
-    int rc = ustart && c->start && c->uend && c->ubeg ? CB_OK : CB_ERR_NOMEM;
-    for (int a = 0; rc == CB_OK && a < nc; a++)
-        ustart[w->unit[a] + 1]++;
-    for (int u = 0; rc == CB_OK && u < nunits; u++)
-        ustart[u + 1] += ustart[u];
+    int rc = ustart && pos && c->start && c->uend && c->ubeg ? CB_OK : CB_ERR_NOMEM;
+    if (rc == CB_OK)
+        bucket_sort(w->unit, nc, nunits, ustart, pos, c->order);
     for (int k = 0; rc == CB_OK && k <= D; k++) /* phase k ends where its units do */
         c->start[k + 1] = ustart[nd_sep_unit(D, D - k - 1, 0)];
-    for (int a = 0; rc == CB_OK && a < nc; a++)
-        c->order[ustart[w->unit[a]]++] = a; /* ustart[u]: now where unit u ends */
-    for (int u = 0, i = 0, b = 0; rc == CB_OK && u < nunits; b = ustart[u], u++)
-        for (; i < ustart[u]; i++)
-            c->ubeg[i] = b, c->uend[i] = ustart[u];
+    for (int u = 0; rc == CB_OK && u < nunits; u++)
+        for (int i = ustart[u]; i < ustart[u + 1]; i++)
+            c->ubeg[i] = ustart[u], c->uend[i] = ustart[u + 1];
     free(ustart);
+    free(pos);
     return rc;
 }
 

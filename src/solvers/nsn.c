@@ -589,6 +589,12 @@ static int smooth_iterate(nsn_work *w, const cb_settings *s, double *p, int firs
     return CB_OK;
 }
 
+/* The shift's adaptation forgotten: multiplier 1, no slow steps counted (lm_adapt). */
+static void lm_reset(nsn_work *w)
+{
+    w->lambda_boost = 1.0, w->err_last = 0.0, w->full_last = 0, w->slow = 0, w->lm_off = 0;
+}
+
 /* Classical Levenberg–Marquardt adaptation of the shift on the plain direct route: before the
  * step from error e, when the last step was a full one and NSN_LM_SLOW · e_before < e <
  * e_before, it was slow (a rise is the non-monotone search's, not the shift's); from the NSN_LM_PATIENCE-th slow step in a row, λ's multiplier ÷ NSN_LM_SHRINK (at
@@ -643,7 +649,7 @@ static int iterate(nsn_work *w, const cb_settings *s, double *p, int k, double e
  * cleared (res, y updated). */
 static void restart(nsn_work *w, double *p, int k, cb_fo_residual *res, cb_work *cnt)
 {
-    w->lambda_boost = 1.0, w->err_last = 0.0, w->full_last = 0, w->slow = 0, w->lm_off = 0;
+    lm_reset(w);
     w->fails = 0;
     w->f_prev = 0.0;
     w->k0 = k;
@@ -771,6 +777,13 @@ static int krylov_start(nsn_work *w, const cb_settings *s, double *p, cb_fo_resi
     return CB_OK;
 }
 
+/* The smoothing policy of a phase on the direct route (none while the trial runs). */
+static void smooth_policy(nsn_work *w)
+{
+    w->smoothing = w->smooth_first = !w->trial && w->par.smooth == NSN_SMOOTH_ON;
+    w->may_smooth = !w->trial && w->par.smooth == NSN_SMOOTH_AUTO;
+}
+
 /* A new solve of s from p: its counters and memories cleared, and its route: the Krylov route
  * when setup chose it; else, with linear=auto on the direct route, the trial of the Krylov
  * route first when KLU's analysis estimates more than NSN_TRIAL_FLOPS flops of a
@@ -779,8 +792,8 @@ static int krylov_start(nsn_work *w, const cb_settings *s, double *p, cb_fo_resi
  * direct route. The shift's scale follows the route (scales). */
 static void solve_begin(nsn_work *w, const cb_settings *s, const double *p)
 {
-    w->lambda_boost = 1.0, w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
-    w->err_last = 0.0, w->full_last = 0, w->slow = 0, w->lm_off = 0;
+    lm_reset(w);
+    w->p_ref = 0.0, w->fails = 0, w->k0 = 0, w->sys_at_p = 0;
     w->f_prev = 0.0, w->run = s;
     memset(&w->gs_work, 0, sizeof w->gs_work), w->gs_sweeps = 0, w->gs_time = 0.0;
     w->hand = 0, w->ipm_ran = 0, w->ipm_iters = 0, w->ipm_time = 0.0;
@@ -793,8 +806,7 @@ static void solve_begin(nsn_work *w, const cb_settings *s, const double *p)
         w->krylov = !w->krylov;
         scales(w);
     }
-    w->smoothing = w->smooth_first = !w->trial && w->par.smooth == NSN_SMOOTH_ON;
-    w->may_smooth = !w->trial && w->par.smooth == NSN_SMOOTH_AUTO;
+    smooth_policy(w);
 }
 
 /* The trial's test after step k (k = 0: after the nsgs start), e_prev the judged error before
@@ -812,8 +824,7 @@ static void trial_check(nsn_work *w, double *p, int k, double e_prev, cb_fo_resi
         return;
     w->trial = w->krylov = 0;
     scales(w);
-    w->smoothing = w->smooth_first = w->par.smooth == NSN_SMOOTH_ON;
-    w->may_smooth = w->par.smooth == NSN_SMOOTH_AUTO;
+    smooth_policy(w);
     memcpy(w->p0, w->p_start, w->n * sizeof *w->p0);
     restart(w, p, k, res, cnt);
 }
