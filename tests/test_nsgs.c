@@ -588,7 +588,7 @@ static void test_domains_phases(void **state)
         }
     cb_nsgs_colouring c;
     assert_int_equal(cb_nsgs_domains(prob, &c), CB_OK);
-    assert_int_equal(c.nphases, 3); /* 8000 / 2² = 2000 contacts a leaf */
+    assert_int_equal(c.nphases, 5); /* 8000 / 2² = 2000 contacts a leaf: two depths of cuts */
     assert_int_equal(c.start[0], 0);
     assert_int_equal(c.start[c.nphases], nc);
     for (int k = 0; k < c.nphases; k++)
@@ -608,8 +608,10 @@ static void test_domains_phases(void **state)
         for (int i = 0; i < m; i++, pairs++)
             assert_false(phase[near[i]] == phase[a] && unit[near[i]] != unit[a]);
     }
-    print_message("  domains: %d phases, leaves %d contacts, %lld pairs checked\n", c.nphases,
-                  c.start[1], pairs);
+    print_message("  domains: %d phases, %lld pairs checked; contacts a phase:", c.nphases, pairs);
+    for (int k = 0; k < c.nphases; k++)
+        print_message(" %d", c.start[k + 1] - c.start[k]);
+    print_message("\n");
     cb_nsgs_colouring_free(&c);
     free(ptr), free(adj), free(fill), free(phase), free(unit), free(seen), free(near);
     cb_problem_free(prob);

@@ -146,7 +146,7 @@ static const cb_option_spec nsgs_spec[] = {
                          "| symmetric (forward then backward in one sweep) | coloured (colour by colour, "
                          "contacts of a colour independent: on --threads, the same bits for any "
                          "count) | domains (nested dissection: parts of the contact graph, each in "
-                         "contact order, then the separators between them; parts of a level "
+                         "contact order, then the separators between them (each halved); parts of a level "
                          "independent: on --threads, the same bits for any count)"},
     {"seed", "1", "seed of the shuffled order (>= 0)"},
     {"omega", "auto", "relaxation p_a <- p_a + omega (p_local - p_a): auto (1, then Young's SOR "
@@ -171,7 +171,7 @@ static const cb_option_spec psor_spec[] = {
                          "| symmetric (forward then backward in one sweep) | coloured (colour by colour, "
                          "contacts of a colour independent: on --threads, the same bits for any "
                          "count) | domains (nested dissection: parts of the contact graph, each in "
-                         "contact order, then the separators between them; parts of a level "
+                         "contact order, then the separators between them (each halved); parts of a level "
                          "independent: on --threads, the same bits for any count)"},
     {"seed", "1", "seed of the shuffled order (>= 0)"},
     {"omega", "1", "relaxation p_a <- p_a + omega (P_K(p_a - rho_a yhat_a) - p_a), omega in (0, 2)"},
@@ -744,8 +744,8 @@ static int unit_boundary(const cb_nsgs_colouring *c, const int *cum, int s0, int
     return cum[i] - cum[lo] <= cum[hi] - cum[i] ? lo : hi;
 }
 
-/* order=coloured or domains: phase by phase (a colour, or the leaves, then the separators level
- * by level), each phase cut into one contiguous range a thread, cut where the last sweep's work
+/* order=coloured or domains: phase by phase (a colour, or the leaves, then the separators' halves
+ * and the halves' separators level by level), each phase cut into one contiguous range a thread, cut where the last sweep's work
  * (cum: VISIT_WEIGHT + block products a visit) is even (open contacts push nothing, and they
  * gather in parts of the pile) and moved to the nearer end of its unit; the units of a phase are
  * independent (nsgs_colour.h), so the cuts change no bit. ‖Δp‖² summed in the visiting order

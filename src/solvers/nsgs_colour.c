@@ -188,14 +188,19 @@ typedef struct {
 /* A contact's weight: 1 + its neighbours (a visit reads and writes about that many blocks). */
 static long long nd_weight(const contact_graph *g, int a) { return 1 + g->ptr[a + 1] - g->ptr[a]; }
 
-/* Unit of the separator made at depth l in part s: phases 0 (2^D leaves), 1 (depth D−1), … */
-static int nd_sep_unit(int depth, int l, int s)
+/* Units are numbered phase by phase: the 2^D leaves, then for each depth l = D−1, …, 0 of cuts
+ * the two halves of each of its 2^l separators (2^{l+1} units), then the separators of those
+ * halves (2^l units). The first unit of depth l's halves (sub = 0) or of their separators. */
+static int nd_unit_base(int depth, int l, int sub)
 {
-    int off = 0;
-    for (int j = 0; j < depth - l; j++)
-        off += 1 << (depth - j);
-    return off + s;
+    int off = 1 << depth;
+    for (int j = depth - 1; j > l; j--)
+        off += 3 << j; /* 2^{j+1} halves and 2^j separators of theirs */
+    return off + (sub ? 2 << l : 0);
 }
+
+/* Unit of the separator made at depth l in part s (before it is halved: its halves' separator). */
+static int nd_sep_unit(int depth, int l, int s) { return nd_unit_base(depth, l, 1) + s; }
 
 /* Breadth-first level sets of part s (members mem[lo..hi)) from `start`; a member not reached
  * starts a new search dist levels past the last (no edge spans the gap). Level weights into
@@ -250,21 +255,40 @@ static int nd_split(nd_work *w, int nlev)
     return m;
 }
 
-/* Cut part s (depth l) into parts 2s, 2s+1 and its separator by the level sets of a search
- * from a pseudo-peripheral contact (the last one reached from its first member). */
-static void nd_bisect(nd_work *w, int l, int s)
+/* Level sets of part s (members mem[mptr[s] .. mptr[s+1]), those with seg = s) from a
+ * pseudo-peripheral contact (the last one reached from its first member), into w->lvl; returns
+ * the first level m of the cut [m, m + dist) (nd_split). */
+static int nd_cut(nd_work *w, int s)
 {
     int lo = w->mptr[s], hi = w->mptr[s + 1], last = -1;
     if (lo == hi)
-        return;
+        return 0;
     nd_levels(w, s, lo, hi, w->mem[lo], &last);
-    int nlev = nd_levels(w, s, lo, hi, last, &last), m = nd_split(w, nlev);
-    for (int i = lo; i < hi; i++) {
+    return nd_split(w, nd_levels(w, s, lo, hi, last, &last));
+}
+
+/* Cut part s (depth l) into parts 2s, 2s+1 and its separator. */
+static void nd_bisect(nd_work *w, int l, int s)
+{
+    int m = nd_cut(w, s), dist = w->g->dist;
+    for (int i = w->mptr[s]; i < w->mptr[s + 1]; i++) {
         int a = w->mem[i], la = w->lvl[a];
-        if (la < m || la >= m + w->g->dist)
+        if (la < m || la >= m + dist)
             w->seg[a] = 2 * s + (la >= m);
         else
             w->seg[a] = -1, w->unit[a] = nd_sep_unit(w->depth, l, s);
+    }
+}
+
+/* Separator s of depth l (its members have seg = s) cut within itself: the contacts below the
+ * cut into its first half, those above into its second; the cut's own stay where they are. */
+static void nd_halve(nd_work *w, int l, int s)
+{
+    int m = nd_cut(w, s), dist = w->g->dist, half = nd_unit_base(w->depth, l, 0) + 2 * s;
+    for (int i = w->mptr[s]; i < w->mptr[s + 1]; i++) {
+        int a = w->mem[i], la = w->lvl[a];
+        if (la < m || la >= m + dist)
+            w->unit[a] = half + (la >= m);
     }
 }
 
@@ -292,21 +316,48 @@ static void nd_members(nd_work *w, int nparts)
     bucket_sort(w->seg, w->nc, nparts, w->mptr, w->queue, w->mem); /* queue: scratch */
 }
 
+/* Every separator halved (nd_halve) by a search over its own contacts, depth by depth; then,
+ * as for the parts, a contact of a second half within dist steps of its first half (a path
+ * through any contact) joins the halves' separator. So the root's separator is not visited by
+ * one thread alone: only its halves' separator is. */
+static void nd_separators(nd_work *w)
+{
+    for (int l = 0; l < w->depth; l++) {
+        int ns = 1 << l, sub = nd_unit_base(w->depth, l, 1), half = nd_unit_base(w->depth, l, 0);
+        for (int a = 0; a < w->nc; a++) { /* depth l's separators are parts 0 … ns−1 */
+            int u = w->unit[a] - sub;
+            w->seg[a] = u >= 0 && u < ns ? u : ns;
+        }
+        nd_members(w, ns + 1);
+        for (int s = 0; s < ns; s++)
+            nd_halve(w, l, s);
+        for (int a = 0; a < w->nc; a++) { /* halves 2s, 2s+1 of separator s, as nd_repair reads */
+            int u = w->unit[a] - half;
+            w->seg[a] = u >= 0 && u < 2 * ns ? u : -1;
+        }
+        nd_repair(w, l);
+    }
+}
+
 /* The visiting order from the units: phase by phase, unit by unit, contact order inside. */
 static int nd_order(const nd_work *w, cb_nsgs_colouring *c)
 {
-    int D = w->depth, nunits = (2 << D) - 1, nc = w->nc;
+    int D = w->depth, nunits = nd_unit_base(D, -1, 0), nc = w->nc; /* past depth 0's units */
     int *ustart = cb_calloc((size_t)nunits + 1, sizeof(int));
     int *pos = cb_malloc_array((size_t)nunits, sizeof(int));
-    c->nphases = D + 1;
-    c->start = cb_calloc((size_t)D + 2, sizeof(int));
+    c->nphases = 2 * D + 1;
+    c->start = cb_calloc((size_t)c->nphases + 1, sizeof(int));
     c->uend = cb_malloc_array((size_t)nc + 1, sizeof(int));
     c->ubeg = cb_malloc_array((size_t)nc + 1, sizeof(int));
     int rc = ustart && pos && c->start && c->uend && c->ubeg ? CB_OK : CB_ERR_NOMEM;
-    if (rc == CB_OK)
+    if (rc == CB_OK) {
         bucket_sort(w->unit, nc, nunits, ustart, pos, c->order);
-    for (int k = 0; rc == CB_OK && k <= D; k++) /* phase k ends where its units do */
-        c->start[k + 1] = ustart[nd_sep_unit(D, D - k - 1, 0)];
+        for (int l = D - 1, k = 1; l >= 0; l--, k += 2) { /* phases start where their units do */
+            c->start[k] = ustart[nd_unit_base(D, l, 0)];
+            c->start[k + 1] = ustart[nd_unit_base(D, l, 1)];
+        }
+        c->start[c->nphases] = nc;
+    }
     for (int u = 0; rc == CB_OK && u < nunits; u++)
         for (int i = ustart[u]; i < ustart[u + 1]; i++)
             c->ubeg[i] = ustart[u], c->uend[i] = ustart[u + 1];
@@ -346,6 +397,8 @@ int cb_nsgs_domains(const cb_problem *prob, cb_nsgs_colouring *c)
     for (int a = 0; rc == CB_OK && a < prob->nc; a++)
         if (w.seg[a] >= 0)
             w.unit[a] = w.seg[a]; /* a leaf: phase 0 */
+    if (rc == CB_OK)
+        nd_separators(&w);
     if (rc == CB_OK)
         rc = nd_order(&w, c);
     free(g.ptr);

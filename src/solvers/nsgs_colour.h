@@ -20,13 +20,16 @@
  * the contacts into two parts and a separator a conflict thick, so that no contact of one part
  * conflicts with one of the other (checked on the whole graph, and contacts moved into the
  * separator where one does); each part is cut again, to a depth set by nc alone (never by
- * threads). Phase 0 visits the leaves, phase k the separators made k levels above them, the
- * root's last. The units of a phase (its leaves or separators) are independent, each visited in
- * contact order (the locality of the natural order), so a phase's units can go to any number of
- * threads with the bits of the one order.
+ * threads). Each separator is then cut once more, by the same search over its own contacts, into
+ * two halves and a separator of theirs (their conflicts through any contact repaired the same
+ * way). Phase 0 visits the leaves; then, depth by depth from the leaves up, one phase the halves
+ * of that depth's separators and the next the halves' separators; the root's last, the one unit
+ * visited by a single thread. The units of a phase (its leaves, halves or separators) are
+ * independent, each visited in contact order (the locality of the natural order), so a phase's
+ * units can go to any number of threads with the bits of the one order.
  */
 typedef struct {
-    int nphases; /* coloured: the colours; domains: depth + 1 */
+    int nphases; /* coloured: the colours; domains: 2 depth + 1 */
     int *start;  /* nphases + 1: phase k is order[start[k] .. start[k+1]) */
     int *order;  /* nc contacts, by phase, then by unit, increasing inside a unit */
     int *ubeg, *uend; /* domains: position i's unit is order[ubeg[i] .. uend[i]); NULL: a
