@@ -735,22 +735,51 @@ static void visit_range(gs_work *w, int i0, int i1, double *p, double *y, cb_wor
     }
 }
 
-/* Cut i (a position of phase [s0, s1)) moved to the nearer end of its unit by the work cum. */
-static int unit_boundary(const cb_nsgs_colouring *c, const int *cum, int s0, int s1, int i)
+/* order=coloured: thread t's contiguous range of phase [s0, s1), cut where the work cum is even. */
+static void visit_share(gs_work *w, int s0, int s1, int threads, int t, double *p, double *y,
+                        cb_work *mine)
 {
-    if (!c->uend || i <= s0 || i >= s1 || c->ubeg[i] == i)
-        return i;
-    int lo = c->ubeg[i], hi = c->uend[i];
-    return cum[i] - cum[lo] <= cum[hi] - cum[i] ? lo : hi;
+    int r0, r1;
+    cb_parallel_part(s1 - s0, w->cum + s0, threads, t, &r0, &r1);
+    visit_range(w, s0 + r0, s0 + r1, p, y, mine);
+}
+
+/* order=domains: thread t's units of phase [s0, s1). Every thread deals the phase's units out
+ * the same way, longest first (by the work cum), each to the least loaded thread so far (ties:
+ * the lower), and visits its own: within one unit of even, where a contiguous cut is within
+ * half the phase's largest unit. The units are independent: the bits are one thread's. */
+static void visit_units(gs_work *w, int s0, int s1, int threads, int t, double *p, double *y,
+                        cb_work *mine)
+{
+    const cb_nsgs_colouring *c = &w->colouring;
+    const int *cum = w->cum;
+    int u[CB_DOMAIN_MAX_UNITS], m = 0;
+    long long load[CB_THREADS_MAX] = {0};
+    /* by work, stable; a phase has at most 2^depth units (the leaves, or the deepest halves) */
+    for (int i = s0; i < s1 && m < CB_DOMAIN_MAX_UNITS; i = c->uend[i]) {
+        int k = m++;
+        for (; k > 0 && cum[c->uend[u[k - 1]]] - cum[u[k - 1]] < cum[c->uend[i]] - cum[i]; k--)
+            u[k] = u[k - 1];
+        u[k] = i;
+    }
+    for (int k = 0; k < m; k++) {
+        int best = 0;
+        for (int j = 1; j < threads; j++)
+            best = load[j] < load[best] ? j : best;
+        load[best] += cum[c->uend[u[k]]] - cum[u[k]];
+        if (best == t)
+            visit_range(w, u[k], c->uend[u[k]], p, y, mine);
+    }
 }
 
 /* order=coloured or domains: phase by phase (a colour, or the leaves, then the separators' halves
- * and the halves' separators level by level), each phase cut into one contiguous range a thread, cut where the last sweep's work
- * (cum: VISIT_WEIGHT + block products a visit) is even (open contacts push nothing, and they
- * gather in parts of the pile) and moved to the nearer end of its unit; the units of a phase are
- * independent (nsgs_colour.h), so the cuts change no bit. ‖Δp‖² summed in the visiting order
- * afterwards, so every bit is the one thread's. Dense W runs on one thread (a column update
- * writes all of y). */
+ * and the halves' separators level by level), each phase shared out among the threads by the
+ * last sweep's work (cum: VISIT_WEIGHT + block products a visit; open contacts push nothing,
+ * and they gather in parts of the pile): a colour in contiguous ranges (visit_share), a phase
+ * of domains unit by unit (visit_units). The contacts of a colour, and the units of a phase,
+ * are independent (nsgs_colour.h), so the shares change no bit. ‖Δp‖² summed in the visiting
+ * order afterwards, so every bit is the one thread's. Dense W runs on one thread (a column
+ * update writes all of y). */
 static double sweep_coloured(gs_work *w, double *p, double *y, cb_work *wk)
 {
     const cb_nsgs_colouring *c = &w->colouring;
@@ -767,12 +796,9 @@ static double sweep_coloured(gs_work *w, double *p, double *y, cb_work *wk)
             cb_work mine = {0, 0, 0, 0};
             for (int k = 0; k < c->nphases; k++) {
                 CB_OMP(omp for schedule(static))
-                for (int t = 0; t < threads; t++) {
-                    int s0 = c->start[k], s1 = c->start[k + 1], r0, r1;
-                    cb_parallel_part(s1 - s0, w->cum + s0, threads, t, &r0, &r1);
-                    visit_range(w, unit_boundary(c, w->cum, s0, s1, s0 + r0),
-                                unit_boundary(c, w->cum, s0, s1, s0 + r1), p, y, &mine);
-                }
+                for (int t = 0; t < threads; t++)
+                    (c->uend ? visit_units : visit_share)(w, c->start[k], c->start[k + 1],
+                                                          threads, t, p, y, &mine);
             }
             bp += mine.block_products, pr += mine.projections, li += mine.local_iters;
         }

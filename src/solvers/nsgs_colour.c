@@ -8,7 +8,6 @@
 #include <string.h>
 
 #define DOMAIN_LEAF_MIN 2000 /* order=domains: a leaf holds about nc / 2^depth ≥ this many */
-#define DOMAIN_MAX_DEPTH 4   /* order=domains: at most 2^4 leaves */
 
 /* Counting sort: the items a < n with key[a] ≥ 0 by key (< nkeys), increasing inside a key,
  * into out; start (nkeys + 1) gets each key's first position, pos (nkeys) is scratch. */
@@ -366,22 +365,22 @@ static int nd_order(const nd_work *w, cb_nsgs_colouring *c)
     return rc;
 }
 
-/* Cuts depth = ⌊log2(nc / DOMAIN_LEAF_MIN)⌋ ≤ DOMAIN_MAX_DEPTH levels deep, then the order. */
+/* Cuts depth = ⌊log2(nc / DOMAIN_LEAF_MIN)⌋ ≤ CB_DOMAIN_MAX_DEPTH levels deep, then the order. */
 int cb_nsgs_domains(const cb_problem *prob, cb_nsgs_colouring *c)
 {
     memset(c, 0, sizeof *c);
     contact_graph g = {NULL, NULL, 1};
     nd_work w = {.g = &g, .nc = prob->nc};
-    while (w.depth < DOMAIN_MAX_DEPTH && (prob->nc >> (w.depth + 1)) >= DOMAIN_LEAF_MIN)
+    while (w.depth < CB_DOMAIN_MAX_DEPTH && (prob->nc >> (w.depth + 1)) >= DOMAIN_LEAF_MIN)
         w.depth++;
     size_t n1 = (size_t)prob->nc + 1;
     w.seg = cb_calloc(n1, sizeof(int));
     w.unit = cb_calloc(n1, sizeof(int));
     w.mem = cb_malloc_array(n1, sizeof(int));
-    w.mptr = cb_calloc(((size_t)1 << DOMAIN_MAX_DEPTH) + 1, sizeof(int));
+    w.mptr = cb_calloc(((size_t)1 << CB_DOMAIN_MAX_DEPTH) + 1, sizeof(int));
     w.lvl = cb_calloc(n1, sizeof(int));
     w.stamp = cb_calloc(n1, sizeof(int));
-    w.queue = cb_malloc_array(n1 + ((size_t)1 << DOMAIN_MAX_DEPTH), sizeof(int));
+    w.queue = cb_malloc_array(n1 + ((size_t)1 << CB_DOMAIN_MAX_DEPTH), sizeof(int));
     w.wl = cb_malloc_array(3 * n1, sizeof(long long));
     c->order = cb_malloc_array(n1, sizeof(int));
     int rc = w.seg && w.unit && w.mem && w.mptr && w.lvl && w.stamp && w.queue && w.wl && c->order

@@ -28,6 +28,9 @@
  * independent, each visited in contact order (the locality of the natural order), so a phase's
  * units can go to any number of threads with the bits of the one order.
  */
+#define CB_DOMAIN_MAX_DEPTH 4                        /* order=domains: at most 2^4 leaves */
+#define CB_DOMAIN_MAX_UNITS (1 << CB_DOMAIN_MAX_DEPTH) /* units of a phase: the leaves at most */
+
 typedef struct {
     int nphases; /* coloured: the colours; domains: 2 depth + 1 */
     int *start;  /* nphases + 1: phase k is order[start[k] .. start[k+1]) */
