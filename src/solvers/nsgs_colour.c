@@ -177,6 +177,7 @@ int cb_nsgs_colour(const cb_problem *prob, cb_nsgs_colouring *c)
 typedef struct {
     const contact_graph *g;
     int nc, depth, tick;
+    int moved;      /* contacts moved into a separator by nd_repair */
     int *seg;       /* nc: the contact's part at the current depth, −1 once in a separator */
     int *unit;      /* nc: its unit, numbered phase by phase */
     int *mem, *mptr;/* the members of each part, in contact order */
@@ -304,7 +305,7 @@ static void nd_repair(nd_work *w, int l)
             for (int j = -1, b = g->nbr[i]; j < (g->dist > 1 ? g->ptr[b + 1] - g->ptr[b] : 0); j++) {
                 int x = j < 0 ? b : g->nbr[g->ptr[b] + j];
                 if (w->seg[x] == sa + 1)
-                    w->seg[x] = -1, w->unit[x] = nd_sep_unit(w->depth, l, sa / 2);
+                    w->seg[x] = -1, w->unit[x] = nd_sep_unit(w->depth, l, sa / 2), w->moved++;
             }
     }
 }
@@ -400,6 +401,7 @@ int cb_nsgs_domains(const cb_problem *prob, cb_nsgs_colouring *c)
         nd_separators(&w);
     if (rc == CB_OK)
         rc = nd_order(&w, c);
+    c->repaired = w.moved;
     free(g.ptr);
     free(g.nbr);
     free(w.seg);

@@ -37,6 +37,7 @@ typedef struct {
     int *order;  /* nc contacts, by phase, then by unit, increasing inside a unit */
     int *ubeg, *uend; /* domains: position i's unit is order[ubeg[i] .. uend[i]); NULL: a
                          unit per contact */
+    int repaired; /* domains: contacts the whole-graph check moved into a separator */
 } cb_nsgs_colouring;
 
 /* The colouring of prob's contacts into *c (zeroed first); CB_ERR_NOMEM (c then holds what
