@@ -146,8 +146,9 @@ static const cb_option_spec nsgs_spec[] = {
                          "| symmetric (forward then backward in one sweep) | coloured (colour by colour, "
                          "contacts of a colour independent: on --threads, the same bits for any "
                          "count) | domains (nested dissection: parts of the contact graph, each in "
-                         "contact order, then the separators between them (each halved); parts of a level "
-                         "independent: on --threads, the same bits for any count)"},
+                         "contact order, then the separators between them, the root's halved; "
+                         "parts of a level independent: on --threads, the same bits for any "
+                         "count)"},
     {"seed", "1", "seed of the shuffled order (>= 0)"},
     {"omega", "auto", "relaxation p_a <- p_a + omega (p_local - p_a): auto (1, then Young's SOR "
                       "value 2/(1+sqrt(1-mu^2)) from the residual's rate once it falls slowly and "
@@ -171,8 +172,9 @@ static const cb_option_spec psor_spec[] = {
                          "| symmetric (forward then backward in one sweep) | coloured (colour by colour, "
                          "contacts of a colour independent: on --threads, the same bits for any "
                          "count) | domains (nested dissection: parts of the contact graph, each in "
-                         "contact order, then the separators between them (each halved); parts of a level "
-                         "independent: on --threads, the same bits for any count)"},
+                         "contact order, then the separators between them, the root's halved; "
+                         "parts of a level independent: on --threads, the same bits for any "
+                         "count)"},
     {"seed", "1", "seed of the shuffled order (>= 0)"},
     {"omega", "1", "relaxation p_a <- p_a + omega (P_K(p_a - rho_a yhat_a) - p_a), omega in (0, 2)"},
     {"error_every", "1", "full judged residual every k sweeps (a sweep whose change in p is below "
@@ -772,8 +774,8 @@ static void visit_units(gs_work *w, int s0, int s1, int threads, int t, double *
     }
 }
 
-/* order=coloured or domains: phase by phase (a colour, or the leaves, then the separators' halves
- * and the halves' separators level by level), each phase shared out among the threads by the
+/* order=coloured or domains: phase by phase (a colour, or the leaves, then the separators level
+ * by level, the root's halves and their separator last; empty phases skipped), each phase shared out among the threads by the
  * last sweep's work (cum: VISIT_WEIGHT + block products a visit; open contacts push nothing,
  * and they gather in parts of the pile): a colour in contiguous ranges (visit_share), a phase
  * of domains unit by unit (visit_units). The contacts of a colour, and the units of a phase,
@@ -795,6 +797,8 @@ static double sweep_coloured(gs_work *w, double *p, double *y, cb_work *wk)
         {
             cb_work mine = {0, 0, 0, 0};
             for (int k = 0; k < c->nphases; k++) {
+                if (c->start[k] == c->start[k + 1])
+                    continue; /* an empty phase: no barrier */
                 CB_OMP(omp for schedule(static))
                 for (int t = 0; t < threads; t++)
                     (c->uend ? visit_units : visit_share)(w, c->start[k], c->start[k + 1],

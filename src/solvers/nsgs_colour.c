@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define DOMAIN_LEAF_MIN 2000 /* order=domains: a leaf holds about nc / 2^depth ≥ this many */
+#define DOMAIN_HALVED 1      /* order=domains: the separators of this many depths are halved */
 
 /* Counting sort: the items a < n with key[a] ≥ 0 by key (< nkeys), increasing inside a key,
  * into out; start (nkeys + 1) gets each key's first position, pos (nkeys) is scratch. */
@@ -316,13 +317,14 @@ static void nd_members(nd_work *w, int nparts)
     bucket_sort(w->seg, w->nc, nparts, w->mptr, w->queue, w->mem); /* queue: scratch */
 }
 
-/* Every separator halved (nd_halve) by a search over its own contacts, depth by depth; then,
- * as for the parts, a contact of a second half within dist steps of its first half (a path
- * through any contact) joins the halves' separator. So the root's separator is not visited by
- * one thread alone: only its halves' separator is. */
+/* The separators of the first DOMAIN_HALVED depths halved (nd_halve) by a search over their
+ * own contacts; then, as for the parts, a contact of a second half within dist steps of its
+ * first half (a path through any contact) joins the halves' separator. So the root's separator
+ * is not visited by one thread alone: only its halves' separator is. (The deeper ones are not:
+ * there are two or more of them a phase already, and a halving costs a barrier a sweep.) */
 static void nd_separators(nd_work *w)
 {
-    for (int l = 0; l < w->depth; l++) {
+    for (int l = 0; l < w->depth && l < DOMAIN_HALVED; l++) {
         int ns = 1 << l, sub = nd_unit_base(w->depth, l, 1), half = nd_unit_base(w->depth, l, 0);
         for (int a = 0; a < w->nc; a++) { /* depth l's separators are parts 0 … ns−1 */
             int u = w->unit[a] - sub;

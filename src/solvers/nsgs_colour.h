@@ -20,13 +20,14 @@
  * the contacts into two parts and a separator a conflict thick, so that no contact of one part
  * conflicts with one of the other (checked on the whole graph, and contacts moved into the
  * separator where one does); each part is cut again, to a depth set by nc alone (never by
- * threads). Each separator is then cut once more, by the same search over its own contacts, into
- * two halves and a separator of theirs (their conflicts through any contact repaired the same
- * way). Phase 0 visits the leaves; then, depth by depth from the leaves up, one phase the halves
- * of that depth's separators and the next the halves' separators; the root's last, the one unit
- * visited by a single thread. The units of a phase (its leaves, halves or separators) are
- * independent, each visited in contact order (the locality of the natural order), so a phase's
- * units can go to any number of threads with the bits of the one order.
+ * threads). The root's separator is then cut once more, by the same search over its own
+ * contacts, into two halves and a separator of theirs (their conflicts through any contact
+ * repaired the same way). Phase 0 visits the leaves; then, depth by depth from the leaves up,
+ * one phase the halves of that depth's separators (empty below the root) and the next its
+ * separators (the root's: its halves' separator, the one unit visited by a single thread). The
+ * units of a phase (its leaves, halves or separators) are independent, each visited in contact
+ * order (the locality of the natural order), so a phase's units can go to any number of threads
+ * with the bits of the one order.
  */
 #define CB_DOMAIN_MAX_DEPTH 4                        /* order=domains: at most 2^4 leaves */
 #define CB_DOMAIN_MAX_UNITS (1 << CB_DOMAIN_MAX_DEPTH) /* units of a phase: the leaves at most */
