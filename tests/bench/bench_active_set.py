@@ -31,6 +31,7 @@ Usage (after make; one CPU-heavy process):
 Starts: p* + delta xi for delta in DELTAS (env, default "1e-2 1e-3 1e-4 1e-6"), nsn with
 max_iter in NSN_ITERS (default "40"; nsn's defaults otherwise), SOLVERS (default
 "apgd:10 nsgs:10": solver:CPU-seconds) and every ITERATE.sol given (e.g. a solve --solution);
+NSN_STARTS ("", e.g. "local random:3"): nsn (defaults) from those warm starts (warm_starts);
 SEGMENT ("", e.g. "0.01 0.1 0.3"): starts p* + t (ITERATE - p*) for each ITERATE.sol;
 EPS_REL (1e-6): the proximal eps over max|W_ij|. Polish CPU is Python's (the assembly loops
 over contacts in Python), not what a C polish would cost.
@@ -189,6 +190,29 @@ def census(pl, ps, ys, tol=1e-9):
             "closed, regular": int((~pz & ~sat).sum())}
 
 
+def warm_starts(pl, spec):
+    """nsn's warm starts: "local" (the nc decoupled problems (W_aa, q_a) solved by nsgs to
+    1e-14) and "random:K" (K points in K: r_N ~ |N(0, 1)|, r_T uniform in the half-radius
+    disk, seed 7, scaled to half the local solutions' max)."""
+    nc, d, mu = pl.nc, pl.d, pl.blocks[0][2]
+    Wc = pl.W.tocsr()
+    diag = sp.block_diag([Wc[a * d:(a + 1) * d, a * d:(a + 1) * d] for a in range(nc)])
+    local, _ = cb.solve(cb.Problem.from_arrays(diag.tocsr(), pl.q, mu, kind=pl.prob.kind,
+                                               mu_r=pl.blocks[-1][2] if d == 5 else None),
+                        "nsgs", tol=1e-14, time_limit=10)
+    out, rng = [], np.random.default_rng(7)
+    for item in spec.split():
+        if item == "local":
+            out.append(("local", local.p.copy()))
+            continue
+        for k in range(int(item.split(":")[1])):
+            r = np.abs(rng.standard_normal((nc, d)))
+            for c, w, m in pl.blocks:
+                r[:, c:c + w] = rng.uniform(-0.5, 0.5, (nc, w)) * m[:, None] * r[:, :1]
+            out.append(("random %d" % k, r.ravel() * np.abs(local.p).max() / 2))
+    return out
+
+
 def judged(pl, p):
     """The judge's error_data (man conebench, VERDICT: the verdict's measure; error itself
     shrinks as p runs off along K ∩ null(W))."""
@@ -251,6 +275,9 @@ def main(argv):
     for k in os.environ.get("NSN_ITERS", "40").split():
         sol, info = cb.solve(prob, "nsn", tol=1e-8, max_iter=int(k), time_limit=60)
         run_start(pl, "nsn %s its (%s)" % (k, info.status), sol.p.copy(), ps, ys)
+    for lab, p0 in warm_starts(pl, os.environ.get("NSN_STARTS", "")):
+        sol, info = cb.solve(prob, "nsn", tol=1e-8, warm_start=p0, time_limit=60)
+        run_start(pl, "nsn from %s (%d its)" % (lab, info.iterations), sol.p.copy(), ps, ys)
     for spec in os.environ.get("SOLVERS", "apgd:10 nsgs:10").split():
         name, lim = spec.split(":")
         sol, info = cb.solve(prob, name, tol=1e-8, time_limit=float(lim))
