@@ -168,6 +168,8 @@ int main(int argc, char **argv)
         printf("load after: %s", load);
     if (la)
         fclose(la);
+    for (int k = 0; k < ns; k++)
+        free((char *)e[k].label);
     free(p1);
     free(pn);
     cb_problem_free(prob);

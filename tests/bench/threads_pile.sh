@@ -8,6 +8,9 @@
 # the two solutions are the same bytes. /proc/loadavg before and after.
 #
 #   tests/bench/threads_pile.sh [ROUNDS] [ITERS] [N...]     (defaults 3, 50, 10000)
+#
+# A process a solve: each gets W at new addresses, and on a VM the one-thread time then swings
+# from process to process. build/bench/bench_threads runs both counts on one W in one process.
 set -u
 rounds=${1:-3}
 iters=${2:-50}
