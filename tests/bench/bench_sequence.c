@@ -22,6 +22,7 @@
  *   by its time limit is unsolved, and a run with one is not deterministic in its iterations:
  *   such solvers are reported but not held to the same-iterations check.
  */
+#include "../support/bench_median.h"
 #include "../support/require.h"
 #include <math.h>
 #include <stdio.h>
@@ -56,21 +57,6 @@ static double cpu_now(void)
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of t[0..n) (sorted in a copy). */
-static double median(const double *t, int n)
-{
-    double s[MAX_ROUNDS];
-    memcpy(s, t, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, by_value);
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
 static int load(const char *dir, steps *st, cb_error *err)
@@ -192,11 +178,11 @@ static void report(const char *const *names, const tally *t, int ns, int rounds,
             ratio[r] = t[i].cpu[r] / t[0].cpu[r];
             lo = fmin(lo, ratio[r]), hi = fmax(hi, ratio[r]);
         }
-        double cpu = median(t[i].cpu, rounds);
+        double cpu = cbb_median(t[i].cpu, rounds);
         printf("| %s | %.4f | %.3f | %ld | %d (%d) | %.1e | %.3f [%.3f, %.3f] |\n", names[i], cpu,
                1e3 * cpu / nsteps, t[i].iters[0], t[i].unsolved[0], t[i].timed_out[0],
                t[i].worst[0],
-               median(ratio, rounds), lo, hi);
+               cbb_median(ratio, rounds), lo, hi);
     }
 }
 

@@ -30,6 +30,7 @@
  *   --quick (or CONEBENCH_QUICK=1): 10^6 vectors, 3 repetitions, shipped problems and nc = 100.
  * Progress goes to stderr, the tables to stdout.
  */
+#include "../support/bench_median.h"
 #include "../support/require.h"
 #include <math.h>
 #include <stdio.h>
@@ -59,19 +60,6 @@ typedef struct {
     int quick;
     int proj, solve;
 } bench_opts;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sorts t[0..n) in place; returns the median. */
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
 
 /* ---- (a) projection throughput --------------------------------------------------------- */
 
@@ -248,7 +236,8 @@ static double proj_agreement(proj_set *s, long *batch_diff)
  * median in seconds. */
 static double print_side(const char *name, double *t, int reps, size_t n)
 {
-    double med = median(t, reps), scale = 1e9 / (double)n;
+    qsort(t, (size_t)reps, sizeof *t, cbb_by_value);
+    double med = cbb_median(t, reps), scale = 1e9 / (double)n;
     printf("%-10s %-24s best %6.2f  median %6.2f  max %6.2f ns/vector\n", "", name, t[0] * scale,
            med * scale, t[reps - 1] * scale);
     return med;
@@ -353,14 +342,14 @@ static void print_row(const char *label, int nc, const run_stats *st, int reps,
     double tot[MAX_REPS], sol[MAX_REPS];
     memcpy(tot, st->total, sizeof tot);
     memcpy(sol, st->solve, sizeof sol);
-    double mt = median(tot, reps), ms = median(sol, reps);
+    double mt = cbb_median(tot, reps), ms = cbb_median(sol, reps);
     printf("%-34s %6d  %-13s %-10s %6d  %9.3e  %11.3e  %9.3e  %9.3e  %9.3e", label, nc,
            st->solver->name, cb_status_name(st->status), st->iterations, st->error, mt,
            tot[0], tot[reps - 1], ms);
     if (ours) {
         double o[MAX_REPS];
         memcpy(o, ours->total, sizeof o);
-        double mo = median(o, reps);
+        double mo = cbb_median(o, reps);
         printf("  %6.2f  %6.2f", ms / mo, mt / mo);
     }
     printf("\n");

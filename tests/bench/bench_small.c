@@ -26,6 +26,7 @@
  *   --only: the files whose path contains SUBSTRING.
  * Progress goes to stderr, the table to stdout.
  */
+#include "../support/bench_median.h"
 #include "../support/require.h"
 #include <dirent.h>
 #include <fenv.h>
@@ -71,21 +72,6 @@ typedef struct {
     double batch_cpu;
     const char *only;
 } bench_opts;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of t[0..n) (t unchanged). */
-static double median(const double *t, int n)
-{
-    double s[ROUNDS];
-    memcpy(s, t, (size_t)n * sizeof *t);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
 
 static const char *data_dir(void)
 {
@@ -278,7 +264,7 @@ static double solve_median(const entry *e, int rounds)
     for (int r = 0; r < rounds; r++)
         if (isnan(e->solve[r]))
             return NAN;
-    return median(e->solve, rounds);
+    return cbb_median(e->solve, rounds);
 }
 
 /* The fastest solved entry of one side (ours or Siconos'), by median total; NULL if none. */
@@ -287,7 +273,7 @@ static const entry *fastest(const entry *e, int n, int ours, int rounds)
     const entry *best = NULL;
     for (int i = 0; i < n; i++)
         if (e[i].solved && e[i].ours == ours &&
-            (!best || median(e[i].total, rounds) < median(best->total, rounds)))
+            (!best || cbb_median(e[i].total, rounds) < cbb_median(best->total, rounds)))
             best = &e[i];
     return best;
 }
@@ -298,7 +284,7 @@ static void print_side(const entry *e, int rounds)
         printf("  %-22s %10s %10s %10s", "(none solves)", "-", "-", "-");
         return;
     }
-    double t = median(e->total, rounds), s = solve_median(e, rounds);
+    double t = cbb_median(e->total, rounds), s = solve_median(e, rounds);
     printf("  %-22s %10.3e %10.3e %10.3e", e->solver->name, t, s, t - s);
 }
 
@@ -351,7 +337,7 @@ static int bench_file(const char *label, const cb_problem *prob, const bench_opt
     for (int i = 0; o->all && i < n; i++)
         if (e[i].solved)
             printf("    %-24s %10.3e %10.3e  error %.2e\n", e[i].solver->name,
-                   median(e[i].total, o->rounds), solve_median(&e[i], o->rounds), e[i].err);
+                   cbb_median(e[i].total, o->rounds), solve_median(&e[i], o->rounds), e[i].err);
         else if (e[i].signal)
             printf("    %-24s died of signal %d in a child: not run\n", e[i].solver->name,
                    e[i].signal);
@@ -365,7 +351,7 @@ static int bench_file(const char *label, const cb_problem *prob, const bench_opt
     print_side(a, o->rounds);
     print_side(b, o->rounds);
     if (a && b) {
-        double ratio = median(a->total, o->rounds) / median(b->total, o->rounds), lo, hi;
+        double ratio = cbb_median(a->total, o->rounds) / cbb_median(b->total, o->rounds), lo, hi;
         round_ratios(a, b, o->rounds, &lo, &hi);
         printf("  %6.2f  %5.2f-%-5.2f\n", ratio, lo, hi);
         *lr = log(ratio);

@@ -17,6 +17,7 @@
  *   defaults: 7 rounds, 50 iterations, 2 threads; e.g.
  *   bench_threads STEP.dat nsgs:order=domains nsgs:order=coloured apgd
  */
+#include "../support/bench_median.h"
 #include "../support/require.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@
 #include "conebench/solver.h"
 
 #define MAX_SOLVERS 8
-#define MAX_ROUNDS 51
+#define MAX_ROUNDS 51 /* ≤ CBB_MEDIAN_MAX */
 
 typedef struct {
     const char *label;
@@ -36,21 +37,6 @@ typedef struct {
     double t[2][MAX_ROUNDS]; /* solve wall seconds at 1 and N threads */
     int differ;
 } entry;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of v[0..n) (sorted in a copy). */
-static double median(const double *v, int n)
-{
-    double s[MAX_ROUNDS];
-    memcpy(s, v, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
-    return s[n / 2];
-}
 
 /* SOLVER[:key=value] into e (the option's strings point into arg). */
 static int parse_solver(char *arg, entry *e)
@@ -159,7 +145,7 @@ int main(int argc, char **argv)
             hi = ratio[r] > hi ? ratio[r] : hi;
         }
         printf("%-24s %9.3f %9.3f %8.2f [%.2f, %.2f] %5s\n", e[k].label,
-               median(e[k].t[0], rounds), median(e[k].t[1], rounds), median(ratio, rounds), lo,
+               cbb_median(e[k].t[0], rounds), cbb_median(e[k].t[1], rounds), cbb_median(ratio, rounds), lo,
                hi, e[k].differ ? "DIFF" : "same");
         bad |= e[k].differ;
     }
