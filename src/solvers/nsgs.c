@@ -775,10 +775,10 @@ static void visit_units(gs_work *w, int s0, int s1, int threads, int t, double *
 }
 
 /* order=coloured or domains: phase by phase (a colour, or the leaves, then the separators level
- * by level, the root's halves and their separator last; empty phases skipped), each phase shared out among the threads by the
- * last sweep's work (cum: VISIT_WEIGHT + block products a visit; open contacts push nothing,
- * and they gather in parts of the pile): a colour in contiguous ranges (visit_share), a phase
- * of domains unit by unit (visit_units). The contacts of a colour, and the units of a phase,
+ * by level, the root's halves and their separator last; empty phases skipped), each phase
+ * shared out among the threads by the last sweep's work (cum: VISIT_WEIGHT + block products a
+ * visit; open contacts push nothing, and they gather in parts of the pile): a colour in
+ * contiguous ranges (visit_share), a phase of domains unit by unit (visit_units). The contacts of a colour, and the units of a phase,
  * are independent (nsgs_colour.h), so the shares change no bit. ‖Δp‖² summed in the visiting
  * order afterwards, so every bit is the one thread's. Dense W runs on one thread (a column
  * update writes all of y). */
