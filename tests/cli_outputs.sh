@@ -2,7 +2,7 @@
 # conebench output files (src/core/fileio.c, man conebench FILES "output files"): a regular
 # target is replaced atomically and keeps its mode; a symbolic link is followed (the target is
 # updated, the link stays a link); a FIFO is written through (its reader gets the bytes, it stays
-# a FIFO); a character device is written through, never replaced (a private mknod of /dev/null's
+# a FIFO; with no reader, a writer stopped while it waits leaves nothing); a character device is written through, never replaced (a private mknod of /dev/null's
 # 1,3 when root, skipped saying so otherwise); a directory is refused (exit 2); /dev/full is
 # exit 1 with "FILE:0: write failed" and no partial file. Text and FCLIB writers alike.
 # Usage: cli_outputs.sh "RUNNER" BIN
@@ -63,6 +63,21 @@ run "$bin" convert "$tmp/p.dat" "$tmp/fifo.hdf5"
 wait "$reader"
 check "FIFO: FCLIB bytes through" '[ "$rc" = 0 ] && [ -p "$tmp/fifo.hdf5" ] && 
   [ "$(problem_of "$tmp/got.hdf5")" = "$(problem_of "$tmp/ref.hdf5")" ]'
+# A FIFO nobody reads: the writer waits at its open, before any temporary file exists, so a
+# writer stopped there (SIGTERM from timeout) leaves nothing in TMPDIR; the FIFO stays a FIFO.
+mkdir "$tmp/tmpdir"
+for out in solve.sol fifo.hdf5; do
+  [ -p "$tmp/$out" ] || mkfifo "$tmp/$out"
+  if [ "$out" = solve.sol ]; then
+    TMPDIR="$tmp/tmpdir" timeout 3 "$bin" solve "$tmp/p.dat" --solver nsgs --solution "$tmp/$out" \
+      >/dev/null 2>&1
+  else
+    TMPDIR="$tmp/tmpdir" timeout 3 "$bin" convert "$tmp/p.dat" "$tmp/$out" >/dev/null 2>&1
+  fi
+  rc=$?
+  check "FIFO without a reader ($out): stopped, nothing left" '[ "$rc" = 124 ] &&
+    [ -p "$tmp/$out" ] && [ -z "$(ls -A "$tmp/tmpdir")" ]'
+done
 
 
 # A directory is refused; nothing is written into it.

@@ -289,19 +289,32 @@ static int resolve_target(cb_outfile *o, cb_error *err)
     return CB_OK;
 }
 
-/* Write len bytes into the existing special file (device, FIFO, socket) at o->target, as a
- * shell redirection would: no temporary file, nothing truncated or replaced. */
-static int write_through(const cb_outfile *o, const char *data, size_t len, cb_error *err)
+/* Open the existing special file (device, FIFO, socket) at o->target for writing, as a shell
+ * redirection would (a FIFO waits for its reader): nothing truncated or replaced. */
+static int open_special(const cb_outfile *o, int *fd, cb_error *err)
 {
-    int fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return cb_fail_at(err, open_code(errno), o->path, 0, "cannot open: %s", strerror(errno));
+    *fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    return *fd >= 0 ? CB_OK
+                    : cb_fail_at(err, open_code(errno), o->path, 0, "cannot open: %s",
+                                 strerror(errno));
+}
+
+/* Write len bytes through fd (o's special target) and close it. */
+static int write_fd(const cb_outfile *o, int fd, const char *data, size_t len, cb_error *err)
+{
     int rc = CB_OK;
     if (cb_write_all(fd, data, len) != 0)
         rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
     if (close(fd) != 0 && rc == CB_OK)
         rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "write failed: %s", strerror(errno));
     return rc;
+}
+
+/* Write len bytes into the special file at o->target: no temporary file. */
+static int write_through(const cb_outfile *o, const char *data, size_t len, cb_error *err)
+{
+    int fd = -1, rc = open_special(o, &fd, err);
+    return rc == CB_OK ? write_fd(o, fd, data, len, err) : rc;
 }
 
 /* The complete temporary file replaces the target (then nothing is left to remove). */
@@ -325,7 +338,10 @@ int cb_outfile_begin(cb_outfile *o, const char *path, cb_error *err)
         return cb_fail(err, CB_ERR_NOMEM, "out of memory");
     int fd = -1;
     int rc = resolve_target(o, err);
+    if (rc == CB_OK && o->special) /* opened first: nothing to leave while a FIFO waits */
+        rc = open_special(o, &fd, err);
     if (rc == CB_OK && o->special) { /* the bytes are copied through at commit */
+        o->fd1 = fd + 1, fd = -1;
         const char *dir = getenv("TMPDIR");
         char base[4096];
         snprintf(base, sizeof base, "%s/conebench-out", dir && *dir ? dir : "/tmp");
@@ -357,8 +373,10 @@ int cb_outfile_commit(cb_outfile *o, cb_error *err)
         char *data = NULL;
         size_t len = 0;
         rc = cb_read_file(o->tmp, (size_t)-1 / 2, &data, &len, err);
-        if (rc == CB_OK)
-            rc = write_through(o, data, len, err);
+        if (rc == CB_OK) {
+            rc = write_fd(o, o->fd1 - 1, data, len, err);
+            o->fd1 = 0; /* closed by write_fd */
+        }
         free(data);
     } else if (o->exists && chmod(o->tmp, o->st.st_mode & 07777) != 0) {
         rc = cb_fail_at(err, CB_ERR_IO, o->path, 0, "cannot keep the mode: %s", strerror(errno));
@@ -377,6 +395,9 @@ void cb_outfile_discard(cb_outfile *o)
         return;
     if (o->tmp)
         unlink(o->tmp);
+    if (o->fd1 > 0)
+        close(o->fd1 - 1);
+    o->fd1 = 0;
     free(o->tmp);
     free(o->target);
     free(o->path);

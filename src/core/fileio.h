@@ -44,13 +44,16 @@ int cb_remove_tree(const char *dir, int keep_top);
  *   cb_outfile o; rc = cb_outfile_begin(&o, path, err);   o.tmp is the file to write
  *   ... write o.tmp ...;  rc = ok ? cb_outfile_commit(&o, err) : (cb_outfile_discard(&o), rc);
  * o.tmp is beside the target (or in $TMPDIR when the target is a special file, whose bytes are
- * copied through at commit). Commit and discard both release o and remove what is left of tmp. */
+ * copied through at commit). A special target is opened at begin, before tmp exists: a FIFO
+ * waits for its reader there, so a process stopped while it waits leaves no file behind.
+ * Commit and discard both release o and remove what is left of tmp. */
 typedef struct {
     char *path;   /* as given (named in messages) */
     char *target; /* path with its symbolic links followed */
     char *tmp;    /* the temporary file to write */
     int exists;   /* target exists (st valid) */
     int special;  /* target is a device, FIFO or socket: written through */
+    int fd1;      /* special: the target's descriptor + 1, open from begin (0: none) */
     struct stat st;
 } cb_outfile;
 int cb_outfile_begin(cb_outfile *o, const char *path, cb_error *err);
