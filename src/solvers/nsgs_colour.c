@@ -8,7 +8,6 @@
 #include <string.h>
 
 #define DOMAIN_LEAF_MIN 2000 /* order=domains: a leaf holds about nc / 2^depth ≥ this many */
-#define DOMAIN_HALVED 1      /* order=domains: the separators of this many depths are halved */
 
 /* Counting sort: the items a < n with key[a] ≥ 0 by key (< nkeys), increasing inside a key,
  * into out; start (nkeys + 1) gets each key's first position, pos (nkeys) is scratch. */
@@ -189,19 +188,22 @@ typedef struct {
 /* A contact's weight: 1 + its neighbours (a visit reads and writes about that many blocks). */
 static long long nd_weight(const contact_graph *g, int a) { return 1 + g->ptr[a + 1] - g->ptr[a]; }
 
-/* Units are numbered phase by phase: the 2^D leaves, then for each depth l = D−1, …, 0 of cuts
- * the two halves of each of its 2^l separators (2^{l+1} units), then the separators of those
- * halves (2^l units). The first unit of depth l's halves (sub = 0) or of their separators. */
-static int nd_unit_base(int depth, int l, int sub)
+/* Units are numbered phase by phase: the 2^D leaves, the 2^l separators of each depth
+ * l = D−1, …, 1, then the two halves of the root's separator and their separator. The first
+ * unit of depth l's separators (l = 0: of the root's halves). */
+static int nd_level_base(int depth, int l)
 {
-    int off = 1 << depth;
-    for (int j = depth - 1; j > l; j--)
-        off += 3 << j; /* 2^{j+1} halves and 2^j separators of theirs */
-    return off + (sub ? 2 << l : 0);
+    int off = 0;
+    for (int j = 0; j < depth - l; j++)
+        off += 1 << (depth - j);
+    return off;
 }
 
-/* Unit of the separator made at depth l in part s (before it is halved: its halves' separator). */
-static int nd_sep_unit(int depth, int l, int s) { return nd_unit_base(depth, l, 1) + s; }
+/* Unit of the separator made at depth l in part s (the root's: its halves' separator). */
+static int nd_sep_unit(int depth, int l, int s)
+{
+    return nd_level_base(depth, l) + s + (l == 0 ? 2 : 0);
+}
 
 /* Breadth-first level sets of part s (members mem[lo..hi)) from `start`; a member not reached
  * starts a new search dist levels past the last (no edge spans the gap). Level weights into
@@ -281,12 +283,12 @@ static void nd_bisect(nd_work *w, int l, int s)
     }
 }
 
-/* Separator s of depth l (its members have seg = s) cut within itself: the contacts below the
+/* The root's separator (its members have seg = 0) cut within itself: the contacts below the
  * cut into its first half, those above into its second; the cut's own stay where they are. */
-static void nd_halve(nd_work *w, int l, int s)
+static void nd_halve(nd_work *w)
 {
-    int m = nd_cut(w, s), dist = w->g->dist, half = nd_unit_base(w->depth, l, 0) + 2 * s;
-    for (int i = w->mptr[s]; i < w->mptr[s + 1]; i++) {
+    int m = nd_cut(w, 0), dist = w->g->dist, half = nd_level_base(w->depth, 0);
+    for (int i = w->mptr[0]; i < w->mptr[1]; i++) {
         int a = w->mem[i], la = w->lvl[a];
         if (la < m || la >= m + dist)
             w->unit[a] = half + (la >= m);
@@ -317,47 +319,42 @@ static void nd_members(nd_work *w, int nparts)
     bucket_sort(w->seg, w->nc, nparts, w->mptr, w->queue, w->mem); /* queue: scratch */
 }
 
-/* The separators of the first DOMAIN_HALVED depths halved (nd_halve) by a search over their
- * own contacts; then, as for the parts, a contact of a second half within dist steps of its
- * first half (a path through any contact) joins the halves' separator. So the root's separator
- * is not visited by one thread alone: only its halves' separator is. (The deeper ones are not:
- * there are two or more of them a phase already, and a halving costs a barrier a sweep.) */
-static void nd_separators(nd_work *w)
+/* The root's separator halved (nd_halve) by a search over its own contacts; then, as for the
+ * parts, a contact of its second half within dist steps of its first (a path through any
+ * contact) joins the halves' separator. So only that separator is visited by one thread alone.
+ * (The deeper separators are not halved: there are two or more of them a phase already, and a
+ * halving costs a barrier a sweep.) */
+static void nd_root_separator(nd_work *w)
 {
-    for (int l = 0; l < w->depth && l < DOMAIN_HALVED; l++) {
-        int ns = 1 << l, sub = nd_unit_base(w->depth, l, 1), half = nd_unit_base(w->depth, l, 0);
-        for (int a = 0; a < w->nc; a++) { /* depth l's separators are parts 0 … ns−1 */
-            int u = w->unit[a] - sub;
-            w->seg[a] = u >= 0 && u < ns ? u : ns;
-        }
-        nd_members(w, ns + 1);
-        for (int s = 0; s < ns; s++)
-            nd_halve(w, l, s);
-        for (int a = 0; a < w->nc; a++) { /* halves 2s, 2s+1 of separator s, as nd_repair reads */
-            int u = w->unit[a] - half;
-            w->seg[a] = u >= 0 && u < 2 * ns ? u : -1;
-        }
-        nd_repair(w, l);
+    int root = nd_sep_unit(w->depth, 0, 0), half = nd_level_base(w->depth, 0);
+    for (int a = 0; a < w->nc; a++)
+        w->seg[a] = w->unit[a] == root ? 0 : 1;
+    nd_members(w, 2);
+    nd_halve(w);
+    for (int a = 0; a < w->nc; a++) { /* the halves as parts 0 and 1, as nd_repair reads */
+        int u = w->unit[a] - half;
+        w->seg[a] = u == 0 || u == 1 ? u : -1;
     }
+    nd_repair(w, 0);
 }
 
 /* The visiting order from the units: phase by phase, unit by unit, contact order inside. */
 static int nd_order(const nd_work *w, cb_nsgs_colouring *c)
 {
-    int D = w->depth, nunits = nd_unit_base(D, -1, 0), nc = w->nc; /* past depth 0's units */
+    int D = w->depth, nc = w->nc, nunits = D ? nd_sep_unit(D, 0, 0) + 1 : 1;
     int *ustart = cb_calloc((size_t)nunits + 1, sizeof(int));
     int *pos = cb_malloc_array((size_t)nunits, sizeof(int));
-    c->nphases = 2 * D + 1;
+    c->nphases = D ? D + 2 : 1;
     c->start = cb_calloc((size_t)c->nphases + 1, sizeof(int));
     c->uend = cb_malloc_array((size_t)nc + 1, sizeof(int));
     c->ubeg = cb_malloc_array((size_t)nc + 1, sizeof(int));
     int rc = ustart && pos && c->start && c->uend && c->ubeg ? CB_OK : CB_ERR_NOMEM;
     if (rc == CB_OK) {
         bucket_sort(w->unit, nc, nunits, ustart, pos, c->order);
-        for (int l = D - 1, k = 1; l >= 0; l--, k += 2) { /* phases start where their units do */
-            c->start[k] = ustart[nd_unit_base(D, l, 0)];
-            c->start[k + 1] = ustart[nd_unit_base(D, l, 1)];
-        }
+        for (int k = 1; k <= D; k++) /* phases start where their units do */
+            c->start[k] = ustart[nd_level_base(D, D - k)];
+        if (D)
+            c->start[D + 1] = ustart[nd_sep_unit(D, 0, 0)];
         c->start[c->nphases] = nc;
     }
     for (int u = 0; rc == CB_OK && u < nunits; u++)
@@ -399,8 +396,8 @@ int cb_nsgs_domains(const cb_problem *prob, cb_nsgs_colouring *c)
     for (int a = 0; rc == CB_OK && a < prob->nc; a++)
         if (w.seg[a] >= 0)
             w.unit[a] = w.seg[a]; /* a leaf: phase 0 */
-    if (rc == CB_OK)
-        nd_separators(&w);
+    if (rc == CB_OK && w.depth > 0)
+        nd_root_separator(&w);
     if (rc == CB_OK)
         rc = nd_order(&w, c);
     c->repaired = w.moved;

@@ -22,18 +22,17 @@
  * separator where one does); each part is cut again, to a depth set by nc alone (never by
  * threads). The root's separator is then cut once more, by the same search over its own
  * contacts, into two halves and a separator of theirs (their conflicts through any contact
- * repaired the same way). Phase 0 visits the leaves; then, depth by depth from the leaves up,
- * one phase the halves of that depth's separators (empty below the root) and the next its
- * separators (the root's: its halves' separator, the one unit visited by a single thread). The
- * units of a phase (its leaves, halves or separators) are independent, each visited in contact
- * order (the locality of the natural order), so a phase's units can go to any number of threads
- * with the bits of the one order.
+ * repaired the same way). Phase 0 visits the leaves; then one phase a depth, from the leaves
+ * up, its separators; then the root's halves, and last their separator, the one unit visited
+ * by a single thread. The units of a phase (its leaves, separators or halves) are independent,
+ * each visited in contact order (the locality of the natural order), so a phase's units can go
+ * to any number of threads with the bits of the one order.
  */
 #define CB_DOMAIN_MAX_DEPTH 4                        /* order=domains: at most 2^4 leaves */
 #define CB_DOMAIN_MAX_UNITS (1 << CB_DOMAIN_MAX_DEPTH) /* units of a phase: the leaves at most */
 
 typedef struct {
-    int nphases; /* coloured: the colours; domains: 2 depth + 1 */
+    int nphases; /* coloured: the colours; domains: depth + 2 (1 at depth 0) */
     int *start;  /* nphases + 1: phase k is order[start[k] .. start[k+1]) */
     int *order;  /* nc contacts, by phase, then by unit, increasing inside a unit */
     int *ubeg, *uend; /* domains: position i's unit is order[ubeg[i] .. uend[i]); NULL: a
