@@ -38,6 +38,18 @@ typedef struct {
     int differ;
 } entry;
 
+/* /proc/loadavg's line into buf ("?" when unreadable). */
+static const char *loadavg(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f || !fgets(buf, (int)len, f))
+        snprintf(buf, len, "?");
+    if (f)
+        fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+    return buf;
+}
+
 /* SOLVER[:key=value] into e (the option's strings point into arg). */
 static int parse_solver(char *arg, entry *e)
 {
@@ -121,12 +133,9 @@ int main(int argc, char **argv)
     size_t n = cb_problem_n(prob);
     double *p1 = malloc(n * sizeof *p1), *pn = malloc(n * sizeof *pn);
     assert_true(p1 && pn);
-    FILE *la = fopen("/proc/loadavg", "r");
-    char load[64] = "?";
-    if (la && fgets(load, sizeof load, la))
-        load[strcspn(load, "\n")] = '\0';
+    char load[64];
     printf("%s: nc %d, %d rounds of %d iterations, 1 against %d threads; load before: %s\n",
-           file, prob->nc, rounds, iters, threads, load);
+           file, prob->nc, rounds, iters, threads, loadavg(load, sizeof load));
     for (int r = 0; r < rounds; r++)
         for (int k = 0; k < ns; k++)
             for (int j = 0; j < 2; j++) { /* the count that goes first alternates */
@@ -149,11 +158,7 @@ int main(int argc, char **argv)
                hi, e[k].differ ? "DIFF" : "same");
         bad |= e[k].differ;
     }
-    la = la ? freopen("/proc/loadavg", "r", la) : NULL;
-    if (la && fgets(load, sizeof load, la))
-        printf("load after: %s", load);
-    if (la)
-        fclose(la);
+    printf("load after: %s\n", loadavg(load, sizeof load));
     for (int k = 0; k < ns; k++)
         free((char *)e[k].label);
     free(p1);
