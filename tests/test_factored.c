@@ -333,7 +333,7 @@ static cb_problem *assemble(cb_kind kind, const cb_body *b, int nb, const cb_con
 }
 
 /* (b) cb_assemble factored vs BSR on a pyramid of 55 spheres and a box, every kind: same q, μ's
- * and block structure, blocks and W p within 1e-14. */
+ * and block structure, blocks and W p within 1e-14; both BSR W's bitwise symmetric. */
 static void test_assemble_factored(void **state)
 {
     (void)state;
@@ -360,6 +360,7 @@ static void test_assemble_factored(void **state)
         assert_int_equal(conv->bsr.nnzb, bs->bsr.nnzb);
         assert_memory_equal(conv->bsr.row_ptr, bs->bsr.row_ptr, (size_t)(nc + 1) * 4);
         assert_memory_equal(conv->bsr.col, bs->bsr.col, (size_t)bs->bsr.nnzb * 4);
+        assert_true(cbt_bsr_symmetric_bits(bs) && cbt_bsr_symmetric_bits(conv));
         double e = cbt_vec_reldiff(conv->bsr.val, bs->bsr.val, (size_t)bs->bsr.nnzb * dd, 0);
         assert_true(e < 1e-14);
         worst = fmax(worst, e);
@@ -648,9 +649,11 @@ static int record(void *ctx, const cb_system *sys, const cb_mj_work *w, const cb
 }
 
 /* The sphere-pile scenario (40 spheres, 0.6 s, tol 1e-8) with factored W: same steps, contact
- * counts, unsolved steps and final state as with BSR to 1e-6 φ (at tol 1e-4 one step ends a
- * sweep apart near the tolerance and the pile then takes another path); the time-stepper
- * rejects dense storage. */
+ * counts, unsolved steps and final state as with BSR to 1e-4 φ; the time-stepper rejects dense
+ * storage. The two W's differ by rounding (BSR: upper blocks computed, lower ones mirrored;
+ * factored: products of G's), which impacts amplify for a few steps: the final states differ
+ * by 1e-11 to 2e-7 m for t_end 0.4 to 0.6 s. Another path is far outside: at tol 1e-4 one step
+ * ends a sweep apart near the tolerance and the final states differ by 4e-2 m. */
 static void test_timestepper_factored(void **state)
 {
     (void)state;
@@ -688,7 +691,7 @@ static void test_timestepper_factored(void **state)
     assert_true(st[1].nc > 0);
     assert_int_equal(res[0].unsolved, res[1].unsolved);
     assert_true(st[1].bytes < 1024 * (size_t)st[1].nc); /* rolling3d: < 1 KB per contact */
-    assert_true(dx < 1e-6 * PHI);
+    assert_true(dx < 1e-4 * PHI);
     cb_scenario_free(&sc[0]);
     cb_scenario_free(&sc[1]);
     cb_mj_settings ms;

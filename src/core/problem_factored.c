@@ -2,6 +2,7 @@
  * Layout in conebench/problem.h (cb_factored). */
 #include "problem_internal.h"
 #include "base.h"
+#include "bsr_half.h"
 
 #include <limits.h>
 #include <math.h>
@@ -400,9 +401,11 @@ void cb_fac_bsr_fill(const cb_problem *p, cb_problem *dst)
     for (int a = 0; a < p->nc; a++) {
         B->row_ptr[a] = pos;
         int n = row_contacts(p, a, B->col + pos);
-        for (int k = 0; k < n; k++)
-            fac_block(p, a, B->col[pos + k], B->val + (size_t)(pos + k) * dd);
+        for (int k = 0; k < n; k++) /* the upper blocks; the lower ones mirror them below */
+            if (B->col[pos + k] >= a)
+                fac_block(p, a, B->col[pos + k], B->val + (size_t)(pos + k) * dd);
         pos += n;
     }
     B->row_ptr[p->nc] = pos;
+    cb_bsr_symmetrize(B, p->d); /* the pattern is symmetric: pairs sharing a body */
 }

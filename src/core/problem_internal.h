@@ -23,7 +23,8 @@ long long cb_fac_slots(const cb_problem *p);
 size_t cb_fac_bytes(const cb_problem *p);
 /* Blocks of the assembled BSR (pairs of contacts sharing a body, diagonal included). */
 long long cb_fac_bsr_count(const cb_problem *p);
-/* Fill dst's BSR (allocated with cb_fac_bsr_count blocks) with the assembled W of p. */
+/* Fill dst's BSR (allocated with cb_fac_bsr_count blocks) with the assembled W of p: the upper
+ * blocks computed, the lower ones their mirrors (W bitwise symmetric). */
 void cb_fac_bsr_fill(const cb_problem *p, cb_problem *dst);
 
 #endif

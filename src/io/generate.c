@@ -7,6 +7,7 @@
  * W is always assembled in BSR first and converted when dense storage is asked for.
  */
 #include "conebench/generate.h"
+#include "bsr_half.h"
 #include "rng.h"
 #include "detmath.h"
 #include "base.h"
@@ -153,46 +154,6 @@ static void fill_spectrum(cb_rng *r, int n, double cond, int semidefinite, doubl
     for (int k = m; k < n; k++)
         lam[k] = 0.0;
     shuffle_double(r, lam, n);
-}
-
-/* Position of block column b in block row a of a BSR matrix (binary search), or −1. */
-static int bsr_find(const cb_bsr *B, int a, int b)
-{
-    int lo = B->row_ptr[a], hi = B->row_ptr[a + 1] - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (B->col[mid] == b)
-            return mid;
-        if (B->col[mid] < b)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
-
-/* dst (d×d) = srcᵀ, column-major. */
-static void block_transpose(int d, const double *src, double *dst)
-{
-    for (int j = 0; j < d; j++)
-        for (int i = 0; i < d; i++)
-            dst[j + i * d] = src[i + j * d];
-}
-
-/* Fill the strictly lower blocks of a BSR matrix whose pattern is symmetric as the transposes of
- * the upper ones: W_ab = W_baᵀ for b < a (exact symmetry). */
-static int mirror_lower(cb_problem *prob)
-{
-    cb_bsr *B = &prob->bsr;
-    int d = prob->d;
-    for (int a = 0; a < prob->nc; a++)
-        for (int k = B->row_ptr[a]; k < B->row_ptr[a + 1] && B->col[k] < a; k++) {
-            int t = bsr_find(B, B->col[k], a);
-            if (t < 0)
-                return CB_ERR_INTERNAL;
-            block_transpose(d, B->val + (size_t)t * d * d, B->val + (size_t)k * d * d);
-        }
-    return CB_OK;
 }
 
 /* ------------------------------------------------------------------ multibody W = Hᵀ M⁻¹ H */
@@ -491,7 +452,7 @@ static int mb_assemble(mb_model *m, cb_kind kind, cb_problem **out, cb_error *er
         }
         B->row_ptr[a + 1] = k;
     }
-    if (mirror_lower(*out) != CB_OK)
+    if (cb_bsr_symmetrize(&(*out)->bsr, (*out)->d) != CB_OK)
         return cb_fail(err, CB_ERR_INTERNAL, "multibody: W pattern is not symmetric");
     return CB_OK;
 }
@@ -718,7 +679,7 @@ static int sparse_fill_E(cb_problem *prob, cb_rng *r, double *rs)
                     for (int i = c + 1; i < d; i++)
                         blk[i + c * d] = blk[c + i * d];
         }
-    if (mirror_lower(prob) != CB_OK)
+    if (cb_bsr_symmetrize(&prob->bsr, prob->d) != CB_OK)
         return CB_ERR_INTERNAL;
     for (int a = 0; a < prob->nc; a++)
         for (int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++)

@@ -8,6 +8,7 @@
 
 #include "vec3.h"
 #include "base.h"
+#include "bsr_half.h"
 
 #define G_SIZE (CB_MAX_DIM * 6)
 
@@ -176,15 +177,18 @@ static int asm_fill(const cb_assembly_input *in, const asm_work *w, cb_problem *
         times_minv(w->G + (size_t)(2 * a + 1) * G_SIZE, w->minv + 10 * ct->j, d, T + G_SIZE);
         p->bsr.row_ptr[a] = pos;
         int n = row_columns(in, w, a, p->bsr.col + pos);
-        for (int k = 0; k < n; k++)
-            fill_block(in, w, a, p->bsr.col[pos + k], T,
-                       p->bsr.val + (size_t)(pos + k) * (size_t)(d * d));
+        for (int k = 0; k < n; k++) /* the upper blocks; the lower ones mirror them below */
+            if (p->bsr.col[pos + k] >= a)
+                fill_block(in, w, a, p->bsr.col[pos + k], T,
+                           p->bsr.val + (size_t)(pos + k) * (size_t)(d * d));
         pos += n;
         fill_q(in, d, a, w->G + (size_t)(2 * a) * G_SIZE, w->G + (size_t)(2 * a + 1) * G_SIZE,
                p->q + (size_t)a * d);
         fill_friction(in, a, p);
     }
     p->bsr.row_ptr[in->nc] = pos;
+    if (cb_bsr_symmetrize(&p->bsr, d) != CB_OK) /* W exactly symmetric, as W = G M⁻¹ Gᵀ is */
+        return cb_fail(err, CB_ERR_INTERNAL, "assembly: W's pattern is not symmetric");
     return CB_OK;
 }
 

@@ -15,7 +15,8 @@
  * One W product per tried step, kept as velocities y = W p + q: y(x_{k+1}) = (1 + β) y(p_{k+1})
  * − β y(p_k) by linearity, and dᵀW d = dᵀ(y(p_{k+1}) − y(x_k)). The stopping test is the judge's
  * natural-map residual at p_{k+1}, from y(p_{k+1}) = cb_problem_y (the judge's own kernel: the
- * same bits), with pfp/eg's settle test: error_q ≤ min(1, √tol), ‖p_{k+1} − p_k‖ ≤ ‖p_{k+1}‖/4.
+ * same bits; with W's half, cb_whalf_y, a converged step is judged again by cb_problem_y before
+ * it stops), with pfp/eg's settle test: error_q ≤ min(1, √tol), ‖p_{k+1} − p_k‖ ≤ ‖p_{k+1}‖/4.
  * Option shift_every = k > 1 re-evaluates the shift s only every k steps (F = y(x) + s in
  * between): a slower-moving, piecewise-variational field that stops the stalls below at the
  * price of more steps on easy problems. The default, auto, refreshes every step and switches to
@@ -30,6 +31,7 @@
 #include "first_order.h"
 #include "solvers_internal.h"
 
+#include "bsr_half.h"
 #include "detmath.h"
 #include "base.h"
 #include <float.h>
@@ -48,6 +50,7 @@ typedef struct {
     double shrink; /* L ← shrink · L after each step, (0, 1] */
     int restart;   /* adaptive restart on/off */
     long shift_every; /* refresh the De Saxcé shift every this many steps (≥ 1); 0: auto */
+    size_t half_min;  /* W's half from this many bytes of W's blocks (SIZE_MAX: never) */
 } ap_params;
 
 typedef struct {
@@ -66,6 +69,7 @@ typedef struct {
     double *res2;     /* per contact: ‖p_α − P_K(p_α − ŷ_α)‖² at the candidate */
     const int *work;  /* the product's cost prefix sums (BSR row_ptr), NULL: even */
     int rows_ok;      /* W's rows can be had a range at a time (cb_problem_y_rows) */
+    cb_whalf *half;   /* W's upper half when W is large and bitwise symmetric, else NULL */
     double *buf;
 } ap_work;
 
@@ -91,6 +95,9 @@ static const cb_option_spec ap_options[] = {
     {"shift_every", "auto", "re-evaluate the De Saxce shift g(y) at the extrapolated point every "
                             "k >= 1 steps, frozen in between; auto: every step, every 3 after 50 "
                             "steps without a new best residual (see BENCHMARKS.md)"},
+    {"half", "auto", "products from W's upper half when W is bitwise symmetric (half the bytes "
+                     "read; other rounding, the same at any thread count): on | off | auto (on "
+                     "from 16 MiB of W's blocks)"},
     {NULL, NULL, NULL}};
 
 /* ---------------------------------------------------------------- options and setup */
@@ -113,6 +120,10 @@ static int read_params(const cb_settings *s, ap_params *par, cb_error *err)
     par->shift_every = 0;
     if (rc == CB_OK && strcmp(cb_option_get(s, ap_options, "shift_every"), "auto") != 0)
         rc = cb_option_int(s, ap_options, "shift_every", 1, 1000000, &par->shift_every, err);
+    const char *half = cb_option_get(s, ap_options, "half");
+    par->half_min = !strcmp(half, "on") ? 0 : !strcmp(half, "off") ? SIZE_MAX : CB_HALF_MIN_BYTES;
+    if (rc == CB_OK && strcmp(half, "on") && strcmp(half, "off") && strcmp(half, "auto"))
+        rc = cb_fail(err, CB_ERR_INPUT, "option half: '%s' is not on, off or auto", half);
     return rc;
 }
 
@@ -142,6 +153,7 @@ static void ap_cleanup(void *work)
     if (!w)
         return;
     free(w->buf);
+    cb_whalf_free(w->half);
     free(w);
 }
 
@@ -169,8 +181,13 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
         *v[k] = w->buf + k * n;
     w->part = w->buf + total;
     w->res2 = w->part + (size_t)AP_SUMS * cb_par_nchunks(prob->nc);
+    rc = cb_whalf_new(prob, w->par.half_min, &w->half, err);
+    if (rc != CB_OK) {
+        ap_cleanup(w);
+        return rc;
+    }
     w->work = prob->storage == CB_STORAGE_BSR ? prob->bsr.row_ptr : NULL;
-    w->rows_ok = prob->storage != CB_STORAGE_FACTORED;
+    w->rows_ok = prob->storage != CB_STORAGE_FACTORED && !w->half;
     w->L0_auto = w->par.L0 <= 0.0;
     if (w->L0_auto)
         w->par.L0 = auto_L0(prob, w->x, w->yx);
@@ -179,14 +196,19 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
     return CB_OK;
 }
 
-/* After q, μ or W changed: the judge's scales, and L0 = auto estimated again when W did. */
+/* After q, μ or W changed: the judge's scales, and W's half and L0 = auto again when W did. */
 static int ap_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
 {
     ap_work *w = work;
-    (void)err;
     w->prob = prob;
+    if (changed & CB_CHANGED_W) {
+        cb_whalf_free(w->half);
+        int rc = cb_whalf_new(prob, w->par.half_min, &w->half, err);
+        if (rc != CB_OK)
+            return rc;
+    }
     w->work = prob->storage == CB_STORAGE_BSR ? prob->bsr.row_ptr : NULL;
-    w->rows_ok = prob->storage != CB_STORAGE_FACTORED;
+    w->rows_ok = prob->storage != CB_STORAGE_FACTORED && !w->half;
     if (w->L0_auto && (changed & CB_CHANGED_W))
         w->par.L0 = auto_L0(prob, w->x, w->yx);
     cb_judge_scale_of(prob, &w->scale);
@@ -315,7 +337,9 @@ static int candidate(ap_run *r, int gradient, int refresh, double sums[AP_SUMS])
     r->info->work.projections += w->prob->nc;
     if (c.bad)
         return 0;
-    if (!w->rows_ok)
+    if (w->half)
+        cb_whalf_y(w->half, w->pn, w->prob->q, w->yn);
+    else if (!w->rows_ok)
         cb_problem_y(w->prob, w->pn, w->yn);
     r->info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
     cb_parallel_chunks_by(w->prob->nc, w->work, product_rows, &c);
@@ -380,11 +404,26 @@ static void extrapolate(ap_run *r, const double sums[AP_SUMS], int keep)
     r->L *= w->par.shrink;
 }
 
+/* The stopping test after k steps. With W's half, whose bits are not the judge's, a converged
+ * p_{k+1} is judged again from y = W p + q by the judge's own kernel (kept as y(p_{k+1})) and
+ * stops only if it still passes. */
+static int stop_status(ap_run *r, int k)
+{
+    ap_work *w = r->w;
+    int status = cb_fo_stop_status(&r->res, r->step, w->scale.norm_q, r->s, k, r->t0);
+    if (status != CB_STATUS_CONVERGED || !w->half || k == 0)
+        return status;
+    cb_problem_y(w->prob, w->p, w->yp);
+    r->info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
+    cb_fo_residual_eval(w->prob, w->p, w->yp, &w->scale, &r->res, &r->info->work);
+    return cb_fo_stop_status(&r->res, r->step, w->scale.norm_q, r->s, k, r->t0);
+}
+
 /* Iterations from the evaluated warm start; the best iterate is kept in w->best. */
 static int iterate(ap_run *r, int *k, int *status, cb_error *err)
 {
     ap_work *w = r->w;
-    for (*k = 0; (*status = cb_fo_stop_status(&r->res, r->step, w->scale.norm_q, r->s, *k, r->t0)) < 0;) {
+    for (*k = 0; (*status = stop_status(r, *k)) < 0;) {
         if (w->par.shift_every == 0 && r->every == 1 && *k - r->k_best > AP_STALL_STEPS)
             r->every = AP_STALL_EVERY; /* auto: stalled, freeze the shift between refreshes */
         double sums[AP_SUMS];

@@ -133,6 +133,26 @@ double cbt_vec_reldiff(const double *a, const double *b, size_t n, double floor)
     return m / s;
 }
 
+int cbt_bsr_symmetric_bits(const cb_problem *p)
+{
+    const cb_bsr *B = &p->bsr;
+    size_t d = (size_t)p->d;
+    for (int a = 0; a < p->nc; a++)
+        for (int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++) {
+            int b = B->col[k], t = B->row_ptr[b];
+            while (t < B->row_ptr[b + 1] && B->col[t] != a) /* the mirror, by a plain scan */
+                t++;
+            if (t == B->row_ptr[b + 1])
+                return 0;
+            for (size_t i = 0; i < d; i++)
+                for (size_t j = 0; j < d; j++)
+                    if (memcmp(&B->val[k * d * d + i + j * d], &B->val[t * d * d + j + i * d],
+                               sizeof(double)))
+                        return 0;
+        }
+    return 1;
+}
+
 #define TMPDIR_MAX 256 /* temporary directories one test program may make */
 static char tmp_made[TMPDIR_MAX][64];
 static int tmp_count;

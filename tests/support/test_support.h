@@ -60,6 +60,8 @@ long cbt_scale(long n, long div);
 double cbt_reldiff(double a, double b, double floor);
 /* Max over i of |a_i − b_i| / max(‖a‖∞, ‖b‖∞, floor). */
 double cbt_vec_reldiff(const double *a, const double *b, size_t n, double floor);
+/* 1 when the BSR W of p stores every block's mirror and W_ab = W_baᵀ bit for bit. */
+int cbt_bsr_symmetric_bits(const cb_problem *p);
 /* A fresh temporary directory under /tmp (static buffer), removed with its contents when the
  * test program exits (kept when CONEBENCH_KEEP_TMP is set). */
 const char *cbt_tmpdir(void);
