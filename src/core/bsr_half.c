@@ -13,6 +13,7 @@
 #include "bsr_half.h"
 #include "base.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,10 +83,16 @@ static int bitwise_symmetric(const cb_problem *p, long long *nupper)
                 return 0;
             lower++;
             const double *L = B->val + (size_t)k * dd, *U = B->val + (size_t)t * dd;
+            uint64_t differ = 0; /* the entries' bit patterns, so −0 ≠ +0 */
             for (int j = 0; j < d; j++)
-                for (int i = 0; i < d; i++)
-                    if (memcmp(&L[i + j * d], &U[j + i * d], sizeof(double)) != 0)
-                        return 0;
+                for (int i = 0; i < d; i++) {
+                    uint64_t l, u;
+                    memcpy(&l, &L[i + j * d], sizeof l);
+                    memcpy(&u, &U[j + i * d], sizeof u);
+                    differ |= l ^ u;
+                }
+            if (differ)
+                return 0;
         }
     *nupper = (long long)B->row_ptr[p->nc] - lower;
     return *nupper - diag == lower; /* every upper block is some lower one's mirror */
