@@ -2,7 +2,8 @@
  * sum of the full W (the rounding bound of a sum of the row's terms), the same bits at 1, 2 and 3
  * threads, every kind's block size; the half is refused unless W is bitwise symmetric, BSR and
  * large enough; cb_bsr_symmetrize makes W bitwise symmetric; apgd with the half solves an SPD
- * problem (judged), the same bits at 1 and 2 threads, and names a bad `half` option. */
+ * problem (judged), the same bits at 1 and 2 threads, and names a bad `half` option; in a
+ * workspace it follows updates of W. */
 #include "test_support.h"
 
 #include <float.h>
@@ -182,12 +183,55 @@ static void test_apgd_half(void **state)
     cb_problem_free(p);
 }
 
+/* A workspace (setup once, solve many) with apgd half=on: W updated to 2W (still symmetric: the
+ * half is rebuilt, a stale one would solve the old W and never pass the judge's recheck), then
+ * one bit off symmetric (the full product serves): each solve converges and is judged solved. */
+static void test_apgd_half_update(void **state)
+{
+    (void)state;
+    static const cb_option on[] = {{"half", "on"}};
+    cb_problem *p = random_problem(CB_KIND_COULOMB3D, 2000, CB_GEN_SPD, 6);
+    size_t nv = (size_t)p->bsr.nnzb * 9;
+    double *v = malloc(nv * sizeof *v);
+    assert_non_null(v);
+    cb_settings s = apgd_settings(on, 2, 1e-8, 20000);
+    cb_workspace *ws = NULL;
+    assert_int_equal(cb_setup(&ws, &cb_solver_apgd, p, &s, NULL), CB_OK);
+    cb_solution sol;
+    assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
+    for (int step = 0; step < 3; step++) {
+        if (step > 0) {
+            for (size_t i = 0; i < nv; i++)
+                v[i] = 2.0 * p->bsr.val[i];
+            if (step == 2) { /* a lower block's entry one bit up: W no longer bitwise symmetric */
+                int a = p->nc - 1, k = p->bsr.row_ptr[a];
+                assert_true(p->bsr.col[k] < a);
+                v[(size_t)k * 9 + 1] = nextafter(v[(size_t)k * 9 + 1], INFINITY);
+            }
+            assert_int_equal(cb_update_W(ws, v, nv, NULL), CB_OK);
+            cb_warm_start(ws, NULL, 0, NULL);
+        }
+        cb_info info;
+        assert_int_equal(cb_solve_ws(ws, &sol, &info, NULL), CB_OK);
+        print_message("  workspace step %d: %d steps, judged error %.2e\n", step, info.iterations,
+                      info.error_data);
+        assert_int_equal(info.status, CB_STATUS_CONVERGED);
+        assert_true(info.solved && info.error_data <= 1e-8);
+        cb_info_free(&info);
+    }
+    cb_solution_free(&sol);
+    cb_cleanup(ws);
+    free(v);
+    cb_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_half_product),
         cmocka_unit_test(test_half_refused),
         cmocka_unit_test(test_apgd_half),
+        cmocka_unit_test(test_apgd_half_update),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,19 +200,18 @@ static int ap_setup(const cb_problem *prob, const cb_settings *s, void **work, c
 static int ap_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
 {
     ap_work *w = work;
+    int rc = CB_OK;
     w->prob = prob;
-    if (changed & CB_CHANGED_W) {
+    if (changed & CB_CHANGED_W) { /* on failure the full product serves: no half */
         cb_whalf_free(w->half);
-        int rc = cb_whalf_new(prob, w->par.half_min, &w->half, err);
-        if (rc != CB_OK)
-            return rc;
+        rc = cb_whalf_new(prob, w->par.half_min, &w->half, err);
     }
     w->work = prob->storage == CB_STORAGE_BSR ? prob->bsr.row_ptr : NULL;
     w->rows_ok = prob->storage != CB_STORAGE_FACTORED && !w->half;
     if (w->L0_auto && (changed & CB_CHANGED_W))
         w->par.L0 = auto_L0(prob, w->x, w->yx);
     cb_judge_scale_of(prob, &w->scale);
-    return CB_OK;
+    return rc;
 }
 
 /* ---------------------------------------------------------------- kernels */
