@@ -1,9 +1,9 @@
 /* W's half (src/core/bsr_half.c): the product from the upper blocks alone against a long-double
  * sum of the full W (the rounding bound of a sum of the row's terms), the same bits at 1, 2 and 3
  * threads, every kind's block size; the half is refused unless W is bitwise symmetric, BSR and
- * large enough; cb_bsr_symmetrize makes W bitwise symmetric; apgd with the half solves an SPD
- * problem (judged), the same bits at 1 and 2 threads, and names a bad `half` option; in a
- * workspace it follows updates of W. */
+ * large enough; cb_bsr_symmetrize makes W bitwise symmetric; apgd, pfp and eg with the half solve
+ * an SPD problem (judged), the same bits at 1 and 2 threads, and name a bad `half` option; in a
+ * workspace apgd and pfp follow updates of W. */
 #include "test_support.h"
 
 #include <float.h>
@@ -137,7 +137,7 @@ static void test_half_refused(void **state)
     cb_problem_free(p);
 }
 
-static cb_settings apgd_settings(const cb_option *opt, int threads, double tol, int max_iter)
+static cb_settings fo_settings(const cb_option *opt, int threads, double tol, int max_iter)
 {
     cb_settings s;
     cb_settings_default(&s);
@@ -146,81 +146,87 @@ static cb_settings apgd_settings(const cb_option *opt, int threads, double tol, 
     return s;
 }
 
-/* apgd half=on on an SPD W (nc 2 000, BSR): solved as judged, as with half=off; 30 steps give the
- * same bits at 1 and 2 threads; half=maybe is refused naming the option. */
-static void test_apgd_half(void **state)
+/* apgd, pfp and eg with half=on on an SPD W (nc 2 000, BSR): solved as judged, as with half=off;
+ * 30 steps give the same bits at 1 and 2 threads; half=maybe is refused naming the option. */
+static void test_first_order_half(void **state)
 {
     (void)state;
     static const cb_option on[] = {{"half", "on"}}, off[] = {{"half", "off"}},
                            bad[] = {{"half", "maybe"}};
+    const cb_solver *sv[] = {&cb_solver_apgd, &cb_solver_pfp, &cb_solver_eg};
     cb_problem *p = random_problem(CB_KIND_COULOMB3D, 2000, CB_GEN_SPD, 5);
     size_t n = cb_problem_n(p);
     assert_true(cbt_bsr_symmetric_bits(p)); /* so half=on has W's half */
-    for (int v = 0; v < 2; v++) {
-        cb_settings s = apgd_settings(v ? off : on, 2, 1e-8, 20000);
-        cbt_run_result r = cbt_run(&cb_solver_apgd, p, &s, NULL);
-        assert_int_equal(r.rc, CB_OK);
-        print_message("  apgd half=%s: %d steps, judged error %.2e\n", v ? "off" : "on",
-                      r.info.iterations, r.info.error_data);
-        assert_int_equal(r.info.status, CB_STATUS_CONVERGED);
-        assert_true(r.info.solved && r.info.error_data <= 1e-8);
-        cbt_run_free(&r);
+    for (size_t k = 0; k < sizeof sv / sizeof *sv; k++) {
+        for (int v = 0; v < 2; v++) {
+            cb_settings s = fo_settings(v ? off : on, 2, 1e-8, 20000);
+            cbt_run_result r = cbt_run(sv[k], p, &s, NULL);
+            assert_int_equal(r.rc, CB_OK);
+            print_message("  %s half=%s: %d steps, judged error %.2e\n", sv[k]->name,
+                          v ? "off" : "on", r.info.iterations, r.info.error_data);
+            assert_int_equal(r.info.status, CB_STATUS_CONVERGED);
+            assert_true(r.info.solved && r.info.error_data <= 1e-8);
+            cbt_run_free(&r);
+        }
+        cbt_run_result r[2];
+        for (int t = 0; t < 2; t++) {
+            cb_settings s = fo_settings(on, t + 1, 1e-300, 30);
+            r[t] = cbt_run(sv[k], p, &s, NULL);
+            assert_int_equal(r[t].rc, CB_OK);
+            assert_int_equal(r[t].info.iterations, 30);
+        }
+        assert_memory_equal(r[0].p, r[1].p, n * sizeof(double));
+        cbt_run_free(&r[0]), cbt_run_free(&r[1]);
+        cb_settings s = fo_settings(bad, 1, 1e-8, 10);
+        cbt_run_result e = cbt_run(sv[k], p, &s, NULL);
+        assert_int_equal(e.rc, CB_ERR_INPUT);
+        assert_non_null(strstr(e.err.text, "half"));
+        cbt_run_free(&e);
     }
-    cbt_run_result r[2];
-    for (int t = 0; t < 2; t++) {
-        cb_settings s = apgd_settings(on, t + 1, 1e-300, 30);
-        r[t] = cbt_run(&cb_solver_apgd, p, &s, NULL);
-        assert_int_equal(r[t].rc, CB_OK);
-        assert_int_equal(r[t].info.iterations, 30);
-    }
-    assert_memory_equal(r[0].p, r[1].p, n * sizeof(double));
-    cbt_run_free(&r[0]), cbt_run_free(&r[1]);
-    cb_settings s = apgd_settings(bad, 1, 1e-8, 10);
-    cbt_run_result e = cbt_run(&cb_solver_apgd, p, &s, NULL);
-    assert_int_equal(e.rc, CB_ERR_INPUT);
-    assert_non_null(strstr(e.err.text, "half"));
-    cbt_run_free(&e);
     cb_problem_free(p);
 }
 
-/* A workspace (setup once, solve many) with apgd half=on: W updated to 2W (still symmetric: the
+/* A workspace (setup once, solve many) with apgd and with pfp, half=on: W updated to 2W (still symmetric: the
  * half is rebuilt, a stale one would solve the old W and never pass the judge's recheck), then
  * one bit off symmetric (the full product serves): each solve converges and is judged solved. */
-static void test_apgd_half_update(void **state)
+static void test_half_update(void **state)
 {
     (void)state;
     static const cb_option on[] = {{"half", "on"}};
+    const cb_solver *sv[] = {&cb_solver_apgd, &cb_solver_pfp};
     cb_problem *p = random_problem(CB_KIND_COULOMB3D, 2000, CB_GEN_SPD, 6);
     size_t nv = (size_t)p->bsr.nnzb * 9;
     double *v = malloc(nv * sizeof *v);
     assert_non_null(v);
-    cb_settings s = apgd_settings(on, 2, 1e-8, 20000);
-    cb_workspace *ws = NULL;
-    assert_int_equal(cb_setup(&ws, &cb_solver_apgd, p, &s, NULL), CB_OK);
     cb_solution sol;
     assert_int_equal(cb_solution_alloc(p, &sol, NULL), CB_OK);
-    for (int step = 0; step < 3; step++) {
-        if (step > 0) {
-            for (size_t i = 0; i < nv; i++)
-                v[i] = 2.0 * p->bsr.val[i];
-            if (step == 2) { /* a lower block's entry one bit up: W no longer bitwise symmetric */
-                int a = p->nc - 1, k = p->bsr.row_ptr[a];
-                assert_true(p->bsr.col[k] < a);
-                v[(size_t)k * 9 + 1] = nextafter(v[(size_t)k * 9 + 1], INFINITY);
+    for (size_t k = 0; k < sizeof sv / sizeof *sv; k++) {
+        cb_settings s = fo_settings(on, 2, 1e-8, 20000);
+        cb_workspace *ws = NULL;
+        assert_int_equal(cb_setup(&ws, sv[k], p, &s, NULL), CB_OK);
+        for (int step = 0; step < 3; step++) {
+            if (step > 0) {
+                for (size_t i = 0; i < nv; i++)
+                    v[i] = 2.0 * p->bsr.val[i];
+                if (step == 2) { /* a lower block's entry one bit up: W not bitwise symmetric */
+                    int a = p->nc - 1, b = p->bsr.row_ptr[a];
+                    assert_true(p->bsr.col[b] < a);
+                    v[(size_t)b * 9 + 1] = nextafter(v[(size_t)b * 9 + 1], INFINITY);
+                }
+                assert_int_equal(cb_update_W(ws, v, nv, NULL), CB_OK);
+                cb_warm_start(ws, NULL, 0, NULL);
             }
-            assert_int_equal(cb_update_W(ws, v, nv, NULL), CB_OK);
-            cb_warm_start(ws, NULL, 0, NULL);
+            cb_info info;
+            assert_int_equal(cb_solve_ws(ws, &sol, &info, NULL), CB_OK);
+            print_message("  %s workspace step %d: %d steps, judged error %.2e\n", sv[k]->name,
+                          step, info.iterations, info.error_data);
+            assert_int_equal(info.status, CB_STATUS_CONVERGED);
+            assert_true(info.solved && info.error_data <= 1e-8);
+            cb_info_free(&info);
         }
-        cb_info info;
-        assert_int_equal(cb_solve_ws(ws, &sol, &info, NULL), CB_OK);
-        print_message("  workspace step %d: %d steps, judged error %.2e\n", step, info.iterations,
-                      info.error_data);
-        assert_int_equal(info.status, CB_STATUS_CONVERGED);
-        assert_true(info.solved && info.error_data <= 1e-8);
-        cb_info_free(&info);
+        cb_cleanup(ws);
     }
     cb_solution_free(&sol);
-    cb_cleanup(ws);
     free(v);
     cb_problem_free(p);
 }
@@ -230,8 +236,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_half_product),
         cmocka_unit_test(test_half_refused),
-        cmocka_unit_test(test_apgd_half),
-        cmocka_unit_test(test_apgd_half_update),
+        cmocka_unit_test(test_first_order_half),
+        cmocka_unit_test(test_half_update),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,9 +95,7 @@ static const cb_option_spec ap_options[] = {
     {"shift_every", "auto", "re-evaluate the De Saxce shift g(y) at the extrapolated point every "
                             "k >= 1 steps, frozen in between; auto: every step, every 3 after 50 "
                             "steps without a new best residual (see BENCHMARKS.md)"},
-    {"half", "auto", "products from W's upper half when W is bitwise symmetric (half the bytes "
-                     "read; other rounding, the same at any thread count): on | off | auto (on "
-                     "from 16 MiB of W's blocks)"},
+    CB_FO_HALF_OPTION,
     {NULL, NULL, NULL}};
 
 /* ---------------------------------------------------------------- options and setup */
@@ -120,10 +118,8 @@ static int read_params(const cb_settings *s, ap_params *par, cb_error *err)
     par->shift_every = 0;
     if (rc == CB_OK && strcmp(cb_option_get(s, ap_options, "shift_every"), "auto") != 0)
         rc = cb_option_int(s, ap_options, "shift_every", 1, 1000000, &par->shift_every, err);
-    const char *half = cb_option_get(s, ap_options, "half");
-    par->half_min = !strcmp(half, "on") ? 0 : !strcmp(half, "off") ? SIZE_MAX : CB_HALF_MIN_BYTES;
-    if (rc == CB_OK && strcmp(half, "on") && strcmp(half, "off") && strcmp(half, "auto"))
-        rc = cb_fail(err, CB_ERR_INPUT, "option half: '%s' is not on, off or auto", half);
+    if (rc == CB_OK)
+        rc = cb_fo_option_half(s, ap_options, &par->half_min, err);
     return rc;
 }
 

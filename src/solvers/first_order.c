@@ -1,9 +1,11 @@
 /* conebench — shared pieces of the first-order solvers (see first_order.h). */
 #include "first_order.h"
+#include "bsr_half.h"
 
 #include "detmath.h"
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +147,16 @@ int cb_fo_option_adaptive(const cb_settings *s, const cb_option_spec *spec, cons
     *out = strcmp(mode, "adaptive") == 0;
     if (!*out && strcmp(mode, "fixed") != 0)
         return cb_fail(err, CB_ERR_INPUT, "option %s: '%s' is not adaptive or fixed", key, mode);
+    return CB_OK;
+}
+
+int cb_fo_option_half(const cb_settings *s, const cb_option_spec *spec, size_t *min_bytes,
+                      cb_error *err)
+{
+    const char *half = cb_option_get(s, spec, "half");
+    *min_bytes = !strcmp(half, "on") ? 0 : !strcmp(half, "off") ? SIZE_MAX : CB_HALF_MIN_BYTES;
+    if (strcmp(half, "on") && strcmp(half, "off") && strcmp(half, "auto"))
+        return cb_fail(err, CB_ERR_INPUT, "option half: '%s' is not on, off or auto", half);
     return CB_OK;
 }
 

@@ -45,6 +45,16 @@ int cb_fo_option_positive_or_auto(const cb_settings *s, const cb_option_spec *sp
 int cb_fo_option_adaptive(const cb_settings *s, const cb_option_spec *spec, const char *key,
                           int *out, cb_error *err);
 
+/* Option "half" of apgd, pfp and eg: products from W's upper half (core/bsr_half.h). */
+#define CB_FO_HALF_OPTION                                                                         \
+    {"half", "auto", "products from W's upper half when W is bitwise symmetric (half the bytes "  \
+                     "read; other rounding, the same at any thread count): on | off | auto (on " \
+                     "from 16 MiB of W's blocks)"}
+/* Option half of spec into the size of W's blocks from which the half is used: 0 (on),
+ * SIZE_MAX (off) or CB_HALF_MIN_BYTES (auto); CB_ERR_INPUT naming it otherwise. */
+int cb_fo_option_half(const cb_settings *s, const cb_option_spec *spec, size_t *min_bytes,
+                      cb_error *err);
+
 /* 1 when the run's budget is spent (cb_time_up; t0, the loop's start, is not used). */
 int cb_fo_time_up(const cb_settings *s, double t0);
 
