@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # conebench CLI: threads. `solve --threads N` (1..64) and a campaign's `threads N` line are
 # validated before any work (exit 2 naming the flag, or FILE:LINE); a run gives the same bits
-# at 1 and 2 threads (nsgs and psor with order=coloured and order=domains, apgd and pfp with
-# the full W and with W's upper half, the judge's W products) on a problem large enough to
+# at 1 and 2 threads (nsgs and psor with order=coloured and order=domains, pfp, apgd with the
+# full W and with W's upper half, the judge's W products) on a problem large enough to
 # share out (CB_PAR_MIN_ROWS); nsgs with order=coloured and order=domains solves a pile heap to
 # its tolerance (the judge's verdict); `run --jobs J` with `threads N` above the online cores
 # says so on stderr. Usage: cli_threads.sh "RUNNER" BIN
@@ -23,7 +23,7 @@ done
 # the same solution bytes at 1 and 2 threads (20 sweeps/iterations: nothing converges, so every
 # iterate's bits count); the figures line without its time
 for sv in nsgs:order=coloured psor:order=coloured nsgs:order=domains psor:order=domains apgd pfp \
-    apgd:half=on pfp:half=on; do
+    apgd:half=on; do
   name=${sv%%:*} opt=()
   [ "$sv" != "$name" ] && opt=(--option "${sv#*:}")
   for f in mb.dat "$heap"; do

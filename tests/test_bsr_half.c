@@ -1,9 +1,9 @@
 /* W's half (src/core/bsr_half.c): the product from the upper blocks alone against a long-double
  * sum of the full W (the rounding bound of a sum of the row's terms), the same bits at 1, 2 and 3
  * threads, every kind's block size; the half is refused unless W is bitwise symmetric, BSR and
- * large enough; cb_bsr_symmetrize makes W bitwise symmetric; apgd, pfp and eg with the half solve
- * an SPD problem (judged), the same bits at 1 and 2 threads, and name a bad `half` option; in a
- * workspace apgd and pfp follow updates of W. */
+ * large enough; cb_bsr_symmetrize makes W bitwise symmetric; apgd with the half solves an SPD
+ * problem (judged), the same bits at 1 and 2 threads, and names a bad `half` option; in a
+ * workspace it follows updates of W. */
 #include "test_support.h"
 
 #include <float.h>
@@ -146,14 +146,14 @@ static cb_settings fo_settings(const cb_option *opt, int threads, double tol, in
     return s;
 }
 
-/* apgd, pfp and eg with half=on on an SPD W (nc 2 000, BSR): solved as judged, as with half=off;
- * 30 steps give the same bits at 1 and 2 threads; half=maybe is refused naming the option. */
-static void test_first_order_half(void **state)
+/* apgd with half=on on an SPD W (nc 2 000, BSR): solved as judged, as with half=off; 30 steps
+ * give the same bits at 1 and 2 threads; half=maybe is refused naming the option. */
+static void test_apgd_half(void **state)
 {
     (void)state;
     static const cb_option on[] = {{"half", "on"}}, off[] = {{"half", "off"}},
                            bad[] = {{"half", "maybe"}};
-    const cb_solver *sv[] = {&cb_solver_apgd, &cb_solver_pfp, &cb_solver_eg};
+    const cb_solver *sv[] = {&cb_solver_apgd};
     cb_problem *p = random_problem(CB_KIND_COULOMB3D, 2000, CB_GEN_SPD, 5);
     size_t n = cb_problem_n(p);
     assert_true(cbt_bsr_symmetric_bits(p)); /* so half=on has W's half */
@@ -186,14 +186,14 @@ static void test_first_order_half(void **state)
     cb_problem_free(p);
 }
 
-/* A workspace (setup once, solve many) with apgd and with pfp, half=on: W updated to 2W (still symmetric: the
+/* A workspace (setup once, solve many) with apgd half=on: W updated to 2W (still symmetric: the
  * half is rebuilt, a stale one would solve the old W and never pass the judge's recheck), then
  * one bit off symmetric (the full product serves): each solve converges and is judged solved. */
 static void test_half_update(void **state)
 {
     (void)state;
     static const cb_option on[] = {{"half", "on"}};
-    const cb_solver *sv[] = {&cb_solver_apgd, &cb_solver_pfp};
+    const cb_solver *sv[] = {&cb_solver_apgd};
     cb_problem *p = random_problem(CB_KIND_COULOMB3D, 2000, CB_GEN_SPD, 6);
     size_t nv = (size_t)p->bsr.nnzb * 9;
     double *v = malloc(nv * sizeof *v);
@@ -236,7 +236,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_half_product),
         cmocka_unit_test(test_half_refused),
-        cmocka_unit_test(test_first_order_half),
+        cmocka_unit_test(test_apgd_half),
         cmocka_unit_test(test_half_update),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,7 +45,7 @@ int cb_fo_option_positive_or_auto(const cb_settings *s, const cb_option_spec *sp
 int cb_fo_option_adaptive(const cb_settings *s, const cb_option_spec *spec, const char *key,
                           int *out, cb_error *err);
 
-/* Option "half" of apgd, pfp and eg: products from W's upper half (core/bsr_half.h). */
+/* Option "half" (apgd): products from W's upper half (core/bsr_half.h). */
 #define CB_FO_HALF_OPTION                                                                         \
     {"half", "auto", "products from W's upper half when W is bitwise symmetric (half the bytes "  \
                      "read; other rounding, the same at any thread count): on | off | auto (on " \

@@ -7,9 +7,7 @@
  * Self-adaptive step (default): the predictor p̃ = P_K(p − ρ F(p)) is recomputed with ρ ← τ ρ
  * while ρ‖F(p) − F(p̃)‖ > L ‖p − p̃‖; after the step ρ ← ρ / τ when that ratio is below L_min.
  * The stopping test is the judge's natural-map residual (judge.h), computed from the p and
- * y = W p + q the iteration already has: same kernels, same normalisation, same bits (with W's
- * upper half, option half, a converged iterate is judged again with the full product before it
- * stops). "Solved"
+ * y = W p + q the iteration already has: same kernels, same normalisation, same bits. "Solved"
  * also needs the iterate to have settled: error_q = ‖e‖/‖q‖ ≤ min(1, √tol) and a last step
  * ‖p_k − p_{k−1}‖ ≤ ‖p_k‖ / 4. On an infeasible problem (W = 0, q_N < 0) the iterates run off
  * to infinity: ‖e‖ ≈ ‖q‖ for ever, so the Siconos normalisation max(‖q‖, ‖p‖, ‖y‖) falls below
@@ -20,7 +18,6 @@
 #include "first_order.h"
 #include "solvers_internal.h"
 
-#include "bsr_half.h"
 #include "detmath.h"
 #include "base.h"
 #include <float.h>
@@ -37,7 +34,6 @@ typedef struct {
     double rho;   /* initial step; ≤ 0 before "auto" is resolved */
     int adaptive; /* 1: self-adaptive rule, 0: fixed ρ */
     double tau, L, Lmin;
-    size_t half_min; /* W's half from this many bytes of W's blocks (SIZE_MAX: never) */
 } pe_params;
 
 /* One iterate with its velocity y = W p + q and F = ŷ(y). */
@@ -54,7 +50,6 @@ typedef struct {
     cb_judge_scale scale; /* the judge's data scales */
     pe_point cur, trial, next; /* next: eg corrector only */
     double *buf;               /* storage behind the points */
-    cb_whalf *half;            /* W's upper half when W is large and bitwise symmetric */
 } pe_work;
 
 /* State of one run. */
@@ -77,7 +72,6 @@ static const cb_option_spec pe_options[] = {
     {"tau", "0.6666666666666666", "shrink factor of rho, in (0, 1)"},
     {"L", "0.9", "largest accepted step ratio rho|F(p)-F(p~)| / |p-p~|, in (0, 1)"},
     {"Lmin", "0.3", "grow rho by 1/tau when the step ratio is below Lmin, in [0, L)"},
-    CB_FO_HALF_OPTION,
     {NULL, NULL, NULL}};
 
 /* ---------------------------------------------------------------- options and setup */
@@ -109,7 +103,7 @@ static int read_params(const cb_settings *s, const char *solver, pe_params *par,
         return rc;
     if (par->Lmin >= par->L)
         return cb_fail(err, CB_ERR_INPUT, "option Lmin: %g must be < L = %g", par->Lmin, par->L);
-    return cb_fo_option_half(s, pe_options, &par->half_min, err);
+    return CB_OK;
 }
 
 /* ρ₀ = 1 / max_i W_ii (a cheap inverse Lipschitz estimate), 1 when the diagonal is zero. */
@@ -132,7 +126,6 @@ static void pe_cleanup(void *work)
     if (!w)
         return;
     free(w->buf);
-    cb_whalf_free(w->half);
     free(w);
 }
 
@@ -156,10 +149,6 @@ static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int ext
     w->n = n;
     w->extragradient = extragradient;
     w->par = par;
-    if ((rc = cb_whalf_new(prob, par.half_min, &w->half, err)) != CB_OK) {
-        pe_cleanup(w);
-        return rc;
-    }
     w->rho_auto = w->par.rho <= 0.0;
     if (w->rho_auto)
         w->par.rho = auto_rho(prob);
@@ -174,21 +163,16 @@ static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int ext
     return CB_OK;
 }
 
-/* After q, μ or W changed: the judge's scales, and W's half and rho = auto again when W did
- * (a half that cannot be rebuilt leaves the full product). */
+/* After q, μ or W changed: the judge's scales, and rho = auto estimated again when W did. */
 static int pe_update(void *work, const cb_problem *prob, unsigned changed, cb_error *err)
 {
     pe_work *w = work;
-    int rc = CB_OK;
+    (void)err;
     w->prob = prob;
-    if (changed & CB_CHANGED_W) {
-        cb_whalf_free(w->half);
-        rc = cb_whalf_new(prob, w->par.half_min, &w->half, err);
-    }
     if (w->rho_auto && (changed & CB_CHANGED_W))
         w->par.rho = auto_rho(prob);
     cb_judge_scale_of(prob, &w->scale);
-    return rc;
+    return CB_OK;
 }
 
 static int pfp_setup(const cb_problem *prob, const cb_settings *s, void **work, cb_error *err)
@@ -204,14 +188,10 @@ static int eg_setup(const cb_problem *prob, const cb_settings *s, void **work, c
 /* Every kind and every storage (dense, BSR, factored: through the kernels) is supported. */
 /* ---------------------------------------------------------------- kernels */
 
-/* y = W p + q (from W's half when there is one), F = ŷ(y) = y + g(y) contact by contact; 1 when
- * y and F are finite. */
+/* y = W p + q, F = ŷ(y) = y + g(y) contact by contact; 1 when y and F are finite. */
 static int eval_point(const pe_work *w, pe_point *x, cb_work *cnt)
 {
-    if (w->half)
-        cb_whalf_y(w->half, x->p, w->prob->q, x->y);
-    else
-        cb_problem_y(w->prob, x->p, x->y);
+    cb_problem_y(w->prob, x->p, x->y);
     cnt->block_products += cb_problem_blocks_per_matvec(w->prob);
     return cb_fo_modified_velocity(w->prob, x->y, x->F) && cb_all_finite(x->y, w->n);
 }
@@ -324,27 +304,12 @@ static pe_step eg_iteration(pe_run *r)
     return PE_STEP_OK;
 }
 
-/* The stopping test after k steps. With W's half, whose bits are not the judge's, a converged
- * iterate is judged again from y = W p + q by the judge's own kernel (kept, with F) and stops
- * only if it still passes. */
-static int stop_status(pe_run *r, int k)
-{
-    pe_work *w = r->w;
-    int status = cb_fo_stop_status(&r->res, r->step, w->scale.norm_q, r->s, k, r->t0);
-    if (status != CB_STATUS_CONVERGED || !w->half)
-        return status;
-    cb_problem_y(w->prob, w->cur.p, w->cur.y);
-    r->info->work.block_products += cb_problem_blocks_per_matvec(w->prob);
-    cb_fo_modified_velocity(w->prob, w->cur.y, w->cur.F);
-    residual(r);
-    return cb_fo_stop_status(&r->res, r->step, w->scale.norm_q, r->s, k, r->t0);
-}
-
 /* Iterate from the evaluated warm start until a stopping test holds; *k counts iterations. */
 static int iterate(pe_run *r, int *k, int *status, cb_error *err)
 {
     for (*k = 0;;) {
-        if ((*status = stop_status(r, *k)) != PE_RUNNING)
+        if ((*status = cb_fo_stop_status(&r->res, r->step, r->w->scale.norm_q, r->s, *k, r->t0)) !=
+            PE_RUNNING)
             return CB_OK;
         pe_step st = r->w->extragradient ? eg_iteration(r) : pfp_iteration(r);
         if (st == PE_STEP_TIME) {
@@ -379,10 +344,7 @@ static int pe_solve(void *work, const cb_settings *s, cb_solution *sol, cb_info 
         r.res.err = r.res.err_q = NAN;
     }
     memcpy(sol->p, w->cur.p, w->n * sizeof(double));
-    if (w->half) /* y by the judge's kernel */
-        cb_problem_y(w->prob, sol->p, sol->y);
-    else
-        memcpy(sol->y, w->cur.y, w->n * sizeof(double));
+    memcpy(sol->y, w->cur.y, w->n * sizeof(double));
     info->status = (cb_status)status;
     info->iterations = k;
     info->solver_error = r.res.err;
