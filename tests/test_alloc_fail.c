@@ -139,6 +139,10 @@ static void arm(long fail_at)
     hook.armed = 1;
 }
 
+/* The solver options of every run below (none unless a test sets them). */
+static const cb_option *run_opt;
+static int run_nopt;
+
 /* One cb_solve of sv on prob from p = 0 with the fail_at-th allocation failing (0: none);
  * returns its code, the allocation count and the blocks it left allocated (after
  * cb_info_free); p_out (n entries) receives the reaction. */
@@ -148,6 +152,7 @@ static int solve_failing(const cb_solver *sv, const cb_problem *prob, long fail_
     cb_settings s;
     cb_settings_default(&s);
     s.max_iter = 200;
+    s.options = run_opt, s.noptions = run_nopt;
     s.trace = 1; /* the trace's allocations too */
     cb_solution sol;
     assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
@@ -276,6 +281,7 @@ static int ws_failing(const cb_solver *sv, const cb_problem *prob, long fail_at,
     cb_settings s;
     cb_settings_default(&s);
     s.max_iter = 200;
+    s.options = run_opt, s.noptions = run_nopt;
     cb_solution sol;
     assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
     size_t n = cb_problem_n(prob), nw = (size_t)prob->bsr.nnzb * prob->d * prob->d;
@@ -308,9 +314,32 @@ static int ws_failing(const cb_solver *sv, const cb_problem *prob, long fail_at,
     return rc;
 }
 
-/* Every allocation of a workspace's life fails in turn, for every native solver: CB_ERR_NOMEM
- * from the call that ran out, nothing left allocated, and a workspace whose update ran out
- * still solves, to the bits of the run where nothing failed. */
+/* Every allocation of sv's workspace life on prob fails in turn: CB_ERR_NOMEM from the call
+ * that ran out, nothing left allocated, and a workspace whose update ran out still solves, to
+ * the bits of the run where nothing failed. */
+static void ws_fail_each(const cb_solver *sv, const cb_problem *prob, double *p_ref, double *p)
+{
+    size_t n = cb_problem_n(prob);
+    long count, leaked, c;
+    int retried, nretried = 0;
+    assert_int_equal(ws_failing(sv, prob, 0, &count, &leaked, p_ref, &retried), CB_OK);
+    assert_int_equal(leaked, 0);
+    for (long k = 1; k <= count; k += cbt_quick() && k >= QUICK_ALL ? QUICK_STRIDE : 1) {
+        int rc = ws_failing(sv, prob, k, &c, &leaked, p, &retried);
+        if ((rc != CB_ERR_NOMEM && !hook.shrink) || leaked != 0)
+            print_error("%s workspace: allocation %ld of %ld failed: rc %d, %ld leaked\n",
+                        sv->name, k, count, rc, leaked);
+        assert_int_equal(leaked, 0);
+        assert_true(rc == CB_ERR_NOMEM || hook.shrink);
+        if (retried || (rc == CB_OK && hook.shrink))
+            assert_memory_equal(p, p_ref, n * sizeof *p);
+        nretried += retried;
+    }
+    print_message("%-5s workspace: %ld allocations, each failed in turn (%d in an update, "
+                  "solved again after)\n", sv->name, count, nretried);
+}
+
+/* ws_fail_each for every native solver on a multibody BSR problem. */
 static void test_workspace(void **state)
 {
     (void)state;
@@ -319,26 +348,29 @@ static void test_workspace(void **state)
     double *p_ref = cb_malloc_array(n, sizeof *p_ref), *p = cb_malloc_array(n, sizeof *p);
     assert_non_null(p_ref);
     assert_non_null(p);
-    for (size_t i = 0; i < NNATIVE; i++) {
-        const cb_solver *sv = cb_solver_find(native[i]);
-        long count, leaked, c;
-        int retried, nretried = 0;
-        assert_int_equal(ws_failing(sv, prob, 0, &count, &leaked, p_ref, &retried), CB_OK);
-        assert_int_equal(leaked, 0);
-        for (long k = 1; k <= count; k += cbt_quick() && k >= QUICK_ALL ? QUICK_STRIDE : 1) {
-            int rc = ws_failing(sv, prob, k, &c, &leaked, p, &retried);
-            if ((rc != CB_ERR_NOMEM && !hook.shrink) || leaked != 0)
-                print_error("%s workspace: allocation %ld of %ld failed: rc %d, %ld leaked\n",
-                            sv->name, k, count, rc, leaked);
-            assert_int_equal(leaked, 0);
-            assert_true(rc == CB_ERR_NOMEM || hook.shrink);
-            if (retried || (rc == CB_OK && hook.shrink))
-                assert_memory_equal(p, p_ref, n * sizeof *p);
-            nretried += retried;
-        }
-        print_message("%-5s workspace: %ld allocations, each failed in turn (%d in an update, "
-                      "solved again after)\n", native[i], count, nretried);
-    }
+    for (size_t i = 0; i < NNATIVE; i++)
+        ws_fail_each(cb_solver_find(native[i]), prob, p_ref, p);
+    free(p_ref);
+    free(p);
+    cb_problem_free(prob);
+}
+
+/* apgd with W's half (half=on: its copy, strips and spill allocated at setup and again at each
+ * update of W): a solve and a workspace's life, each allocation failing in turn. */
+static void test_apgd_half(void **state)
+{
+    (void)state;
+    static const cb_option on[] = {{"half", "on"}};
+    cb_problem *prob = random_problem(CB_KIND_ROLLING3D, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 6, 3);
+    size_t n = cb_problem_n(prob);
+    double *p_ref = cb_malloc_array(n, sizeof *p_ref), *p = cb_malloc_array(n, sizeof *p);
+    assert_non_null(p_ref);
+    assert_non_null(p);
+    run_opt = on, run_nopt = 1;
+    long count = fail_each(cb_solver_find("apgd"), prob, "rolling3d multibody, half=on");
+    print_message("apgd half=on: %ld allocations, each failed in turn\n", count);
+    ws_fail_each(cb_solver_find("apgd"), prob, p_ref, p);
+    run_opt = NULL, run_nopt = 0;
     free(p_ref);
     free(p);
     cb_problem_free(prob);
@@ -351,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_coulomb3d_spd),
         cmocka_unit_test(test_coulomb3d_global),
         cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_apgd_half),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
