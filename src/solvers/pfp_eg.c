@@ -22,6 +22,7 @@
 #include "base.h"
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +50,8 @@ typedef struct {
     int rho_auto;         /* rho = auto: par.rho is estimated from W (auto_rho) */
     cb_judge_scale scale; /* the judge's data scales */
     pe_point cur, trial, next; /* next: eg corrector only */
-    double *buf;               /* storage behind the points */
+    double *res2;              /* nc: the residual's terms (cb_fo_residual2's scratch) */
+    double *buf;               /* storage behind the points and res2 */
 } pe_work;
 
 /* State of one run. */
@@ -129,7 +131,8 @@ static void pe_cleanup(void *work)
     free(w);
 }
 
-/* Validate options, then allocate 3 (pfp: 2) iterates of 3 vectors of n. */
+/* Validate options, then allocate 3 (pfp: 2) iterates of 3 vectors of n and the residual's
+ * nc terms. */
 static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int extragradient,
                            void **work, cb_error *err)
 {
@@ -140,8 +143,8 @@ static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int ext
         return rc;
     size_t n = cb_problem_n(prob), npoints = extragradient ? 3 : 2, total;
     pe_work *w = calloc(1, sizeof *w);
-    if (!w || cb_mul_size(3 * npoints, n, &total) != 0 ||
-        !(w->buf = cb_malloc_array(total, sizeof(double)))) {
+    if (!w || cb_mul_size(3 * npoints, n, &total) != 0 || total > SIZE_MAX - (size_t)prob->nc ||
+        !(w->buf = cb_malloc_array(total + (size_t)prob->nc, sizeof(double)))) {
         pe_cleanup(w);
         return cb_fail(err, CB_ERR_NOMEM, "%s: out of memory (n = %zu)", name, n);
     }
@@ -149,6 +152,7 @@ static int pe_setup_common(const cb_problem *prob, const cb_settings *s, int ext
     w->n = n;
     w->extragradient = extragradient;
     w->par = par;
+    w->res2 = w->buf + total;
     w->rho_auto = w->par.rho <= 0.0;
     if (w->rho_auto)
         w->par.rho = auto_rho(prob);
@@ -215,11 +219,13 @@ static double step_ratio(size_t n, const pe_point *a, const pe_point *b, double 
     return dp > 0.0 ? rho * sqrt(dF) / sqrt(dp) : 0.0;
 }
 
-/* The judge's residual of the current iterate. */
+/* The judge's residual of the current iterate (its terms on the run's threads, summed in
+ * contact order: cb_fo_residual_eval's bits, without its allocation a step). */
 static void residual(pe_run *r)
 {
-    cb_fo_residual_eval(r->w->prob, r->w->cur.p, r->w->cur.y, &r->w->scale, &r->res,
-                        &r->info->work);
+    const pe_work *w = r->w;
+    double e2 = cb_fo_residual2(w->prob, w->cur.p, w->cur.y, w->res2);
+    cb_fo_residual_of(w->prob, w->cur.p, w->cur.y, &w->scale, e2, &r->res, &r->info->work);
 }
 
 /* ---------------------------------------------------------------- iterations */
