@@ -65,8 +65,8 @@ int cb_bsr_symmetrize(cb_bsr *B, int d)
     return CB_OK;
 }
 
-/* 1 when every stored block's mirror is stored and W_ab = W_baᵀ bit for bit; *nupper: the blocks
- * on and right of the diagonal. */
+/* 1 when every stored off-diagonal block's mirror is stored and W_ab = W_baᵀ bit for bit;
+ * *nupper: the blocks on and right of the diagonal. */
 static int bitwise_symmetric(const cb_problem *p, long long *nupper)
 {
     const cb_bsr *B = &p->bsr;

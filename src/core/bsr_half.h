@@ -22,9 +22,10 @@ int cb_bsr_symmetrize(cb_bsr *B, int d);
 
 typedef struct cb_whalf cb_whalf;
 
-/* W's diagonal and upper blocks copied out of p when p is BSR, its W bitwise symmetric (pattern
- * and values: W_ab = W_baᵀ bit for bit) and its blocks at least min_bytes; otherwise *out = NULL
- * and CB_OK (the full product is the one to use). CB_ERR_NOMEM. The half owns its copy (p may
+/* W's diagonal and upper blocks copied out of p when p is BSR, its W bitwise symmetric off the
+ * diagonal (pattern and values: W_ab = W_baᵀ bit for bit for a ≠ b; a diagonal block is used
+ * whole) and its blocks at least min_bytes; otherwise *out = NULL and CB_OK (the full product is
+ * the one to use). CB_ERR_NOMEM. The half owns its copy (p may
  * change or go afterwards); release it with cb_whalf_free. */
 int cb_whalf_new(const cb_problem *p, size_t min_bytes, cb_whalf **out, cb_error *err);
 void cb_whalf_free(cb_whalf *h);
