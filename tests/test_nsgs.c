@@ -822,6 +822,28 @@ static void test_registry(void **state)
     }
 }
 
+/* omega=auto's window rule on the numbers of the 10⁵-sphere step's trace (BENCHMARKS.md,
+ * "Session 42, the 10⁵ step"): plain Gauss–Seidel fell at 0.971 a sweep; the first window after
+ * the raise ends at 0.33 from 0.30 (passes: falling, under 4×); the window of the second ω ends
+ * at 0.345 from 0.33 but fell at 0.965 a sweep (passes: its transient paid back by a rate faster
+ * than Gauss–Seidel's; the rule before session 42 undid it, and the solve then needed thousands
+ * of sweeps where it now takes 198). Failing cases: a new ω's window that ends above its start at
+ * Gauss–Seidel's rate or slower, or that ends 4× above it; an unchanged ω's window no faster. */
+static void test_auto_window_rule(void **state)
+{
+    (void)state;
+    const double gs = 0.971;
+    assert_true(cb_nsgs_window_passes(CB_NSGS_WINDOW_FIRST, 0.95, gs, 0.33, 0.30));
+    assert_false(cb_nsgs_window_passes(CB_NSGS_WINDOW_FIRST, 1.01, gs, 0.33, 0.30));
+    assert_false(cb_nsgs_window_passes(CB_NSGS_WINDOW_FIRST, 0.95, gs, 1.3, 0.30));
+    assert_true(cb_nsgs_window_passes(CB_NSGS_WINDOW_CHANGED, 0.965, gs, 0.345, 0.33));
+    assert_true(cb_nsgs_window_passes(CB_NSGS_WINDOW_CHANGED, 0.999, gs, 0.32, 0.33));
+    assert_false(cb_nsgs_window_passes(CB_NSGS_WINDOW_CHANGED, 0.971, gs, 0.345, 0.33));
+    assert_false(cb_nsgs_window_passes(CB_NSGS_WINDOW_CHANGED, 0.90, gs, 1.33, 0.33));
+    assert_true(cb_nsgs_window_passes(CB_NSGS_WINDOW_SAME, 0.96, gs, 0.5, 0.33));
+    assert_false(cb_nsgs_window_passes(CB_NSGS_WINDOW_SAME, 0.98, gs, 0.2, 0.33));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -846,6 +868,7 @@ int main(void)
         cmocka_unit_test(test_random_kinds),
         cmocka_unit_test(test_random_large),
         cmocka_unit_test(test_data),
+        cmocka_unit_test(test_auto_window_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -916,6 +916,22 @@ static double young_omega(double lambda, double omega)
     return 2.0 / (1.0 + sqrt(1.0 - fmin(mu2, 1.0)));
 }
 
+/* A window of omega=auto after a raise of ω (nsgs_internal.h): the first one must fall over its
+ * second half and end below AUTO_GROWTH × its start (an SOR transient first raises the error);
+ * one that began with a new ω must end below its start, or fall faster than plain
+ * Gauss–Seidel's rate over its second half within AUTO_GROWTH × its start (the new ω's
+ * transient, paid back by its rate: the 10⁵-sphere step, BENCHMARKS.md); one at an unchanged ω
+ * must be faster than plain Gauss–Seidel. */
+int cb_nsgs_window_passes(cb_nsgs_window win, double rate, double ref_rate, double e, double e0)
+{
+    int faster = rate < ref_rate, bounded = e < AUTO_GROWTH * e0;
+    switch (win) {
+    case CB_NSGS_WINDOW_FIRST: return rate < 1.0 && bounded;
+    case CB_NSGS_WINDOW_CHANGED: return e < e0 || (faster && bounded);
+    default: return faster;
+    }
+}
+
 /* omega=auto: start a rate window at sweep it with error e. */
 static void auto_window(gs_work *w, int it, double e)
 {
@@ -957,13 +973,10 @@ static void auto_back_off(gs_work *w, cb_solution *sol, double *e)
  * transient of a change). At ω = 1 a window must fall at every residual; when its λ is slower
  * than AUTO_RATE_MIN and plain Gauss–Seidel would still need more than AUTO_MIN_LEFT sweeps to
  * reach tol at λ, λ is kept as its rate and ω = young_omega(λ, 1). The first window after the
- * raise passes when it falls over its second half and ends below AUTO_GROWTH times the error it
- * began with (an SOR transient first raises the error), provisionally: the state before the
- * raise stays the one to come back to until a later window passes. Later windows: one that
- * began with a new ω must end below the error it began with, one at an unchanged ω must be
- * faster than plain Gauss–Seidel's rate. A window that passes may raise ω to
- * young_omega(λ, ω); one that does not is undone (auto_back_off). The iterate is kept at the
- * start of each window that follows a passed one. */
+ * raise passes by cb_nsgs_window_passes, provisionally: the state before the raise stays the one
+ * to come back to until a later window passes; later windows pass by the same function. A
+ * window that passes may raise ω to young_omega(λ, ω); one that does not is undone
+ * (auto_back_off). The iterate is kept at the start of each window that follows a passed one. */
 static void auto_omega(gs_work *w, int it, double tol, cb_solution *sol, double *e)
 {
     if (!w->au.on || !isfinite(*e) || *e <= 0.0)
@@ -978,9 +991,9 @@ static void auto_omega(gs_work *w, int it, double tol, cb_solution *sol, double 
         return;
     double rate = cb_pow(*e / w->au.e_mid, 1.0 / (it - w->au.it_mid)), e0 = w->au.e0;
     int first = w->au.raised && w->au.it0 == w->au.it_raise, changed = w->omega != w->au.om_good;
-    int pass = first     ? rate < 1.0 && *e < AUTO_GROWTH * e0
-               : changed ? *e < e0
-                         : rate < w->au.ref_rate;
+    cb_nsgs_window win = first ? CB_NSGS_WINDOW_FIRST : changed ? CB_NSGS_WINDOW_CHANGED
+                                                                : CB_NSGS_WINDOW_SAME;
+    int pass = cb_nsgs_window_passes(win, rate, w->au.ref_rate, *e, e0);
     if (w->au.raised && !pass) {
         auto_back_off(w, sol, e);
         return;

@@ -68,6 +68,13 @@ int cb_nsgs_local_enum(const cb_nsgs_local *lp, double *p, cb_nsgs_local_stats *
  * (take-off, stick, slide ±) read off the natural map at the iterate, then the linear equations
  * of those statuses solved directly (sparse LU) with a proximal term ε. Made at nsgs's first
  * stall. */
+/* omega=auto's windows after a raise of ω: the first, one that began with a new ω, one at an
+ * unchanged ω. */
+typedef enum { CB_NSGS_WINDOW_FIRST, CB_NSGS_WINDOW_CHANGED, CB_NSGS_WINDOW_SAME } cb_nsgs_window;
+/* 1 when a window of that kind keeps its ω: rate per sweep over its second half, plain
+ * Gauss–Seidel's rate ref_rate (measured before the raise), its last error e, its first e0. */
+int cb_nsgs_window_passes(cb_nsgs_window win, double rate, double ref_rate, double e, double e0);
+
 typedef struct cb_nsgs_polish cb_nsgs_polish;
 /* The polish of a coulomb2d problem (dense and factored W copied to BSR); CB_ERR_INPUT for
  * other kinds, CB_ERR_NOMEM. */
