@@ -6,6 +6,7 @@
 #    results directory; runs.csv keeps whole rows; a run whose trace or row could not be written
 #    has no row (never bad_input); after freeing space --resume completes, and every run is there
 #    once with the status and iterations of an undisturbed run of the same campaign;
+#    `generate` whose step does not fit (a 64 KiB tmpfs) exits 1 and leaves no file or folder;
 #  - a second `run --resume` (and `report`) of a directory another `run` works in exits 1 at once
 #    naming the process; the first completes with one row per run;
 #  - kill -9 of `run`, then `status` and `report` say "incomplete: N of M runs" (report.md in place
@@ -128,6 +129,15 @@ else
   disk on.conf 2 ref-on
   check "traced: every trace there after the resume" '[ "$(ls mnt/r/traces | wc -l)" = 40 ]'
   umount mnt
+  # generate into a folder it creates on a 64 KiB disk: the step (~200 KB) does not fit; exit 1
+  # naming the step file, and neither the file nor the folder is left behind.
+  if mount -t tmpfs -o size=64k tmpfs mnt 2>/dev/null; then
+    run "$bin" generate sphere-pile --param init=heap --param n=1000 --steps 1 --max-iter 1 -o mnt/steps
+    check "generate on a full disk: exit 1, no step file, no empty folder" '[ "$rc" = 1 ] &&
+      grep -qx "conebench: mnt/steps/sphere-pile-step1.dat:0: write failed: No space left on device" "$tmp/err" &&
+      [ ! -e mnt/steps ]'
+    umount mnt
+  fi
 fi
 
 # ---------------------------------------------------------------- one process at a time

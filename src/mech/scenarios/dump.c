@@ -153,15 +153,17 @@ static int dump_hook(void *ctx, const cb_system *sys, const cb_mj_work *w,
     return x->next >= ds->nsteps;
 }
 
-/* Create dir when missing. */
-static int ensure_dir(const char *dir, cb_error *err)
+/* Create dir when missing (*created = 1 then). */
+static int ensure_dir(const char *dir, int *created, cb_error *err)
 {
     struct stat st;
+    *created = 0;
     if (stat(dir, &st) == 0)
         return S_ISDIR(st.st_mode) ? CB_OK
                                    : cb_fail(err, CB_ERR_INPUT, "%s: not a directory", dir);
     if (mkdir(dir, 0777) != 0)
         return cb_fail(err, CB_ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
+    *created = 1;
     return CB_OK;
 }
 
@@ -171,9 +173,9 @@ int cb_scenario_dump_steps(cb_scenario *s, const cb_dump_settings *ds, cb_dump_r
     memset(res, 0, sizeof *res);
     if (!ds || !ds->outdir || !ds->run.mj.solver)
         return cb_fail(err, CB_ERR_INPUT, "dump: missing outdir or solver");
-    int rc = cb_scenario_steps_check(s, ds->steps, ds->nsteps, err);
+    int created = 0, rc = cb_scenario_steps_check(s, ds->steps, ds->nsteps, err);
     if (rc == CB_OK)
-        rc = ensure_dir(ds->outdir, err);
+        rc = ensure_dir(ds->outdir, &created, err);
     if (rc != CB_OK)
         return rc;
     cb_run_settings rs = ds->run;
@@ -182,5 +184,8 @@ int cb_scenario_dump_steps(cb_scenario *s, const cb_dump_settings *ds, cb_dump_r
     dump_ctx x = {s, ds, 0, res, err, 0};
     cb_run_result rr;
     rc = cb_nonsmooth_run(s, &rs, dump_hook, &x, &rr, err);
-    return rc != CB_OK ? rc : x.failed ? CB_ERR_IO : CB_OK;
+    rc = rc != CB_OK ? rc : x.failed ? CB_ERR_IO : CB_OK;
+    if (rc != CB_OK && created)
+        (void)rmdir(ds->outdir); /* a folder this call made and left empty goes; else it stays */
+    return rc;
 }

@@ -72,7 +72,8 @@ int cb_compliant_prepare(const char *scenario, const char *model, const cb_kv *p
  * pair and feature) and outdir/NAME-stepN.meta: a step sequence (src/io/sequence.h). With
  * format CB_FORMAT_FCLIB the step is NAME-stepN.hdf5 holding its ids and time in /conebench. */
 typedef struct {
-    const char *outdir;     /* created when missing (one level) */
+    const char *outdir;     /* created when missing (one level); removed again on failure when
+                             * this call created it and nothing is in it */
     const long *steps;      /* sorted, unique, >= 1 (cb_steps_parse); not owned */
     int nsteps;
     cb_run_settings run;    /* solver, solve settings and options, storage */
