@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <ftw.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -744,6 +745,106 @@ static void test_csparse_dumps(void **state)
     check_csparse(triplet_text, "triplet.dat");
 }
 
+/* cb_buffer_release gives back the whole pages of [done, upto) only: they read as zeros, the
+ * bytes before the first page boundary and from the last one on keep their values. */
+static void test_buffer_release(void **state)
+{
+    (void)state;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len = 64 * page, done = 0;
+    char *buf = malloc(len);
+    assert_non_null(buf);
+    memset(buf, 'x', len);
+    size_t first = (size_t)(((uintptr_t)buf + page - 1) / page * page - (uintptr_t)buf);
+    size_t upto = first + 10 * page + page / 2; /* ten whole pages and half of the next */
+    cb_buffer_release(buf, &done, upto);
+    assert_int_equal(done, first + 10 * page);
+    for (size_t i = 0; i < len; i++)
+        assert_int_equal(buf[i], i >= first && i < done ? 0 : 'x');
+    cb_buffer_release(buf, &done, done + page / 2); /* less than a page further: nothing */
+    assert_int_equal(done, first + 10 * page);
+    assert_int_equal(buf[done], 'x');
+    free(buf);
+}
+
+/* W_ij of the large files below: every entry distinct, written with 17 significant digits. */
+static double big_entry(size_t i, size_t j)
+{
+    return (double)(i + 1) + (double)(j + 1) / 7919.0;
+}
+
+/* W of p equals big_entry everywhere (n×n) and q_i = i. */
+static void check_big(const cb_problem *p, size_t n)
+{
+    cb_problem *d = NULL;
+    assert_int_equal(cb_problem_to_dense(p, &d, NULL), CB_OK);
+    size_t wrong = 0;
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < n; i++)
+            wrong += d->W[i + j * n] != big_entry(i, j);
+    assert_int_equal(wrong, 0);
+    for (size_t i = 0; i < n; i++)
+        assert_true(p->q[i] == (double)i);
+    cb_problem_free(d);
+}
+
+/* A text of 15 MB is parsed while its pages are released behind the reader (lx_release,
+ * io_siconos.c: from 9 MiB parsed): W is read in full in each storage a large file comes in —
+ * dense, SBM (both written by conebench from one problem) and CSparse compressed columns. */
+static void test_large_text_released(void **state)
+{
+    (void)state;
+    const int nc = 300;
+    const size_t n = 3 * (size_t)nc;
+    cb_problem *src = NULL, *bsr = NULL, *p = NULL;
+    cb_error err = {{0}};
+    assert_int_equal(cb_problem_alloc(CB_KIND_COULOMB3D, nc, CB_STORAGE_DENSE, 0, &src, &err),
+                     CB_OK);
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < n; i++)
+            src->W[i + j * n] = big_entry(i, j);
+    for (size_t i = 0; i < n; i++)
+        src->q[i] = (double)i;
+    for (int a = 0; a < nc; a++)
+        src->mu[a] = 0.5;
+    assert_int_equal(cb_problem_to_bsr(src, &bsr, &err), CB_OK);
+    const char *dir = fresh_dir();
+    char path[512];
+    const cb_problem *from[2] = {src, bsr};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/big%d.dat", dir, k);
+        assert_int_equal(cb_write_problem_as(path, from[k], CB_FORMAT_SICONOS, &err), CB_OK);
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        assert_true(st.st_size > 12000000); /* well past the first release */
+        if (cb_read_problem(path, NULL, &p, &err) != CB_OK)
+            fail_msg("%s", err.text);
+        assert_int_equal(p->storage, k ? CB_STORAGE_BSR : CB_STORAGE_DENSE);
+        check_big(p, n);
+        cb_problem_free(p);
+    }
+    snprintf(path, sizeof path, "%s/big-csc.dat", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "3\n%d\n2\n%zu\n%zu\n2\nCSparse Version 3.2.0\n%zu-by-%zu, nzmax: %zu nnz: %zu, "
+               "1-norm: 0\n", nc, n, n, n, n, n * n, n * n);
+    for (size_t j = 0; j < n; j++) {
+        fprintf(f, "    col %zu : locations %zu to %zu\n", j, j * n, j * n + n - 1);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "      %zu : %.17g\n", i, big_entry(i, j));
+    }
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%zu\n", i);
+    for (int a = 0; a < nc; a++)
+        fprintf(f, "0.5\n");
+    assert_int_equal(fclose(f), 0);
+    if (cb_read_problem(path, NULL, &p, &err) != CB_OK)
+        fail_msg("%s", err.text);
+    check_big(p, n);
+    cb_problem_free(p);
+    cb_problem_free(bsr);
+    cb_problem_free(src);
+}
+
 static void test_isComplete_flag_and_forced_kind(void **state)
 {
     (void)state;
@@ -968,6 +1069,8 @@ int main(void)
         cmocka_unit_test(test_sbm_unsorted_and_empty_row),
         cmocka_unit_test(test_sbm_as_bsr),
         cmocka_unit_test(test_csparse_dumps),
+        cmocka_unit_test(test_buffer_release),
+        cmocka_unit_test(test_large_text_released),
         cmocka_unit_test(test_isComplete_flag_and_forced_kind),
         cmocka_unit_test(test_global_square_M),
         cmocka_unit_test(test_condense_small),

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -145,6 +147,16 @@ static int gunzip(const char *path, const char *gz, size_t n, size_t max_bytes, 
         inflateEnd(&z);
     free(buf);
     return rc;
+}
+
+void cb_buffer_release(char *buf, size_t *done, size_t upto)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096u;
+    uintptr_t lo = ((uintptr_t)buf + *done + page - 1) & ~(page - 1); /* whole pages only: */
+    uintptr_t hi = ((uintptr_t)buf + upto) & ~(page - 1);              /* none outside buf */
+    if (hi > lo && madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0)
+        *done = (size_t)(hi - (uintptr_t)buf);
 }
 
 int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err)

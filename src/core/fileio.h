@@ -27,6 +27,12 @@
  * stream is CB_ERR_INPUT "FILE:0: corrupt or truncated gzip data: ...". */
 int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err);
 
+/* Give the whole memory pages of buf[*done, upto) back to the system (Linux madvise
+ * MADV_DONTNEED): afterwards those bytes read as zeros. For a large buffer of cb_read_file that
+ * is read front to back once (a problem's text), so that its consumed part stops counting in the
+ * resident set. *done (a byte offset, 0 at first) moves to the last page boundary released. */
+void cb_buffer_release(char *buf, size_t *done, size_t upto);
+
 /* Text inputs hold no NUL byte: CB_ERR_INPUT "FILE:LINE: NUL byte (at byte K): not a text
  * file" for the first one, else CB_OK. */
 int cb_text_check(const char *path, const char *data, size_t len, cb_error *err);

@@ -70,7 +70,7 @@ int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **ou
         data = NULL;
         rc = cb_read_fclib_isolated(path, s, out, err);
     } else {
-        rc = cb_read_siconos_text(path, data, len, s, out, err);
+        rc = cb_read_siconos_consume(path, data, len, s, out, err); /* hashed above */
     }
     if (rc == CB_OK && (set_name_from_path(*out, path) != CB_OK ||
                         cb_problem_set_provenance(*out, path, NULL, NULL, 0) != CB_OK))

@@ -15,6 +15,11 @@
  * buffer holding the file `path` (used in messages). Global files are condensed. */
 int cb_read_siconos_text(const char *path, const char *text, size_t len,
                          const cb_read_settings *s, cb_problem **out, cb_error *err);
+/* The same from a buffer the caller gives up: the pages of W's text already parsed are released
+ * while reading (cb_buffer_release), so the text and W are not both resident in full. The caller
+ * may only free text afterwards. */
+int cb_read_siconos_consume(const char *path, char *text, size_t len, const cb_read_settings *s,
+                            cb_problem **out, cb_error *err);
 
 /* FCLIB HDF5 (fclib_local, fclib_global, fclib_global_rolling); global ones are condensed.
  * Messages are "FILE: what" (an HDF5 file has no lines). In this process: HDF5 may crash on a

@@ -45,7 +45,24 @@ typedef struct {
     long tok_line; /* line of the last token returned (1 before the first) */
     cb_error *err;
     size_t tok_len, prev_len; /* lengths of the last token returned and of the one before it */
+    char *rel;                /* the text when its parsed pages may be released, else NULL */
+    size_t rel_done;          /* bytes of rel released so far (cb_buffer_release) */
 } lexer;
+
+/* Release parsed text once LX_RELEASE_STEP bytes lie behind the lexer, keeping the last
+ * LX_RELEASE_KEEP (the tokens a message or a re-read may still look at). */
+#define LX_RELEASE_STEP ((size_t)8 << 20)
+#define LX_RELEASE_KEEP ((size_t)1 << 20)
+
+/* In the bulk loops of a matrix body: give the parsed text's pages back (lexer.rel). */
+static void lx_release(lexer *lx)
+{
+    if (!lx->rel)
+        return;
+    size_t at = (size_t)(lx->p - lx->rel);
+    if (at > lx->rel_done + LX_RELEASE_STEP + LX_RELEASE_KEEP)
+        cb_buffer_release(lx->rel, &lx->rel_done, at - LX_RELEASE_KEEP);
+}
 
 static int next_token(lexer *lx, const char **tok, size_t *len)
 {
@@ -333,9 +350,12 @@ static int read_dense_body(lexer *lx, const char *name, nmatrix *a)
     a->dense = cb_malloc_array(count, sizeof(double));
     if (!a->dense)
         return cb_fail(lx->err, CB_ERR_NOMEM, "%s: out of memory for %zu values", name, count);
-    for (size_t k = 0; k < count && rc == CB_OK; k++)
+    for (size_t k = 0; k < count && rc == CB_OK; k++) {
         rc = read_double(lx, name, (long)(k % (size_t)a->m), (long)(k / (size_t)a->m),
                          &a->dense[k]);
+        if (k % (size_t)a->m == 0)
+            lx_release(lx);
+    }
     return rc;
 }
 
@@ -455,6 +475,7 @@ static int read_sbm_blocks(lexer *lx, const char *name, const sbm_layout *s, dou
                 rc = LX_FAIL(lx, "%s: block number %d, expected %d", field, num, k);
             for (long long q = 0; q < (long long)rows * cols && rc == CB_OK; q++)
                 rc = read_double(lx, field, (long)(q % rows), (long)(q / rows), &val[pos++]);
+            lx_release(lx);
         }
     }
     return rc;
@@ -571,6 +592,7 @@ static int read_csc_columns(lexer *lx, const char *name, nmatrix *a, long long n
             rc = read_int_sfx(lx, field, from - 1, nz - 1, '\0', &to);
         for (; rc == CB_OK && pos <= to; pos++)
             rc = read_csparse_entry(lx, name, a, (long)pos, c);
+        lx_release(lx);
     }
     if (rc == CB_OK && pos != nz)
         rc = LX_FAIL(lx, "%s: columns hold %lld entries, header says nnz = %lld", name, pos, nz);
@@ -1018,10 +1040,11 @@ static int read_global(lexer *lx, cb_kind kind, int nc, nmatrix *mm, cb_problem 
     return rc;
 }
 
-int cb_read_siconos_text(const char *path, const char *text, size_t len,
-                         const cb_read_settings *s, cb_problem **out, cb_error *err)
+/* cb_read_siconos_text; rel: the same text when its parsed pages may be released, or NULL. */
+static int read_siconos(const char *path, const char *text, size_t len, char *rel,
+                        const cb_read_settings *s, cb_problem **out, cb_error *err)
 {
-    lexer lx = {path, text, text + len, 1, 1, err, 0, 0};
+    lexer lx = {path, text, text + len, 1, 1, err, 0, 0, rel, 0};
     nmatrix w = {0};
     cb_kind kind = CB_KIND_COULOMB3D;
     int nc = 0, n = 0;
@@ -1161,4 +1184,16 @@ int cb_write_problem_stream(FILE *f, const cb_problem *prob, cb_error *err)
     if (fflush(f) != 0 || ferror(f))
         return cb_fail(err, CB_ERR_IO, "write failed: %s", strerror(errno));
     return CB_OK;
+}
+
+int cb_read_siconos_text(const char *path, const char *text, size_t len,
+                         const cb_read_settings *s, cb_problem **out, cb_error *err)
+{
+    return read_siconos(path, text, len, NULL, s, out, err);
+}
+
+int cb_read_siconos_consume(const char *path, char *text, size_t len, const cb_read_settings *s,
+                            cb_problem **out, cb_error *err)
+{
+    return read_siconos(path, text, len, text, s, out, err);
 }
