@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""conebench bench_multibody_global — two global phases for the random multibody class
+(BENCHMARKS.md, "A fixed point on the shift and a local repair for the random multibody class
+(issue 29, lane R2, session 43)"). Measured, not adopted: no solver code uses them.
+
+shift   The De Saxce fixed point: with the shift s_a = mu_a |y_aT| frozen, the problem is the
+        convex program  min 1/2 p'Wp + (q + s e_N)'p  over p in K  (W positive semidefinite),
+        whose y = W p + q is unique; a solution is a fixed point s = F(s) = mu |y_T(s)|.
+        Inner solver: FISTA with gradient restart (step 1/lambda_max(W), stopped when the
+        natural residual of the program is <= INNER_TOL (1 + |c|) or after INNER_MAX steps),
+        warm-started; outer: Anderson acceleration of depth ANDERSON (0: plain fixed point).
+        coulomb3d only (the shift of the other kinds has more terms).
+repair  Local repair of a stalled semismooth Newton iterate: nsn (defaults, TL CPU seconds or
+        MI iterations) stops stalled; the SEEDS contacts of largest natural residual
+        |p_a - P_K(p_a - yhat_a)| and their neighbours in W's block graph (breadth first, SZ
+        contacts in all) form a subproblem  (W_SS, q_S + W_SO p_O)  that nsn solves from the
+        current p_S and from 0 (tol 1e-10, 10 s); the better of the two (by the judged error
+        of the whole problem) replaces p_S when that subproblem solve converged; then nsn on
+        the whole problem from there. ROUNDS rounds.
+Every reported error is the judge's (conebench.judge's error_data). The generator's known
+solution FILE.sol is read for the diagnosis only: dy* = |y - y*|/|y*|.
+
+Usage (after make; one CPU-heavy process; CPU seconds are the process's, Python included):
+    PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py shift FILE.dat FILE.sol
+    PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py repair FILE.dat FILE.sol
+env: shift: OUTER (40), ANDERSON (8), INNER_TOL (1e-10), INNER_MAX (20000);
+     repair: TL (20), MI0 / MI (iterations of the first / later nsn runs, 10000), ROUNDS (6),
+     SZ (400), SEEDS (5).
+"""
+import os
+import sys
+import time
+
+import numpy as np
+import scipy.sparse.linalg as sla
+
+import conebench as cb
+
+
+def env(name, default):
+    return type(default)(os.environ.get(name, default))
+
+
+class Case:
+    def __init__(self, path, sol):
+        self.P = cb.Problem.read(path)
+        a = self.P.to_arrays()
+        self.W = a["W"].tocsr()
+        self.q = np.asarray(a["q"]).copy()
+        self.mu = np.asarray(a["mu"]).copy()
+        self.nc, self.d = self.P.nc, self.P.d
+        self.ys = cb.read_solution(sol)[1]
+
+    def dy(self, p):
+        return np.linalg.norm(self.W @ p + self.q - self.ys) / np.linalg.norm(self.ys)
+
+    def judged(self, p):
+        return cb.judge(self.P, p).error_data
+
+    def contact_residual(self, p):
+        """|p_a - P_K(p_a - yhat_a)| for each contact a (yhat: De Saxce's modified velocity)."""
+        nc, d = self.nc, self.d
+        y = (self.W @ p + self.q).reshape(nc, d).copy()
+        y[:, 0] += self.mu * np.linalg.norm(y[:, 1:3], axis=1)
+        z = cb.project(self.P.kind, (p - y.ravel()).reshape(nc, d), self.mu).ravel()
+        return np.linalg.norm((p - z).reshape(nc, d), axis=1)
+
+
+def coulomb_project(v, mu):
+    """P_K(v) for nc Coulomb cones {|t| <= mu n} (vectorised closed form)."""
+    n, t = v[:, 0], v[:, 1:]
+    nt = np.linalg.norm(t, axis=1)
+    out = v.copy()
+    zero, inside = mu * nt <= -n, nt <= mu * n
+    mid = ~(zero | inside)
+    a = (n + mu * nt) / (1 + mu * mu)
+    scale = np.where(nt > 0, mu * a / np.where(nt > 0, nt, 1), 0)
+    out[mid, 0] = a[mid]
+    out[mid, 1:] = t[mid] * scale[mid, None]
+    out[zero] = 0
+    return out
+
+
+def fista(c, p, W, proj, L, tol, iters):
+    """min 1/2 p'Wp + c'p over K by FISTA with gradient restart; returns p and the steps."""
+    z, tk = p.copy(), 1.0
+    for k in range(iters):
+        pn = proj(z - (W @ z + c) / L)
+        if np.dot(pn - p, z - pn) > 0:
+            tk = 1.0
+        tn = (1 + np.sqrt(1 + 4 * tk * tk)) / 2
+        z, p, tk = pn + (tk - 1) / tn * (pn - p), pn, tn
+        if k % 50 == 0 and np.linalg.norm(p - proj(p - (W @ p + c))) < tol * (1 + np.linalg.norm(c)):
+            break
+    return p, k
+
+
+def run_shift(case):
+    if case.P.kind != "coulomb3d":
+        sys.exit("shift: coulomb3d only")
+    nc, W, q, mu = case.nc, case.W, case.q, case.mu
+    L = 1.01 * sla.eigsh(W, k=1, which="LA", return_eigenvectors=False)[0]
+    proj = lambda v: coulomb_project(v.reshape(nc, 3), mu).ravel()
+    shift = lambda y: mu * np.linalg.norm(y.reshape(nc, 3)[:, 1:], axis=1)
+    def cvec(s):
+        c = q.copy()
+        c[0::3] += s
+        return c
+    tol, imax, m = env("INNER_TOL", 1e-10), env("INNER_MAX", 20000), env("ANDERSON", 8)
+    p, _ = fista(cvec(shift(case.ys)), np.zeros(3 * nc), W, proj, L, 1e-12, imax)
+    print("check: the program at s* = mu |y*_T|: dy* %.2e, judged %.2e" % (case.dy(p), case.judged(p)))
+    s, p, S, G = shift(q), np.zeros(3 * nc), [], []
+    for it in range(env("OUTER", 40)):
+        p, k = fista(cvec(s), p, W, proj, L, tol, imax)
+        Fs = shift(W @ p + q)
+        g = Fs - s
+        print("outer %3d  inner %5d  |F(s)-s|/|s| %.2e  judged %.3e  dy* %.3f  |p| %.1f  cpu %.1f"
+              % (it, k, np.linalg.norm(g) / max(np.linalg.norm(s), 1e-300), case.judged(p),
+                 case.dy(p), np.linalg.norm(p), time.process_time()), flush=True)
+        S, G = (S + [Fs])[-m:], (G + [g])[-m:]
+        if m > 0 and len(G) > 1:
+            dG = np.array([G[i + 1] - G[i] for i in range(len(G) - 1)]).T
+            dF = np.array([S[i + 1] - S[i] for i in range(len(S) - 1)]).T
+            s = np.maximum(Fs - dF @ np.linalg.lstsq(dG, g, rcond=None)[0], 0)
+        else:
+            s = Fs
+
+
+def neighbourhood(case, seeds, size):
+    """Contacts within reach of seeds in W's block graph, breadth first, at most size."""
+    d, W = case.d, case.W
+    chosen, frontier = set(seeds), list(seeds)
+    while len(chosen) < size and frontier:
+        nxt = []
+        for a in frontier:
+            for col in W.indices[W.indptr[a * d]:W.indptr[a * d + 1]]:
+                b = col // d
+                if b not in chosen and len(chosen) < size:
+                    chosen.add(b)
+                    nxt.append(b)
+        frontier = nxt
+    return np.array(sorted(chosen))
+
+
+def repair_round(case, p):
+    d, W, q = case.d, case.W, case.q
+    r = case.contact_residual(p)
+    S = neighbourhood(case, list(np.argsort(-r)[:env("SEEDS", 5)]), env("SZ", 400))
+    O = np.setdiff1d(np.arange(case.nc), S)
+    iS = (S[:, None] * d + np.arange(d)).ravel()
+    iO = (O[:, None] * d + np.arange(d)).ravel()
+    sub = cb.Problem.from_arrays(W[iS][:, iS].toarray(), q[iS] + W[iS][:, iO] @ p[iO],
+                                 case.mu[S], kind=case.P.kind)
+    best = None
+    for start in ("warm", "zero"):
+        sol, info = cb.solve(sub, "nsn", tol=1e-10, time_limit=10,
+                             warm_start=p[iS] if start == "warm" else None)
+        pt = p.copy()
+        pt[iS] = sol.p
+        e = case.judged(pt)
+        print("   subproblem %d contacts from %s: %s, %d its, %.2e; whole problem %.2e"
+              % (len(S), start, info.status, info.iterations, info.error_data, e), flush=True)
+        if info.solved and (best is None or e < best[0]):
+            best = (e, pt)
+    print("   top residuals %s, contacts above 1e-3 of the top: %d"
+          % (" ".join("%.2e" % x for x in np.sort(r)[::-1][:3]), (r > 1e-3 * r.max()).sum()))
+    return best[1] if best else p
+
+
+def run_repair(case):
+    tl = env("TL", 20.0)
+    sol, info = cb.solve(case.P, "nsn", tol=1e-8, time_limit=tl, max_iter=env("MI0", 10000))
+    p = sol.p.copy()
+    print("nsn: %s, %d its, judged %.3e, dy* %.3f, cpu %.1f"
+          % (info.status, info.iterations, info.error_data, case.dy(p), time.process_time()))
+    for rnd in range(env("ROUNDS", 6)):
+        p = repair_round(case, p)
+        sol, info = cb.solve(case.P, "nsn", tol=1e-8, time_limit=tl, warm_start=p,
+                             max_iter=env("MI", 10000))
+        p = sol.p.copy()
+        print("round %d: nsn %s, %d its, judged %.3e, dy* %.3f, cpu %.1f"
+              % (rnd, info.status, info.iterations, info.error_data, case.dy(p),
+                 time.process_time()), flush=True)
+        if info.solved:
+            break
+
+
+def main(argv):
+    if len(argv) != 4 or argv[1] not in ("shift", "repair"):
+        sys.exit(__doc__)
+    case = Case(argv[2], argv[3])
+    (run_shift if argv[1] == "shift" else run_repair)(case)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
