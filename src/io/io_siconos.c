@@ -57,9 +57,10 @@ typedef struct {
 /* In the bulk loops of a matrix body: give the parsed text's pages back (lexer.rel). */
 static void lx_release(lexer *lx)
 {
-    if (!lx->rel)
+    size_t read = lx->rel ? (size_t)(lx->p - lx->rel) : 0;
+    if (read < lx->tok_len)
         return;
-    size_t at = (size_t)(lx->p - lx->rel);
+    size_t at = read - lx->tok_len; /* where the last token begins */
     if (at > lx->rel_done + LX_RELEASE_STEP + LX_RELEASE_KEEP)
         cb_buffer_release(lx->rel, &lx->rel_done, at - LX_RELEASE_KEEP);
 }
