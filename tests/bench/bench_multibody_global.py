@@ -17,15 +17,19 @@ repair  Local repair of a stalled semismooth Newton iterate: nsn (defaults, TL C
         current p_S and from 0 (tol 1e-10, 10 s); the better of the two (by the judged error
         of the whole problem) replaces p_S when that subproblem solve converged; then nsn on
         the whole problem from there. ROUNDS rounds.
+reset   As repair, but each of the K contacts of largest residual in turn with its own
+        neighbourhood of SZ contacts (SZ 1: the contact alone), each solved from the current p
+        (nsn, tol 1e-12, 2 s) and taken when that solve converged.
 Every reported error is the judge's (conebench.judge's error_data). The generator's known
 solution FILE.sol is read for the diagnosis only: dy* = |y - y*|/|y*|.
 
 Usage (after make; one CPU-heavy process; CPU seconds are the process's, Python included):
     PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py shift FILE.dat FILE.sol
     PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py repair FILE.dat FILE.sol
+    PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py reset FILE.dat FILE.sol
 env: shift: OUTER (40), ANDERSON (8), INNER_TOL (1e-10), INNER_MAX (20000);
      repair: TL (20), MI0 / MI (iterations of the first / later nsn runs, 10000), ROUNDS (6),
-     SZ (400), SEEDS (5).
+     SZ (400), SEEDS (5); reset: TL, ROUNDS, K (5), SZ (40).
 """
 import os
 import sys
@@ -143,14 +147,9 @@ def neighbourhood(case, seeds, size):
 
 
 def repair_round(case, p):
-    d, W, q = case.d, case.W, case.q
     r = case.contact_residual(p)
     S = neighbourhood(case, list(np.argsort(-r)[:env("SEEDS", 5)]), env("SZ", 400))
-    O = np.setdiff1d(np.arange(case.nc), S)
-    iS = (S[:, None] * d + np.arange(d)).ravel()
-    iO = (O[:, None] * d + np.arange(d)).ravel()
-    sub = cb.Problem.from_arrays(W[iS][:, iS].toarray(), q[iS] + W[iS][:, iO] @ p[iO],
-                                 case.mu[S], kind=case.P.kind)
+    sub, iS = subproblem(case, S, p)
     best = None
     for start in ("warm", "zero"):
         sol, info = cb.solve(sub, "nsn", tol=1e-10, time_limit=10,
@@ -167,14 +166,36 @@ def repair_round(case, p):
     return best[1] if best else p
 
 
-def run_repair(case):
+def subproblem(case, S, p):
+    """The problem of the contacts S with the others fixed at p, and S's unknowns' indices."""
+    d, W = case.d, case.W
+    O = np.setdiff1d(np.arange(case.nc), S)
+    iS = (S[:, None] * d + np.arange(d)).ravel()
+    iO = (O[:, None] * d + np.arange(d)).ravel()
+    return cb.Problem.from_arrays(W[iS][:, iS].toarray(), case.q[iS] + W[iS][:, iO] @ p[iO],
+                                  case.mu[S], kind=case.P.kind), iS
+
+
+def reset_round(case, p):
+    r = case.contact_residual(p)
+    for a in np.argsort(-r)[:env("K", 5)]:
+        sub, iS = subproblem(case, neighbourhood(case, [a], env("SZ", 40)), p)
+        sol, info = cb.solve(sub, "nsn", tol=1e-12, time_limit=2, warm_start=p[iS])
+        if info.solved:
+            p = p.copy()
+            p[iS] = sol.p
+    print("   after the resets: judged %.2e" % case.judged(p))
+    return p
+
+
+def run_repair(case, one_round=repair_round):
     tl = env("TL", 20.0)
     sol, info = cb.solve(case.P, "nsn", tol=1e-8, time_limit=tl, max_iter=env("MI0", 10000))
     p = sol.p.copy()
     print("nsn: %s, %d its, judged %.3e, dy* %.3f, cpu %.1f"
           % (info.status, info.iterations, info.error_data, case.dy(p), time.process_time()))
     for rnd in range(env("ROUNDS", 6)):
-        p = repair_round(case, p)
+        p = one_round(case, p)
         sol, info = cb.solve(case.P, "nsn", tol=1e-8, time_limit=tl, warm_start=p,
                              max_iter=env("MI", 10000))
         p = sol.p.copy()
@@ -186,10 +207,13 @@ def run_repair(case):
 
 
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("shift", "repair"):
+    if len(argv) != 4 or argv[1] not in ("shift", "repair", "reset"):
         sys.exit(__doc__)
     case = Case(argv[2], argv[3])
-    (run_shift if argv[1] == "shift" else run_repair)(case)
+    if argv[1] == "shift":
+        run_shift(case)
+    else:
+        run_repair(case, repair_round if argv[1] == "repair" else reset_round)
 
 
 if __name__ == "__main__":
