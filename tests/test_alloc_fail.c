@@ -21,6 +21,10 @@
 #include <suitesparse/SuiteSparse_config.h>
 
 #include "conebench/generate.h"
+#include "conebench/io.h"
+#include "io_internal.h"
+#include <fclib.h>
+#include <unistd.h>
 #include "base.h"
 
 void *__real_malloc(size_t size);
@@ -376,6 +380,66 @@ static void test_apgd_half(void **state)
     cb_problem_free(prob);
 }
 
+/* Read the FCLIB file at path in this process (cb_read_fclib) with the fail_at-th allocation
+ * failing; returns its code, the allocation count and the blocks left allocated. */
+static int read_failing(const char *path, long fail_at, long *count, long *leaked)
+{
+    cb_problem *p = NULL;
+    cb_error err;
+    arm(fail_at);
+    int rc = cb_read_fclib(path, NULL, &p, &err);
+    cb_problem_free(p);
+    hook.armed = 0;
+    *count = hook.count;
+    *leaked = nlive;
+    return rc;
+}
+
+/* The FCLIB reader's conversions into BSR (io_fclib.c): a compressed-column W whose block
+ * pattern is not symmetric (compressed_to_bsr, then transpose_copy) and sorted triplets (as
+ * cb_write_fclib writes them), each allocation failing in turn: CB_ERR_NOMEM, nothing left
+ * allocated (libfclib's and HDF5's own allocations are not counted: shared libraries). */
+static void test_fclib_read(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cb_alloc_fclibXXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    /* W 4×4 by columns, coulomb2d: blocks (0, 0), (1, 0), (1, 1); block (0, 1) not stored */
+    int p[5] = {0, 2, 4, 5, 6}, idx[6] = {0, 2, 1, 3, 2, 3};
+    double x[6] = {4, 0.5, 5, 0.25, 6, 7}, q[4] = {-1, 0.5, 0.2, 0.1}, mu[2] = {0.3, 0.4};
+    struct fclib_matrix W = {6, 4, 4, p, idx, x, -1, NULL};
+    struct fclib_local L = {&W, NULL, NULL, mu, q, NULL, 2, NULL};
+    cb_problem *gen = NULL;
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/w%d.hdf5", dir, k);
+        if (k == 0) {
+            assert_int_equal(fclib_write_local(&L, path), 1);
+        } else {
+            cb_random_settings rs;
+            cb_random_settings_default(&rs);
+            rs.kind = CB_KIND_ROLLING3D, rs.nc = 6, rs.seed = 3, rs.storage = CB_STORAGE_BSR;
+            assert_int_equal(cb_generate_random(&rs, &gen, NULL, NULL, NULL), CB_OK);
+            assert_int_equal(cb_write_problem_as(path, gen, CB_FORMAT_FCLIB, NULL), CB_OK);
+        }
+        long count = 0, leaked = 0, c;
+        assert_int_equal(read_failing(path, 0, &count, &leaked), CB_OK);
+        assert_int_equal(leaked, 0);
+        for (long f = 1; f <= count; f++) {
+            int rc = read_failing(path, f, &c, &leaked);
+            if (rc != CB_ERR_NOMEM || leaked != 0)
+                print_error("%s: allocation %ld of %ld failed: rc %d, %ld leaked\n", path, f,
+                            count, rc, leaked);
+            assert_int_equal(rc, CB_ERR_NOMEM);
+            assert_int_equal(leaked, 0);
+        }
+        print_message("FCLIB read (%s): %ld allocations, each failed in turn\n",
+                      k ? "sorted triplets" : "compressed columns", count);
+        remove(path);
+    }
+    cb_problem_free(gen);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_coulomb3d_global),
         cmocka_unit_test(test_workspace),
         cmocka_unit_test(test_apgd_half),
+        cmocka_unit_test(test_fclib_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

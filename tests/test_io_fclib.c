@@ -614,6 +614,87 @@ static void test_small_local_layouts(void **state)
     assert_no_open_hdf5_ids();
 }
 
+/* W of the large local files: values differ from their mirrors (W_ij ≠ W_ji), blocks (0, 1),
+ * (1, 0) and the diagonal block (2, 2) are zero (not stored); the block pattern is symmetric. */
+static double large_W(int i, int j)
+{
+    if ((i / 3 < 2 && j / 3 < 2 && i / 3 != j / 3) || (i / 3 == 2 && j / 3 == 2))
+        return 0.0;
+    return (double)(i + 1) + (double)(j + 1) / 7919.0;
+}
+
+/* Write W (n = 1 200, nc = 400, d = 3) in layout nz: −2 rows, −1 columns, 0 triplets by rows,
+ * 1 triplets by columns (entry (0, 0) stored twice, 1 + 0.5, in every layout). */
+static void write_large_local(const char *path, int nz, int n)
+{
+    size_t cap = (size_t)n * n + 1;
+    int *p = malloc(cap * sizeof(int)), *idx = malloc(cap * sizeof(int)), cnt = 0;
+    double *x = malloc(cap * sizeof(double)), *q = calloc((size_t)n, sizeof(double));
+    double *mu = calloc((size_t)n / 3, sizeof(double));
+    assert_true(p && idx && x && q && mu);
+    int by_col = nz == -1 || nz == 1;
+    remove(path);
+    for (int o = 0; o < n; o++) {
+        if (nz < 0)
+            p[o] = cnt;
+        for (int in = 0; in < n; in++) {
+            int r = by_col ? in : o, c = by_col ? o : in;
+            double v = large_W(r, c);
+            for (int twice = r == 0 && c == 0 ? 2 : 1; v != 0.0 && twice > 0; twice--) {
+                if (nz >= 0)
+                    p[cnt] = c, idx[cnt] = r;
+                else
+                    idx[cnt] = by_col ? r : c;
+                x[cnt++] = r == 0 && c == 0 ? (twice == 2 ? 1.0 : 0.5) : v;
+            }
+        }
+    }
+    if (nz < 0)
+        p[n] = cnt;
+    for (int a = 0; a < n / 3; a++)
+        mu[a] = 0.5;
+    struct fclib_matrix W = {cnt, n, n, p, idx, x, nz >= 0 ? cnt : nz, NULL};
+    struct fclib_local L = {&W, NULL, NULL, mu, q, NULL, 3, NULL};
+    assert_int_equal(fclib_write_local(&L, path), 1);
+    free(p), free(idx), free(x), free(q), free(mu);
+}
+
+/* Every layout of a 1 200×1 200 W (11.5 MB of values: libfclib's arrays are given back while the
+ * BSR fills, io_fclib.c compressed_to_bsr) reads back entry for entry: CSR and triplets by rows
+ * as they come, CSC through the in-place transpose (a symmetric block pattern), triplets by
+ * columns through the general path; the zero diagonal block is stored, the zero blocks (0, 1)
+ * and (1, 0) are not. The child's path (cb_read_problem, the answer given back as it is
+ * unpacked) gives the same bits. */
+static void test_large_local_layouts(void **state)
+{
+    (void)state;
+    const int n = 1200, layouts[4] = {-2, -1, 0, 1};
+    for (int k = 0; k < 4; k++) {
+        const char *path = tmp_path("large_local.hdf5");
+        write_large_local(path, layouts[k], n);
+        cb_problem *p = NULL, *c = NULL, *dense = NULL;
+        cb_error e;
+        if (read_fclib(path, &p, &e) != CB_OK)
+            fail_msg("%s", e.text);
+        assert_int_equal(p->storage, CB_STORAGE_BSR);
+        assert_int_equal(p->bsr.nnzb, (n / 3) * (n / 3) - 2);
+        assert_int_equal(cb_problem_to_dense(p, &dense, &e), CB_OK);
+        size_t diff = 0;
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                diff += dense->W[i + (size_t)j * n] != (i == 0 && j == 0 ? 1.5 : large_W(i, j));
+        assert_int_equal(diff, 0);
+        assert_int_equal(cb_read_problem(path, NULL, &c, &e), CB_OK);
+        assert_int_equal(c->bsr.nnzb, p->bsr.nnzb);
+        assert_memory_equal(c->bsr.col, p->bsr.col, (size_t)p->bsr.nnzb * sizeof(int));
+        assert_memory_equal(c->bsr.val, p->bsr.val, (size_t)p->bsr.nnzb * 9 * sizeof(double));
+        cb_problem_free(dense);
+        cb_problem_free(c);
+        cb_problem_free(p);
+    }
+    assert_no_open_hdf5_ids();
+}
+
 /* A forced kind must have the file's d (and its rolling block, if any). */
 static void test_force_kind(void **state)
 {
@@ -1028,6 +1109,7 @@ int main(void)
         cmocka_unit_test(test_error_printing_restored),
         cmocka_unit_test(test_truncated_and_corrupted),
         cmocka_unit_test(test_small_local_layouts),
+        cmocka_unit_test(test_large_local_layouts),
         cmocka_unit_test(test_force_kind),
         cmocka_unit_test(test_local_bad_values),
         cmocka_unit_test(test_local_mutations),

@@ -98,7 +98,7 @@ static int read_all(int fd, const char *path, size_t max_bytes, size_t hint, cha
 #define GZIP_MAGIC1 0x8b
 #define GZIP_WBITS (15 + 16)
 
-static int is_gzip(const char *data, size_t len)
+int cb_is_gzip(const char *data, size_t len)
 {
     return len >= 2 && (unsigned char)data[0] == GZIP_MAGIC0 &&
            (unsigned char)data[1] == GZIP_MAGIC1;
@@ -170,7 +170,7 @@ int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, c
         rc = read_all(fd, path, max_bytes, size, data, len, err);
     if (fd >= 0)
         close(fd);
-    if (rc == CB_OK && is_gzip(*data, *len)) { /* written by cb_outbuf_commit to a .gz path */
+    if (rc == CB_OK && cb_is_gzip(*data, *len)) { /* written by cb_outbuf_commit to a .gz path */
         char *gz = *data;
         rc = gunzip(path, gz, *len, max_bytes, data, len, err);
         free(gz);

@@ -27,6 +27,9 @@
  * stream is CB_ERR_INPUT "FILE:0: corrupt or truncated gzip data: ...". */
 int cb_read_file(const char *path, size_t max_bytes, char **data, size_t *len, cb_error *err);
 
+/* 1 when data begins with gzip's magic bytes (cb_read_file inflates such files). */
+int cb_is_gzip(const char *data, size_t len);
+
 /* Give the whole memory pages of buf[*done, upto) back to the system (Linux madvise
  * MADV_DONTNEED): afterwards those bytes read as zeros. For a large buffer of cb_read_file that
  * is read front to back once (a problem's text), so that its consumed part stops counting in the

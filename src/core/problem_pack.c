@@ -10,6 +10,7 @@
 #include "conebench/problem.h"
 #include "base.h"
 #include "problem_pack.h"
+#include "fileio.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -203,8 +204,24 @@ static int unpack_global(const char *buf, size_t avail, cb_problem *p, size_t *u
     return CB_OK;
 }
 
-int cb_problem_unpack(const char *buf, size_t len, cb_problem **out, size_t *used,
-                      cb_error *err)
+#define PACK_RELEASE_STEP ((size_t)8 << 20) /* consume: give the bytes back every this many */
+
+/* dst ← src (bytes); with rel (the buffer src lies in), in steps of PACK_RELEASE_STEP, each
+ * step's source pages given back once copied (cb_buffer_release). */
+static void copy_part(void *dst, const char *src, size_t bytes, char *rel, size_t *rel_done)
+{
+    size_t step = rel ? PACK_RELEASE_STEP : bytes;
+    for (size_t at = 0; at < bytes; at += step) {
+        size_t k = bytes - at < step ? bytes - at : step;
+        memcpy((char *)dst + at, src + at, k);
+        if (rel)
+            cb_buffer_release(rel, rel_done, (size_t)(src + at + k - rel));
+    }
+}
+
+/* cb_problem_unpack; rel: buf itself when its pages may be given back as they are copied. */
+static int unpack(const char *buf, size_t len, char *rel, cb_problem **out, size_t *used,
+                  cb_error *err)
 {
     pack_header h;
     pack_part part[PACK_PARTS];
@@ -219,9 +236,10 @@ int cb_problem_unpack(const char *buf, size_t len, cb_problem **out, size_t *use
         return rc;
     pack_parts(*out, h.nnzb, h.nbody, part, used);
     const char *at = buf + sizeof h;
+    size_t rel_done = 0;
     for (int i = 0; i < PACK_PARTS; i++) {
         if (part[i].bytes)
-            memcpy(part[i].ptr, at, part[i].bytes);
+            copy_part(part[i].ptr, at, part[i].bytes, rel, &rel_done);
         at += part[i].bytes;
     }
     *used += sizeof h;
@@ -236,4 +254,16 @@ int cb_problem_unpack(const char *buf, size_t len, cb_problem **out, size_t *use
         *out = NULL;
     }
     return rc;
+}
+
+int cb_problem_unpack(const char *buf, size_t len, cb_problem **out, size_t *used,
+                      cb_error *err)
+{
+    return unpack(buf, len, NULL, out, used, err);
+}
+
+int cb_problem_unpack_consume(char *buf, size_t len, cb_problem **out, size_t *used,
+                              cb_error *err)
+{
+    return unpack(buf, len, buf, out, used, err);
 }

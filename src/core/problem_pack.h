@@ -14,5 +14,10 @@ int cb_problem_pack(FILE *f, const cb_problem *prob, cb_error *err);
  * a packed problem. */
 int cb_problem_unpack(const char *buf, size_t len, cb_problem **out, size_t *used,
                       cb_error *err);
+/* The same from a buffer the caller gives up: the pages of buf already copied are given back
+ * (cb_buffer_release) as the values are copied, so the bytes and the problem are not resident
+ * in full together. The caller may only free buf afterwards. */
+int cb_problem_unpack_consume(char *buf, size_t len, cb_problem **out, size_t *used,
+                              cb_error *err);
 
 #endif

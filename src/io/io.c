@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 
 /* Largest problem or solution file read into memory. */
 #define CB_MAX_FILE_BYTES ((size_t)1 << 31)
@@ -35,6 +38,27 @@ static int is_hdf5(const char *data, size_t len)
     return 0;
 }
 
+/* 1 when path is a regular file of at most CB_MAX_FILE_BYTES holding plain HDF5 (not gzip; the
+ * signature where is_hdf5 looks), checked with pread: the parent does not load an HDF5 file,
+ * which the reader's child opens itself. 0 for anything else (cb_read_file decides then). */
+static int plain_hdf5_file(const char *path)
+{
+    struct stat st;
+    char head[sizeof hdf5_signature];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), yes = 0;
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)sizeof head &&
+        (unsigned long long)st.st_size <= CB_MAX_FILE_BYTES &&
+        pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head && !cb_is_gzip(head, sizeof head))
+        for (size_t off = 0, len = (size_t)st.st_size; !yes && off + sizeof head <= len;
+             off = off ? 2 * off : 512)
+            yes = pread(fd, head, sizeof head, (off_t)off) == (ssize_t)sizeof head &&
+                  memcmp(head, hdf5_signature, sizeof head) == 0;
+    close(fd);
+    return yes;
+}
+
 /* "dir/name.ext" → "name". */
 static int set_name_from_path(cb_problem *p, const char *path)
 {
@@ -51,20 +75,17 @@ static int set_name_from_path(cb_problem *p, const char *path)
     return rc;
 }
 
-int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **out, cb_error *err)
+/* A file plain_hdf5_file does not take (text, gzip-compressed files, what cb_read_file refuses):
+ * loaded and hashed as loaded, exactly the bytes parsed. */
+static int read_loaded(const char *path, const cb_read_settings *s, cb_problem **out,
+                       char hex[65], cb_error *err)
 {
-    cb_read_settings def;
-    char *data = NULL, hex[65];
+    char *data = NULL;
     size_t len = 0;
-    *out = NULL;
-    if (!s) {
-        cb_read_settings_default(&def);
-        s = &def;
-    }
     int rc = cb_read_file(path, CB_MAX_FILE_BYTES, &data, &len, err);
     if (rc != CB_OK)
         return rc;
-    cb_sha256_buffer(data, len, hex); /* exactly the bytes parsed */
+    cb_sha256_buffer(data, len, hex);
     if (is_hdf5(data, len)) {
         free(data);
         data = NULL;
@@ -72,12 +93,32 @@ int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **ou
     } else {
         rc = cb_read_siconos_consume(path, data, len, s, out, err); /* hashed above */
     }
+    free(data);
+    return rc;
+}
+
+int cb_read_problem(const char *path, const cb_read_settings *s, cb_problem **out, cb_error *err)
+{
+    cb_read_settings def;
+    char hex[65];
+    int rc;
+    *out = NULL;
+    if (!s) {
+        cb_read_settings_default(&def);
+        s = &def;
+    }
+    if (plain_hdf5_file(path)) { /* hashed from the file; read by the child */
+        rc = cb_sha256_file(path, hex, err);
+        if (rc == CB_OK)
+            rc = cb_read_fclib_isolated(path, s, out, err);
+    } else {
+        rc = read_loaded(path, s, out, hex, err);
+    }
     if (rc == CB_OK && (set_name_from_path(*out, path) != CB_OK ||
                         cb_problem_set_provenance(*out, path, NULL, NULL, 0) != CB_OK))
         rc = cb_fail(err, CB_ERR_NOMEM, "out of memory");
     if (rc == CB_OK)
         memcpy((*out)->prov.sha256, hex, sizeof hex);
-    free(data);
     if (rc != CB_OK) {
         cb_problem_free(*out);
         *out = NULL;

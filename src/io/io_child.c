@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "child.h"
 #include "problem_pack.h"
@@ -30,19 +31,23 @@ typedef struct {
     const cb_read_settings *s;
 } read_job;
 
-/* The child's work: read the file, write the answer, free everything (it ends with _exit). */
+/* The child's work: read the file, write the answer straight into the pipe (no copy of the
+ * problem in memory: the parent reads as it comes), free everything (it ends with _exit). A
+ * failed write leaves an incomplete answer, which the parent refuses. */
 static int read_in_child(void *arg, int fd)
 {
     const read_job *j = arg;
     cb_problem *p = NULL;
     cb_error e = {{0}};
     answer_header h;
-    char *buf = NULL;
-    size_t len = 0;
-    int rc = cb_read_fclib(j->path, j->s, &p, &e);
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
+    int rc = cb_read_fclib(j->path, j->s, &p, &e), out = dup(fd);
+    FILE *f = out >= 0 ? fdopen(out, "w") : NULL;
+    if (!f) {
+        if (out >= 0)
+            close(out);
+        cb_problem_free(p);
         return 1;
+    }
     memset(&h, 0, sizeof h);
     memcpy(h.magic, answer_magic, sizeof h.magic);
     h.code = rc;
@@ -50,8 +55,7 @@ static int read_in_child(void *arg, int fd)
     int bad = fwrite(&h, sizeof h, 1, f) != 1 || (h.errlen && fwrite(e.text, h.errlen, 1, f) != 1);
     if (!bad && rc == CB_OK)
         bad = cb_problem_pack(f, p, &e) != CB_OK;
-    bad = fclose(f) != 0 || bad || cb_write_all(fd, buf, len) != 0;
-    free(buf);
+    bad = fclose(f) != 0 || bad;
     cb_problem_free(p);
     return bad ? 1 : 0;
 }
@@ -62,14 +66,14 @@ static int library_failed(const char *path, cb_error *err)
 }
 
 /* Parent: what the child wrote, checked: the reader's error, or the problem. */
-static int decode_answer(const char *path, const cb_child_result *r, cb_problem **out,
+static int decode_answer(const char *path, cb_child_result *r, cb_problem **out,
                          cb_error *err)
 {
     answer_header h;
     if (r->len < sizeof h)
         return library_failed(path, err);
     memcpy(&h, r->data, sizeof h);
-    const char *body = r->data + sizeof h;
+    char *body = r->data + sizeof h;
     size_t rest = r->len - sizeof h, used = 0;
     if (memcmp(h.magic, answer_magic, sizeof h.magic) != 0)
         return library_failed(path, err);
@@ -82,7 +86,8 @@ static int decode_answer(const char *path, const cb_child_result *r, cb_problem 
         return cb_fail(err, h.code, "%.*s", (int)h.errlen, body);
     }
     cb_error scratch;
-    int rc = h.errlen == 0 ? cb_problem_unpack(body, rest, out, &used, &scratch) : CB_ERR_INPUT;
+    int rc = h.errlen == 0 ? cb_problem_unpack_consume(body, rest, out, &used, &scratch)
+                           : CB_ERR_INPUT; /* r's bytes are not read again */
     if (rc == CB_OK && used == rest)
         return CB_OK;
     cb_problem_free(*out);

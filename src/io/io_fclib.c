@@ -28,6 +28,7 @@
  */
 #include "io_internal.h"
 #include "base.h"
+#include "fileio.h"
 
 #include <fclib.h>
 #include <errno.h>
@@ -830,6 +831,231 @@ static int triplets_to_bsr(const fc_ctx *c, const cb_triplets *t, cb_kind kind, 
     return rc;
 }
 
+/* ------------------------------------------------ compressed W straight into BSR, streaming */
+
+/* A compressed W (CSR: nz = −2, CSC: nz = −1) read outer index by outer index is M = W (CSR) or
+ * M = Wᵀ (CSC) row by row: M's block row b holds the entries of outer indices b·d … b·d + d − 1.
+ * Triplets sorted by block row (as cb_write_fclib writes them) are M = W row by row too. Built
+ * that way, M fills in order while libfclib's arrays are read in order, so their pages are given
+ * back behind the reader (cb_buffer_release) and the two are not resident in full together; a
+ * CSC W is then transposed in place. Duplicates are summed in entry order, as triplets_to_bsr
+ * sums them: the same bits. */
+#define FC_RELEASE_STEP ((size_t)8 << 20) /* give the read arrays back every this many bytes */
+
+typedef struct {
+    fc_matrix *A;
+    size_t done_x, done_i, done_p; /* bytes of A->x, A->i (and a triplet A->p) given back */
+} fc_stream;
+
+/* 1 when triplets (nz ≥ 0) come by block row: i[k] / d never decreases. */
+static int triplets_by_block_row(const fc_matrix *A, int nnz, int d)
+{
+    for (int k = 1; k < nnz; k++)
+        if (A->i[k] / d < A->i[k - 1] / d)
+            return 0;
+    return A->nz >= 0;
+}
+
+/* Entries [lo, hi) of M's block row b: compressed, p[b·d], p[(b+1)·d]; triplets, the run of
+ * block row b found from lo (the run before it ended there). */
+static void row_range(const fc_matrix *A, int d, int b, int lo, int *hi)
+{
+    if (A->nz < 0) {
+        *hi = A->p[(b + 1) * d];
+        return;
+    }
+    int k = lo;
+    while (k < A->nz && A->i[k] / d == b)
+        k++;
+    *hi = k;
+}
+
+/* M's column of entry k: the inner index (compressed) or the triplet's column. */
+static int entry_col(const fc_matrix *A, int k)
+{
+    return A->nz < 0 ? A->i[k] : A->p[k];
+}
+
+/* Number of distinct d×d blocks of M, counting every diagonal block. */
+static long long count_outer_blocks(const fc_matrix *A, int d, int nc, int *mark)
+{
+    long long nnzb = 0;
+    for (int b = 0; b < nc; b++)
+        mark[b] = -1;
+    for (int b = 0, lo = 0, hi; b < nc; b++, lo = hi) {
+        row_range(A, d, b, lo, &hi);
+        mark[b] = b;
+        nnzb++;
+        for (int k = lo; k < hi; k++)
+            if (mark[entry_col(A, k) / d] != b) {
+                mark[entry_col(A, k) / d] = b;
+                nnzb++;
+            }
+    }
+    return nnzb;
+}
+
+/* Give back the pages of A's arrays below entry k (every FC_RELEASE_STEP bytes). */
+static void stream_release(fc_stream *st, int k)
+{
+    size_t bx = (size_t)k * sizeof(double), bi = (size_t)k * sizeof(int);
+    if (bx >= st->done_x + FC_RELEASE_STEP) {
+        cb_buffer_release((char *)st->A->x, &st->done_x, bx);
+        cb_buffer_release((char *)st->A->i, &st->done_i, bi);
+        if (st->A->nz >= 0)
+            cb_buffer_release((char *)st->A->p, &st->done_p, bi);
+    }
+}
+
+/* Block row b of M (entries [lo, hi)) into P's BSR from position pos (sorted block columns, the
+ * diagonal always present); returns the next position. M(r, j) = x_k, r the outer index of k
+ * (compressed) or its row (triplets). */
+static int fill_outer_row(cb_problem *P, const fc_matrix *A, int b, int lo, int hi, int pos,
+                          int *mark, int *slot)
+{
+    int d = P->d, k0 = pos, o = b * d;
+    cb_bsr *B = &P->bsr;
+    B->row_ptr[b] = pos;
+    mark[b] = b;
+    B->col[pos++] = b;
+    for (int k = lo; k < hi; k++)
+        if (mark[entry_col(A, k) / d] != b) {
+            mark[entry_col(A, k) / d] = b;
+            B->col[pos++] = entry_col(A, k) / d;
+        }
+    qsort(B->col + k0, (size_t)(pos - k0), sizeof(int), cmp_int);
+    for (int k = k0; k < pos; k++)
+        slot[B->col[k]] = k;
+    for (int k = lo; k < hi; k++) {
+        while (A->nz < 0 && k >= A->p[o + 1])
+            o++;
+        int r = A->nz < 0 ? o : A->i[k], j = entry_col(A, k);
+        B->val[(size_t)slot[j / d] * d * d + (size_t)(r % d) + (size_t)(j % d) * d] += A->x[k];
+    }
+    return pos;
+}
+
+/* Index of block (a, b) in B (columns sorted), or −1. */
+static int find_block(const cb_bsr *B, int a, int b)
+{
+    int lo = B->row_ptr[a], hi = B->row_ptr[a + 1] - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (B->col[mid] == b)
+            return mid;
+        if (B->col[mid] < b)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* B ← Bᵀ in place (each block (a, b) swapped with its mirror (b, a), both transposed) when B's
+ * block pattern is symmetric; 0 (B unchanged) when it is not. */
+static int transpose_in_place(cb_bsr *B, int nc, int d)
+{
+    for (int a = 0; a < nc; a++)
+        for (int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++)
+            if (find_block(B, B->col[k], a) < 0)
+                return 0;
+    size_t dd = (size_t)d * d;
+    for (int a = 0; a < nc; a++)
+        for (int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++) {
+            int b = B->col[k];
+            if (b < a)
+                continue;
+            double *u = B->val + (size_t)k * dd, *v = B->val + (size_t)find_block(B, b, a) * dd;
+            for (int c = 0; c < d; c++)
+                for (int r = b == a ? c + 1 : 0; r < d; r++) { /* u ↔ vᵀ (a diagonal block: uᵀ) */
+                    double t = u[r + (size_t)c * d];
+                    u[r + (size_t)c * d] = v[c + (size_t)r * d];
+                    v[c + (size_t)r * d] = t;
+                }
+        }
+    return 1;
+}
+
+/* *P ← its transpose in a new problem (a block pattern that is not symmetric). */
+static int transpose_copy(const fc_ctx *c, cb_problem **P)
+{
+    const cb_bsr *M = &(*P)->bsr;
+    int nc = (*P)->nc, d = (*P)->d;
+    cb_problem *T = NULL;
+    cb_error e;
+    cb_error_clear(&e);
+    int rc = cb_problem_alloc((*P)->kind, nc, CB_STORAGE_BSR, M->nnzb, &T, &e);
+    if (rc != CB_OK)
+        return fc_relay(c, rc, &e);
+    cb_bsr *B = &T->bsr;
+    for (int k = 0; k < M->nnzb; k++) /* row counts of Mᵀ, shifted by one */
+        B->row_ptr[M->col[k] + 1]++;
+    for (int a = 0; a < nc; a++)
+        B->row_ptr[a + 1] += B->row_ptr[a];
+    int *next = cb_malloc_array((size_t)nc, sizeof(int));
+    if (!next) {
+        cb_problem_free(T);
+        return fc_nomem(c, "W");
+    }
+    memcpy(next, B->row_ptr, (size_t)nc * sizeof(int));
+    for (int a = 0; a < nc; a++) /* rows of M in order: Mᵀ's columns come sorted */
+        for (int k = M->row_ptr[a]; k < M->row_ptr[a + 1]; k++) {
+            int t = next[M->col[k]]++;
+            B->col[t] = a;
+            for (int r = 0; r < d; r++)
+                for (int q = 0; q < d; q++)
+                    B->val[(size_t)t * d * d + r + (size_t)q * d] =
+                        M->val[(size_t)k * d * d + q + (size_t)r * d];
+        }
+    free(next);
+    cb_problem_free(*P);
+    *P = T;
+    return CB_OK;
+}
+
+/* A compressed W or triplets by block row (checked) → a new BSR problem, A's arrays given back
+ * as they are read (A is libfclib's and is not read again). */
+static int compressed_to_bsr(const fc_ctx *c, fc_matrix *A, cb_kind kind, int nc,
+                             cb_problem **out)
+{
+    int d = cb_kind_dim(kind), rc = CB_OK;
+    int *mark = cb_malloc_array((size_t)nc, sizeof(int));
+    int *slot = cb_malloc_array((size_t)nc, sizeof(int));
+    *out = NULL;
+    if (!mark || !slot) {
+        rc = fc_nomem(c, "W");
+    } else {
+        long long nnzb = count_outer_blocks(A, d, nc, mark);
+        cb_error e;
+        cb_error_clear(&e);
+        if (nnzb > INT_MAX)
+            rc = fc_fail(c, "W: %lld blocks, too many for BSR storage", nnzb);
+        else if ((rc = cb_problem_alloc(kind, nc, CB_STORAGE_BSR, (int)nnzb, out, &e)) != CB_OK)
+            rc = fc_relay(c, rc, &e);
+    }
+    if (rc == CB_OK) {
+        fc_stream st = {A, 0, 0, 0};
+        int pos = 0;
+        for (int b = 0; b < nc; b++)
+            mark[b] = -1;
+        for (int b = 0, lo = 0, hi; b < nc; b++, lo = hi) {
+            row_range(A, d, b, lo, &hi);
+            pos = fill_outer_row(*out, A, b, lo, hi, pos, mark, slot);
+            stream_release(&st, hi);
+        }
+        (*out)->bsr.row_ptr[nc] = pos;
+        if (A->nz == -1 && !transpose_in_place(&(*out)->bsr, nc, d))
+            rc = transpose_copy(c, out);
+    }
+    if (rc != CB_OK) {
+        cb_problem_free(*out);
+        *out = NULL;
+    }
+    free(mark);
+    free(slot);
+    return rc;
+}
+
 /* The file's kind, or the caller's forced kind when it has the file's d and every block of the file. */
 static int choose_kind(const fc_ctx *c, const cb_read_settings *s, cb_kind file_kind, cb_kind *kind)
 {
@@ -865,7 +1091,7 @@ static int is_full_csc(const fc_matrix *W)
 
 /* W (n = nc·d, square) → a new problem: dense storage for a full compressed-column W (its values
  * are W column-major), BSR otherwise; q, μ left zero. */
-static int local_matrix(const fc_ctx *c, const fc_matrix *W, cb_kind kind, int nc, cb_problem **out)
+static int local_matrix(const fc_ctx *c, fc_matrix *W, cb_kind kind, int nc, cb_problem **out)
 {
     cb_triplets t = {0};
     cb_error e;
@@ -879,6 +1105,12 @@ static int local_matrix(const fc_ctx *c, const fc_matrix *W, cb_kind kind, int n
         if (rc == CB_OK)
             memcpy((*out)->W, W->x, nn * sizeof(double));
         return rc;
+    }
+    int nnz = 0;
+    rc = matrix_nnz(c, "/fclib_local/W", W, &nnz);
+    if (rc == CB_OK && (W->nz < 0 || triplets_by_block_row(W, nnz, cb_kind_dim(kind)))) {
+        rc = check_entries(c, "/fclib_local/W", W, nnz, NULL); /* then streamed into BSR */
+        return rc == CB_OK ? compressed_to_bsr(c, W, kind, nc, out) : rc;
     }
     int *owned = NULL;
     rc = matrix_view(c, "/fclib_local/W", W, &t, &owned);
