@@ -28,6 +28,7 @@
  */
 #include "io_internal.h"
 #include "base.h"
+#include "bsr_half.h"
 #include "fileio.h"
 
 #include <fclib.h>
@@ -801,6 +802,17 @@ static void fill_bsr(cb_problem *P, const cb_triplets *t, const int *order, cons
     B->row_ptr[P->nc] = pos;
 }
 
+/* A new BSR problem of nnzb blocks (q, μ zero), or the reason it cannot be made. */
+static int alloc_bsr(const fc_ctx *c, cb_kind kind, int nc, long long nnzb, cb_problem **out)
+{
+    cb_error e;
+    cb_error_clear(&e);
+    if (nnzb > INT_MAX)
+        return fc_fail(c, "W: %lld blocks, too many for BSR storage", nnzb);
+    int rc = cb_problem_alloc(kind, nc, CB_STORAGE_BSR, (int)nnzb, out, &e);
+    return rc == CB_OK ? CB_OK : fc_relay(c, rc, &e);
+}
+
 /* n×n triplets (n = nc·d) → a new BSR problem (duplicates summed); q, μ are left zero. */
 static int triplets_to_bsr(const fc_ctx *c, const cb_triplets *t, cb_kind kind, int nc,
                            cb_problem **out)
@@ -814,14 +826,8 @@ static int triplets_to_bsr(const fc_ctx *c, const cb_triplets *t, cb_kind kind, 
         rc = fc_nomem(c, "W");
     } else {
         bucket_rows(t, d, nc, order, start, mark);
-        long long nnzb = count_blocks(t, d, nc, order, start, mark);
-        cb_error e;
-        cb_error_clear(&e);
-        if (nnzb > INT_MAX)
-            rc = fc_fail(c, "W: %lld blocks, too many for BSR storage", nnzb);
-        else if ((rc = cb_problem_alloc(kind, nc, CB_STORAGE_BSR, (int)nnzb, out, &e)) != CB_OK)
-            rc = fc_relay(c, rc, &e);
-        else
+        rc = alloc_bsr(c, kind, nc, count_blocks(t, d, nc, order, start, mark), out);
+        if (rc == CB_OK)
             fill_bsr(*out, t, order, start, mark, slot);
     }
     free(order);
@@ -935,29 +941,13 @@ static int fill_outer_row(cb_problem *P, const fc_matrix *A, int b, int lo, int 
     return pos;
 }
 
-/* Index of block (a, b) in B (columns sorted), or −1. */
-static int find_block(const cb_bsr *B, int a, int b)
-{
-    int lo = B->row_ptr[a], hi = B->row_ptr[a + 1] - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (B->col[mid] == b)
-            return mid;
-        if (B->col[mid] < b)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
-
 /* B ← Bᵀ in place (each block (a, b) swapped with its mirror (b, a), both transposed) when B's
  * block pattern is symmetric; 0 (B unchanged) when it is not. */
 static int transpose_in_place(cb_bsr *B, int nc, int d)
 {
     for (int a = 0; a < nc; a++)
         for (int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++)
-            if (find_block(B, B->col[k], a) < 0)
+            if (cb_bsr_find(B, B->col[k], a) < 0)
                 return 0;
     size_t dd = (size_t)d * d;
     for (int a = 0; a < nc; a++)
@@ -965,7 +955,8 @@ static int transpose_in_place(cb_bsr *B, int nc, int d)
             int b = B->col[k];
             if (b < a)
                 continue;
-            double *u = B->val + (size_t)k * dd, *v = B->val + (size_t)find_block(B, b, a) * dd;
+            double *u = B->val + (size_t)k * dd;
+            double *v = B->val + (size_t)cb_bsr_find(B, b, a) * dd;
             for (int c = 0; c < d; c++)
                 for (int r = b == a ? c + 1 : 0; r < d; r++) { /* u ↔ vᵀ (a diagonal block: uᵀ) */
                     double t = u[r + (size_t)c * d];
@@ -1025,13 +1016,7 @@ static int compressed_to_bsr(const fc_ctx *c, fc_matrix *A, cb_kind kind, int nc
     if (!mark || !slot) {
         rc = fc_nomem(c, "W");
     } else {
-        long long nnzb = count_outer_blocks(A, d, nc, mark);
-        cb_error e;
-        cb_error_clear(&e);
-        if (nnzb > INT_MAX)
-            rc = fc_fail(c, "W: %lld blocks, too many for BSR storage", nnzb);
-        else if ((rc = cb_problem_alloc(kind, nc, CB_STORAGE_BSR, (int)nnzb, out, &e)) != CB_OK)
-            rc = fc_relay(c, rc, &e);
+        rc = alloc_bsr(c, kind, nc, count_outer_blocks(A, d, nc, mark), out);
     }
     if (rc == CB_OK) {
         fc_stream st = {A, 0, 0, 0};
