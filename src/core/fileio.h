@@ -35,6 +35,9 @@ int cb_is_gzip(const char *data, size_t len);
  * is read front to back once (a problem's text), so that its consumed part stops counting in the
  * resident set. *done (a byte offset, 0 at first) moves to the last page boundary released. */
 void cb_buffer_release(char *buf, size_t *done, size_t upto);
+/* How much a reader lets pile up behind it between two cb_buffer_release calls (fewer calls,
+ * and no more than this much resident beyond what it keeps). */
+#define CB_RELEASE_STEP ((size_t)8 << 20)
 
 /* Text inputs hold no NUL byte: CB_ERR_INPUT "FILE:LINE: NUL byte (at byte K): not a text
  * file" for the first one, else CB_OK. */

@@ -204,13 +204,11 @@ static int unpack_global(const char *buf, size_t avail, cb_problem *p, size_t *u
     return CB_OK;
 }
 
-#define PACK_RELEASE_STEP ((size_t)8 << 20) /* consume: give the bytes back every this many */
-
-/* dst ← src (bytes); with rel (the buffer src lies in), in steps of PACK_RELEASE_STEP, each
+/* dst ← src (bytes); with rel (the buffer src lies in), in steps of CB_RELEASE_STEP, each
  * step's source pages given back once copied (cb_buffer_release). */
 static void copy_part(void *dst, const char *src, size_t bytes, char *rel, size_t *rel_done)
 {
-    size_t step = rel ? PACK_RELEASE_STEP : bytes;
+    size_t step = rel ? CB_RELEASE_STEP : bytes;
     for (size_t at = 0; at < bytes; at += step) {
         size_t k = bytes - at < step ? bytes - at : step;
         memcpy((char *)dst + at, src + at, k);

@@ -846,7 +846,6 @@ static int triplets_to_bsr(const fc_ctx *c, const cb_triplets *t, cb_kind kind, 
  * back behind the reader (cb_buffer_release) and the two are not resident in full together; a
  * CSC W is then transposed in place. Duplicates are summed in entry order, as triplets_to_bsr
  * sums them: the same bits. */
-#define FC_RELEASE_STEP ((size_t)8 << 20) /* give the read arrays back every this many bytes */
 
 typedef struct {
     fc_matrix *A;
@@ -901,11 +900,11 @@ static long long count_outer_blocks(const fc_matrix *A, int d, int nc, int *mark
     return nnzb;
 }
 
-/* Give back the pages of A's arrays below entry k (every FC_RELEASE_STEP bytes). */
+/* Give back the pages of A's arrays below entry k (every CB_RELEASE_STEP bytes). */
 static void stream_release(fc_stream *st, int k)
 {
     size_t bx = (size_t)k * sizeof(double), bi = (size_t)k * sizeof(int);
-    if (bx >= st->done_x + FC_RELEASE_STEP) {
+    if (bx >= st->done_x + CB_RELEASE_STEP) {
         cb_buffer_release((char *)st->A->x, &st->done_x, bx);
         cb_buffer_release((char *)st->A->i, &st->done_i, bi);
         if (st->A->nz >= 0)

@@ -49,9 +49,8 @@ typedef struct {
     size_t rel_done;          /* bytes of rel released so far (cb_buffer_release) */
 } lexer;
 
-/* Release parsed text once LX_RELEASE_STEP bytes lie behind the lexer, keeping the last
+/* Release parsed text once CB_RELEASE_STEP bytes lie behind the lexer, keeping the last
  * LX_RELEASE_KEEP (the tokens a message or a re-read may still look at). */
-#define LX_RELEASE_STEP ((size_t)8 << 20)
 #define LX_RELEASE_KEEP ((size_t)1 << 20)
 
 /* In the bulk loops of a matrix body: give the parsed text's pages back (lexer.rel). */
@@ -61,7 +60,7 @@ static void lx_release(lexer *lx)
     if (read < lx->tok_len)
         return;
     size_t at = read - lx->tok_len; /* where the last token begins */
-    if (at > lx->rel_done + LX_RELEASE_STEP + LX_RELEASE_KEEP)
+    if (at > lx->rel_done + CB_RELEASE_STEP + LX_RELEASE_KEEP)
         cb_buffer_release(lx->rel, &lx->rel_done, at - LX_RELEASE_KEEP);
 }
 
