@@ -7,7 +7,8 @@
  * read by libfclib's own readers (fclib_read_local / _global / _solution) and their sizes and
  * values checked against the problem: local Coulomb, local rolling3d / rollspin3d (conebench's
  * extension, read by libfclib as a local problem of spacedim 5 / 6; the extension datasets are
- * read here with HDF5) and global Coulomb. The global rolling group has the groups, datasets and
+ * read here with HDF5) and global Coulomb; a W of several write chunks has the layout and
+ * values of libfclib's own writer. The global rolling group has the groups, datasets and
  * types of Siconos's own file (rolling/Chute-ndof-768-nc-4-3.hdf5). A spacedim-5 local group
  * without the extension, or with a wrong one, is an input error. What FCLIB cannot hold is
  * refused, nothing written. */
@@ -627,6 +628,86 @@ static void test_siconos_rolling_layout(void **state)
     assert_int_equal(tmp_entries(), 0);
 }
 
+/* P (local Coulomb, BSR) written by libfclib's own fclib_write_local, W as the triplets of its
+ * blocks laid out by hand here (block row by block row, each block column-major): the file
+ * conebench wrote through libfclib before it streamed W. */
+static void libfclib_writes(const cb_problem *P, const char *path)
+{
+    int d = P->d, n = (int)cb_problem_n(P), nnz = P->bsr.nnzb * d * d, k = 0;
+    int *row = malloc((size_t)nnz * sizeof(int)), *col = malloc((size_t)nnz * sizeof(int));
+    double *x = malloc((size_t)nnz * sizeof(double));
+    assert_true(row && col && x);
+    for (int a = 0; a < P->nc; a++)
+        for (int b = P->bsr.row_ptr[a]; b < P->bsr.row_ptr[a + 1]; b++)
+            for (int c = 0; c < d; c++)
+                for (int r = 0; r < d; r++, k++) {
+                    row[k] = a * d + r;
+                    col[k] = P->bsr.col[b] * d + c;
+                    x[k] = W_entry(P, row[k], col[k]);
+                }
+    struct fclib_matrix W = {nnz, n, n, col, row, x, nnz, NULL};
+    struct fclib_info info = {P->name, "written by libfclib", NULL};
+    struct fclib_local L = {&W, NULL, NULL, P->mu, P->q, NULL, d, &info};
+    assert_int_equal(fclib_write_local(&L, path), 1);
+    free(row);
+    free(col);
+    free(x);
+}
+
+/* W's triplets go to the file 65 536 at a time (FW_CHUNK of io_fclib_write.c) straight from
+ * its blocks: on a W of several such chunks and a partial one, a local Coulomb file has the
+ * layout of libfclib's own (groups, datasets, types, ranks) and the same W, q, mu as libfclib
+ * reads them; a rolling3d one holds every entry of W; both read back as the problem. */
+static void test_streamed_W(void **state)
+{
+    (void)state;
+    const long long chunk = 65536;
+    const cb_kind kinds[2] = {CB_KIND_COULOMB3D, CB_KIND_ROLLING3D};
+    for (int t = 0; t < 2; t++) {
+        double *p = NULL, *y = NULL;
+        cb_error e = {{0}};
+        cb_problem *P = random_problem(kinds[t], 4000, CB_STORAGE_BSR, &p, &y);
+        long long nnz = (long long)P->bsr.nnzb * P->d * P->d;
+        assert_true(nnz > 2 * chunk && nnz % chunk != 0);
+        const char *ours = tmp_path("streamed.hdf5"), *theirs = tmp_path("libfclib.hdf5");
+        write_ok(cb_write_fclib(ours, P, &e), &e);
+        struct fclib_local *L = fclib_read_local(ours);
+        assert_non_null(L);
+        check_fclib_W(L->W, P);
+        if (kinds[t] == CB_KIND_COULOMB3D) {
+            static layout lo, lt;
+            libfclib_writes(P, theirs);
+            group_layout(ours, "/fclib_local", &lo);
+            group_layout(theirs, "/fclib_local", &lt);
+            assert_string_equal(lo.text, lt.text);
+            struct fclib_local *R = fclib_read_local(theirs);
+            assert_non_null(R);
+            size_t m = (size_t)nnz;
+            same_bytes(L->W->i, R->W->i, m * sizeof(int), "W rows against libfclib's file");
+            same_bytes(L->W->p, R->W->p, m * sizeof(int), "W columns against libfclib's file");
+            same_bytes(L->W->x, R->W->x, m * sizeof(double), "W values against libfclib's file");
+            same_bytes(L->q, R->q, cb_problem_n(P) * sizeof(double), "q against libfclib's file");
+            same_bytes(L->mu, R->mu, (size_t)P->nc * sizeof(double), "mu against libfclib's file");
+            fclib_delete_local(R);
+            free(R);
+            unlink(theirs);
+        }
+        fclib_delete_local(L);
+        free(L);
+        cb_problem *back = read_ok(ours);
+        same_problem(P, back);
+        print_message("  %s nc = %d: W's %lld entries streamed (%lld chunks and %lld), read back "
+                      "identical%s\n", cb_kind_name(P->kind), P->nc, nnz, nnz / chunk, nnz % chunk,
+                      t == 0 ? "; layout, W, q, mu as libfclib's own fclib_write_local" : "");
+        unlink(ours);
+        cb_problem_free(back);
+        cb_problem_free(P);
+        free(p);
+        free(y);
+    }
+    assert_int_equal(tmp_entries(), 0);
+}
+
 /* What FCLIB cannot hold: refused with the reason, nothing written, an old file kept. */
 static void test_refusals(void **state)
 {
@@ -687,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_global_rolling),
         cmocka_unit_test(test_local_extension_errors),
         cmocka_unit_test(test_siconos_rolling_layout),
+        cmocka_unit_test(test_streamed_W),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_data_round_trip),
     };

@@ -1,6 +1,9 @@
-/* conebench — FCLIB HDF5 writers (conebench/io.h). fclib_local (Coulomb) and fclib_global go
- * through Debian's libfclib 3.1 (fclib_write_local, fclib_write_global, fclib_write_solution);
- * two groups are written with the HDF5 C API because libfclib's writers refuse them:
+/* conebench — FCLIB HDF5 writers (conebench/io.h). fclib_local (Coulomb, dense W), fclib_global
+ * and the solution go through Debian's libfclib 3.1 (fclib_write_local, fclib_write_global,
+ * fclib_write_solution); three groups are written with the HDF5 C API:
+ *  - fclib_local with a BSR W, in fclib_write_local's layout (below), because W's triplets are
+ *    written FW_CHUNK entries at a time from its blocks (libfclib needs all of them in memory:
+ *    16 bytes an entry beside W's 8, so a conversion held 3× the bytes of W);
  *  - fclib_global_rolling (libfclib 3.1 can neither write nor read it), in the layout Siconos
  *    writes (rolling/Chute-ndof-768-nc-4-3.hdf5): spacedim, matrix groups M and H (nzmax, m, n,
  *    nz, p, i, x), vectors/{f, w, mu, mu_r}, info/{title, description, math_info};
@@ -15,7 +18,7 @@
  *  - the global form's M and H as their own triplets, in order (nz = nnz, i = rows, p = columns);
  *  - a dense W as compressed columns holding all n² entries (nz = −1), read back as dense;
  *  - a BSR W (factored W: its assembled BSR) as the triplets of every entry of its stored
- *    blocks, block row by block row, each block column-major.
+ *    blocks, block row by block row, each block column-major, streamed from the blocks.
  * What FCLIB cannot hold is refused (CB_ERR_INPUT, nothing written): local rolling2d (above),
  * global problems with spinning friction (rollspin3d), solutions of global problems (FCLIB stores
  * the velocities v with them, conebench's solvers give p and y).
@@ -41,6 +44,9 @@
 #include "fileio.h"
 #include "fclib_check.h"
 
+/* Entries of a BSR W written to the file at a time (16 bytes each in the buffers). */
+#define FW_CHUNK 65536
+
 typedef enum { FW_LOCAL = 0, FW_GLOBAL = 1, FW_ROLLING = 2, FW_LOCAL_EXT = 3 } fw_group;
 
 /* What the child writes: one problem group (matrices A = W or M, B = H) and an optional solution.
@@ -57,6 +63,8 @@ typedef struct {
     int *own_p, *own_i;
     double *own_x;
     cb_problem *own_bsr;        /* assembled copy of a factored W */
+    const cb_bsr *bsr;          /* A's entries come from these blocks (A.p, A.i, A.x NULL) */
+    int bsr_d;                  /* their size */
     const char *tmp;            /* the temporary file (cb_outfile's) */
 } fw_job;
 
@@ -129,28 +137,18 @@ static int dense_view(const char *path, const cb_problem *P, fw_job *j, cb_error
     return CB_OK;
 }
 
-/* BSR W as triplets of every entry of its stored blocks (row a·d + r, column col·d + c). */
+/* BSR W as the triplets of every entry of its stored blocks (row a·d + r, column col·d + c),
+ * made in the child as they are written (put_bsr_entries): only the sizes here. */
 static int bsr_view(const char *path, const cb_problem *P, fw_job *j, cb_error *err)
 {
-    const cb_bsr *B = &P->bsr;
-    long long d = P->d, dd = d * d, nnz = (long long)B->nnzb * dd, k = 0;
+    long long nnz = (long long)P->bsr.nnzb * P->d * P->d;
     if (nnz > INT_MAX)
         return cb_fail(err, CB_ERR_INPUT, "%s: W has %lld stored entries, more than FCLIB's int "
                        "sizes hold", path, nnz);
-    j->own_p = cb_malloc_array((size_t)nnz, sizeof(int));
-    j->own_i = cb_malloc_array((size_t)nnz, sizeof(int));
-    j->own_x = cb_malloc_array((size_t)nnz, sizeof(double));
-    if (!j->own_p || !j->own_i || !j->own_x)
-        return cb_fail(err, CB_ERR_NOMEM, "%s: W: out of memory", path);
-    for (int a = 0; a < P->nc; a++)
-        for (int b = B->row_ptr[a]; b < B->row_ptr[a + 1]; b++)
-            for (long long e = 0; e < dd; e++, k++) { /* e = r + c·d inside the block */
-                j->own_i[k] = (int)(a * d + e % d);
-                j->own_p[k] = (int)(B->col[b] * d + e / d);
-                j->own_x[k] = B->val[(size_t)b * (size_t)dd + (size_t)e];
-            }
     int n = (int)cb_problem_n(P);
-    j->A = (struct fclib_matrix){(int)nnz, n, n, j->own_p, j->own_i, j->own_x, (int)nnz, NULL};
+    j->A = (struct fclib_matrix){(int)nnz, n, n, NULL, NULL, NULL, (int)nnz, NULL};
+    j->bsr = &P->bsr;
+    j->bsr_d = P->d;
     return CB_OK;
 }
 
@@ -246,17 +244,96 @@ static int put_string(hid_t loc, const char *name, const char *text)
     return ok;
 }
 
-/* Matrix group loc/name (triplets or compressed columns), as libfclib's writer lays one out. */
-static int put_matrix(hid_t loc, const char *name, const struct fclib_matrix *A)
+/* Triplets of a BSR W on their way to the datasets p (columns), i (rows), x: FW_CHUNK at a time. */
+typedef struct {
+    hid_t ds[3];
+    int *col, *row;
+    double *val;
+    hsize_t off, cnt;
+} fw_stream;
+
+/* The cnt buffered triplets into entries off .. off + cnt − 1 of the three datasets. */
+static int flush_chunk(fw_stream *st)
+{
+    const hid_t type[3] = {H5T_NATIVE_INT, H5T_NATIVE_INT, H5T_NATIVE_DOUBLE};
+    const void *buf[3] = {st->col, st->row, st->val};
+    hid_t mem = H5Screate_simple(1, &st->cnt, NULL);
+    int ok = mem >= 0;
+    for (int k = 0; k < 3 && ok; k++) {
+        hid_t fs = H5Dget_space(st->ds[k]);
+        ok = fs >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, &st->off, NULL, &st->cnt, NULL) >= 0 &&
+             H5Dwrite(st->ds[k], type[k], mem, fs, H5P_DEFAULT, buf[k]) >= 0;
+        if (fs >= 0)
+            H5Sclose(fs);
+    }
+    if (mem >= 0)
+        H5Sclose(mem);
+    st->off += st->cnt;
+    st->cnt = 0;
+    return ok;
+}
+
+/* Every entry of B's blocks, block row by block row, each block column-major (e = r + c·d):
+ * row a·d + r, column col·d + c. */
+static int stream_blocks(fw_stream *st, const cb_bsr *B, int nc, int d)
+{
+    long long dd = (long long)d * d;
+    int ok = 1;
+    for (int a = 0; a < nc && ok; a++)
+        for (int b = B->row_ptr[a]; b < B->row_ptr[a + 1] && ok; b++)
+            for (long long e = 0; e < dd && ok; e++) {
+                st->row[st->cnt] = (int)(a * d + e % d);
+                st->col[st->cnt] = (int)(B->col[b] * d + e / d);
+                st->val[st->cnt] = B->val[(size_t)b * (size_t)dd + (size_t)e];
+                if (++st->cnt == FW_CHUNK)
+                    ok = flush_chunk(st);
+            }
+    return ok && (st->cnt == 0 || flush_chunk(st));
+}
+
+/* Datasets p, i, x of nnz entries each, filled from the blocks of j->bsr. */
+static int put_bsr_entries(hid_t g, const fw_job *j, hsize_t nnz)
+{
+    static const char *const name[3] = {"p", "i", "x"};
+    fw_stream st = {{H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID}, NULL, NULL, NULL, 0, 0};
+    hid_t sp = H5Screate_simple(1, &nnz, NULL);
+    int ok = sp >= 0;
+    for (int k = 0; k < 3 && ok; k++) {
+        st.ds[k] = H5Dcreate2(g, name[k], k < 2 ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, sp,
+                              H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        ok = st.ds[k] >= 0;
+    }
+    st.col = malloc(FW_CHUNK * sizeof *st.col);
+    st.row = malloc(FW_CHUNK * sizeof *st.row);
+    st.val = malloc(FW_CHUNK * sizeof *st.val);
+    ok = ok && st.col && st.row && st.val && stream_blocks(&st, j->bsr, j->A.m / j->bsr_d, j->bsr_d);
+    for (int k = 0; k < 3; k++)
+        if (st.ds[k] >= 0)
+            ok = H5Dclose(st.ds[k]) >= 0 && ok;
+    if (sp >= 0)
+        H5Sclose(sp);
+    free(st.col);
+    free(st.row);
+    free(st.val);
+    return ok;
+}
+
+/* Matrix group loc/name (triplets or compressed columns), as libfclib's writer lays one out;
+ * the triplets of j's BSR W when A is j's W and j has one. */
+static int put_matrix(hid_t loc, const char *name, const struct fclib_matrix *A, const fw_job *j)
 {
     hsize_t np = (hsize_t)(A->nz >= 0 ? A->nz : A->n + 1);
     hsize_t ni = (hsize_t)(A->nz >= 0 ? A->nz : A->nzmax);
+    int streamed = j && j->bsr && A == &j->A;
     hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0)
         return 0;
     int ok = put(g, "nzmax", H5T_NATIVE_INT, 1, &A->nzmax) && put(g, "m", H5T_NATIVE_INT, 1, &A->m) &&
-             put(g, "n", H5T_NATIVE_INT, 1, &A->n) && put(g, "nz", H5T_NATIVE_INT, 1, &A->nz) &&
-             put(g, "p", H5T_NATIVE_INT, np, A->p) && put(g, "i", H5T_NATIVE_INT, ni, A->i) &&
+             put(g, "n", H5T_NATIVE_INT, 1, &A->n) && put(g, "nz", H5T_NATIVE_INT, 1, &A->nz);
+    if (ok && streamed)
+        ok = put_bsr_entries(g, j, ni);
+    else if (ok)
+        ok = put(g, "p", H5T_NATIVE_INT, np, A->p) && put(g, "i", H5T_NATIVE_INT, ni, A->i) &&
              put(g, "x", H5T_NATIVE_DOUBLE, (hsize_t)A->nzmax, A->x);
     return H5Gclose(g) >= 0 && ok;
 }
@@ -298,19 +375,20 @@ static int put_rolling(hid_t g, const fw_job *j)
     hsize_t m = (hsize_t)j->B.n, nc = m / (hsize_t)j->spacedim;
     const fw_vec v[4] = {{"f", (hsize_t)j->A.m, j->v1}, {"w", m, j->w}, {"mu", nc, j->mu},
                          {"mu_r", nc, j->mu_r}};
-    return put(g, "spacedim", H5T_NATIVE_INT, 1, &j->spacedim) && put_matrix(g, "M", &j->A) &&
-           put_matrix(g, "H", &j->B) && put_vectors(g, v, 4) && put_info(g, j);
+    return put(g, "spacedim", H5T_NATIVE_INT, 1, &j->spacedim) && put_matrix(g, "M", &j->A, NULL) &&
+           put_matrix(g, "H", &j->B, NULL) && put_vectors(g, v, 4) && put_info(g, j);
 }
 
-/* /fclib_local with conebench's extension: spacedim = d, W, vectors q (n), mu, mu_r[, mu_s]
- * (nc), conebench_kind, info. */
-static int put_local_ext(hid_t g, const fw_job *j)
+/* /fclib_local as fclib_write_local lays it out: spacedim = d, W, vectors q (n) and mu (nc),
+ * info; with conebench's extension (j->kind set) also vectors mu_r[, mu_s] and conebench_kind. */
+static int put_local(hid_t g, const fw_job *j)
 {
     hsize_t n = (hsize_t)j->A.m, nc = n / (hsize_t)j->spacedim;
     const fw_vec v[4] = {{"q", n, j->v1}, {"mu", nc, j->mu}, {"mu_r", nc, j->mu_r},
                          {"mu_s", nc, j->mu_s}};
-    return put(g, "spacedim", H5T_NATIVE_INT, 1, &j->spacedim) && put_matrix(g, "W", &j->A) &&
-           put_vectors(g, v, 4) && put_string(g, CB_FCLIB_KIND_DATASET, j->kind) && put_info(g, j);
+    return put(g, "spacedim", H5T_NATIVE_INT, 1, &j->spacedim) && put_matrix(g, "W", &j->A, j) &&
+           put_vectors(g, v, 4) && (!j->kind || put_string(g, CB_FCLIB_KIND_DATASET, j->kind)) &&
+           put_info(g, j);
 }
 
 /* A new file holding the group `name`, filled by body. */
@@ -326,12 +404,12 @@ static int put_group_file(const fw_job *j, const char *name, int (*body)(hid_t, 
     return H5Fclose(file) >= 0 && ok;
 }
 
-/* The problem group through libfclib (or HDF5 where libfclib refuses it), then the solution. */
+/* The problem group through libfclib (or HDF5: see the file comment), then the solution. */
 static int write_job(fw_job *j)
 {
     struct fclib_info info = {j->title, (char *)fw_description, NULL};
     int ok;
-    if (j->group == FW_LOCAL) {
+    if (j->group == FW_LOCAL && !j->bsr) {
         struct fclib_local L = {&j->A, NULL, NULL, j->mu, j->v1, NULL, j->spacedim, &info};
         ok = fclib_write_local(&L, j->tmp);
     } else if (j->group == FW_GLOBAL) {
@@ -340,7 +418,7 @@ static int write_job(fw_job *j)
     } else if (j->group == FW_ROLLING) {
         ok = put_group_file(j, CB_FCLIB_GROUP_ROLLING, put_rolling);
     } else {
-        ok = put_group_file(j, CB_FCLIB_GROUP_LOCAL, put_local_ext);
+        ok = put_group_file(j, CB_FCLIB_GROUP_LOCAL, put_local);
     }
     if (ok && j->sol_r) {
         struct fclib_solution s = {NULL, j->sol_u, j->sol_r, NULL};
