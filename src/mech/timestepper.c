@@ -17,7 +17,8 @@ struct cb_mj_work {
     size_t cap_c;
     double *vfree, *dv, *v0;     /* 6 per body */
     unsigned char *alive;
-    cb_problem *prob;            /* this step's CCP as assembled */
+    cb_problem *prob;            /* this step's CCP as assembled, until the workspace takes it */
+    const cb_problem *ccp;       /* this step's CCP: prob, or the workspace's once it took it */
     int nbodies;
     cb_solve_server *server;     /* the child that runs a solver that cannot stop itself at the
                                   * time limit (Siconos): one for all steps, made at first use */
@@ -216,7 +217,7 @@ static int mode_slot(int m)
 /* Contact modes from (p, y) with scales ‖p‖∞ and ‖y‖∞ ∨ ‖q‖∞ of the problem. */
 static void classify(const cb_mj_settings *s, cb_mj_work *w, cb_step_record *rec)
 {
-    const cb_problem *pb = w->prob;
+    const cb_problem *pb = w->ccp;
     size_t n = cb_problem_n(pb);
     cb_mode_settings ms;
     cb_mode_settings_default(&ms);
@@ -236,7 +237,8 @@ static void classify(const cb_mj_settings *s, cb_mj_work *w, cb_step_record *rec
 }
 
 /* The solve of this step: in a child when cb_solve_limited needs one, else through the kept
- * workspace (set up again when the pattern changed): the same bits as cb_solve either way. */
+ * workspace, which takes the problem (no copy: at most this step's W and the last one's are
+ * held) and is set up again when the pattern changed: the same bits as cb_solve either way. */
 static int solve_step(const cb_mj_settings *s, cb_mj_work *w, cb_solution *sol, cb_info *info,
                       cb_error *err)
 {
@@ -245,20 +247,33 @@ static int solve_step(const cb_mj_settings *s, cb_mj_work *w, cb_solution *sol, 
     int rc;
     memset(info, 0, sizeof *info);
     info->status = CB_STATUS_BAD_INPUT; /* until a solve fills it */
-    if (w->ws && w->ws_solver == s->solver && !memcmp(&w->ws_settings, &s->solve, sizeof s->solve)) {
-        rc = cb_update_problem(&w->ws, w->prob, NULL, err); /* set up again on a new pattern */
-    } else {
+    if (!w->ws || w->ws_solver != s->solver || memcmp(&w->ws_settings, &s->solve, sizeof s->solve)) {
         cb_cleanup(w->ws);
         w->ws = NULL;
-        rc = cb_setup(&w->ws, s->solver, w->prob, &s->solve, err);
         w->ws_solver = s->solver;
         w->ws_settings = s->solve;
     }
+    rc = cb_workspace_take(&w->ws, s->solver, &w->prob, &s->solve, err);
+    w->ccp = cb_workspace_problem(w->ws);
     if (rc == CB_OK)
         rc = cb_warm_start(w->ws, sol->p, sol->n, err);
     if (rc == CB_OK)
         rc = cb_solve_ws(w->ws, sol, info, err);
     return rc;
+}
+
+/* 1 when this step's contacts are the last step's pairs (bodies and feature) in the same order:
+ * only then can W's block pattern be the last one's and the kept workspace be updated. */
+static int same_contacts(const cb_mj_work *w)
+{
+    if (w->cur.n != w->prev.n)
+        return 0;
+    for (int a = 0; a < w->cur.n; a++) {
+        const cb_contact *c = &w->cur.c[a], *o = &w->prev.c[a];
+        if (c->i != o->i || c->j != o->j || c->feature != o->feature)
+            return 0;
+    }
+    return 1;
 }
 
 /* Assemble and solve this step's CCP; fills p, y, modes and the record. */
@@ -268,11 +283,16 @@ static int solve_ccp(cb_system *sys, const cb_mj_settings *s, cb_mj_work *w, siz
     int d = cb_kind_dim(sys->kind);
     cb_assembly_input in = {sys->kind, sys->bodies, sys->nbodies, w->cur.c, w->cur.n, w->vfree,
                             1, s->storage == CB_STORAGE_FACTORED};
+    if (w->ws && !same_contacts(w)) { /* a new pattern: the last W goes before this one comes */
+        cb_cleanup(w->ws);
+        w->ws = NULL;
+    }
     double t0 = cb_now();
     int rc = cb_assemble(&in, &w->prob, err);
     rec->time_assemble = cb_now() - t0;
     if (rc != CB_OK)
         return rc;
+    w->ccp = w->prob;
     rec->nnzb = w->prob->storage == CB_STORAGE_FACTORED
                     ? cb_problem_blocks_per_matvec(w->prob) / 2
                     : w->prob->bsr.nnzb;
@@ -356,6 +376,7 @@ int cb_mj_step(cb_system *sys, const cb_mj_settings *s, cb_mj_work *w, cb_step_r
     free_velocities(sys, s->h, w);
     cb_problem_free(w->prob);
     w->prob = NULL;
+    w->ccp = NULL;
     rec->nc = w->cur.n;
     if (w->cur.n > 0 && (rc = solve_ccp(sys, s, w, nprev, rec, err)) != CB_OK)
         return rc;
@@ -373,7 +394,7 @@ const cb_contact *cb_mj_contacts(const cb_mj_work *w) { return w->cur.c; }
 const double *cb_mj_reactions(const cb_mj_work *w) { return w->p; }
 const double *cb_mj_velocities(const cb_mj_work *w) { return w->y; }
 const int *cb_mj_modes(const cb_mj_work *w) { return w->modes; }
-const cb_problem *cb_mj_problem(const cb_mj_work *w) { return w->prob; }
+const cb_problem *cb_mj_problem(const cb_mj_work *w) { return w->ccp; }
 
 int cb_mj_find_contact(const cb_mj_work *w, int i, int j)
 {

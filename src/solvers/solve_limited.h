@@ -38,6 +38,16 @@ int cb_solve_limited(const cb_solver *solver, const cb_problem *prob, const cb_s
  * keep a workspace (solver.h: cb_setup) across such solves. */
 int cb_solve_runs_here(const cb_solver *solver, const cb_problem *prob, const cb_settings *s,
                        const cb_solution *sol, const cb_solve_server *server);
+/* For such a caller that assembles a new problem for every solve and needs it no more (the
+ * time-stepper): the workspace takes *prob instead of copying it, so that no more than two
+ * problems are ever held (the kept one and the new one). *ws NULL, or set up with solver and s.
+ * Same pattern as *ws's problem (cb_update_problem): its values are copied into the workspace and
+ * *prob is freed; else *ws is cleaned up first and a new workspace is set up on *prob itself.
+ * *prob is NULL afterwards in every case (cb_workspace_problem(*ws) is the problem now); on
+ * failure *ws is NULL or, after a failed update of the same pattern, as cb_update_problem
+ * leaves it. */
+int cb_workspace_take(cb_workspace **ws, const cb_solver *solver, cb_problem **prob,
+                      const cb_settings *s, cb_error *err);
 int cb_solve_server_new(cb_solve_server **out, cb_error *err);
 void cb_solve_server_free(cb_solve_server *server); /* stops its child; NULL ok */
 

@@ -328,6 +328,43 @@ int cb_update_problem(cb_workspace **ws, const cb_problem *prob, int *setup_agai
     return rc;
 }
 
+/* cb_setup on prob itself, no copy: the workspace owns prob from here (even on failure). */
+static int setup_taking(cb_workspace **ws, const cb_solver *solver, cb_problem *prob,
+                        const cb_settings *s, cb_error *err)
+{
+    int unsupported;
+    int rc = check_inputs(solver, prob, s, &unsupported, err);
+    if (rc == CB_OK)
+        rc = ws_new(ws, solver, prob, s, 0, err);
+    if (rc != CB_OK) {
+        cb_problem_free(prob);
+        return rc;
+    }
+    (*ws)->own = prob;
+    if ((rc = bring_up_to_date(*ws, err)) != CB_OK) {
+        cb_cleanup(*ws);
+        *ws = NULL;
+    }
+    return rc;
+}
+
+int cb_workspace_take(cb_workspace **ws, const cb_solver *solver, cb_problem **prob,
+                      const cb_settings *s, cb_error *err)
+{
+    if (!ws || !prob || !*prob)
+        return cb_fail(err, CB_ERR_INPUT, "take: NULL %s", !ws ? "workspace pointer" : "problem");
+    cb_problem *mine = *prob;
+    *prob = NULL;
+    if (*ws && same_pattern((*ws)->prob, mine)) {
+        int rc = cb_update_problem(ws, mine, NULL, err);
+        cb_problem_free(mine);
+        return rc;
+    }
+    cb_cleanup(*ws); /* before the new work: the old problem and the new one, never three */
+    *ws = NULL;
+    return setup_taking(ws, solver, mine, s, err);
+}
+
 int cb_warm_start(cb_workspace *ws, const double *p, size_t n, cb_error *err)
 {
     if (!ws)
