@@ -293,6 +293,50 @@ static void test_update_problem(void **state)
     each_case(update_problem_case);
 }
 
+/* (2c) cb_workspace_take (solve_limited.h, the time-stepper's): the workspace holds the given
+ * problem itself (no copy: cb_workspace_problem is that pointer), takes a problem of the same
+ * pattern by copying its values into the kept one and freeing it, one of another pattern by a
+ * new setup on it; every solve gives the bits of cb_solve on that problem. */
+static void take_case(const cb_solver *sv, cb_problem *prob, int k)
+{
+    cb_problem *first = NULL, *same = NULL, *other = NULL;
+    cb_error err = {{0}};
+    cb_settings s;
+    settings(&s);
+    assert_int_equal(cb_problem_copy(prob, &first, &err), CB_OK);
+    assert_int_equal(cb_problem_copy(prob, &same, &err), CB_OK);
+    perturb(same->q, cb_problem_n(same), 0.2, 1.0);
+    perturb(same->mu, (size_t)same->nc, 0.3, 2.0);
+    for (size_t i = 0; i < w_count(same); i++)
+        w_values(same)[i] *= 1.03;
+    other = random_problem(prob->kind, prob->nc + 1, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 77);
+    outcome ref[3] = {fresh(sv, first), fresh(sv, same), fresh(sv, other)};
+    cb_problem *next[3] = {first, same, other};
+    const cb_problem *held[3] = {first, first, other}; /* the problem the workspace holds after */
+    if (prob->global || prob->storage == CB_STORAGE_FACTORED)
+        held[1] = same; /* no update of those: set up again on it */
+    cb_workspace *ws = NULL;
+    for (int t = 0; t < 3; t++) {
+        assert_int_equal(cb_workspace_take(&ws, sv, &next[t], &s, &err), CB_OK);
+        assert_null(next[t]);
+        assert_ptr_equal(cb_workspace_problem(ws), held[t]);
+        outcome got = from_ws(ws);
+        char what[128];
+        snprintf(what, sizeof what, "%s on problem %d, take %d", sv->name, k, t);
+        assert_same(&ref[t], &got, what);
+        outcome_free(&ref[t]), outcome_free(&got);
+    }
+    cb_problem *none = NULL;
+    assert_int_equal(cb_workspace_take(&ws, sv, &none, &s, &err), CB_ERR_INPUT);
+    cb_cleanup(ws);
+}
+
+static void test_take(void **state)
+{
+    (void)state;
+    each_case(take_case);
+}
+
 /* A refused call: CB_ERR_INPUT with a message naming `field`. */
 static void refused(int rc, const cb_error *err, const char *field)
 {
@@ -576,6 +620,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_setup_solve_same_bits), cmocka_unit_test(test_updates_same_bits),
         cmocka_unit_test(test_update_problem),
+        cmocka_unit_test(test_take),
         cmocka_unit_test(test_bad_inputs),            cmocka_unit_test(test_refused_storages),
         cmocka_unit_test(test_analysis_kept),         cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_budget_per_solve),     cmocka_unit_test(test_no_update_hook),
