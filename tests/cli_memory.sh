@@ -6,7 +6,7 @@
 # one-contact solve), reading the file included (the reader gives back the text it has parsed);
 # and at least W (the count is real). Measured: nsgs 1.51, apgd 1.86 (W's upper half for its
 # product, 0.5 W); 1.98 both before the reader gave its text back. From FCLIB HDF5 (the same
-# step converted): nsgs at most 2 W. convert to FCLIB at most 1.75 W, generate (one step, three
+# step converted): nsgs at most 1.75 W. convert to FCLIB at most 1.75 W, generate (one step, three
 # steps) at most 2 W. Skipped, saying so, under a sanitizer or a RUNNER such as
 # valgrind (they change what memory is).
 # Usage: cli_memory.sh "RUNNER" BIN
@@ -35,16 +35,17 @@ for s in nsgs:175 apgd:200; do
   check "$s: peak - base ≤ $bound% of W" '[ $(( (peak - base) * 100 )) -le $(( w * bound )) ]'
 done
 
-# The same step from FCLIB HDF5: read in a child (libfclib), the problem sent back to the program;
-# the peak is the larger of the two. At most 2 W above the base (measured 1.53; 4.37 before the
-# reader stopped holding the file, libfclib's W and its sorting together).
+# The same step from FCLIB HDF5: read in a child (W streamed from the file a chunk at a time, as
+# conebench writes it by block row), the problem sent back to the program; the peak is the larger
+# of the two. At most 1.75 W above the base, as from text (measured 1.53; 4.37 before the reader
+# stopped holding the file, libfclib's W and its sorting together).
 run "$bin" convert "$tmp/pile/sphere-pile-step1.dat" "$tmp/pile.hdf5"
 run "$bin" solve "$tmp/pile.hdf5" --solver nsgs --max-iter 20 --json
 w=$(key w_bytes)
 peak=$(key peak_rss)
 echo "cli memory: nsgs from FCLIB: W $w bytes, peak $peak, base $base: $(( (peak - base) * 100 / w ))% of W above base"
-check "nsgs from FCLIB: peak - base ≤ 200% of W" '[ "$rc" = 0 ] && [ "$w" -gt 10000000 ] &&
-  [ $(( (peak - base) * 100 )) -le $(( w * 200 )) ]'
+check "nsgs from FCLIB: peak - base ≤ 175% of W" '[ "$rc" = 0 ] && [ "$w" -gt 10000000 ] &&
+  [ $(( (peak - base) * 100 )) -le $(( w * 175 )) ]'
 
 # convert to FCLIB HDF5 and generate, whose peaks no JSON reports: the peak of the process tree
 # (getrusage of the children, from Debian's python3) against the same of the one-contact solve.

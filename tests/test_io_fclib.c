@@ -884,6 +884,69 @@ static void test_local_bad_values(void **state)
     assert_no_open_hdf5_ids();
 }
 
+/* Triplets W (6×6, d = 3) of four entries, by block row (rows 0, 1, 4, 5) or not (rows 4, 5,
+ * 0, 1), entry k damaged by `what` (0 none, 1 row 7, 2 column −1, 3 value NaN). */
+static void write_triplets(const char *path, int by_row, int k, int what)
+{
+    int rows[4] = {0, 1, 4, 5}, cols[4] = {0, 1, 4, 5}, r[4], c[4];
+    double x[4], mu[2] = {0.5, 0.5}, q[6] = {0};
+    for (int t = 0; t < 4; t++) {
+        int s = by_row ? t : (t + 2) % 4;
+        r[t] = rows[s], c[t] = cols[s], x[t] = 1.0 + s;
+    }
+    if (what == 1)
+        r[k] = 7;
+    else if (what == 2)
+        c[k] = -1;
+    else if (what == 3)
+        x[k] = NAN;
+    struct fclib_matrix W = {4, 6, 6, c, r, x, 4, NULL};
+    struct fclib_local L = {&W, NULL, NULL, mu, q, NULL, 3, NULL};
+    remove(path);
+    assert_int_equal(fclib_write_local(&L, path), 1);
+}
+
+/* Triplets by block row are read from the file a chunk at a time (io_fclib.c stream_W), others
+ * by libfclib: both give the same problem and, for a damaged entry, the same message, the one
+ * check_entries gives (the entry's index, the dataset, the reason). The damage is at entry 3 of
+ * the file not by block row: after entry 2, where its block row goes back and libfclib takes
+ * over. */
+static void test_streamed_bad_entries(void **state)
+{
+    (void)state;
+    static const char *const want[4] = {NULL, "/fclib_local/W/i: row index 7 out of range [0, 6) "
+                                        "at entry %d", "/fclib_local/W/p: column index -1 out of "
+                                        "range [0, 6) at entry %d", "/fclib_local/W/x: entry %d is "
+                                        "not finite"};
+    const char *path = tmp_path("triplets.hdf5");
+    cb_problem *good[2] = {NULL, NULL};
+    for (int what = 0; what < 4; what++)
+        for (int by_row = 0; by_row < 2; by_row++) {
+            cb_problem *p = NULL;
+            cb_error e;
+            char msg[128];
+            write_triplets(path, by_row, by_row ? 2 : 3, what);
+            int rc = read_fclib(path, &p, &e);
+            if (what == 0) {
+                assert_int_equal(rc, CB_OK);
+                good[by_row] = p;
+                continue;
+            }
+            snprintf(msg, sizeof msg, want[what], by_row ? 2 : 3);
+            expect_input_error(rc, p, &e, path, msg);
+            assert_string_equal(e.text + strlen(path) + 2, msg);
+        }
+    assert_int_equal(good[0]->bsr.nnzb, 2);
+    assert_int_equal(good[1]->bsr.nnzb, good[0]->bsr.nnzb);
+    assert_memory_equal(good[1]->bsr.col, good[0]->bsr.col, 2 * sizeof(int));
+    assert_memory_equal(good[1]->bsr.val, good[0]->bsr.val, 2 * 9 * sizeof(double));
+    assert_true(good[1]->bsr.val[0] == 1.0 && good[1]->bsr.val[4] == 2.0 &&
+                good[1]->bsr.val[9 + 4] == 3.0 && good[1]->bsr.val[9 + 8] == 4.0);
+    cb_problem_free(good[0]);
+    cb_problem_free(good[1]);
+    assert_no_open_hdf5_ids();
+}
+
 static void test_local_mutations(void **state)
 {
     (void)state;
@@ -1113,6 +1176,7 @@ int main(void)
         cmocka_unit_test(test_force_kind),
         cmocka_unit_test(test_local_bad_values),
         cmocka_unit_test(test_local_mutations),
+        cmocka_unit_test(test_streamed_bad_entries),
         cmocka_unit_test(test_small_global),
         cmocka_unit_test(test_small_rolling),
     };

@@ -17,7 +17,11 @@
  * nz ≥ 0: nz triplets with i = ROW and p = COLUMN (fclib.h's comment says the opposite; the data and
  * Siconos' fclib_interface.c agree with this reading). Triplet x may hold nz ≤ entries ≤ nzmax values.
  * A local W is read as BSR, except a W in compressed columns holding all n² entries in order (as
- * cb_write_fclib writes a dense W, io_fclib_write.c), which is read as dense.
+ * cb_write_fclib writes a dense W, io_fclib_write.c), which is read as dense. A local W of
+ * triplets that come by block row (as cb_write_fclib writes a BSR W) is not read by libfclib:
+ * after the probe, /fclib_local is read here, W streamed from the file into BSR FC_CHUNK entries
+ * at a time in two passes (pattern, then values), with the checks and messages of the libfclib
+ * path; at the first entry whose block row goes back, libfclib reads the file as before.
  *
  * conebench's local rolling extension (io_fclib_write.c): an /fclib_local group whose string
  * dataset conebench_kind names the kind (its d must equal spacedim) and whose vectors group holds
@@ -47,6 +51,9 @@
 #define FC_MAX_RATIO 1100                 /* deflate cannot expand data more than ~1032 times */
 
 typedef struct fclib_matrix fc_matrix;
+
+/* Entries of W's datasets the streaming reader holds at a time (16 bytes each). */
+#define FC_CHUNK 65536
 
 typedef enum { FC_INT, FC_DOUBLE, FC_STRING } fc_type;
 
@@ -246,9 +253,29 @@ static int count_error(const fc_ctx *c, const char *where, const char *name, hsi
                    (unsigned long long)n, (unsigned long long)lo, (unsigned long long)hi);
 }
 
+/* Read the n entries of ds as mem (a native number type) FC_CHUNK at a time: they read. */
+static int reads_in_chunks(hid_t ds, hid_t mem, hsize_t n)
+{
+    void *buf = cb_malloc_array(FC_CHUNK, H5Tget_size(mem));
+    hid_t fs = H5Dget_space(ds);
+    int ok = buf && fs >= 0;
+    for (hsize_t off = 0; off < n && ok; off += FC_CHUNK) {
+        hsize_t cnt = n - off < FC_CHUNK ? n - off : FC_CHUNK;
+        hid_t ms = H5Screate_simple(1, &cnt, NULL);
+        ok = ms >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) >= 0 &&
+             H5Dread(ds, mem, ms, fs, H5P_DEFAULT, buf) >= 0;
+        if (ms >= 0)
+            H5Sclose(ms);
+    }
+    if (fs >= 0)
+        H5Sclose(fs);
+    free(buf);
+    return ok;
+}
+
 /* Read dataset loc/name, which must have lo ≤ entries ≤ hi, as native int or double (a string with its
  * own type, as H5LTread_dataset_string does) into a new buffer *out; with out == NULL only check that it
- * reads. */
+ * reads (numbers FC_CHUNK at a time: the probe of a large W holds no copy of it). */
 static int read_dataset(const fc_ctx *c, hid_t loc, const char *where, const char *name, fc_type t,
                         hsize_t lo, hsize_t hi, void **out)
 {
@@ -264,7 +291,10 @@ static int read_dataset(const fc_ctx *c, hid_t loc, const char *where, const cha
                     : t == FC_DOUBLE ? H5Tcopy(H5T_NATIVE_DOUBLE)
                                      : H5Dget_type(ds)) < 0)
         rc = fc_fail(c, "%s/%s: unsupported data type", where, name);
-    else if (!(buf = cb_calloc((size_t)n * H5Tget_size(mem) + 1, 1)))
+    else if (!out && t != FC_STRING && n > FC_CHUNK) {
+        if (!reads_in_chunks(ds, mem, n))
+            rc = fc_fail(c, "%s/%s: the data cannot be read (corrupt file?)", where, name);
+    } else if (!(buf = cb_calloc((size_t)n * H5Tget_size(mem) + 1, 1)))
         rc = fc_nomem(c, name);
     else if (H5Dread(ds, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
         rc = fc_fail(c, "%s/%s: the data cannot be read (corrupt file?)", where, name);
@@ -427,6 +457,7 @@ static int check_local_shape(const fc_ctx *c, const fc_matrix *W, int d)
 typedef struct {
     cb_kind kind;
     double *mu_r, *mu_s; /* nc each, owned; NULL when the kind has no such block */
+    fc_matrix W;         /* W's header as the probe read it (no arrays) */
 } fc_local_ext;
 
 static void fc_local_ext_free(fc_local_ext *x)
@@ -503,6 +534,7 @@ static int probe_local(const fc_ctx *c, hid_t file, fc_local_ext *x)
         rc = read_matrix(c, root, where, "W", 0, &W);
     if (rc == CB_OK)
         rc = check_local_shape(c, &W, d);
+    x->W = W;
     if (rc == CB_OK && (rc = open_group(c, root, where, "vectors", &vec)) == CB_OK) {
         hsize_t m = (hsize_t)W.m, nc = m / (hsize_t)d;
         rc = read_vector(c, vec, vw, "q", m, NULL);
@@ -1040,6 +1072,234 @@ static int compressed_to_bsr(const fc_ctx *c, fc_matrix *A, cb_kind kind, int nc
     return rc;
 }
 
+/* ------------------------------------------------ triplets by block row, streamed from the file */
+
+/* W's datasets i, p, x (rows, columns, values) open, read FC_CHUNK entries at a time. */
+typedef struct {
+    hid_t ds[3];
+    int *row, *col;
+    double *val;
+} fc_wfile;
+
+static const char *const fc_wname[3] = {"i", "p", "x"};
+
+static void wfile_close(fc_wfile *f)
+{
+    for (int k = 0; k < 3; k++)
+        if (f->ds[k] >= 0)
+            H5Dclose(f->ds[k]);
+    free(f->row);
+    free(f->col);
+    free(f->val);
+}
+
+/* Open the group's W/i, W/p, W/x (the probe checked their shapes, types and counts). */
+static int wfile_open(const fc_ctx *c, hid_t root, fc_wfile *f)
+{
+    const char *gw = "/fclib_local/W";
+    hid_t g;
+    *f = (fc_wfile){{H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID}, NULL, NULL, NULL};
+    int rc = open_group(c, root, "/fclib_local", "W", &g);
+    for (int k = 0; k < 3 && rc == CB_OK; k++) {
+        hsize_t n;
+        rc = open_dataset(c, g, gw, fc_wname[k], k < 2 ? FC_INT : FC_DOUBLE, &f->ds[k], &n);
+    }
+    if (rc == CB_OK)
+        H5Gclose(g);
+    f->row = cb_malloc_array(FC_CHUNK, sizeof(int));
+    f->col = cb_malloc_array(FC_CHUNK, sizeof(int));
+    f->val = cb_malloc_array(FC_CHUNK, sizeof(double));
+    if (rc == CB_OK && (!f->row || !f->col || !f->val))
+        rc = fc_nomem(c, "W");
+    return rc;
+}
+
+/* Entries off … off + cnt − 1 of the three datasets into the buffers, as native int / double. */
+static int wfile_read(const fc_ctx *c, fc_wfile *f, hsize_t off, hsize_t cnt)
+{
+    void *buf[3] = {f->row, f->col, f->val};
+    hid_t mem = H5Screate_simple(1, &cnt, NULL);
+    int rc = mem >= 0 ? CB_OK : fc_nomem(c, "W");
+    for (int k = 0; k < 3 && rc == CB_OK; k++) {
+        hid_t fs = H5Dget_space(f->ds[k]);
+        if (fs < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) < 0 ||
+            H5Dread(f->ds[k], k < 2 ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, mem, fs, H5P_DEFAULT,
+                    buf[k]) < 0)
+            rc = fc_fail(c, "/fclib_local/W/%s: the data cannot be read (corrupt file?)",
+                         fc_wname[k]);
+        if (fs >= 0)
+            H5Sclose(fs);
+    }
+    if (mem >= 0)
+        H5Sclose(mem);
+    return rc;
+}
+
+/* W's block pattern while pass 1 reads it: per block row its diagonal, then its other block
+ * columns as they first come (sorted when the row ends), in a growing array. */
+typedef struct {
+    int *row_ptr, *cols, *mark;
+    long long n, cap;
+    int cur;
+} fc_pattern;
+
+/* Block column v appended to the pattern (CB_ERR_NOMEM, or CB_ERR_INPUT past INT_MAX blocks). */
+static int pattern_push(fc_pattern *pt, int v)
+{
+    if (pt->n == INT_MAX)
+        return CB_ERR_INPUT;
+    if (pt->n == pt->cap) {
+        int *grown = realloc(pt->cols, (size_t)(2 * pt->cap) * sizeof(int));
+        if (!grown)
+            return CB_ERR_NOMEM;
+        pt->cols = grown;
+        pt->cap *= 2;
+    }
+    pt->cols[pt->n++] = v;
+    return CB_OK;
+}
+
+/* Block rows cur + 1 … b begin, each with its diagonal (a row without entries keeps only it);
+ * the rows they end are sorted. */
+static int pattern_advance(fc_pattern *pt, int b)
+{
+    int rc = CB_OK;
+    while (pt->cur < b && rc == CB_OK) {
+        if (pt->cur >= 0)
+            qsort(pt->cols + pt->row_ptr[pt->cur], (size_t)(pt->n - pt->row_ptr[pt->cur]),
+                  sizeof(int), cmp_int);
+        pt->cur++;
+        pt->row_ptr[pt->cur] = (int)pt->n;
+        pt->mark[pt->cur] = pt->cur;
+        rc = pattern_push(pt, pt->cur);
+    }
+    return rc;
+}
+
+/* Block column cb in the current block row, once. */
+static int pattern_add(fc_pattern *pt, int cb)
+{
+    if (pt->mark[cb] == pt->cur)
+        return CB_OK;
+    pt->mark[cb] = pt->cur;
+    return pattern_push(pt, cb);
+}
+
+/* The last block rows begin and every row is sorted; row_ptr[nc] closes the pattern. */
+static int pattern_finish(fc_pattern *pt, int nc)
+{
+    int rc = pattern_advance(pt, nc - 1);
+    if (rc == CB_OK) {
+        qsort(pt->cols + pt->row_ptr[nc - 1], (size_t)(pt->n - pt->row_ptr[nc - 1]), sizeof(int),
+              cmp_int);
+        pt->row_ptr[nc] = (int)pt->n;
+    }
+    return rc;
+}
+
+/* The reason a pattern call failed. */
+static int pattern_error(const fc_ctx *c, int rc)
+{
+    return rc == CB_ERR_NOMEM ? fc_nomem(c, "W")
+                              : fc_fail(c, "W: more than %d blocks, too many for BSR storage",
+                                        INT_MAX - 1);
+}
+
+/* Pass 1 over W's nz triplets (n×n, blocks d×d): each entry checked in order as check_entries
+ * checks it (row, column, value) and the block pattern built in pt; *by_row = 0 at the first
+ * entry whose block row goes back (W is then libfclib's to read). */
+static int stream_pattern(const fc_ctx *c, fc_wfile *f, int n, int d, hsize_t nz, fc_pattern *pt,
+                          int *by_row)
+{
+    int rc = CB_OK;
+    *by_row = 1;
+    for (hsize_t off = 0; off < nz && rc == CB_OK && *by_row; off += FC_CHUNK) {
+        hsize_t cnt = nz - off < FC_CHUNK ? nz - off : FC_CHUNK;
+        rc = wfile_read(c, f, off, cnt);
+        for (hsize_t k = 0; k < cnt && rc == CB_OK && *by_row; k++) {
+            int r = f->row[k], col = f->col[k], e = (int)(off + k);
+            if (r < 0 || r >= n)
+                rc = fc_fail(c, "/fclib_local/W/i: row index %d out of range [0, %d) at entry %d",
+                             r, n, e);
+            else if (col < 0 || col >= n)
+                rc = fc_fail(c, "/fclib_local/W/p: column index %d out of range [0, %d) at entry "
+                             "%d", col, n, e);
+            else if (!isfinite(f->val[k]))
+                rc = fc_fail(c, "/fclib_local/W/x: entry %d is not finite", e);
+            else if (r / d < pt->cur)
+                *by_row = 0;
+            else if ((rc = pattern_advance(pt, r / d)) != CB_OK ||
+                     (rc = pattern_add(pt, col / d)) != CB_OK)
+                rc = pattern_error(c, rc);
+        }
+    }
+    if (rc == CB_OK && *by_row && (rc = pattern_finish(pt, n / d)) != CB_OK)
+        rc = pattern_error(c, rc);
+    return rc;
+}
+
+/* Pass 2: W's values summed into P's blocks in entry order, as fill_outer_row sums them (the
+ * same bits); slot (nc) is scratch. An entry that pass 1 did not see so is refused. */
+static int stream_values(const fc_ctx *c, fc_wfile *f, hsize_t nz, cb_problem *P, int *slot)
+{
+    int d = P->d, n = P->nc * d, cur = -1, rc = CB_OK;
+    size_t dd = (size_t)d * (size_t)d;
+    cb_bsr *B = &P->bsr;
+    for (hsize_t off = 0; off < nz && rc == CB_OK; off += FC_CHUNK) {
+        hsize_t cnt = nz - off < FC_CHUNK ? nz - off : FC_CHUNK;
+        rc = wfile_read(c, f, off, cnt);
+        for (hsize_t k = 0; k < cnt && rc == CB_OK; k++) {
+            int r = f->row[k], col = f->col[k], t = -1;
+            if (r >= 0 && r < n && col >= 0 && col < n && r / d >= cur) {
+                for (; cur < r / d; cur++) /* rows cur + 1 … r/d: their block columns' slots */
+                    for (int j = B->row_ptr[cur + 1]; j < B->row_ptr[cur + 2]; j++)
+                        slot[B->col[j]] = j;
+                t = slot[col / d];
+            }
+            if (t < 0 || t < B->row_ptr[cur] || t >= B->row_ptr[cur + 1] || B->col[t] != col / d)
+                rc = fc_fail(c, "/fclib_local/W: entry %llu changed while the file was read",
+                             (unsigned long long)(off + k));
+            else
+                B->val[(size_t)t * dd + (size_t)(r % d) + (size_t)(col % d) * d] += f->val[k];
+        }
+    }
+    return rc;
+}
+
+/* W's nz triplets (by block row) from the file into a new BSR problem of kind (q, μ zero):
+ * *out NULL and CB_OK when they do not come by block row. */
+static int stream_W(const fc_ctx *c, hid_t root, cb_kind kind, int n, hsize_t nz, cb_problem **out)
+{
+    int d = cb_kind_dim(kind), nc = n / d, by_row = 0;
+    fc_wfile f;
+    fc_pattern pt = {cb_malloc_array((size_t)nc + 1, sizeof(int)), cb_malloc_array((size_t)nc,
+                     sizeof(int)), cb_malloc_array((size_t)nc, sizeof(int)), 0, nc, -1};
+    *out = NULL;
+    int rc = wfile_open(c, root, &f);
+    if (rc == CB_OK && (!pt.row_ptr || !pt.cols || !pt.mark))
+        rc = fc_nomem(c, "W");
+    for (int b = 0; rc == CB_OK && b < nc; b++)
+        pt.mark[b] = -1;
+    if (rc == CB_OK)
+        rc = stream_pattern(c, &f, n, d, nz, &pt, &by_row);
+    if (rc == CB_OK && by_row && (rc = alloc_bsr(c, kind, nc, pt.n, out)) == CB_OK) {
+        memcpy((*out)->bsr.row_ptr, pt.row_ptr, ((size_t)nc + 1) * sizeof(int));
+        memcpy((*out)->bsr.col, pt.cols, (size_t)pt.n * sizeof(int));
+        free(pt.cols); /* before the values come */
+        pt.cols = NULL;
+        rc = stream_values(c, &f, nz, *out, pt.mark);
+    }
+    if (rc != CB_OK) {
+        cb_problem_free(*out);
+        *out = NULL;
+    }
+    wfile_close(&f);
+    free(pt.row_ptr);
+    free(pt.cols);
+    free(pt.mark);
+    return rc;
+}
+
 /* The file's kind, or the caller's forced kind when it has the file's d and every block of the file. */
 static int choose_kind(const fc_ctx *c, const cb_read_settings *s, cb_kind file_kind, cb_kind *kind)
 {
@@ -1202,13 +1462,72 @@ static int global_to_problem(const fc_ctx *c, const char *where, const fc_global
 
 /* ---------------------------------------------------------------- the three groups */
 
-/* /fclib_local: probed here, read by libfclib, its extension (if any) read here. */
+/* q (n) and μ (nc) of /fclib_local into new arrays, checked as local_to_problem checks them. */
+static int local_vectors(const fc_ctx *c, hid_t root, int n, int nc, double **q, double **mu)
+{
+    const char *vw = "/fclib_local/vectors";
+    hid_t vec;
+    int rc = open_group(c, root, "/fclib_local", "vectors", &vec);
+    if (rc != CB_OK)
+        return rc;
+    rc = read_vector(c, vec, vw, "q", (hsize_t)n, q);
+    if (rc == CB_OK)
+        rc = read_vector(c, vec, vw, "mu", (hsize_t)nc, mu);
+    H5Gclose(vec);
+    if (rc == CB_OK)
+        rc = check_finite(c, "/fclib_local/vectors/q", *q, (size_t)n);
+    if (rc == CB_OK)
+        rc = check_coeffs(c, "/fclib_local/vectors/mu", *mu, (size_t)nc);
+    return rc;
+}
+
+/* /fclib_local read here instead of by libfclib when W holds triplets that come by block row
+ * (as cb_write_fclib writes them): W goes from the file into BSR FC_CHUNK entries at a time
+ * and is never whole in memory twice (libfclib's arrays take 16 bytes an entry beside BSR's 8).
+ * *out stays NULL (CB_OK) when W is laid out otherwise: libfclib's turn. */
+static int read_local_streamed(const fc_ctx *c, hid_t file, const fc_local_ext *x,
+                               const cb_read_settings *s, cb_problem **out)
+{
+    int n = x->W.m, nc = n / cb_kind_dim(x->kind);
+    double *q = NULL, *mu = NULL;
+    cb_kind kind;
+    hid_t root;
+    *out = NULL;
+    if (x->W.nz < 0)
+        return CB_OK;
+    int rc = choose_kind(c, s, x->kind, &kind);
+    if (rc == CB_OK && (rc = open_group(c, file, "", fc_groups[0], &root)) == CB_OK) {
+        rc = local_vectors(c, root, n, nc, &q, &mu);
+        if (rc == CB_OK)
+            rc = stream_W(c, root, kind, n, (hsize_t)x->W.nz, out);
+        H5Gclose(root);
+    }
+    if (rc == CB_OK && *out) {
+        memcpy((*out)->q, q, (size_t)n * sizeof(double));
+        memcpy((*out)->mu, mu, (size_t)nc * sizeof(double));
+        if (x->mu_r)
+            memcpy((*out)->mu_r, x->mu_r, (size_t)nc * sizeof(double));
+        if (x->mu_s)
+            memcpy((*out)->mu_s, x->mu_s, (size_t)nc * sizeof(double));
+    }
+    free(q);
+    free(mu);
+    return rc;
+}
+
+/* /fclib_local: probed here, read here when W streams (read_local_streamed), else by libfclib;
+ * its extension (if any) read here. */
 static int read_local(const fc_ctx *c, hid_t file, const cb_read_settings *s, cb_problem **out)
 {
     fc_local_ext x;
     int rc = probe_local(c, file, &x);
     if (rc != CB_OK)
         return rc;
+    rc = read_local_streamed(c, file, &x, s, out);
+    if (rc != CB_OK || *out) {
+        fc_local_ext_free(&x);
+        return rc;
+    }
     struct fclib_local *L = fclib_read_local(c->path);
     if (!L) {
         rc = fc_fail(c, "/fclib_local: libfclib could not read the problem");
