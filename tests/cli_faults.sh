@@ -11,6 +11,8 @@
 #    naming the process; the first completes with one row per run;
 #  - kill -9 of `run`, then `status` and `report` say "incomplete: N of M runs" (report.md in place
 #    of the verdict); --resume removes the temporary files left behind and completes the runs;
+#  - the process that reads an FCLIB file killed by SIGKILL: exit 1 naming the signal, not bad
+#    input;
 #  - report, status and compare refuse a run id twice and a run id of no run of the campaign at
 #    runs.csv:LINE, exit 2.
 # Usage: cli_faults.sh "RUNNER" BIN
@@ -223,6 +225,37 @@ check "forced resume: status counts the runs of the campaign now (2 of 4 rows)" 
 run "$bin" report forced --no-figures
 check "forced resume: report accepts the earlier rows" '[ "$rc" = 0 ] && grep -q "^- Most solved" forced/report.md'
 check "no report written from refused rows" '[ ! -e dup/report.md ] && [ ! -e foreign/report.md ]'
+
+# ---------------------------------------------------------------- the FCLIB reader killed
+# The child that reads an FCLIB file killed from outside (kill -9, as the out-of-memory killer
+# does) is not a verdict on the file: exit 1 and the signal named, never "damaged?" or exit 2.
+# The child lives about 0.1 s here; if five tries never catch it alive, the check says so.
+"$bin" generate random --kind rolling3d --nc 20000 --seed 1 -o big.hdf5 >/dev/null 2>&1
+caught=0
+for try in 1 2 3 4 5; do
+  "$bin" info big.hdf5 >/dev/null 2>kill.err &
+  pid=$!
+  child=
+  for i in $(seq 1 200); do
+    child=$(pgrep -P $pid | head -n 1)
+    [ -n "$child" ] && break
+    sleep 0.005
+  done
+  [ -n "$child" ] && kill -9 "$child" 2>/dev/null && caught=1
+  wait $pid
+  rc=$?
+  [ $caught = 1 ] && [ "$rc" != 0 ] && break # rc 0: it had answered already (a zombie killed)
+  caught=0
+done
+if [ $caught = 1 ]; then
+  check "reading child killed: exit 1, the signal named, not bad input" \
+    '[ "$rc" = 1 ] && grep -q "^conebench: big.hdf5: the process reading it was killed (signal 9, " kill.err &&
+     ! grep -q "damaged" kill.err'
+else
+  echo "cli faults: the reading child ended before it could be killed, five times: that check skipped"
+fi
+run "$bin" info big.hdf5
+check "the file itself reads" '[ "$rc" = 0 ]'
 
 echo "cli faults: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -4,11 +4,13 @@
  * neither may take conebench down. The child reads with cb_read_fclib and answers with
  * answer_header, then the error message (code ≠ CB_OK) or the packed problem
  * (cb_problem_pack). The parent checks the answer before it trusts it (cb_problem_unpack checks
- * every size and the problem). A child that dies, exits without a complete answer or sends an
- * inconsistent one becomes the input error "FILE: the HDF5 library failed on this file
- * (damaged?)". */
+ * every size and the problem). A child that crashes, exits without a complete answer or sends
+ * an inconsistent one becomes the input error "FILE: the HDF5 library failed on this file
+ * (damaged?)". A child killed from outside (SIGKILL: the kernel's out-of-memory killer or a
+ * user; SIGTERM, SIGINT, SIGHUP) says nothing about the file: CB_ERR_IO (exit 1), not bad input. */
 #include "io_internal.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +99,12 @@ static int decode_answer(const char *path, cb_child_result *r, cb_problem **out,
     return library_failed(path, err);
 }
 
+/* 1 when sig is one that ends a process from outside, not a crash of the code it runs. */
+static int killed_from_outside(int sig)
+{
+    return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
 int cb_read_fclib_isolated(const char *path, const cb_read_settings *s, cb_problem **out,
                            cb_error *err)
 {
@@ -104,7 +112,11 @@ int cb_read_fclib_isolated(const char *path, const cb_read_settings *s, cb_probl
     cb_child_result r;
     *out = NULL;
     int rc = cb_child_run(read_in_child, &job, 0, &r, err);
-    if (rc == CB_OK)
+    if (rc == CB_OK && r.end == CB_CHILD_SIGNALED && killed_from_outside(r.code))
+        rc = cb_fail(err, CB_ERR_IO, "%s: the process reading it was killed (signal %d, %s): "
+                     "out of memory, or stopped by a user; nothing is known of the file", path,
+                     r.code, strsignal(r.code));
+    else if (rc == CB_OK)
         rc = decode_answer(path, &r, out, err);
     cb_child_result_free(&r);
     return rc;
