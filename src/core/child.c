@@ -88,6 +88,12 @@ static int put_all(int fd, const void *data, size_t len, int sock)
 
 int cb_write_all(int fd, const void *data, size_t len) { return put_all(fd, data, len, 0); }
 
+int cb_child_killed_from_outside(const cb_child_result *r)
+{
+    return r->end == CB_CHILD_SIGNALED && (r->code == SIGKILL || r->code == SIGTERM ||
+                                           r->code == SIGINT || r->code == SIGHUP);
+}
+
 void cb_child_result_free(cb_child_result *r)
 {
     if (!r)

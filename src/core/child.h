@@ -113,6 +113,9 @@ int cb_pool_running(const cb_pool *pool);
 void cb_pool_free(cb_pool *pool);
 
 void cb_child_result_free(cb_child_result *r);
+/* 1 when r's child was ended by a signal that comes from outside (SIGKILL, as the kernel's
+ * out-of-memory killer sends; SIGTERM, SIGINT, SIGHUP), not by a crash of the code it ran. */
+int cb_child_killed_from_outside(const cb_child_result *r);
 
 /* Write len bytes to fd (retrying short writes and EINTR): 0, or -1 on failure. For the child's
  * answer, and for any file descriptor (io.c writes files with it). */

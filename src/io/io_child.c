@@ -10,7 +10,6 @@
  * user; SIGTERM, SIGINT, SIGHUP) says nothing about the file: CB_ERR_IO (exit 1), not bad input. */
 #include "io_internal.h"
 
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,12 +98,6 @@ static int decode_answer(const char *path, cb_child_result *r, cb_problem **out,
     return library_failed(path, err);
 }
 
-/* 1 when sig is one that ends a process from outside, not a crash of the code it runs. */
-static int killed_from_outside(int sig)
-{
-    return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
-}
-
 int cb_read_fclib_isolated(const char *path, const cb_read_settings *s, cb_problem **out,
                            cb_error *err)
 {
@@ -112,7 +105,7 @@ int cb_read_fclib_isolated(const char *path, const cb_read_settings *s, cb_probl
     cb_child_result r;
     *out = NULL;
     int rc = cb_child_run(read_in_child, &job, 0, &r, err);
-    if (rc == CB_OK && r.end == CB_CHILD_SIGNALED && killed_from_outside(r.code))
+    if (rc == CB_OK && cb_child_killed_from_outside(&r))
         rc = cb_fail(err, CB_ERR_IO, "%s: the process reading it was killed (signal %d, %s): "
                      "out of memory, or stopped by a user; nothing is known of the file", path,
                      r.code, strsignal(r.code));

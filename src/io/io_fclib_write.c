@@ -449,9 +449,13 @@ static int run_job(const char *path, fw_job *j, cb_error *err)
     rc = cb_child_run(write_in_child, j, 0, &r, err);
     int ok = rc == CB_OK && r.end == CB_CHILD_EXITED && r.code == 0 && r.len == sizeof fw_ok &&
              memcmp(r.data, fw_ok, sizeof fw_ok) == 0;
+    int killed = rc == CB_OK && cb_child_killed_from_outside(&r);
     cb_child_result_free(&r);
     j->tmp = NULL;
-    if (rc == CB_OK && !ok)
+    if (rc == CB_OK && killed)
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "the process writing it was killed (out of "
+                        "memory, or stopped by a user): nothing written");
+    else if (rc == CB_OK && !ok)
         rc = cb_fail_at(err, CB_ERR_IO, path, 0,
                         "the HDF5 library (libfclib) failed to write the file");
     if (rc == CB_OK)
