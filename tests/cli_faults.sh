@@ -7,6 +7,8 @@
 #    has no row (never bad_input); after freeing space --resume completes, and every run is there
 #    once with the status and iterations of an undisturbed run of the same campaign;
 #    `generate` whose step does not fit (a 64 KiB tmpfs) exits 1 and leaves no file or folder;
+#    an FCLIB file that does not fit (streamed, or through libfclib) exits 1 with the system's
+#    reason and leaves no file;
 #  - a second `run --resume` (and `report`) of a directory another `run` works in exits 1 at once
 #    naming the process; the first completes with one row per run;
 #  - kill -9 of `run`, then `status` and `report` say "incomplete: N of M runs" (report.md in place
@@ -138,6 +140,16 @@ else
     check "generate on a full disk: exit 1, no step file, no empty folder" '[ "$rc" = 1 ] &&
       grep -qx "conebench: mnt/steps/sphere-pile-step1.dat:0: write failed: No space left on device" "$tmp/err" &&
       [ ! -e mnt/steps ]'
+    # FCLIB out on the same disk, through conebench's streamed writer (a BSR W) and through
+    # libfclib (a dense W): exit 1 with the system's reason, no file, nothing on stderr but it.
+    run "$bin" generate random --kind rolling3d --nc 2000 --seed 1 -o mnt/w.hdf5
+    check "FCLIB (streamed) on a full disk: exit 1, the reason, no file" '[ "$rc" = 1 ] &&
+      [ "$(cat "$tmp/err")" = "conebench: mnt/w.hdf5:0: write failed: No space left on device (nothing written)" ] &&
+      [ -z "$(ls -A mnt)" ]'
+    run "$bin" generate random --kind coulomb3d --nc 200 --seed 1 --storage dense -o mnt/d.hdf5
+    check "FCLIB (libfclib) on a full disk: exit 1, the reason, no file" '[ "$rc" = 1 ] &&
+      [ "$(cat "$tmp/err")" = "conebench: mnt/d.hdf5:0: write failed: No space left on device (nothing written)" ] &&
+      [ -z "$(ls -A mnt)" ]'
     umount mnt
   fi
 fi

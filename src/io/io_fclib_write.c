@@ -30,6 +30,7 @@
 
 #include <fclib.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <limits.h>
 #include <math.h>
@@ -69,6 +70,7 @@ typedef struct {
 } fw_job;
 
 static const char fw_ok[2] = {'o', 'k'};
+static const char fw_err[4] = {'e', 'r', 'r', ':'};
 
 static const char fw_description[] = "written by conebench " CB_VERSION;
 
@@ -427,12 +429,61 @@ static int write_job(fw_job *j)
     return ok;
 }
 
-/* The child: write, then answer "ok" (libfclib exits with status 1 on its own failures). */
+/* The system's reason in an HDF5 error ("… error message = 'REASON', …" of the file driver):
+ * the first found, into the 200-byte buffer data. */
+static herr_t find_reason(unsigned n, const H5E_error2_t *e, void *data)
+{
+    static const char key[] = "error message = '";
+    char *reason = data;
+    const char *m = e->desc ? strstr(e->desc, key) : NULL;
+    (void)n;
+    if (!reason[0] && m) {
+        m += sizeof key - 1;
+        snprintf(reason, 200, "%.*s", (int)strcspn(m, "'\n"), m);
+    }
+    return 0;
+}
+
+/* HDF5's error handler in the child, called as a call fails: the first system reason (a full
+ * disk, say) goes to the parent at once, "err:REASON" (libfclib exits right after a failure). */
+static herr_t send_reason(hid_t stack, void *data)
+{
+    int *fd = data;
+    char reason[200] = "";
+    if (*fd < 0 || H5Ewalk2(stack, H5E_WALK_UPWARD, find_reason, reason) < 0 || !reason[0])
+        return 0;
+    if (cb_write_all(*fd, fw_err, sizeof fw_err) == 0)
+        cb_write_all(*fd, reason, strlen(reason));
+    *fd = -1; /* once */
+    return 0;
+}
+
+/* The child: write, then answer "ok" (libfclib exits with status 1 on its own failures, after
+ * a line on stderr that is not conebench's: the child's stderr goes to /dev/null; the reason
+ * reaches the parent through send_reason). */
 static int write_in_child(void *arg, int fd)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    static int err_fd;
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+        dup2(null, STDERR_FILENO);
+        close(null);
+    }
+    err_fd = fd;
+    H5Eset_auto2(H5E_DEFAULT, send_reason, &err_fd);
     int ok = write_job(arg);
-    return ok && cb_write_all(fd, fw_ok, sizeof fw_ok) == 0 ? 0 : 1;
+    return ok && err_fd >= 0 && cb_write_all(fd, fw_ok, sizeof fw_ok) == 0 ? 0 : 1;
+}
+
+/* The reason the child sent, printable, or NULL. */
+static const char *child_reason(const cb_child_result *r)
+{
+    if (r->len <= sizeof fw_err || memcmp(r->data, fw_err, sizeof fw_err) != 0)
+        return NULL;
+    for (size_t k = sizeof fw_err; k < r->len; k++)
+        if (r->data[k] < 0x20 || r->data[k] > 0x7e)
+            r->data[k] = '?';
+    return r->data + sizeof fw_err;
 }
 
 /* ---------------------------------------------------------------- in the parent */
@@ -450,14 +501,17 @@ static int run_job(const char *path, fw_job *j, cb_error *err)
     int ok = rc == CB_OK && r.end == CB_CHILD_EXITED && r.code == 0 && r.len == sizeof fw_ok &&
              memcmp(r.data, fw_ok, sizeof fw_ok) == 0;
     int killed = rc == CB_OK && cb_child_killed_from_outside(&r);
-    cb_child_result_free(&r);
-    j->tmp = NULL;
+    const char *why = rc == CB_OK && !ok ? child_reason(&r) : NULL;
     if (rc == CB_OK && killed)
         rc = cb_fail_at(err, CB_ERR_IO, path, 0, "the process writing it was killed (out of "
                         "memory, or stopped by a user): nothing written");
+    else if (rc == CB_OK && why)
+        rc = cb_fail_at(err, CB_ERR_IO, path, 0, "write failed: %s (nothing written)", why);
     else if (rc == CB_OK && !ok)
         rc = cb_fail_at(err, CB_ERR_IO, path, 0,
                         "the HDF5 library (libfclib) failed to write the file");
+    cb_child_result_free(&r);
+    j->tmp = NULL;
     if (rc == CB_OK)
         return cb_outfile_commit(&out, err);
     cb_outfile_discard(&out);
