@@ -520,6 +520,7 @@ static int probe_local(const fc_ctx *c, hid_t file, fc_local_ext *x)
     fc_matrix W;
     int d = 0, yes = 0;
     memset(x, 0, sizeof *x);
+    memset(&W, 0, sizeof W);
     int rc = open_group(c, file, "", fc_groups[0], &root);
     if (rc != CB_OK)
         return rc;
