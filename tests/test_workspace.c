@@ -255,19 +255,27 @@ static void test_updates_same_bits(void **state)
     each_case(updates_case);
 }
 
-/* (2b) cb_update_problem: a problem of the same pattern (new q, μ, W values) is taken by update
- * (setup_again 0), one of another pattern (nc + 1) by a new setup (setup_again 1); both give
- * the same bits as cb_solve of that problem. NULL arguments are refused. */
-static void update_problem_case(const cb_solver *sv, cb_problem *prob, int k)
+/* A copy of prob with new q, μ and W values (the same pattern). */
+static cb_problem *perturbed_copy(const cb_problem *prob)
 {
-    cb_problem *same = NULL, *other = NULL;
+    cb_problem *same = NULL;
     cb_error err = {{0}};
-    int again = -1;
     assert_int_equal(cb_problem_copy(prob, &same, &err), CB_OK);
     perturb(same->q, cb_problem_n(same), 0.2, 1.0);
     perturb(same->mu, (size_t)same->nc, 0.3, 2.0);
     for (size_t i = 0; i < w_count(same); i++)
         w_values(same)[i] *= 1.03;
+    return same;
+}
+
+/* (2b) cb_update_problem: a problem of the same pattern (new q, μ, W values) is taken by update
+ * (setup_again 0), one of another pattern (nc + 1) by a new setup (setup_again 1); both give
+ * the same bits as cb_solve of that problem. NULL arguments are refused. */
+static void update_problem_case(const cb_solver *sv, cb_problem *prob, int k)
+{
+    cb_problem *same = perturbed_copy(prob), *other = NULL;
+    cb_error err = {{0}};
+    int again = -1;
     other = random_problem(prob->kind, prob->nc + 1, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 77);
     cb_workspace *ws = setup(sv, prob);
     const cb_problem *next[2] = {same, other};
@@ -299,16 +307,11 @@ static void test_update_problem(void **state)
  * new setup on it; every solve gives the bits of cb_solve on that problem. */
 static void take_case(const cb_solver *sv, cb_problem *prob, int k)
 {
-    cb_problem *first = NULL, *same = NULL, *other = NULL;
+    cb_problem *first = NULL, *same = perturbed_copy(prob), *other = NULL;
     cb_error err = {{0}};
     cb_settings s;
     settings(&s);
     assert_int_equal(cb_problem_copy(prob, &first, &err), CB_OK);
-    assert_int_equal(cb_problem_copy(prob, &same, &err), CB_OK);
-    perturb(same->q, cb_problem_n(same), 0.2, 1.0);
-    perturb(same->mu, (size_t)same->nc, 0.3, 2.0);
-    for (size_t i = 0; i < w_count(same); i++)
-        w_values(same)[i] *= 1.03;
     other = random_problem(prob->kind, prob->nc + 1, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 77);
     outcome ref[3] = {fresh(sv, first), fresh(sv, same), fresh(sv, other)};
     cb_problem *next[3] = {first, same, other};
