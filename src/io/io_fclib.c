@@ -1101,12 +1101,13 @@ static int wfile_open(const fc_ctx *c, hid_t root, fc_wfile *f)
     hid_t g;
     *f = (fc_wfile){{H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID}, NULL, NULL, NULL};
     int rc = open_group(c, root, "/fclib_local", "W", &g);
+    if (rc != CB_OK)
+        return rc;
     for (int k = 0; k < 3 && rc == CB_OK; k++) {
         hsize_t n;
         rc = open_dataset(c, g, gw, fc_wname[k], k < 2 ? FC_INT : FC_DOUBLE, &f->ds[k], &n);
     }
-    if (rc == CB_OK)
-        H5Gclose(g);
+    H5Gclose(g);
     f->row = cb_malloc_array(FC_CHUNK, sizeof(int));
     f->col = cb_malloc_array(FC_CHUNK, sizeof(int));
     f->val = cb_malloc_array(FC_CHUNK, sizeof(double));
