@@ -298,6 +298,19 @@ static int same_pattern(const cb_problem *a, const cb_problem *b)
            !memcmp(a->bsr.col, b->bsr.col, (size_t)a->bsr.nnzb * sizeof(int));
 }
 
+/* prob's q, μ and W values into ws (prob has ws's pattern: same_pattern). */
+static int update_values(cb_workspace *ws, const cb_problem *prob, cb_error *err)
+{
+    size_t n = cb_problem_n(prob), nc = (size_t)prob->nc;
+    int rc = cb_update_q(ws, prob->q, n, err);
+    if (rc == CB_OK)
+        rc = cb_update_mu(ws, prob->mu, prob->mu_r, prob->mu_s, nc, err);
+    if (rc == CB_OK)
+        rc = cb_update_W(ws, prob->storage == CB_STORAGE_DENSE ? prob->W : prob->bsr.val,
+                         w_values(prob), err);
+    return rc;
+}
+
 int cb_update_problem(cb_workspace **ws, const cb_problem *prob, int *setup_again,
                       cb_error *err)
 {
@@ -308,13 +321,7 @@ int cb_update_problem(cb_workspace **ws, const cb_problem *prob, int *setup_agai
                             : CB_OK;
     const cb_problem *old = rc == CB_OK ? (*ws)->prob : NULL;
     if (rc == CB_OK && same_pattern(old, prob)) {
-        size_t n = cb_problem_n(prob), nc = (size_t)prob->nc;
-        rc = cb_update_q(*ws, prob->q, n, err);
-        if (rc == CB_OK)
-            rc = cb_update_mu(*ws, prob->mu, prob->mu_r, prob->mu_s, nc, err);
-        if (rc == CB_OK)
-            rc = cb_update_W(*ws, prob->storage == CB_STORAGE_DENSE ? prob->W : prob->bsr.val,
-                             w_values(prob), err);
+        rc = update_values(*ws, prob, err);
     } else if (rc == CB_OK) {
         again = 1;
         rc = cb_setup(&fresh, (*ws)->solver, prob, &(*ws)->set, err);
@@ -356,7 +363,7 @@ int cb_workspace_take(cb_workspace **ws, const cb_solver *solver, cb_problem **p
     cb_problem *mine = *prob;
     *prob = NULL;
     if (*ws && same_pattern((*ws)->prob, mine)) {
-        int rc = cb_update_problem(ws, mine, NULL, err);
+        int rc = update_values(*ws, mine, err);
         cb_problem_free(mine);
         return rc;
     }
