@@ -253,22 +253,28 @@ static int count_error(const fc_ctx *c, const char *where, const char *name, hsi
                    (unsigned long long)n, (unsigned long long)lo, (unsigned long long)hi);
 }
 
+/* Entries off … off + cnt − 1 of the 1-D dataset ds as mem (a native type) into buf: 1 when
+ * they read. */
+static int read_range(hid_t ds, hid_t mem, hsize_t off, hsize_t cnt, void *buf)
+{
+    hid_t fs = H5Dget_space(ds), ms = H5Screate_simple(1, &cnt, NULL);
+    int ok = fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) >= 0 &&
+             H5Dread(ds, mem, ms, fs, H5P_DEFAULT, buf) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return ok;
+}
+
 /* Read the n entries of ds as mem (a native number type) FC_CHUNK at a time: they read. */
 static int reads_in_chunks(hid_t ds, hid_t mem, hsize_t n)
 {
     void *buf = cb_malloc_array(FC_CHUNK, H5Tget_size(mem));
-    hid_t fs = H5Dget_space(ds);
-    int ok = buf && fs >= 0;
-    for (hsize_t off = 0; off < n && ok; off += FC_CHUNK) {
-        hsize_t cnt = n - off < FC_CHUNK ? n - off : FC_CHUNK;
-        hid_t ms = H5Screate_simple(1, &cnt, NULL);
-        ok = ms >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) >= 0 &&
-             H5Dread(ds, mem, ms, fs, H5P_DEFAULT, buf) >= 0;
-        if (ms >= 0)
-            H5Sclose(ms);
-    }
-    if (fs >= 0)
-        H5Sclose(fs);
+    int ok = buf != NULL;
+    for (hsize_t off = 0; off < n && ok; off += FC_CHUNK)
+        ok = read_range(ds, mem, off, n - off < FC_CHUNK ? n - off : FC_CHUNK, buf);
     free(buf);
     return ok;
 }
@@ -1120,21 +1126,11 @@ static int wfile_open(const fc_ctx *c, hid_t root, fc_wfile *f)
 static int wfile_read(const fc_ctx *c, fc_wfile *f, hsize_t off, hsize_t cnt)
 {
     void *buf[3] = {f->row, f->col, f->val};
-    hid_t mem = H5Screate_simple(1, &cnt, NULL);
-    int rc = mem >= 0 ? CB_OK : fc_nomem(c, "W");
-    for (int k = 0; k < 3 && rc == CB_OK; k++) {
-        hid_t fs = H5Dget_space(f->ds[k]);
-        if (fs < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) < 0 ||
-            H5Dread(f->ds[k], k < 2 ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, mem, fs, H5P_DEFAULT,
-                    buf[k]) < 0)
-            rc = fc_fail(c, "/fclib_local/W/%s: the data cannot be read (corrupt file?)",
-                         fc_wname[k]);
-        if (fs >= 0)
-            H5Sclose(fs);
-    }
-    if (mem >= 0)
-        H5Sclose(mem);
-    return rc;
+    for (int k = 0; k < 3; k++)
+        if (!read_range(f->ds[k], k < 2 ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, off, cnt, buf[k]))
+            return fc_fail(c, "/fclib_local/W/%s: the data cannot be read (corrupt file?)",
+                           fc_wname[k]);
+    return CB_OK;
 }
 
 /* W's block pattern while pass 1 reads it: per block row its diagonal, then its other block
