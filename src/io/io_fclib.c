@@ -382,8 +382,28 @@ static int probe_matrix_info(const fc_ctx *c, hid_t g, const char *gw)
     return rc;
 }
 
-/* Matrix group loc/name: *h gets its header and, when keep is set, its arrays p, i, x (else they are
- * only checked to read, and h's arrays stay NULL). */
+/* What read_matrix does with a matrix's arrays p, i, x beyond checking their counts, types and
+ * storage: nothing (FC_COUNT), read them through to check that they read (FC_CHECK), or keep
+ * them (FC_KEEP). */
+enum { FC_COUNT = -1, FC_CHECK = 0, FC_KEEP = 1 };
+
+/* Entries [lo, hi] of dataset loc/name, its type and storage checked, nothing read. */
+static int check_count(const fc_ctx *c, hid_t loc, const char *where, const char *name, fc_type t,
+                       hsize_t lo, hsize_t hi)
+{
+    hid_t ds;
+    hsize_t n = 0;
+    int rc = open_dataset(c, loc, where, name, t, &ds, &n);
+    if (rc != CB_OK)
+        return rc;
+    if (n < lo || n > hi)
+        rc = count_error(c, where, name, n, lo, hi);
+    H5Dclose(ds);
+    return rc;
+}
+
+/* Matrix group loc/name: *h gets its header and, with keep = FC_KEEP, its arrays p, i, x (else
+ * h's arrays stay NULL: see FC_COUNT, FC_CHECK). */
 static int read_matrix(const fc_ctx *c, hid_t loc, const char *where, const char *name, int keep,
                        fc_matrix *h)
 {
@@ -407,12 +427,15 @@ static int read_matrix(const fc_ctx *c, hid_t loc, const char *where, const char
     if (rc == CB_OK)
         rc = matrix_layout(c, gw, h, lim);
     for (int k = 0; k < 3 && rc == CB_OK; k++)
-        rc = read_dataset(c, g, gw, arr_name[k], k < 2 ? FC_INT : FC_DOUBLE, lim[k][0], lim[k][1],
-                          keep ? &arr[k] : NULL);
+        rc = keep == FC_COUNT
+                 ? check_count(c, g, gw, arr_name[k], k < 2 ? FC_INT : FC_DOUBLE, lim[k][0],
+                               lim[k][1])
+                 : read_dataset(c, g, gw, arr_name[k], k < 2 ? FC_INT : FC_DOUBLE, lim[k][0],
+                                lim[k][1], keep == FC_KEEP ? &arr[k] : NULL);
     if (rc == CB_OK)
         rc = probe_matrix_info(c, g, gw);
     H5Gclose(g);
-    if (rc != CB_OK || !keep) {
+    if (rc != CB_OK || keep != FC_KEEP) {
         free(arr[0]);
         free(arr[1]);
         free(arr[2]);
@@ -538,7 +561,7 @@ static int probe_local(const fc_ctx *c, hid_t file, fc_local_ext *x)
     if (rc == CB_OK && yes)
         rc = fc_fail(c, "%s/V: mixed problems (V, R, s) are not supported", where);
     if (rc == CB_OK)
-        rc = read_matrix(c, root, where, "W", 0, &W);
+        rc = read_matrix(c, root, where, "W", FC_COUNT, &W); /* read: read_local */
     if (rc == CB_OK)
         rc = check_local_shape(c, &W, d);
     x->W = W;
@@ -632,9 +655,9 @@ static int read_global_group(const fc_ctx *c, hid_t file, const char *group, int
     if (rc == CB_OK && yes)
         rc = fc_fail(c, "%s/G: equality constraints (G, b) are not supported", where);
     if (rc == CB_OK)
-        rc = read_matrix(c, root, where, "M", keep, &G->M);
+        rc = read_matrix(c, root, where, "M", keep ? FC_KEEP : FC_CHECK, &G->M);
     if (rc == CB_OK)
-        rc = read_matrix(c, root, where, "H", keep, &G->H);
+        rc = read_matrix(c, root, where, "H", keep ? FC_KEEP : FC_CHECK, &G->H);
     if (rc == CB_OK)
         rc = check_global_shape(c, where, G);
     if (rc == CB_OK)
@@ -1513,8 +1536,22 @@ static int read_local_streamed(const fc_ctx *c, hid_t file, const fc_local_ext *
     return rc;
 }
 
-/* /fclib_local: probed here, read here when W streams (read_local_streamed), else by libfclib;
- * its extension (if any) read here. */
+/* The rest of the probe for libfclib's path: W's arrays read through (the streamed path reads
+ * them itself, so probe_local only counted them). */
+static int probe_W_data(const fc_ctx *c, hid_t file)
+{
+    hid_t root;
+    fc_matrix W;
+    int rc = open_group(c, file, "", fc_groups[0], &root);
+    if (rc != CB_OK)
+        return rc;
+    rc = read_matrix(c, root, "/fclib_local", "W", FC_CHECK, &W);
+    H5Gclose(root);
+    return rc;
+}
+
+/* /fclib_local: probed here, read here when W streams (read_local_streamed), else by libfclib
+ * once W's arrays are known to read (probe_W_data); its extension (if any) read here. */
 static int read_local(const fc_ctx *c, hid_t file, const cb_read_settings *s, cb_problem **out)
 {
     fc_local_ext x;
@@ -1522,6 +1559,8 @@ static int read_local(const fc_ctx *c, hid_t file, const cb_read_settings *s, cb
     if (rc != CB_OK)
         return rc;
     rc = read_local_streamed(c, file, &x, s, out);
+    if (rc == CB_OK && !*out)
+        rc = probe_W_data(c, file);
     if (rc != CB_OK || *out) {
         fc_local_ext_free(&x);
         return rc;
