@@ -20,6 +20,9 @@ repair  Local repair of a stalled semismooth Newton iterate: nsn (defaults, TL C
 reset   As repair, but each of the K contacts of largest residual in turn with its own
         neighbourhood of SZ contacts (SZ 1: the contact alone), each solved from the current p
         (nsn, tol 1e-12, 2 s) and taken when that solve converged.
+blockgs Block Gauss-Seidel: the contacts in reverse Cuthill-McKee order of W's block graph, cut
+        into NB blocks; a sweep solves each block's subproblem (W_SS sparse, q_S + W_SO p_O) by
+        nsn from the current p_S (tol 1e-12, 10 s) and takes its answer. SW sweeps from p = 0.
 Every reported error is the judge's (conebench.judge's error_data). The generator's known
 solution FILE.sol is read for the diagnosis only: dy* = |y - y*|/|y*|.
 
@@ -27,7 +30,9 @@ Usage (after make; one CPU-heavy process; CPU seconds are the process's, Python 
     PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py shift FILE.dat FILE.sol
     PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py repair FILE.dat FILE.sol
     PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py reset FILE.dat FILE.sol
+    PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py blockgs FILE.dat FILE.sol
 env: shift: OUTER (40), ANDERSON (8), INNER_TOL (1e-10), INNER_MAX (20000);
+     blockgs: NB (8), SW (8);
      repair: TL (20), MI0 / MI (iterations of the first / later nsn runs, 10000), ROUNDS (6),
      SZ (400), SEEDS (5); reset: TL, ROUNDS, K (5), SZ (40).
 """
@@ -36,7 +41,9 @@ import sys
 import time
 
 import numpy as np
+import scipy.sparse as sps
 import scipy.sparse.linalg as sla
+from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 import conebench as cb
 
@@ -52,6 +59,8 @@ class Case:
         self.W = a["W"].tocsr()
         self.q = np.asarray(a["q"]).copy()
         self.mu = np.asarray(a["mu"]).copy()
+        self.mu_r = np.asarray(a["mu_r"]).copy()
+        self.mu_s = np.asarray(a["mu_s"]).copy()
         self.nc, self.d = self.P.nc, self.P.d
         self.ys = cb.read_solution(sol)[1]
 
@@ -65,8 +74,13 @@ class Case:
         """|p_a - P_K(p_a - yhat_a)| for each contact a (yhat: De Saxce's modified velocity)."""
         nc, d = self.nc, self.d
         y = (self.W @ p + self.q).reshape(nc, d).copy()
-        y[:, 0] += self.mu * np.linalg.norm(y[:, 1:3], axis=1)
-        z = cb.project(self.P.kind, (p - y.ravel()).reshape(nc, d), self.mu).ravel()
+        y[:, 0] += self.mu * np.linalg.norm(y[:, 1:3], axis=1)  # De Saxce: each disk's mu |y_i|
+        if d >= 5:
+            y[:, 0] += self.mu_r * np.linalg.norm(y[:, 3:5], axis=1)
+        if d == 6:
+            y[:, 0] += self.mu_s * np.abs(y[:, 5])
+        z = cb.project(self.P.kind, (p - y.ravel()).reshape(nc, d), self.mu, self.mu_r,
+                       self.mu_s).ravel()
         return np.linalg.norm((p - z).reshape(nc, d), axis=1)
 
 
@@ -166,14 +180,17 @@ def repair_round(case, p):
     return best[1] if best else p
 
 
-def subproblem(case, S, p):
+def subproblem(case, S, p, sparse=False):
     """The problem of the contacts S with the others fixed at p, and S's unknowns' indices."""
     d, W = case.d, case.W
     O = np.setdiff1d(np.arange(case.nc), S)
     iS = (S[:, None] * d + np.arange(d)).ravel()
     iO = (O[:, None] * d + np.arange(d)).ravel()
-    return cb.Problem.from_arrays(W[iS][:, iS].toarray(), case.q[iS] + W[iS][:, iO] @ p[iO],
-                                  case.mu[S], kind=case.P.kind), iS
+    WSS = W[iS][:, iS]
+    return cb.Problem.from_arrays(WSS.tobsr(blocksize=(d, d)) if sparse else WSS.toarray(),
+                                  case.q[iS] + W[iS][:, iO] @ p[iO],
+                                  case.mu[S], kind=case.P.kind, mu_r=case.mu_r[S],
+                                  mu_s=case.mu_s[S]), iS
 
 
 def reset_round(case, p):
@@ -206,12 +223,33 @@ def run_repair(case, one_round=repair_round):
             break
 
 
+def run_blockgs(case):
+    d, nc, W = case.d, case.nc, case.W
+    rows = np.repeat(np.arange(W.shape[0]) // d, np.diff(W.indptr))
+    G = sps.coo_matrix((np.ones(W.nnz), (rows, W.indices // d)), shape=(nc, nc)).tocsr()
+    blocks = np.array_split(reverse_cuthill_mckee(G + G.T, symmetric_mode=True), env("NB", 8))
+    p = np.zeros(nc * d)
+    for sweep in range(env("SW", 8)):
+        its = unsolved = 0
+        for S in blocks:
+            sub, iS = subproblem(case, np.sort(S), p, sparse=True)
+            sol, info = cb.solve(sub, "nsn", tol=1e-12, time_limit=10, warm_start=p[iS])
+            p[iS] = sol.p
+            its += info.iterations
+            unsolved += not info.solved
+        print("sweep %d: judged %.3e, dy* %.3f, |p| %.4g, nsn its %d, blocks unsolved %d, cpu %.1f"
+              % (sweep, case.judged(p), case.dy(p), np.linalg.norm(p), its, unsolved,
+                 time.process_time()), flush=True)
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("shift", "repair", "reset"):
+    if len(argv) != 4 or argv[1] not in ("shift", "repair", "reset", "blockgs"):
         sys.exit(__doc__)
     case = Case(argv[2], argv[3])
     if argv[1] == "shift":
         run_shift(case)
+    elif argv[1] == "blockgs":
+        run_blockgs(case)
     else:
         run_repair(case, repair_round if argv[1] == "repair" else reset_round)
 
