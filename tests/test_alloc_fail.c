@@ -359,6 +359,48 @@ static void test_workspace(void **state)
     cb_problem_free(prob);
 }
 
+/* nsn's small path (at most 20 contacts) allocates nothing in a solve after its setup, at one
+ * thread and at two (BENCHMARKS.md, "small problems"): a workspace's second solve, from zero
+ * again, counted allocation by allocation; both judged solved. */
+static void test_small_solve_allocates_nothing(void **state)
+{
+    (void)state;
+    static const cb_kind kinds[] = {CB_KIND_COULOMB2D, CB_KIND_COULOMB3D, CB_KIND_ROLLING3D};
+    for (size_t k = 0; k < 2 * sizeof kinds / sizeof *kinds; k++)
+        for (int threads = 1; threads <= 2; threads++) {
+            cb_storage storage = k % 2 ? CB_STORAGE_BSR : CB_STORAGE_DENSE;
+            cb_problem *prob = random_problem(kinds[k / 2], CB_GEN_MULTIBODY, storage, 12, 5);
+            cb_settings s;
+            cb_settings_default(&s);
+            s.threads = threads;
+            cb_workspace *ws = NULL;
+            cb_solution sol = {0};
+            cb_info info = {0};
+            assert_int_equal(cb_solution_alloc(prob, &sol, NULL), CB_OK);
+            assert_int_equal(cb_setup(&ws, cb_solver_find("nsn"), prob, &s, NULL), CB_OK);
+            assert_int_equal(cb_solve_ws(ws, &sol, &info, NULL), CB_OK);
+            assert_int_equal(info.status, CB_STATUS_CONVERGED);
+            cb_info_free(&info);
+            assert_int_equal(cb_warm_start(ws, NULL, 0, NULL), CB_OK);
+            arm(0);
+            int rc = cb_solve_ws(ws, &sol, &info, NULL);
+            hook.armed = 0;
+            assert_int_equal(rc, CB_OK);
+            assert_int_equal(info.status, CB_STATUS_CONVERGED);
+            cb_judgement j;
+            assert_int_equal(cb_judge(prob, sol.p, s.tol, NULL, &j, NULL), CB_OK);
+            assert_true(j.solved);
+            print_message("%-9s nc 12 %s, %d thread(s): %ld allocations in the second solve\n",
+                          cb_kind_name(kinds[k / 2]), k % 2 ? "BSR" : "dense", threads,
+                          hook.count);
+            assert_int_equal(hook.count, 0);
+            cb_info_free(&info);
+            cb_solution_free(&sol);
+            cb_cleanup(ws);
+            cb_problem_free(prob);
+        }
+}
+
 /* apgd with W's half (half=on: its copy, strips and spill allocated at setup and again at each
  * update of W): a solve and a workspace's life, each allocation failing in turn. */
 static void test_apgd_half(void **state)
@@ -447,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_coulomb3d_spd),
         cmocka_unit_test(test_coulomb3d_global),
         cmocka_unit_test(test_workspace),
+        cmocka_unit_test(test_small_solve_allocates_nothing),
         cmocka_unit_test(test_apgd_half),
         cmocka_unit_test(test_fclib_read),
     };

@@ -46,8 +46,9 @@ double cb_fo_residual2(const cb_problem *prob, const double *p, const double *y,
 void cb_fo_residual_eval(const cb_problem *prob, const double *p, const double *y,
                          const cb_judge_scale *sc, cb_fo_residual *out, cb_work *cnt)
 {
-    double *scratch = cb_threads() > 1 ? cb_malloc_array((size_t)prob->nc + 1, sizeof *scratch)
-                                       : NULL; /* none: one thread, the same bits */
+    double *scratch = cb_threads_for(prob->nc) > 1 /* else one thread: no scratch, same bits */
+                          ? cb_malloc_array((size_t)prob->nc + 1, sizeof *scratch)
+                          : NULL;
     double e2 = cb_fo_residual2(prob, p, y, scratch);
     free(scratch);
     cb_fo_residual_of(prob, p, y, sc, e2, out, cnt);
