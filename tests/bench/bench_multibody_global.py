@@ -23,6 +23,11 @@ reset   As repair, but each of the K contacts of largest residual in turn with i
 blockgs Block Gauss-Seidel: the contacts in reverse Cuthill-McKee order of W's block graph, cut
         into NB blocks; a sweep solves each block's subproblem (W_SS sparse, q_S + W_SO p_O) by
         nsn from the current p_S (tol 1e-12, 10 s) and takes its answer. SW sweeps from p = 0.
+tikhonov The Tikhonov path: nsn on (W + eps lambda_max(W) I, q), eps = E0, E0 F, E0 F^2, ...
+        (tol 1e-10, 30 s each), each warm-started from the last answer whose problem it solved
+        (or came within 1e-6 of); every answer judged on the file's problem. TOTAL CPU seconds.
+spectrum The eigenvalues of W (dense, LAPACK): how many are below 1e-12, 1e-8 and 1e-4 of the
+        largest (W's null space and near null space). Minutes at nc 3 000.
 Every reported error is the judge's (conebench.judge's error_data). The generator's known
 solution FILE.sol is read for the diagnosis only: dy* = |y - y*|/|y*|.
 
@@ -31,8 +36,10 @@ Usage (after make; one CPU-heavy process; CPU seconds are the process's, Python 
     PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py repair FILE.dat FILE.sol
     PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py reset FILE.dat FILE.sol
     PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py blockgs FILE.dat FILE.sol
+    PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py tikhonov FILE.dat FILE.sol
+    PYTHONPATH=python /usr/bin/python3 tests/bench/bench_multibody_global.py spectrum FILE.dat FILE.sol
 env: shift: OUTER (40), ANDERSON (8), INNER_TOL (1e-10), INNER_MAX (20000);
-     blockgs: NB (8), SW (8);
+     blockgs: NB (8), SW (8); tikhonov: E0 (1e-4), F (0.3), TOTAL (120);
      repair: TL (20), MI0 / MI (iterations of the first / later nsn runs, 10000), ROUNDS (6),
      SZ (400), SEEDS (5); reset: TL, ROUNDS, K (5), SZ (40).
 """
@@ -242,14 +249,44 @@ def run_blockgs(case):
                  time.process_time()), flush=True)
 
 
+def run_tikhonov(case):
+    W, n, d = case.W, case.W.shape[0], case.d
+    lmax = sla.eigsh(W, k=1, which="LA", return_eigenvectors=False)[0]
+    a = case.P.to_arrays()
+    p, eps, t0 = None, env("E0", 1e-4), time.process_time()
+    while eps > 1e-13 and time.process_time() - t0 < env("TOTAL", 120.0):
+        Wt = (W + eps * lmax * sps.identity(n, format="csr")).tobsr(blocksize=(d, d))
+        reg = cb.Problem.from_arrays(Wt, a["q"], a["mu"], kind=case.P.kind, mu_r=a["mu_r"],
+                                     mu_s=a["mu_s"])
+        sol, info = cb.solve(reg, "nsn", tol=1e-10, time_limit=30, warm_start=p)
+        e = case.judged(sol.p)
+        print("eps %.1e: %s, %d its, its own error %.2e; judged %.3e, dy* %.3f, |p| %.1f, cpu %.1f"
+              % (eps, info.status, info.iterations, info.error_data, e, case.dy(sol.p),
+                 np.linalg.norm(sol.p), time.process_time() - t0), flush=True)
+        if info.solved or info.error_data < 1e-6:
+            p = sol.p.copy()
+        if e <= 1e-8:
+            break
+        eps *= env("F", 0.3)
+
+
+def run_spectrum(case):
+    lam = np.linalg.eigvalsh(case.W.toarray())
+    top = lam[-1]
+    print("n %d, lambda_max %.4g; eigenvalues below 1e-12, 1e-8, 1e-4 of it: %d, %d, %d"
+          % (lam.size, top, (lam < 1e-12 * top).sum(), (lam < 1e-8 * top).sum(),
+             (lam < 1e-4 * top).sum()))
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("shift", "repair", "reset", "blockgs"):
+    if len(argv) != 4 or argv[1] not in ("shift", "repair", "reset", "blockgs", "tikhonov",
+                                             "spectrum"):
         sys.exit(__doc__)
     case = Case(argv[2], argv[3])
     if argv[1] == "shift":
         run_shift(case)
-    elif argv[1] == "blockgs":
-        run_blockgs(case)
+    elif argv[1] in ("blockgs", "tikhonov", "spectrum"):
+        {"blockgs": run_blockgs, "tikhonov": run_tikhonov, "spectrum": run_spectrum}[argv[1]](case)
     else:
         run_repair(case, repair_round if argv[1] == "repair" else reset_round)
 
