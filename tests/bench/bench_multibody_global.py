@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""conebench bench_multibody_global — two global phases for the random multibody class
+"""conebench bench_multibody_global — global phases and diagnoses for the random multibody class
 (BENCHMARKS.md, "A fixed point on the shift and a local repair for the random multibody class
 (issue 29, lane R2, session 43)"). Measured, not adopted: no solver code uses them.
 
