@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """conebench bench_multibody_global — global phases and diagnoses for the random multibody class
 (BENCHMARKS.md, "A fixed point on the shift and a local repair for the random multibody class
-(issue 29, lane R2, session 43)"). Measured, not adopted: no solver code uses them.
+(issue 29, lane R2, sessions 43 and 45)"). Measured, not adopted: no solver code uses them.
 
 shift   The De Saxce fixed point: with the shift s_a = mu_a |y_aT| frozen, the problem is the
         convex program  min 1/2 p'Wp + (q + s e_N)'p  over p in K  (W positive semidefinite),
