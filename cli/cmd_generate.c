@@ -21,6 +21,9 @@ static const cb_cli_opt opts[] = {
     {"cond", 'c', "C", "spd: condition number >= 1 (default 1e3)"},
     {"density", 'd', "D", "spd: share of coupled block pairs in (0, 1] (default 0.1)"},
     {"semidefinite", 'S', NULL, "spd: make W singular (a few zero eigenvalues)"},
+    {"bodies", 'b', "B", "multibody: number of bodies, 1..2N (default ceil(2N/3)); W is singular "
+                         "when some contacts have more rows than their bodies have degrees of "
+                         "freedom (6 a body, 3 in 2D)"},
     {"storage", 't', "dense|bsr", "storage of W in the file (default bsr)"},
     {"output", CB_CLI_SHORT('o'), "FILE", "the problem file: FCLIB HDF5 when it ends in .hdf5 or "
                                           ".h5 (not rolling2d), else Siconos text; required"},
@@ -32,6 +35,7 @@ typedef struct {
     cb_random_settings rs;
     const char *out, *sol;
     int have_kind, have_nc, have_seed;
+    const char *spd_only; /* the first spd-only option given (--cond, --density), else NULL */
 } gen_args;
 
 /* Apply one parsed option to a. */
@@ -61,9 +65,17 @@ static int gen_option(int c, gen_args *a)
             return CB_EXIT_OK;
         }
         return cb_cli_usage_error("--matrix: '%s' is not multibody or spd", optarg);
-    case 'c': return cb_cli_parse_double("--cond", optarg, &a->rs.cond);
-    case 'd': return cb_cli_parse_double("--density", optarg, &a->rs.density);
+    case 'c':
+        a->spd_only = a->spd_only ? a->spd_only : "--cond";
+        return cb_cli_parse_double("--cond", optarg, &a->rs.cond);
+    case 'd':
+        a->spd_only = a->spd_only ? a->spd_only : "--density";
+        return cb_cli_parse_double("--density", optarg, &a->rs.density);
     case 'S': a->rs.semidefinite = 1; return CB_EXIT_OK;
+    case 'b':
+        rc = cb_cli_parse_long("--bodies", optarg, 1, 200000000, &v);
+        a->rs.bodies = (int)v;
+        return rc;
     case 't':
         if (!strcmp(optarg, "dense") || !strcmp(optarg, "bsr")) {
             a->rs.storage = optarg[0] == 'd' ? CB_STORAGE_DENSE : CB_STORAGE_BSR;
@@ -91,6 +103,8 @@ static int parse_gen(int argc, char **argv, gen_args *a)
         cb_cli_usage_error("generate random: --kind, --nc, --seed and -o are required");
         return cb_cli_usage_of("generate", RANDOM_USAGE);
     }
+    if (a->spd_only && a->rs.matrix != CB_GEN_SPD)
+        return cb_cli_usage_error("%s: applies to --matrix spd only", a->spd_only);
     const char *h5 = cb_format_of_path(a->out) == CB_FORMAT_FCLIB ? a->out : a->sol;
     cb_error e = {{0}};
     if (h5 && cb_format_of_path(h5) == CB_FORMAT_FCLIB &&

@@ -59,6 +59,21 @@ bad_campaign "bad generator parameter" "1: density: must be in \(0, 1\], got 0$"
   "generate random kind=rolling3d nc=5 matrix=spd density=0 seeds=1\nsolver nsgs\n"
 bad_campaign "generator size limit" "1: storage: dense W with n = 25000 rows exceeds" \
   "generate random kind=rolling3d nc=5000 storage=dense seeds=1\nsolver nsgs\n"
+bad_campaign "spd key on a multibody line" "1: cond: applies to matrix=spd only$" \
+  "generate random kind=rolling3d nc=5 cond=10 seeds=1\nsolver nsgs\n"
+bad_campaign "bodies on an spd line" "1: bodies: applies to matrix multibody only, got 3 with spd$" \
+  "generate random kind=rolling3d nc=5 matrix=spd bodies=3 seeds=1\nsolver nsgs\n"
+bad_campaign "bodies above 2nc" "1: bodies: must be ≤ 2·nc = 10, got 11$" \
+  "generate random kind=rolling3d nc=5 bodies=11 seeds=1\nsolver nsgs\n"
+# bodies= reaches the generator (2 bodies: rank W ≤ 12 of 25 rows) and is in the problem's name
+campaign "generate random kind=rolling3d nc=5 bodies=2 seeds=1\nsolver nsgs\ntol 1e-6\n"
+expect "bodies= runs" 0 "1 runs \(0 already done\)" "$bin" run c.conf -o bodies --quiet
+"$bin" generate random --kind rolling3d --nc 5 --seed 1 --bodies 2 -o b2.dat 2>/dev/null
+"$bin" generate random --kind rolling3d --nc 5 --seed 1 -o b0.dat 2>/dev/null
+b2=$(sha256sum <b2.dat | cut -c1-64)
+if grep -q ",random-rolling3d-nc5-mb-b2-s1,$b2," bodies/runs.csv &&
+   [ "$b2" != "$(sha256sum <b0.dat | cut -c1-64)" ]; then ok
+else bad "bodies= runs" "runs.csv has not random-rolling3d-nc5-mb-b2-s1 as generate --bodies 2 writes it"; fi
 bad_campaign "bad scenario parameter" "1: param mu: -1 is outside" \
   "scenario sphere-plane mu=-1 steps=1\nsolver nsgs\n"
 bad_campaign "unknown scenario parameter" "2: param mux: not a parameter of scenario sphere-plane" \

@@ -182,7 +182,7 @@ static void test_known_solutions_bsr(void **state)
                     int nc = (int)(sizes[i] >= 2000 ? cbt_scale(sizes[i], 10) : sizes[i]);
                     cb_random_settings s =
                         base(all_kinds[k], nc, (cb_gen_matrix)m, CB_STORAGE_BSR, seed);
-                    s.semidefinite = (int)(seed == 2);
+                    s.semidefinite = (int)(m == CB_GEN_SPD && seed == 2);
                     worst = fmax(worst, check_one(&s));
                 }
         print_message("%-10s bsr:   max judged error at p* = %.3g\n", cb_kind_name(all_kinds[k]),
@@ -392,15 +392,21 @@ static void test_spd_density(void **state)
     }
 }
 
+/* W = Hᵀ M⁻¹ H is positive semidefinite, and rank W = rank H ≤ dof·bodies (dof 6, 3 for the
+ * planar kinds; the default count is ⌈2nc/3⌉); with 5 bodies every kind's n exceeds 30, so W is
+ * singular, and p* is still exact. */
 static void test_multibody_psd(void **state)
 {
     (void)state;
+    static const int counts[] = {0, 5, 100}; /* default (40), few, many bodies */
     for (int k = 0; k < CB_KIND_COUNT; k++)
-        for (int bodies = 0; bodies <= 100; bodies += 100) { /* default (40) and 100 bodies */
+        for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
             cb_random_settings s = base(all_kinds[k], 60, CB_GEN_MULTIBODY, CB_STORAGE_BSR, 11);
-            s.bodies = bodies;
+            s.bodies = counts[c];
             cb_problem *prob = gen(&s, NULL, NULL);
-            int n = (int)cb_problem_n(prob), pos = 0;
+            int n = (int)cb_problem_n(prob), pos = 0, nb = s.bodies ? s.bodies : 40;
+            int dof = all_kinds[k] == CB_KIND_COULOMB2D || all_kinds[k] == CB_KIND_ROLLING2D ? 3
+                                                                                           : 6;
             double *w = eigenvalues(prob), top = w[n - 1], small = top;
             assert_true(top > 0);
             for (int i = 0; i < n; i++) {
@@ -409,8 +415,11 @@ static void test_multibody_psd(void **state)
                 small = w[i] > 1e-10 * top ? fmin(small, w[i]) : small;
             }
             print_message("multibody %-10s bodies=%3d: λ ∈ [%.2g, %.3g], rank %d of %d, "
-                          "cond on the range %.3g\n", cb_kind_name(all_kinds[k]), bodies, w[0],
+                          "cond on the range %.3g\n", cb_kind_name(all_kinds[k]), s.bodies, w[0],
                           top, pos, n, top / small);
+            assert_true(pos >= 1 && pos <= dof * nb && pos <= n);
+            if (counts[c] == 5)
+                assert_true(check_one(&s) <= 1e-13);
             free(w);
             cb_problem_free(prob);
         }
@@ -504,6 +513,8 @@ static void m_mus_neg(cb_random_settings *s) { s->mus_min = -1, s->mus_max = -0.
 static void m_mus_inf(cb_random_settings *s) { s->mus_max = INFINITY; }
 static void m_bodies(cb_random_settings *s) { s->bodies = -3; }
 static void m_bodies_big(cb_random_settings *s) { s->bodies = 1000000; }
+static void m_bodies_spd(cb_random_settings *s) { s->matrix = CB_GEN_SPD, s->bodies = 3; }
+static void m_semidef_mb(cb_random_settings *s) { s->semidefinite = 1; }
 static void m_dense_big(cb_random_settings *s) { s->storage = CB_STORAGE_DENSE, s->nc = 100000; }
 static void m_spd_huge(cb_random_settings *s)
 {
@@ -521,7 +532,7 @@ static void test_invalid_settings(void **state)
         {"density", m_dens_nan}, {"mu_min", m_mu_neg},   {"mu_min", m_mu_order},
         {"mur_max", m_mur_nan}, {"mus_min", m_mus_neg},  {"mus_max", m_mus_inf},
         {"bodies", m_bodies},   {"bodies", m_bodies_big}, {"storage", m_dense_big},
-        {"density", m_spd_huge}};
+        {"density", m_spd_huge}, {"bodies", m_bodies_spd}, {"semidefinite", m_semidef_mb}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cb_random_settings s;
         cb_random_settings_default(&s);

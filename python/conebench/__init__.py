@@ -467,13 +467,16 @@ def read_solution(path):
 def generate(kind="coulomb3d", nc=10, seed=1, matrix="multibody", storage="dense", cond=None,
              semidefinite=False, density=None, bodies=None, mu=None, mu_r=None, mu_s=None):
     """A random problem with a known solution (generate.h; `conebench generate random`):
-    the problem, its p_star and y_star attributes set. matrix: multibody or spd (cond,
-    semidefinite, density apply to it); mu, mu_r, mu_s: (min, max) ranges drawn per contact."""
+    the problem, its p_star and y_star attributes set. matrix: multibody (bodies applies to
+    it) or spd (cond, semidefinite, density apply to it; each is refused with the other
+    matrix); mu, mu_r, mu_s: (min, max) ranges drawn per contact."""
     rs = C.RandomSettings()
     _lib.cb_random_settings_default(ctypes.byref(rs))
     if matrix not in C.CB_GEN_MATRIX or storage not in ("dense", "bsr"):
         raise ConebenchError("matrix, storage: matrix is multibody or spd, storage dense or "
                              "bsr (got %r, %r)" % (matrix, storage))
+    if matrix != "spd" and (cond is not None or density is not None):
+        raise ConebenchError("cond, density: apply to matrix spd only")
     rs.kind, rs.nc, rs.seed, rs.matrix = _kind_code(kind), int(nc), int(seed), C.CB_GEN_MATRIX[matrix]
     rs.storage = C.CB_STORAGE_DENSE if storage == "dense" else C.CB_STORAGE_BSR
     rs.semidefinite = int(bool(semidefinite))

@@ -276,6 +276,9 @@ static int gen_key(parse_ctx *x, const char *k, const char *v, cb_random_setting
     } else if (!strcmp(k, "semidefinite")) {
         if ((rc = parse_num(x, "semidefinite", v, 0, 1, &d, err)) == CB_OK)
             g->semidefinite = (int)d;
+    } else if (!strcmp(k, "bodies")) {
+        if ((rc = parse_num(x, "bodies", v, 1, 2e8, &d, err)) == CB_OK)
+            g->bodies = (int)d;
     } else if (!strcmp(k, "mu")) { /* one μ for every contact (else drawn per contact) */
         if ((rc = parse_num(x, "mu", v, 0, CAMPAIGN_MU_MAX, &d, err)) == CB_OK)
             g->mu_min = g->mu_max = d;
@@ -324,6 +327,17 @@ static int generate_keys(parse_ctx *x, cb_random_settings *g, long *s0, long *s1
     return rc;
 }
 
+/* cond= and density= shape an spd W only: refused on a multibody line (after generate_keys, the
+ * tokens hold their keys alone). */
+static int spd_keys_check(const parse_ctx *x, const cb_random_settings *g, cb_error *err)
+{
+    for (int t = 2; t < x->ntok && g->matrix != CB_GEN_SPD; t++)
+        if (!strcmp(x->tok[t], "cond") || !strcmp(x->tok[t], "density"))
+            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: applies to matrix=spd "
+                              "only", x->tok[t]);
+    return CB_OK;
+}
+
 /* generate random k=v... seeds=A..B */
 static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
@@ -335,15 +349,19 @@ static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
     long s0 = 1, s1 = 1;
     int rc = generate_keys(x, &g, &s0, &s1, err);
     if (rc == CB_OK)
+        rc = spd_keys_check(x, &g, err);
+    if (rc == CB_OK)
         rc = room_for(c, x, s1 - s0 + 1, err);
-    char mu[40] = ""; /* mu= given: in the name (one problem per μ) */
+    char tag[48] = ""; /* mu= and bodies= given: in the name (one problem per value) */
     if (g.mu_min == g.mu_max && def.mu_min != def.mu_max)
-        snprintf(mu, sizeof mu, "-mu%g", g.mu_min);
+        snprintf(tag, sizeof tag, "-mu%g", g.mu_min);
+    if (g.bodies > 0)
+        snprintf(tag + strlen(tag), sizeof tag - strlen(tag), "-b%d", g.bodies);
     for (long s = s0; s <= s1 && rc == CB_OK; s++) {
         char name[256], path[4096];
         g.seed = (uint64_t)s;
         snprintf(name, sizeof name, "random-%s-nc%d-%s%s-s%ld", cb_kind_name(g.kind), g.nc,
-                 g.matrix == CB_GEN_SPD ? "spd" : "mb", mu, s);
+                 g.matrix == CB_GEN_SPD ? "spd" : "mb", tag, s);
         snprintf(path, sizeof path, "%s/%s.dat", x->gen_dir ? x->gen_dir : ".", name);
         if (add_problem(c, path, name, &g) != CB_OK)
             rc = cb_fail(err, CB_ERR_NOMEM, "campaign: out of memory");

@@ -99,6 +99,12 @@ static int validate(const cb_random_settings *s, cb_error *err)
         return cb_fail(err, CB_ERR_INPUT, "density: must be in (0, 1], got %g", s->density);
     if (s->bodies < 0)
         return cb_fail(err, CB_ERR_INPUT, "bodies: must be ≥ 0, got %d", s->bodies);
+    if (s->matrix == CB_GEN_SPD && s->bodies > 0)
+        return cb_fail(err, CB_ERR_INPUT, "bodies: applies to matrix multibody only, got %d with "
+                       "spd", s->bodies);
+    if (s->matrix == CB_GEN_MULTIBODY && s->semidefinite)
+        return cb_fail(err, CB_ERR_INPUT, "semidefinite: applies to matrix spd only (a multibody "
+                       "W is as singular as its bodies make it)");
     int rc = check_range(s->mu_min, s->mu_max, "mu", err);
     if (rc == CB_OK)
         rc = check_range(s->mur_min, s->mur_max, "mur", err);

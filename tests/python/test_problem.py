@@ -117,6 +117,21 @@ class Messages(unittest.TestCase):
         with self.assertRaisesRegex(cb.ConebenchError, r"unknown solver 'nssn' \(did you mean 'nsn'"):
             cb.solve(prob, "nssn")
 
+    def test_generate_bodies(self):
+        # rank W = rank H ≤ 6·bodies (W = Hᵀ M⁻¹ H); p* is still exact; the other matrix's
+        # options are refused with the library's message, as by the CLI.
+        prob = cb.generate("coulomb3d", nc=20, seed=4, bodies=3)
+        w = np.linalg.eigvalsh(prob.to_arrays(dense=True)["W"])
+        rank = int(np.sum(w > 1e-10 * w[-1]))
+        self.assertTrue(1 <= rank <= 18, rank)
+        self.assertLessEqual(cb.judge(prob, prob.p_star).error, 1e-13)
+        for kw, field in (({"matrix": "spd", "bodies": 3}, "^bodies: applies to matrix multibody"),
+                          ({"semidefinite": True}, "^semidefinite: applies to matrix spd"),
+                          ({"cond": 10.0}, "^cond, density: apply to matrix spd only"),
+                          ({"bodies": 41}, "^bodies: must be ≤ 2·nc = 40, got 41")):
+            with self.assertRaisesRegex(cb.ConebenchError, field):
+                cb.generate("coulomb3d", nc=20, seed=4, **kw)
+
     def test_bad_arrays(self):
         # cb_problem_check's message names the field and the entry.
         with self.assertRaisesRegex(cb.ConebenchError, "^mu"):
