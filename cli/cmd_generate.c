@@ -35,7 +35,6 @@ typedef struct {
     cb_random_settings rs;
     const char *out, *sol;
     int have_kind, have_nc, have_seed;
-    const char *spd_only; /* the first spd-only option given (--cond, --density), else NULL */
 } gen_args;
 
 /* Apply one parsed option to a. */
@@ -65,12 +64,8 @@ static int gen_option(int c, gen_args *a)
             return CB_EXIT_OK;
         }
         return cb_cli_usage_error("--matrix: '%s' is not multibody or spd", optarg);
-    case 'c':
-        a->spd_only = a->spd_only ? a->spd_only : "--cond";
-        return cb_cli_parse_double("--cond", optarg, &a->rs.cond);
-    case 'd':
-        a->spd_only = a->spd_only ? a->spd_only : "--density";
-        return cb_cli_parse_double("--density", optarg, &a->rs.density);
+    case 'c': return cb_cli_parse_double("--cond", optarg, &a->rs.cond);
+    case 'd': return cb_cli_parse_double("--density", optarg, &a->rs.density);
     case 'S': a->rs.semidefinite = 1; return CB_EXIT_OK;
     case 'b':
         rc = cb_cli_parse_long("--bodies", optarg, 1, 200000000, &v);
@@ -103,8 +98,6 @@ static int parse_gen(int argc, char **argv, gen_args *a)
         cb_cli_usage_error("generate random: --kind, --nc, --seed and -o are required");
         return cb_cli_usage_of("generate", RANDOM_USAGE);
     }
-    if (a->spd_only && a->rs.matrix != CB_GEN_SPD)
-        return cb_cli_usage_error("%s: applies to --matrix spd only", a->spd_only);
     const char *h5 = cb_format_of_path(a->out) == CB_FORMAT_FCLIB ? a->out : a->sol;
     cb_error e = {{0}};
     if (h5 && cb_format_of_path(h5) == CB_FORMAT_FCLIB &&

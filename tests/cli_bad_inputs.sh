@@ -43,8 +43,8 @@ expect_bad "generate bad nc" "--nc" "$bin" generate random --kind rolling3d --nc
 expect_bad "generate bad kind" "--kind" "$bin" generate random --kind cube --nc 4 --seed 1 -o "$tmp/g.dat"
 expect_bad "generate bad cond" "cond" "$bin" generate random --kind rolling3d --nc 4 --seed 1 --matrix spd --cond 0.5 -o "$tmp/g.dat"
 # options of the other --matrix are refused, not ignored; --bodies within 1..2N
-expect_bad "generate cond with multibody" "^conebench: --cond: applies to --matrix spd only$" "$bin" generate random --kind rolling3d --nc 4 --seed 1 --cond 10 -o "$tmp/g.dat"
-expect_bad "generate density with multibody" "^conebench: --density: applies to --matrix spd only$" "$bin" generate random --kind rolling3d --nc 4 --seed 1 --density 0.5 -o "$tmp/g.dat"
+expect_bad "generate cond with multibody" "^conebench: cond: applies to matrix spd only, got 10 with multibody$" "$bin" generate random --kind rolling3d --nc 4 --seed 1 --cond 10 -o "$tmp/g.dat"
+expect_bad "generate density with multibody" "^conebench: density: applies to matrix spd only, got 0.5 with multibody$" "$bin" generate random --kind rolling3d --nc 4 --seed 1 --density 0.5 -o "$tmp/g.dat"
 expect_bad "generate semidefinite with multibody" "^conebench: semidefinite: applies to matrix spd only" "$bin" generate random --kind rolling3d --nc 4 --seed 1 --semidefinite -o "$tmp/g.dat"
 expect_bad "generate bodies with spd" "^conebench: bodies: applies to matrix multibody only, got 3 with spd$" "$bin" generate random --kind rolling3d --nc 4 --seed 1 --matrix spd --bodies 3 -o "$tmp/g.dat"
 expect_bad "generate bodies 0" "^conebench: --bodies: 0 is outside" "$bin" generate random --kind rolling3d --nc 4 --seed 1 --bodies 0 -o "$tmp/g.dat"

@@ -59,7 +59,7 @@ bad_campaign "bad generator parameter" "1: density: must be in \(0, 1\], got 0$"
   "generate random kind=rolling3d nc=5 matrix=spd density=0 seeds=1\nsolver nsgs\n"
 bad_campaign "generator size limit" "1: storage: dense W with n = 25000 rows exceeds" \
   "generate random kind=rolling3d nc=5000 storage=dense seeds=1\nsolver nsgs\n"
-bad_campaign "spd key on a multibody line" "1: cond: applies to matrix=spd only$" \
+bad_campaign "spd key on a multibody line" "1: cond: applies to matrix spd only, got 10 with multibody$" \
   "generate random kind=rolling3d nc=5 cond=10 seeds=1\nsolver nsgs\n"
 bad_campaign "bodies on an spd line" "1: bodies: applies to matrix multibody only, got 3 with spd$" \
   "generate random kind=rolling3d nc=5 matrix=spd bodies=3 seeds=1\nsolver nsgs\n"

@@ -220,8 +220,8 @@ static void test_known_solutions_extreme(void **state)
             assert_true(check_one(&s) <= 1e-13);
             s.mu_min = 2, s.mu_max = 50;
             s.mur_min = s.mus_min = 1e-8, s.mur_max = s.mus_max = 1e-6;
-            s.cond = 1e10;
-            s.density = 1;
+            if (m == CB_GEN_SPD) /* the spd-only settings (refused with multibody) */
+                s.cond = 1e10, s.density = 1;
             assert_true(check_one(&s) <= 1e-13);
         }
 }
@@ -515,6 +515,8 @@ static void m_bodies(cb_random_settings *s) { s->bodies = -3; }
 static void m_bodies_big(cb_random_settings *s) { s->bodies = 1000000; }
 static void m_bodies_spd(cb_random_settings *s) { s->matrix = CB_GEN_SPD, s->bodies = 3; }
 static void m_semidef_mb(cb_random_settings *s) { s->semidefinite = 1; }
+static void m_cond_mb(cb_random_settings *s) { s->cond = 10; }
+static void m_dens_mb(cb_random_settings *s) { s->density = 0.5; }
 static void m_dense_big(cb_random_settings *s) { s->storage = CB_STORAGE_DENSE, s->nc = 100000; }
 static void m_spd_huge(cb_random_settings *s)
 {
@@ -532,7 +534,8 @@ static void test_invalid_settings(void **state)
         {"density", m_dens_nan}, {"mu_min", m_mu_neg},   {"mu_min", m_mu_order},
         {"mur_max", m_mur_nan}, {"mus_min", m_mus_neg},  {"mus_max", m_mus_inf},
         {"bodies", m_bodies},   {"bodies", m_bodies_big}, {"storage", m_dense_big},
-        {"density", m_spd_huge}, {"bodies", m_bodies_spd}, {"semidefinite", m_semidef_mb}};
+        {"density", m_spd_huge}, {"bodies", m_bodies_spd}, {"semidefinite", m_semidef_mb},
+        {"cond", m_cond_mb},    {"density", m_dens_mb}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cb_random_settings s;
         cb_random_settings_default(&s);

@@ -14,17 +14,19 @@ typedef enum {
     CB_GEN_SPD = 1        /* random symmetric W with chosen condition number */
 } cb_gen_matrix;
 
+#define CB_GEN_BODIES_PER_CONTACT 2 /* CB_GEN_MULTIBODY: at most this many bodies a contact */
+
 typedef struct {
     cb_kind kind;
     int nc;              /* ≥ 1 */
     uint64_t seed;
     cb_gen_matrix matrix;
-    double cond;         /* CB_GEN_SPD: condition number ≥ 1 (default 1e3) */
-    int semidefinite;    /* CB_GEN_SPD: make W singular (a few zero eigenvalues); refused with
-                          * CB_GEN_MULTIBODY */
+    double cond;         /* CB_GEN_SPD: condition number ≥ 1 (default 1e3). CB_GEN_MULTIBODY
+                          * refuses a cond or density other than the default, and semidefinite */
+    int semidefinite;    /* CB_GEN_SPD: make W singular (a few zero eigenvalues) */
     double density;      /* CB_GEN_SPD: fraction of coupled off-diagonal block pairs, (0, 1] */
-    int bodies;          /* CB_GEN_MULTIBODY: number of bodies, ≤ 2·nc (0: ⌈2nc/3⌉); W is
-                          * singular when some set of contacts has more rows than the degrees of
+    int bodies;          /* CB_GEN_MULTIBODY: number of bodies, ≤ CB_GEN_BODIES_PER_CONTACT·nc
+                          * (0: ⌈2nc/3⌉); W is singular when some set of contacts has more rows than the degrees of
                           * freedom of the bodies it touches (6 a body, 3 in 2D: nc·d > 6·bodies,
                           * or e.g. three coulomb3d contacts between one body and the ground);
                           * refused (> 0) with CB_GEN_SPD */

@@ -475,8 +475,6 @@ def generate(kind="coulomb3d", nc=10, seed=1, matrix="multibody", storage="dense
     if matrix not in C.CB_GEN_MATRIX or storage not in ("dense", "bsr"):
         raise ConebenchError("matrix, storage: matrix is multibody or spd, storage dense or "
                              "bsr (got %r, %r)" % (matrix, storage))
-    if matrix != "spd" and (cond is not None or density is not None):
-        raise ConebenchError("cond, density: apply to matrix spd only")
     rs.kind, rs.nc, rs.seed, rs.matrix = _kind_code(kind), int(nc), int(seed), C.CB_GEN_MATRIX[matrix]
     rs.storage = C.CB_STORAGE_DENSE if storage == "dense" else C.CB_STORAGE_BSR
     rs.semidefinite = int(bool(semidefinite))

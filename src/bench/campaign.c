@@ -327,17 +327,6 @@ static int generate_keys(parse_ctx *x, cb_random_settings *g, long *s0, long *s1
     return rc;
 }
 
-/* cond= and density= shape an spd W only: refused on a multibody line (after generate_keys, the
- * tokens hold their keys alone). */
-static int spd_keys_check(const parse_ctx *x, const cb_random_settings *g, cb_error *err)
-{
-    for (int t = 2; t < x->ntok && g->matrix != CB_GEN_SPD; t++)
-        if (!strcmp(x->tok[t], "cond") || !strcmp(x->tok[t], "density"))
-            return cb_fail_at(err, CB_ERR_INPUT, x->file, x->line, "%s: applies to matrix=spd "
-                              "only", x->tok[t]);
-    return CB_OK;
-}
-
 /* generate random k=v... seeds=A..B */
 static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
 {
@@ -348,8 +337,6 @@ static int parse_generate(cb_campaign *c, parse_ctx *x, cb_error *err)
     cb_random_settings_default(&def);
     long s0 = 1, s1 = 1;
     int rc = generate_keys(x, &g, &s0, &s1, err);
-    if (rc == CB_OK)
-        rc = spd_keys_check(x, &g, err);
     if (rc == CB_OK)
         rc = room_for(c, x, s1 - s0 + 1, err);
     char tag[48] = ""; /* mu= and bodies= given: in the name (one problem per value) */

@@ -50,8 +50,8 @@ static int check_random(check_ctx *x, const cb_campaign_problem *p, cb_error *er
     cb_problem *tiny = NULL;
     cb_error e = {{0}};
     g.nc = g.nc < TINY_NC ? g.nc : TINY_NC;
-    if (g.bodies > 2 * g.nc) /* the generator's bound for the real nc is checked at generation */
-        g.bodies = 2 * g.nc;
+    if (g.bodies > CB_GEN_BODIES_PER_CONTACT * g.nc) /* the real nc's bound: at generation */
+        g.bodies = CB_GEN_BODIES_PER_CONTACT * g.nc;
     int rc = cb_generate_random(&g, &tiny, NULL, NULL, &e);
     cb_problem_free(tiny);
     x->kinds[g.kind] = 1;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GEN_COND 1e3            /* default cond (spd) */
+#define GEN_DENSITY 0.1         /* default density (spd) */
 #define GROUND (-1)             /* body index of the fixed ground */
 #define MAX_DENSE_N 16384       /* largest n = nc·d written as a dense W (2 GiB of doubles) */
 #define MAX_SPD_VALUES 1.0e9    /* largest expected number of stored W entries (CB_GEN_SPD) */
@@ -33,9 +35,9 @@ void cb_random_settings_default(cb_random_settings *s)
     s->nc = 100;
     s->seed = 1;
     s->matrix = CB_GEN_MULTIBODY;
-    s->cond = 1e3;
+    s->cond = GEN_COND;
     s->semidefinite = 0;
-    s->density = 0.1;
+    s->density = GEN_DENSITY;
     s->bodies = 0;
     s->mu_min = 0.1;
     s->mu_max = 1.0;
@@ -66,9 +68,10 @@ static int check_sizes(const cb_random_settings *s, cb_error *err)
     if (s->storage == CB_STORAGE_DENSE && n > MAX_DENSE_N)
         return cb_fail(err, CB_ERR_INPUT, "storage: dense W with n = %lld rows exceeds %d; use bsr",
                        n, MAX_DENSE_N);
-    if (s->bodies > 2LL * s->nc)
-        return cb_fail(err, CB_ERR_INPUT, "bodies: must be ≤ 2·nc = %lld, got %d",
-                       2LL * s->nc, s->bodies);
+    if (s->bodies > (long long)CB_GEN_BODIES_PER_CONTACT * s->nc)
+        return cb_fail(err, CB_ERR_INPUT, "bodies: must be ≤ %d·nc = %lld, got %d",
+                       CB_GEN_BODIES_PER_CONTACT, (long long)CB_GEN_BODIES_PER_CONTACT * s->nc,
+                       s->bodies);
     double blocks = (double)s->nc + s->density * (double)s->nc * (double)(s->nc - 1);
     double values = blocks * (double)(cb_kind_dim(s->kind) * cb_kind_dim(s->kind));
     if (s->matrix == CB_GEN_SPD && (blocks > INT_MAX || values > MAX_SPD_VALUES))
@@ -105,6 +108,10 @@ static int validate(const cb_random_settings *s, cb_error *err)
     if (s->matrix == CB_GEN_MULTIBODY && s->semidefinite)
         return cb_fail(err, CB_ERR_INPUT, "semidefinite: applies to matrix spd only (a multibody "
                        "W is as singular as its bodies make it)");
+    if (s->matrix == CB_GEN_MULTIBODY && (s->cond != GEN_COND || s->density != GEN_DENSITY))
+        return cb_fail(err, CB_ERR_INPUT, "%s: applies to matrix spd only, got %g with multibody",
+                       s->cond != GEN_COND ? "cond" : "density",
+                       s->cond != GEN_COND ? s->cond : s->density);
     int rc = check_range(s->mu_min, s->mu_max, "mu", err);
     if (rc == CB_OK)
         rc = check_range(s->mur_min, s->mur_max, "mur", err);

@@ -127,7 +127,7 @@ class Messages(unittest.TestCase):
         self.assertLessEqual(cb.judge(prob, prob.p_star).error, 1e-13)
         for kw, field in (({"matrix": "spd", "bodies": 3}, "^bodies: applies to matrix multibody"),
                           ({"semidefinite": True}, "^semidefinite: applies to matrix spd"),
-                          ({"cond": 10.0}, "^cond, density: apply to matrix spd only"),
+                          ({"cond": 10.0}, "^cond: applies to matrix spd only, got 10 with multibody"),
                           ({"bodies": 41}, "^bodies: must be ≤ 2·nc = 40, got 41")):
             with self.assertRaisesRegex(cb.ConebenchError, field):
                 cb.generate("coulomb3d", nc=20, seed=4, **kw)
