@@ -26,10 +26,10 @@ typedef struct {
     int semidefinite;    /* CB_GEN_SPD: make W singular (a few zero eigenvalues) */
     double density;      /* CB_GEN_SPD: fraction of coupled off-diagonal block pairs, (0, 1] */
     int bodies;          /* CB_GEN_MULTIBODY: number of bodies, ≤ CB_GEN_BODIES_PER_CONTACT·nc
-                          * (0: ⌈2nc/3⌉); W is singular when some set of contacts has more rows than the degrees of
-                          * freedom of the bodies it touches (6 a body, 3 in 2D: nc·d > 6·bodies,
-                          * or e.g. three coulomb3d contacts between one body and the ground);
-                          * refused (> 0) with CB_GEN_SPD */
+                          * (0: ⌈2nc/3⌉); W is singular when some set of contacts has more rows
+                          * than the degrees of freedom of the bodies it touches (6 a body, 3 in
+                          * 2D: nc·d > 6·bodies, or e.g. three coulomb3d contacts between one
+                          * body and the ground); refused (> 0) with CB_GEN_SPD */
     double mu_min, mu_max;     /* ranges of the coefficients drawn per contact */
     double mur_min, mur_max;
     double mus_min, mus_max;
